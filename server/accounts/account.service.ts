@@ -1,0 +1,102 @@
+/**
+ * Accounts: one per customer (an email), holding the plan. Used by the admin CLI now and
+ * by the web interface's sign-up later.
+ */
+import type { Sql } from "../db/database.ts";
+import { newId } from "../lib/ids.ts";
+import { DEFAULT_PLAN, type PlanId } from "../plans/catalogue.ts";
+
+export interface Account {
+  id: string;
+  email: string;
+  planId: PlanId;
+  rateLimitPerMinute: number | null;
+  createdAt: Date;
+}
+
+interface AccountRow {
+  id: string;
+  email: string;
+  plan_id: PlanId;
+  rate_limit_per_minute: number | null;
+  created_at: Date;
+}
+
+const toAccount = (row: AccountRow): Account => ({
+  id: row.id,
+  email: row.email,
+  planId: row.plan_id,
+  rateLimitPerMinute: row.rate_limit_per_minute,
+  createdAt: row.created_at,
+});
+
+// Deliberately loose (RFC 5321 allows a lot); it only has to reject obvious mistakes.
+const EMAIL_PATTERN = /^[^\s@<>()",;]+@[^\s@<>()",;]+\.[^\s@<>()",;]+$|^[^\s@<>()",;]+@localhost$/;
+
+export function normaliseEmail(email: string): string | undefined {
+  const trimmed = email.trim();
+  if (trimmed.length > 254 || !EMAIL_PATTERN.test(trimmed)) return undefined;
+  return trimmed.toLowerCase();
+}
+
+export class AccountService {
+  constructor(private readonly sql: Sql) {}
+
+  async findByEmail(email: string): Promise<Account | undefined> {
+    const [row] = await this.sql<AccountRow[]>`
+      select id, email, plan_id, rate_limit_per_minute, created_at
+      from accounts where lower(email) = lower(${email})`;
+    return row ? toAccount(row) : undefined;
+  }
+
+  async findById(id: string): Promise<Account | undefined> {
+    const [row] = await this.sql<AccountRow[]>`
+      select id, email, plan_id, rate_limit_per_minute, created_at from accounts where id = ${id}`;
+    return row ? toAccount(row) : undefined;
+  }
+
+  async list(): Promise<Account[]> {
+    const rows = await this.sql<AccountRow[]>`
+      select id, email, plan_id, rate_limit_per_minute, created_at from accounts order by created_at`;
+    return rows.map(toAccount);
+  }
+
+  async count(): Promise<number> {
+    const [row] = await this.sql<{ n: number }[]>`select count(*)::int as n from accounts`;
+    return row?.n ?? 0;
+  }
+
+  /** Returns the account for this email, creating it (on `plan`, or Free) if needed. */
+  async ensure(email: string, plan?: PlanId): Promise<{ account: Account; created: boolean }> {
+    const [inserted] = await this.sql<AccountRow[]>`
+      insert into accounts (id, email, plan_id)
+      values (${newId("acc")}, ${email}, ${plan ?? DEFAULT_PLAN})
+      on conflict (lower(email)) do nothing
+      returning id, email, plan_id, rate_limit_per_minute, created_at`;
+    if (inserted) return { account: toAccount(inserted), created: true };
+    const existing = await this.findByEmail(email);
+    if (!existing) throw new Error(`account ${email} vanished while being created`);
+    if (plan && existing.planId !== plan) {
+      return { account: await this.setPlan(existing.id, plan), created: false };
+    }
+    return { account: existing, created: false };
+  }
+
+  /** Plan changes take effect at once (SPEC.md §5): quota and rate limit are read live. */
+  async setPlan(accountId: string, plan: PlanId): Promise<Account> {
+    const [row] = await this.sql<AccountRow[]>`
+      update accounts set plan_id = ${plan}, updated_at = now() where id = ${accountId}
+      returning id, email, plan_id, rate_limit_per_minute, created_at`;
+    if (!row) throw new Error(`no account ${accountId}`);
+    return toAccount(row);
+  }
+
+  async setRateLimitOverride(accountId: string, perMinute: number | null): Promise<Account> {
+    const [row] = await this.sql<AccountRow[]>`
+      update accounts set rate_limit_per_minute = ${perMinute}, updated_at = now()
+      where id = ${accountId}
+      returning id, email, plan_id, rate_limit_per_minute, created_at`;
+    if (!row) throw new Error(`no account ${accountId}`);
+    return toAccount(row);
+  }
+}

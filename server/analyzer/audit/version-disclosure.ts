@@ -1,0 +1,21 @@
+/** Does the site tell everyone its exact WordPress version? */
+import { makeCheck } from "./catalogue.ts";
+import type { Audit } from "./types.ts";
+
+const DISCLOSING = new Set(["meta_generator", "rss_generator", "atom_generator"]);
+
+export const auditVersionDisclosure: Audit = ({ wordpress }) => {
+  if (!wordpress.detected) return [];
+  const leaks = wordpress.evidence.filter((item) => DISCLOSING.has(item.source) && /\d+\.\d+/.test(item.value));
+  if (leaks.length === 0) {
+    return [makeCheck("security.wp_version_disclosed", "pass", "No generator tag discloses the WordPress version.")];
+  }
+  return [
+    makeCheck(
+      "security.wp_version_disclosed",
+      "fail",
+      `The WordPress version is published in ${leaks.length === 1 ? "a generator tag" : `${leaks.length} generator tags`}.`,
+      leaks.map((item) => `${item.source}: ${item.value}`),
+    ),
+  ];
+};

@@ -1,0 +1,322 @@
+/**
+ * SafeClient: the analyzer's only way onto the network. One per analysis.
+ *
+ * Per request: the target policy on every hop (IP literals here, names in the Agent's
+ * lookup), manual redirects up to a maximum, a total timeout plus the report's deadline,
+ * a body cap counted *after* decompression (compression bombs stop at the cap), and a
+ * timing row for the report. Per site: at most `concurrency` requests in flight.
+ */
+import type { Readable } from "node:stream";
+import zlib from "node:zlib";
+import ipaddr from "ipaddr.js";
+import type { Agent } from "undici/index.js";
+import { request } from "undici/index.js";
+import { TargetBlockedError, type TargetPolicy } from "./target-policy.ts";
+
+export interface ClientLimits {
+  /** Largest decoded body kept per response; the rest is not read. */
+  maxBodyBytes: number;
+  maxRedirects: number;
+  /** Total time for one request, headers and body. */
+  requestTimeoutMs: number;
+  /** Requests in flight at once to the site. */
+  concurrency: number;
+}
+
+export const DEFAULT_CLIENT_LIMITS: ClientLimits = {
+  maxBodyBytes: 5 * 1024 * 1024,
+  maxRedirects: 5,
+  requestTimeoutMs: 10_000,
+  concurrency: 5,
+};
+
+export type FetchFailureKind =
+  | "blocked"
+  | "dns"
+  | "refused"
+  | "tls"
+  | "timeout"
+  | "too_many_redirects"
+  | "invalid_redirect"
+  | "protocol"
+  | "aborted";
+
+export class FetchFailure extends Error {
+  constructor(
+    readonly kind: FetchFailureKind,
+    message: string,
+    readonly url: string,
+  ) {
+    super(message);
+    this.name = "FetchFailure";
+  }
+}
+
+export interface TimingRow {
+  url: string;
+  method: string;
+  status: number | null;
+  /** Decoded body bytes read. */
+  bytes: number;
+  /** Bytes on the wire when Content-Length told us, else null. */
+  transfer_bytes: number | null;
+  ttfb_ms: number | null;
+  ms: number;
+  error?: string;
+}
+
+export interface Hop {
+  url: string;
+  status: number;
+}
+
+export interface FetchResult {
+  /** URL that produced this response (after redirects). */
+  url: string;
+  status: number;
+  headers: Headers;
+  /** Every Set-Cookie header, which Headers would otherwise merge. */
+  setCookies: string[];
+  body: Buffer;
+  /** True when the body was cut at the size cap. */
+  truncated: boolean;
+  redirects: Hop[];
+  ttfbMs: number;
+  totalMs: number;
+  encoding: string | null;
+}
+
+export interface FetchOptions {
+  method?: "GET" | "HEAD" | "POST";
+  headers?: Record<string, string>;
+  body?: string;
+  /** Follow redirects (default true). */
+  follow?: boolean;
+  /** Tighter cap than the client's for this request (e.g. probes). */
+  maxBodyBytes?: number;
+  /** Tighter timeout for this request. */
+  timeoutMs?: number;
+}
+
+const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
+  gzip: () => zlib.createGunzip(),
+  "x-gzip": () => zlib.createGunzip(),
+  deflate: () => zlib.createInflate(),
+  br: () => zlib.createBrotliDecompress(),
+};
+
+export class SafeClient {
+  readonly timings: TimingRow[] = [];
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(
+    private readonly agent: Agent,
+    private readonly policy: TargetPolicy,
+    private readonly deadline: AbortSignal,
+    private readonly userAgent: string,
+    private readonly limits: ClientLimits = DEFAULT_CLIENT_LIMITS,
+  ) {}
+
+  async fetch(url: string, options: FetchOptions = {}): Promise<FetchResult> {
+    const redirects: Hop[] = [];
+    let current = url;
+    let method = options.method ?? "GET";
+    let body = options.body;
+    for (let hop = 0; ; hop++) {
+      const result = await this.fetchOnce(current, method, body, options);
+      const location = result.headers.get("location");
+      const isRedirect = [301, 302, 303, 307, 308].includes(result.status) && location;
+      if (!isRedirect || options.follow === false) {
+        return { ...result, redirects };
+      }
+      redirects.push({ url: current, status: result.status });
+      if (hop >= this.limits.maxRedirects) {
+        throw new FetchFailure("too_many_redirects", `more than ${this.limits.maxRedirects} redirects`, url);
+      }
+      let next: URL;
+      try {
+        next = new URL(location, current);
+      } catch {
+        throw new FetchFailure("invalid_redirect", "redirect to an invalid URL", current);
+      }
+      if (next.protocol !== "http:" && next.protocol !== "https:") {
+        throw new FetchFailure("invalid_redirect", `redirect to a ${next.protocol} URL`, current);
+      }
+      if (next.username || next.password) {
+        throw new FetchFailure("invalid_redirect", "redirect to a URL with credentials", current);
+      }
+      if (result.status === 303 || ((result.status === 301 || result.status === 302) && method === "POST")) {
+        method = "GET";
+        body = undefined;
+      }
+      next.hash = "";
+      current = next.toString();
+    }
+  }
+
+  private async fetchOnce(
+    url: string,
+    method: string,
+    body: string | undefined,
+    options: FetchOptions,
+  ): Promise<Omit<FetchResult, "redirects">> {
+    await this.acquire();
+    const started = performance.now();
+    const row: TimingRow = { url, method, status: null, bytes: 0, transfer_bytes: null, ttfb_ms: null, ms: 0 };
+    this.timings.push(row);
+    const timeout = AbortSignal.timeout(options.timeoutMs ?? this.limits.requestTimeoutMs);
+    const signal = AbortSignal.any([this.deadline, timeout]);
+    try {
+      const parsed = new URL(url);
+      const host = parsed.hostname.replace(/^\[(.*)\]$/, "$1");
+      if (ipaddr.isValid(host)) this.policy.assertAddress(host);
+
+      const response = await request(url, {
+        method: method as "GET",
+        dispatcher: this.agent,
+        signal,
+        headers: {
+          "user-agent": this.userAgent,
+          accept: method === "GET" ? "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" : "*/*",
+          "accept-encoding": "gzip, deflate, br",
+          ...options.headers,
+        },
+        body,
+      });
+      const ttfbMs = performance.now() - started;
+      row.status = response.statusCode;
+      row.ttfb_ms = round(ttfbMs);
+      const headers = new Headers();
+      const setCookies: string[] = [];
+      for (const [name, value] of Object.entries(response.headers)) {
+        if (value === undefined) continue;
+        for (const item of Array.isArray(value) ? value : [value]) {
+          if (name === "set-cookie") setCookies.push(item);
+          else headers.append(name, item);
+        }
+      }
+      const length = Number(headers.get("content-length"));
+      row.transfer_bytes = Number.isFinite(length) && headers.has("content-length") ? length : null;
+      const encoding = headers.get("content-encoding")?.trim().toLowerCase() || null;
+      const cap = Math.min(options.maxBodyBytes ?? this.limits.maxBodyBytes, this.limits.maxBodyBytes);
+      const { data, truncated } =
+        method === "HEAD"
+          ? { data: Buffer.alloc(0), truncated: false }
+          : await readCapped(response.body, encoding, cap);
+      if (method === "HEAD") response.body.destroy();
+      row.bytes = data.byteLength;
+      row.ms = round(performance.now() - started);
+      return {
+        url,
+        status: response.statusCode,
+        headers,
+        setCookies,
+        body: data,
+        truncated,
+        ttfbMs,
+        totalMs: performance.now() - started,
+        encoding,
+      };
+    } catch (error) {
+      const failure = classify(error, url, this.deadline.aborted);
+      row.ms = round(performance.now() - started);
+      row.error = failure.kind;
+      throw failure;
+    } finally {
+      this.release();
+    }
+  }
+
+  private acquire(): Promise<void> {
+    if (this.active < this.limits.concurrency) {
+      this.active++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(() => resolve()));
+  }
+
+  private release() {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.active--;
+  }
+}
+
+/** Reads at most `cap` decoded bytes, then stops reading (and drops the connection). */
+async function readCapped(
+  body: Readable,
+  encoding: string | null,
+  cap: number,
+): Promise<{ data: Buffer; truncated: boolean }> {
+  const decoder = encoding && encoding !== "identity" ? DECODERS[encoding] : undefined;
+  const source: Readable = decoder ? body.pipe(decoder() as unknown as NodeJS.WritableStream & Readable) : body;
+  if (decoder) body.on("error", (error) => source.destroy(error));
+  const chunks: Buffer[] = [];
+  let total = 0;
+  let truncated = false;
+  try {
+    for await (const chunk of source) {
+      const buffer = chunk as Buffer;
+      if (total + buffer.byteLength > cap) {
+        chunks.push(buffer.subarray(0, cap - total));
+        total = cap;
+        truncated = true;
+        break;
+      }
+      chunks.push(buffer);
+      total += buffer.byteLength;
+    }
+  } catch (error) {
+    // A broken compressed stream after some good bytes: keep what decoded cleanly.
+    if (total === 0 || !(error instanceof Error) || !("code" in error) || !String(error.code).startsWith("Z_")) {
+      throw error;
+    }
+    truncated = true;
+  } finally {
+    if (truncated) {
+      body.destroy();
+      source.destroy();
+    }
+  }
+  return { data: Buffer.concat(chunks, total), truncated };
+}
+
+function classify(error: unknown, url: string, deadlinePassed: boolean): FetchFailure {
+  if (error instanceof FetchFailure) return error;
+  if (error instanceof TargetBlockedError) return new FetchFailure("blocked", error.message, url);
+  const cause = (error as { cause?: unknown })?.cause;
+  if (cause instanceof TargetBlockedError) return new FetchFailure("blocked", cause.message, url);
+  const code = String((error as { code?: string })?.code ?? (cause as { code?: string })?.code ?? "");
+  const name = (error as Error)?.name ?? "";
+  if (deadlinePassed) return new FetchFailure("aborted", "the analysis deadline passed", url);
+  if (name === "AbortError" || name === "TimeoutError" || code.includes("TIMEOUT") || code === "ETIMEDOUT") {
+    return new FetchFailure("timeout", "the request timed out", url);
+  }
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EAI_NONAME" || code === "ENODATA") {
+    return new FetchFailure("dns", "the host name does not resolve", url);
+  }
+  if (
+    code === "ECONNREFUSED" ||
+    code === "ECONNRESET" ||
+    code === "EHOSTUNREACH" ||
+    code === "ENETUNREACH" ||
+    code === "UND_ERR_SOCKET"
+  ) {
+    return new FetchFailure("refused", "the connection was refused or reset", url);
+  }
+  if (
+    code.startsWith("ERR_TLS") ||
+    code.includes("CERT") ||
+    code.startsWith("ERR_SSL") ||
+    /ssl|tls|certificate/i.test((error as Error)?.message ?? "")
+  ) {
+    return new FetchFailure("tls", "the TLS handshake failed", url);
+  }
+  if (code.startsWith("Z_")) return new FetchFailure("protocol", "the response body could not be decompressed", url);
+  return new FetchFailure("protocol", `the response could not be read (${code || name || "error"})`, url);
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}

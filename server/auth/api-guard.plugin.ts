@@ -1,0 +1,67 @@
+/**
+ * The guard in front of every authenticated API route, in this order:
+ *   1. bearer token → principal (401 for any failure, one generic answer),
+ *   2. per-account rate limit (429; headers on every authenticated response),
+ *   3. body problems found while parsing (413/415/400) — raised only now, so an
+ *      unauthenticated caller learns nothing beyond "401".
+ * Runs in Elysia's transform phase, i.e. before schema validation.
+ */
+import { bearer } from "@elysiajs/bearer";
+import { Elysia } from "elysia";
+import { readJsonBody } from "../http/json-body.ts";
+import { ApiProblem } from "../http/problem.ts";
+import { requestContext } from "../http/request-context.ts";
+import { type RateLimiter, rateLimitHeaders } from "../ratelimit/limiter.ts";
+import type { Principal, TokenService } from "../tokens/token.service.ts";
+
+export interface ApiGuardDeps {
+  tokens: TokenService;
+  limiter: RateLimiter;
+  maxBodyBytes: number;
+}
+
+const UNAUTHORIZED_HEADERS = {
+  "www-authenticate": 'Bearer realm="wpreport", error="invalid_token"',
+};
+
+export function unauthorized(): ApiProblem {
+  return new ApiProblem(
+    "unauthorized",
+    "A valid API token is required. Send it as Authorization: Bearer <token>; create tokens in the dashboard or with the admin CLI.",
+    { headers: UNAUTHORIZED_HEADERS },
+  );
+}
+
+export function apiGuard(deps: ApiGuardDeps) {
+  return new Elysia()
+    .use(bearer())
+    .onParse({ as: "scoped" }, async ({ request }) => {
+      try {
+        return await readJsonBody(request, deps.maxBodyBytes);
+      } catch (error) {
+        if (!(error instanceof ApiProblem)) throw error;
+        requestContext(request).bodyProblem = error;
+        return {}; // placeholder; the problem is raised after authentication
+      }
+    })
+    .derive({ as: "scoped" }, async ({ bearer: token, request, headers }): Promise<{ principal: Principal }> => {
+      const context = requestContext(request);
+      // Tokens are accepted in the Authorization header only (never in URLs, which leak into logs).
+      const principal = token && headers.authorization ? await deps.tokens.authenticate(token.trim()) : undefined;
+      if (!principal) throw unauthorized();
+      context.accountId = principal.accountId;
+
+      const decision = await deps.limiter.hit(principal.accountId, principal.requestsPerMinute);
+      context.responseHeaders = { ...context.responseHeaders, ...rateLimitHeaders(decision) };
+      if (!decision.allowed) {
+        const retryAfter = Math.max(1, Math.ceil(decision.resetMs / 1000));
+        throw new ApiProblem(
+          "rate_limited",
+          `Rate limit of ${decision.limit} requests per minute reached. Retry in ${retryAfter} s.`,
+          { headers: { "retry-after": String(retryAfter) }, extensions: { retry_after: retryAfter } },
+        );
+      }
+      if (context.bodyProblem) throw context.bodyProblem;
+      return { principal };
+    });
+}

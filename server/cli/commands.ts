@@ -1,0 +1,243 @@
+/**
+ * The admin CLI's commands, separate from process concerns so tests can run them
+ * in-process. Human-readable lines go to `err` (stderr); machine-readable output
+ * (a new token, --json listings) goes to `out` (stdout).
+ */
+import { AccountService, normaliseEmail } from "../accounts/account.service.ts";
+import type { Sql } from "../db/database.ts";
+import { isPlanId, PLAN_IDS, PLANS, type PlanId } from "../plans/catalogue.ts";
+import { QuotaService } from "../quota/quota.service.ts";
+import { TokenService } from "../tokens/token.service.ts";
+
+export class UsageError extends Error {}
+
+export interface CliIO {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+export const HELP = `wpreport admin CLI
+
+Usage: npm run --silent cli -- <command> [options]
+
+Tokens
+  token create --email <email> [--plan <plan>] [--name <name>] [--expires-in <days>]
+               Creates the account if it does not exist (on --plan, default free; an
+               existing account is moved to --plan when given) and prints the new
+               token alone on the last line of stdout. It is shown only this once.
+  token list --email <email> [--json]
+  token revoke <token id>
+
+Accounts
+  account create --email <email> [--plan <plan>]
+  account show --email <email> [--json]     plan, quota and usage this period
+  account list [--json]
+  account rate-limit --email <email> (--rpm <requests per minute> | --clear)
+               Overrides the plan's rate limit for one account (support, benchmarks).
+
+Plans
+  plan list
+  plan set --email <email> --plan <plan>    takes effect at once
+
+Plan ids: ${PLAN_IDS.join(", ")}.
+The CLI reaches the database the server uses: DATABASE_URL when set, otherwise the
+embedded database in DATA_DIR (through the running server, or directly when none runs).
+`;
+
+export interface ParsedArgs {
+  positional: string[];
+  flags: Record<string, string | true>;
+}
+
+export function parseArgs(argv: string[]): ParsedArgs {
+  const positional: string[] = [];
+  const flags: Record<string, string | true> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg.startsWith("--")) {
+      const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
+      if (inline !== undefined) flags[name] = inline;
+      else if (i + 1 < argv.length && !(argv[i + 1] as string).startsWith("--")) flags[name] = argv[++i] as string;
+      else flags[name] = true;
+    } else if (arg === "-h") {
+      flags.help = true;
+    } else {
+      positional.push(arg);
+    }
+  }
+  return { positional, flags };
+}
+
+function stringFlag(args: ParsedArgs, name: string, required: true): string;
+function stringFlag(args: ParsedArgs, name: string, required?: false): string | undefined;
+function stringFlag(args: ParsedArgs, name: string, required = false): string | undefined {
+  const value = args.flags[name];
+  if (value === undefined) {
+    if (required) throw new UsageError(`--${name} is required`);
+    return undefined;
+  }
+  if (value === true) throw new UsageError(`--${name} needs a value`);
+  return value;
+}
+
+function emailFlag(args: ParsedArgs): string {
+  const email = normaliseEmail(stringFlag(args, "email", true));
+  if (!email) throw new UsageError("--email is not a valid email address");
+  return email;
+}
+
+function planFlag(args: ParsedArgs, required: true): PlanId;
+function planFlag(args: ParsedArgs, required?: false): PlanId | undefined;
+function planFlag(args: ParsedArgs, required = false): PlanId | undefined {
+  const plan = required ? stringFlag(args, "plan", true) : stringFlag(args, "plan");
+  if (plan === undefined) return undefined;
+  if (!isPlanId(plan)) throw new UsageError(`unknown plan "${plan}"; plan ids: ${PLAN_IDS.join(", ")}`);
+  return plan;
+}
+
+const iso = (date: Date | null) => (date ? date.toISOString() : "-");
+
+export async function runCommand(sql: Sql, argv: string[], io: CliIO): Promise<void> {
+  const args = parseArgs(argv);
+  const [group, action, target] = args.positional;
+  if (!group || group === "help" || args.flags.help) {
+    io.out(HELP);
+    return;
+  }
+  const accounts = new AccountService(sql);
+  const tokens = new TokenService(sql);
+  const json = args.flags.json === true;
+
+  const requireAccount = async (email: string) => {
+    const account = await accounts.findByEmail(email);
+    if (!account) throw new UsageError(`no account with email ${email}`);
+    return account;
+  };
+
+  switch (`${group} ${action ?? ""}`.trim()) {
+    case "token create": {
+      const email = emailFlag(args);
+      const plan = planFlag(args);
+      const name = stringFlag(args, "name");
+      const expiresIn = stringFlag(args, "expires-in");
+      let expiresAt: Date | null = null;
+      if (expiresIn !== undefined) {
+        const days = Number(expiresIn.replace(/d$/, ""));
+        if (!Number.isInteger(days) || days < 1 || days > 3650) {
+          throw new UsageError("--expires-in must be a number of days between 1 and 3650");
+        }
+        expiresAt = new Date(Date.now() + days * 86_400_000);
+      }
+      const { account, created } = await accounts.ensure(email, plan);
+      const { token, record } = await tokens.create(account.id, { name, expiresAt });
+      io.err(`${created ? "Created account" : "Account"} ${account.email} (${account.id}) on plan ${account.planId}.`);
+      io.err(
+        `Token ${record.id} "${record.name}"${expiresAt ? `, expires ${expiresAt.toISOString()}` : ""}. Store it now: it is not shown again.`,
+      );
+      io.out(token);
+      return;
+    }
+    case "token list": {
+      const account = await requireAccount(emailFlag(args));
+      const list = await tokens.list(account.id);
+      if (json) {
+        io.out(JSON.stringify(list));
+        return;
+      }
+      if (list.length === 0) io.err(`No tokens for ${account.email}.`);
+      for (const token of list) {
+        const state = token.revokedAt
+          ? "revoked"
+          : token.expiresAt && token.expiresAt < new Date()
+            ? "expired"
+            : "active";
+        io.out(
+          `${token.id}  ${token.prefix}…  ${state.padEnd(7)}  created ${iso(token.createdAt)}  last used ${iso(token.lastUsedAt)}  expires ${iso(token.expiresAt)}  ${token.name}`,
+        );
+      }
+      return;
+    }
+    case "token revoke": {
+      if (!target) throw new UsageError("token revoke needs a token id (tok_…); see token list");
+      const record = await tokens.findById(target);
+      if (!record) throw new UsageError(`no token ${target}`);
+      const revoked = await tokens.revoke(record.accountId, record.id);
+      io.err(
+        revoked ? `Revoked ${record.id}; it stops working on its next request.` : `${record.id} was already revoked.`,
+      );
+      return;
+    }
+    case "account create": {
+      const { account, created } = await accounts.ensure(emailFlag(args), planFlag(args));
+      io.err(created ? `Created account ${account.email}.` : `Account ${account.email} already exists.`);
+      io.out(account.id);
+      return;
+    }
+    case "account show": {
+      const account = await requireAccount(emailFlag(args));
+      const plan = PLANS.find((candidate) => candidate.id === account.planId);
+      const usage = await new QuotaService(sql, 0).usage(account.id, plan?.monthlyQuota ?? 0);
+      const summary = {
+        id: account.id,
+        email: account.email,
+        plan: account.planId,
+        quota: usage.quota,
+        used: usage.used,
+        in_progress: usage.reserved,
+        remaining: usage.remaining,
+        resets_at: usage.period.end.toISOString(),
+        requests_per_minute: account.rateLimitPerMinute ?? plan?.requestsPerMinute,
+        created_at: account.createdAt.toISOString(),
+      };
+      if (json) io.out(JSON.stringify(summary));
+      else for (const [key, value] of Object.entries(summary)) io.out(`${key.padEnd(20)} ${value}`);
+      return;
+    }
+    case "account list": {
+      const list = await accounts.list();
+      if (json) {
+        io.out(JSON.stringify(list));
+        return;
+      }
+      for (const account of list) io.out(`${account.id}  ${account.planId.padEnd(12)}  ${account.email}`);
+      return;
+    }
+    case "account rate-limit": {
+      const account = await requireAccount(emailFlag(args));
+      let perMinute: number | null;
+      if (args.flags.clear === true) {
+        perMinute = null;
+      } else {
+        perMinute = Number(stringFlag(args, "rpm", true));
+        if (!Number.isInteger(perMinute) || perMinute < 1 || perMinute > 10_000_000) {
+          throw new UsageError("--rpm must be a whole number of requests per minute");
+        }
+      }
+      await accounts.setRateLimitOverride(account.id, perMinute);
+      io.err(
+        perMinute
+          ? `${account.email} may now make ${perMinute} requests per minute.`
+          : `${account.email} is back on its plan's rate limit.`,
+      );
+      return;
+    }
+    case "plan list": {
+      for (const plan of PLANS) {
+        const price = plan.priceEurCents === null ? "—" : `€${plan.priceEurCents / 100}`;
+        io.out(
+          `${plan.id.padEnd(13)} ${plan.name.padEnd(13)} ${price.padStart(5)}/month  ${String(plan.monthlyQuota).padStart(5)} reports/month  ${String(plan.requestsPerMinute).padStart(4)} requests/minute`,
+        );
+      }
+      return;
+    }
+    case "plan set": {
+      const account = await requireAccount(emailFlag(args));
+      const plan = planFlag(args, true);
+      await accounts.setPlan(account.id, plan);
+      io.err(`${account.email} is now on plan ${plan}.`);
+      return;
+    }
+    default:
+      throw new UsageError(`unknown command "${args.positional.join(" ")}"; run with --help`);
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The HTTP entry point: Bun.serve around the Elysia app.
+ *
+ * This thin wrapper owns what must hold for *every* response, whatever happened inside
+ * the app: an X-Request-Id header, headers queued by the app (rate-limit headers on
+ * errors too), an early 413 for declared oversize bodies, and one JSON log line.
+ */
+import type { Server } from "bun";
+import type { Logger } from "../logging/logger.ts";
+import { ApiProblem, problemResponse } from "./problem.ts";
+import { beginRequest } from "./request-context.ts";
+
+export interface HttpServerOptions {
+  port: number;
+  host: string;
+  baseUrl: string;
+  maxBodyBytes: number;
+  logger: Logger;
+  handle: (request: Request) => Promise<Response> | Response;
+}
+
+export interface HttpServer {
+  server: Server<undefined>;
+  url: string;
+  /** Stops accepting connections and waits for in-flight requests to finish. */
+  stop(): Promise<void>;
+}
+
+export function startHttpServer(options: HttpServerOptions): HttpServer {
+  const { logger, baseUrl, maxBodyBytes } = options;
+
+  async function fetch(request: Request): Promise<Response> {
+    const context = beginRequest(request);
+    let response: Response;
+    const declared = Number(request.headers.get("content-length") ?? "0");
+    if (declared > maxBodyBytes) {
+      response = problemResponse(
+        new ApiProblem("payload_too_large", `The request body must not exceed ${maxBodyBytes} bytes.`, {
+          extensions: { max_bytes: maxBodyBytes },
+        }),
+        baseUrl,
+        context.id,
+      );
+    } else {
+      try {
+        response = await options.handle(request);
+      } catch (error) {
+        logger.error("request failed outside the app", { request_id: context.id, error });
+        response = problemResponse(
+          new ApiProblem("internal_error", "Something went wrong on our side."),
+          baseUrl,
+          context.id,
+        );
+      }
+    }
+    response = withHeaders(response, { ...context.responseHeaders, "x-request-id": context.id });
+    logger.info("request", {
+      request_id: context.id,
+      method: request.method,
+      route: context.route ?? "(unmatched)",
+      status: response.status,
+      duration_ms: Math.round((performance.now() - context.startedAt) * 100) / 100,
+      account_id: context.accountId,
+    });
+    return response;
+  }
+
+  const server = Bun.serve({
+    port: options.port,
+    hostname: options.host,
+    // Backstop only: the JSON reader enforces maxBodyBytes with a proper problem+json.
+    maxRequestBodySize: Math.max(maxBodyBytes * 4, 1024 * 1024),
+    fetch,
+    error(error) {
+      logger.error("server error", { error });
+      return new Response("Internal Server Error", { status: 500 });
+    },
+  });
+
+  return {
+    server,
+    url: `http://${options.host === "0.0.0.0" ? "127.0.0.1" : options.host}:${server.port}`,
+    async stop() {
+      await server.stop(false);
+    },
+  };
+}
+
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  try {
+    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+    return response;
+  } catch {
+    // Immutable headers (e.g. a Response from fetch): copy into a new Response.
+    const copy = new Response(response.body, response);
+    for (const [name, value] of Object.entries(headers)) copy.headers.set(name, value);
+    return copy;
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * Public identifiers: a type prefix, then 26 Crockford base32 characters holding a
+ * 48-bit millisecond timestamp followed by 80 random bits (the ULID layout).
+ *
+ * The random part makes ids unguessable (SPEC.md §4: never sequential); the time prefix
+ * makes them sort by creation, which keeps indexes compact and cursors simple.
+ */
+const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
+
+export type IdPrefix = "rep" | "acc" | "tok" | "res";
+
+export function newId(prefix: IdPrefix, now = Date.now()): string {
+  const random = crypto.getRandomValues(new Uint8Array(10));
+  let out = "";
+  // 48-bit timestamp → 10 base32 characters (50 bits, top two always zero).
+  let time = now;
+  const timeChars: string[] = [];
+  for (let i = 0; i < 10; i++) {
+    timeChars.push(ALPHABET[time % 32] as string);
+    time = Math.floor(time / 32);
+  }
+  out += timeChars.reverse().join("");
+  // 80 random bits → 16 base32 characters.
+  let buffer = 0;
+  let bits = 0;
+  for (const byte of random) {
+    buffer = (buffer << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      bits -= 5;
+      out += ALPHABET[(buffer >> bits) & 31];
+    }
+    buffer &= (1 << bits) - 1;
+  }
+  return `${prefix}_${out}`;
+}
+
+const ID_PATTERN = /^[a-z]{3}_[0-9a-hjkmnp-tv-z]{26}$/;
+
+/** True when `value` has the shape of an id with this prefix (cheap check before a query). */
+export function isId(prefix: IdPrefix, value: string): boolean {
+  return value.startsWith(`${prefix}_`) && ID_PATTERN.test(value);
+}

@@ -1,0 +1,37 @@
+/**
+ * The plan catalogue of SPEC.md §5 — the one source of plan facts. It is written into
+ * the `plans` table at every start-up (upsert), so a change here reaches the database
+ * with the next deploy, and the README's plan table is checked against it by a test.
+ */
+export interface Plan {
+  id: PlanId;
+  name: string;
+  /** Monthly price in euro cents; null when the plan is not sold on its own. */
+  priceEurCents: number | null;
+  monthlyQuota: number;
+  requestsPerMinute: number;
+}
+
+export const PLAN_IDS = ["free", "premium", "starter", "business", "professional", "enterprise"] as const;
+export type PlanId = (typeof PLAN_IDS)[number];
+
+export const PLANS: readonly Plan[] = [
+  { id: "free", name: "Free", priceEurCents: 0, monthlyQuota: 3, requestsPerMinute: 10 },
+  { id: "premium", name: "Premium", priceEurCents: null, monthlyQuota: 15, requestsPerMinute: 20 },
+  { id: "starter", name: "Starter", priceEurCents: 1900, monthlyQuota: 50, requestsPerMinute: 30 },
+  { id: "business", name: "Business", priceEurCents: 3900, monthlyQuota: 150, requestsPerMinute: 60 },
+  { id: "professional", name: "Professional", priceEurCents: 9900, monthlyQuota: 500, requestsPerMinute: 120 },
+  { id: "enterprise", name: "Enterprise", priceEurCents: 25900, monthlyQuota: 2000, requestsPerMinute: 300 },
+];
+
+export const DEFAULT_PLAN: PlanId = "free";
+
+export function isPlanId(value: string): value is PlanId {
+  return (PLAN_IDS as readonly string[]).includes(value);
+}
+
+export function getPlan(id: PlanId): Plan {
+  const plan = PLANS.find((candidate) => candidate.id === id);
+  if (!plan) throw new Error(`unknown plan ${id}`);
+  return plan;
+}

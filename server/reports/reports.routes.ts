@@ -1,0 +1,90 @@
+/** HTTP surface of reports: POST /api/generate-report and GET /api/report/{report_id}. */
+import { Elysia, t } from "elysia";
+import { type ApiGuardDeps, apiGuard } from "../auth/api-guard.plugin.ts";
+import { AUTHENTICATED_ERRORS, ProblemSchema } from "../http/problem.schema.ts";
+import { ApiProblem } from "../http/problem.ts";
+import { MetadataSchema, ReportSchema } from "./report.schema.ts";
+import type { ReportService } from "./reports.service.ts";
+
+export const GenerateReportBody = t.Object(
+  {
+    url: t.String({ description: "The site to analyse (http or https)", examples: ["https://example.com/"] }),
+    metadata: t.Optional(MetadataSchema),
+  },
+  { additionalProperties: false },
+);
+
+function jsonResponse(body: unknown, status: number, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
+  });
+}
+
+export function reportsRoutes(deps: ApiGuardDeps & { reports: ReportService; baseUrl: string }) {
+  const reportUrl = (id: string) => `${deps.baseUrl}/api/report/${id}`;
+  return new Elysia({ prefix: "/api" })
+    .use(apiGuard(deps))
+    .post(
+      "/generate-report",
+      async ({ body, principal, headers }) => {
+        const prefer = (headers.prefer ?? "").toLowerCase();
+        const respondAsync = /(^|[,;\s])respond-async($|[,;\s])/.test(prefer);
+        const outcome = await deps.reports.generate(principal, body, {
+          respondAsync,
+          idempotencyKey: headers["idempotency-key"],
+        });
+        const extra: Record<string, string> = { location: reportUrl(outcome.report.id) };
+        if (outcome.status === 202) extra["preference-applied"] = "respond-async";
+        if (outcome.replayed) extra["idempotent-replayed"] = "true";
+        return jsonResponse(outcome.report, outcome.status, extra);
+      },
+      {
+        body: GenerateReportBody,
+        headers: t.Object({
+          "idempotency-key": t.Optional(
+            t.String({
+              description: "Makes retries safe: a repeat within 24 h returns the first result and is not charged",
+            }),
+          ),
+          prefer: t.Optional(t.String({ description: "respond-async → 202 with a queued report; poll its Location" })),
+        }),
+        response: {
+          201: ReportSchema,
+          202: ReportSchema,
+          400: ProblemSchema,
+          402: ProblemSchema,
+          409: ProblemSchema,
+          413: ProblemSchema,
+          415: ProblemSchema,
+          422: ProblemSchema,
+          ...AUTHENTICATED_ERRORS,
+        },
+        detail: {
+          summary: "Generate a report",
+          description:
+            "Analyses the site and returns the report (201, Location header). Costs one credit when a report is produced; rejected calls and unreachable sites are free.",
+          tags: ["Reports"],
+          security: [{ bearerAuth: [] }],
+        },
+      },
+    )
+    .get(
+      "/report/:report_id",
+      async ({ params, principal }) => {
+        const report = await deps.reports.get(principal.accountId, params.report_id);
+        if (!report) throw new ApiProblem("not_found", "There is no report with this id in your account.");
+        return jsonResponse(report, 200);
+      },
+      {
+        params: t.Object({ report_id: t.String({ maxLength: 64 }) }),
+        response: { 200: ReportSchema, 404: ProblemSchema, ...AUTHENTICATED_ERRORS },
+        detail: {
+          summary: "Get a report",
+          description: "Returns a report of your account; unknown ids and other accounts' reports are 404.",
+          tags: ["Reports"],
+          security: [{ bearerAuth: [] }],
+        },
+      },
+    );
+}
