@@ -7,6 +7,7 @@
  * in one go instead of one restart per mistake.
  */
 import path from "node:path";
+import { parseAllowlist } from "./analyzer/fetch/target-policy.ts";
 
 export interface Config {
   /** TCP port the HTTP server listens on. */
@@ -107,11 +108,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     .split(",")
     .map((entry) => entry.trim())
     .filter((entry) => entry !== "");
-  for (const entry of targetAllowlist) {
-    if (!/^[A-Za-z0-9.:\-/[\]]+$/.test(entry)) {
-      problems.push(`TARGET_ALLOWLIST entry "${entry}" is not a host name, IP address or CIDR range`);
-    }
-  }
+  problems.push(...parseAllowlist(targetAllowlist).problems);
 
   const logLevelRaw = (read("LOG_LEVEL") ?? "info").toLowerCase();
   if (!LOG_LEVELS.includes(logLevelRaw as LogLevel)) {

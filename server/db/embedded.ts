@@ -13,6 +13,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import type { Logger } from "../logging/logger.ts";
+import { SessionQueue } from "./pglite-session-queue.ts";
 
 export interface EmbeddedDatabase {
   /** postgres.js connection options reaching the engine. */
@@ -80,9 +81,10 @@ async function startEngine(
   if (useUnixSocket) rmSync(socketPath, { force: true });
   const server = new PGLiteSocketServer({
     db,
-    maxConnections: 16,
+    maxConnections: 32,
     ...(useUnixSocket ? { path: socketPath } : { host: "127.0.0.1", port: 0 }),
   });
+  useSessionQueue(server, db);
   await server.start();
 
   let record: OwnerRecord;
@@ -110,6 +112,20 @@ async function startEngine(
       if (useUnixSocket) rmSync(socketPath, { force: true });
     },
   };
+}
+
+/**
+ * Swaps pglite-socket's message-level queue for SessionQueue (see pglite-session-queue.ts
+ * for the upstream bug). The server hands its `queryQueue` to every connection handler it
+ * creates, so replacing it before start() is enough. Checked at run time so an upgrade
+ * that renames the field fails loudly instead of bringing the bug back.
+ */
+function useSessionQueue(server: PGLiteSocketServer, db: PGlite): void {
+  const internals = server as unknown as { queryQueue?: unknown };
+  if (!internals.queryQueue) {
+    throw new Error("@electric-sql/pglite-socket changed: PGLiteSocketServer.queryQueue not found");
+  }
+  internals.queryQueue = new SessionQueue(db);
 }
 
 function connectionOf(owner: OwnerRecord): EmbeddedDatabase["connection"] {

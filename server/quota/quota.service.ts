@@ -25,8 +25,11 @@ export interface UsageSnapshot {
   remaining: number;
 }
 
-/** Extra time a reservation outlives the analysis deadline before the sweeper may free it. */
-export const RESERVATION_GRACE_MS = 30_000;
+/**
+ * Extra time a reservation outlives the analysis deadline before the sweeper may free it.
+ * The analysis itself is aborted at the deadline; this only covers storing the report.
+ */
+export const RESERVATION_GRACE_MS = 5_000;
 
 export class QuotaService {
   constructor(

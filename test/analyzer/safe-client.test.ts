@@ -1,0 +1,150 @@
+/**
+ * The analyzer's network client against real loopback servers: the target policy is
+ * applied after DNS resolution and on every redirect hop, bodies are capped after
+ * decompression, and slow or looping sites end within their limits.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type dns from "node:dns";
+import { gzipSync } from "node:zlib";
+import { createSafeAgent, policyLookup } from "../../server/analyzer/fetch/safe-agent.ts";
+import { FetchFailure, SafeClient } from "../../server/analyzer/fetch/safe-client.ts";
+import { TargetPolicy } from "../../server/analyzer/fetch/target-policy.ts";
+import { startSite, type TestSite } from "../helpers/sites.ts";
+
+const UA = "wpreport-test";
+
+function client(allowlist: string[], limits = {}, deadline = AbortSignal.timeout(10_000)) {
+  const policy = new TargetPolicy(allowlist);
+  return new SafeClient(createSafeAgent(policy), policy, deadline, UA, {
+    maxBodyBytes: 1024 * 1024,
+    maxRedirects: 3,
+    requestTimeoutMs: 2_000,
+    concurrency: 4,
+    ...limits,
+  });
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<FetchFailure> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof FetchFailure) return error;
+    throw error;
+  }
+  throw new Error("expected a FetchFailure");
+}
+
+describe("SafeClient", () => {
+  let site: TestSite;
+  beforeAll(() => {
+    const bomb = gzipSync(Buffer.alloc(50 * 1024 * 1024)); // 50 MB of zeros → ~50 KB gzip
+    site = startSite({
+      "/": () => new Response("<html>home</html>", { headers: { "content-type": "text/html" } }),
+      "/bomb": () => new Response(bomb, { headers: { "content-encoding": "gzip", "content-type": "text/html" } }),
+      "/loop": () => new Response(null, { status: 302, headers: { location: "/loop" } }),
+      "/to-metadata": () =>
+        new Response(null, { status: 302, headers: { location: "http://169.254.169.254/latest/" } }),
+      "/to-private": () => new Response(null, { status: 301, headers: { location: "http://10.20.30.40/admin" } }),
+      "/to-unspecified": (request) =>
+        new Response(null, { status: 307, headers: { location: `http://0.0.0.0:${new URL(request.url).port}/` } }),
+      "/to-file": () => new Response(null, { status: 302, headers: { location: "file:///etc/passwd" } }),
+      "/drip": () =>
+        new Response(
+          new ReadableStream({
+            async pull(controller) {
+              await Bun.sleep(1000);
+              controller.enqueue(new TextEncoder().encode("x"));
+            },
+          }),
+        ),
+    });
+  });
+  afterAll(() => site.stop());
+
+  test("user agent and keep-alive fetch", async () => {
+    const result = await client(["127.0.0.1"]).fetch(site.url);
+    expect(result.status).toBe(200);
+    expect(result.body.toString()).toBe("<html>home</html>");
+  });
+
+  test("a host name resolving to loopback is refused inside the connection's DNS lookup", async () => {
+    const port = new URL(site.url).port;
+    const before = site.hits.length;
+    const failure = await failureOf(client([]).fetch(`http://localhost:${port}/`));
+    expect(failure.kind).toBe("blocked");
+    expect(failure.message).toContain("resolves to a loopback address");
+    expect(site.hits.length).toBe(before);
+  });
+
+  test("IP literals are checked before connecting", async () => {
+    const before = site.hits.length;
+    expect((await failureOf(client([]).fetch(site.url))).kind).toBe("blocked");
+    expect(site.hits.length).toBe(before);
+  });
+
+  test("every redirect hop is checked: to cloud metadata, a private network, 0.0.0.0, file:", async () => {
+    const c = client(["127.0.0.1"]);
+    expect((await failureOf(c.fetch(`${site.url}to-metadata`))).kind).toBe("blocked");
+    expect((await failureOf(c.fetch(`${site.url}to-private`))).kind).toBe("blocked");
+    expect((await failureOf(c.fetch(`${site.url}to-unspecified`))).kind).toBe("blocked");
+    expect((await failureOf(c.fetch(`${site.url}to-file`))).kind).toBe("invalid_redirect");
+  });
+
+  test("redirect loops stop at the maximum", async () => {
+    const c = client(["127.0.0.1"]);
+    const failure = await failureOf(c.fetch(`${site.url}loop`));
+    expect(failure.kind).toBe("too_many_redirects");
+    expect(c.timings.length).toBe(4); // first request + 3 redirects
+  });
+
+  test("a gzip bomb stops at the decoded-size cap", async () => {
+    const c = client(["127.0.0.1"], { maxBodyBytes: 256 * 1024 });
+    const result = await c.fetch(`${site.url}bomb`);
+    expect(result.truncated).toBe(true);
+    expect(result.body.byteLength).toBe(256 * 1024);
+    expect(c.timings[0]?.bytes).toBe(256 * 1024);
+  });
+
+  test("a 1-byte-per-second drip ends at the request timeout", async () => {
+    const started = performance.now();
+    const failure = await failureOf(client(["127.0.0.1"], { requestTimeoutMs: 1_500 }).fetch(`${site.url}drip`));
+    expect(failure.kind).toBe("timeout");
+    expect(performance.now() - started).toBeLessThan(3_000);
+  });
+
+  test("the report deadline aborts requests in flight", async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const failure = await failureOf(client(["127.0.0.1"], {}, controller.signal).fetch(`${site.url}drip`));
+    expect(failure.kind).toBe("aborted");
+  });
+});
+
+describe("policyLookup", () => {
+  const policy = new TargetPolicy([]);
+  const fakeResolver = (answers: dns.LookupAddress[]) =>
+    ((_host: string, _options: unknown, callback: (error: null, addresses: dns.LookupAddress[]) => void) =>
+      callback(null, answers)) as unknown as typeof dns.lookup;
+
+  function resolveWith(answers: dns.LookupAddress[]): Promise<unknown> {
+    return new Promise((resolve, reject) =>
+      policyLookup(policy, fakeResolver(answers))("example.test", { all: true }, (error, addresses) =>
+        error ? reject(error) : resolve(addresses),
+      ),
+    );
+  }
+
+  test("passes public answers through, refuses any private one (rebinding-style mixed answers too)", async () => {
+    expect(await resolveWith([{ address: "93.184.216.34", family: 4 }])).toEqual([
+      { address: "93.184.216.34", family: 4 },
+    ]);
+    await expect(resolveWith([{ address: "10.0.0.5", family: 4 }])).rejects.toThrow("private network address");
+    await expect(
+      resolveWith([
+        { address: "93.184.216.34", family: 4 },
+        { address: "127.0.0.1", family: 4 },
+      ]),
+    ).rejects.toThrow("loopback");
+    await expect(resolveWith([{ address: "::ffff:169.254.169.254", family: 6 }])).rejects.toThrow("link-local");
+  });
+});

@@ -1,0 +1,87 @@
+/** Running the real entry points (npm start, the admin CLI) as subprocesses. */
+import path from "node:path";
+import type { Subprocess } from "bun";
+import { freePort } from "./service.ts";
+
+export const ROOT = path.resolve(import.meta.dir, "../..");
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export async function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+  const child = Bun.spawn([process.execPath, "server/cli/main.ts", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: "silent", ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
+  return { code, stdout, stderr };
+}
+
+export interface ServerProcess {
+  url: string;
+  child: Subprocess<"ignore", "pipe", "pipe">;
+  /** Everything written to stderr so far. */
+  stderr(): string;
+  stop(signal?: NodeJS.Signals): Promise<number>;
+}
+
+/** Starts `bun server/main.ts` and waits until /healthz answers. */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = Bun.spawn([process.execPath, "server/main.ts"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      TARGET_ALLOWLIST: "127.0.0.1",
+      LOG_LEVEL: "warn",
+      ...env,
+    },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let errText = "";
+  void (async () => {
+    for await (const chunk of child.stderr) errText += new TextDecoder().decode(chunk);
+  })();
+  void (async () => {
+    for await (const _ of child.stdout) {
+      // drain so the child never blocks on a full pipe
+    }
+  })();
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${errText}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`server did not start: ${errText}`);
+    }
+    await Bun.sleep(50);
+  }
+  return {
+    url,
+    child,
+    stderr: () => errText,
+    async stop(signal = "SIGTERM") {
+      child.kill(signal);
+      return child.exited;
+    },
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * Small real HTTP servers on loopback that play target sites in tests: a plain
+ * WordPress-like blog, a slow one, and whatever a test needs. (The real WordPress from
+ * ../shared/wordpress/setup.sh is used where WordPress itself matters.)
+ */
+import type { Server } from "bun";
+
+export interface TestSite {
+  url: string;
+  server: Server<undefined>;
+  /** Requests seen, as "METHOD /path". */
+  hits: string[];
+  stop(): void;
+}
+
+export type Handler = (request: Request) => Response | Promise<Response>;
+
+export function startSite(routes: Record<string, Handler>, fallback?: Handler): TestSite {
+  const hits: string[] = [];
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    idleTimeout: 60,
+    fetch(request) {
+      const url = new URL(request.url);
+      hits.push(`${request.method} ${url.pathname}`);
+      const handler = routes[url.pathname] ?? fallback;
+      return handler ? handler(request) : new Response("not found", { status: 404 });
+    },
+  });
+  return { url: `http://127.0.0.1:${server.port}/`, server, hits, stop: () => server.stop(true) };
+}
+
+export const BLOG_VERSION = "6.4.2";
+
+export function blogHomepage(origin: string, title = "Test Blog"): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>
+<link rel="alternate" type="application/rss+xml" title="Feed" href="${origin}/feed/">
+<link rel="https://api.w.org/" href="${origin}/wp-json/">
+<link rel="stylesheet" href="${origin}/wp-includes/css/dist/block-library/style.min.css?ver=${BLOG_VERSION}">
+<meta name="generator" content="WordPress ${BLOG_VERSION}">
+</head><body class="home blog"><h1>${title}</h1><p>${"Hello world. ".repeat(200)}</p></body></html>`;
+}
+
+export const blogFeed = `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>Test Blog</title>
+<generator>https://wordpress.org/?v=${BLOG_VERSION}</generator></channel></rss>`;
+
+/** A WordPress-like blog: homepage with generator meta, REST link and a feed. */
+export function startBlog(): TestSite {
+  let origin = "";
+  const site = startSite({
+    "/": () => new Response(blogHomepage(origin), { headers: { "content-type": "text/html; charset=UTF-8" } }),
+    "/feed/": () => new Response(blogFeed, { headers: { "content-type": "application/rss+xml" } }),
+  });
+  origin = site.url.replace(/\/$/, "");
+  return site;
+}
+
+/** A site whose homepage answers only after `delayMs` (or never, until stopped). */
+export function startSlowSite(delayMs: number): TestSite {
+  return startSite({
+    "/": async () => {
+      await Bun.sleep(delayMs);
+      return new Response("<html><head><title>slow</title></head></html>", {
+        headers: { "content-type": "text/html" },
+      });
+    },
+  });
+}
