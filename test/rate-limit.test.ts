@@ -4,7 +4,7 @@
  * per-instance memory limiter when Redis is down.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createMemoryRateLimiter, rateLimitHeaders } from "../server/ratelimit/limiter.ts";
+import { createMemoryRateLimiter, hit, rateLimitHeaders } from "../server/ratelimit/limiter.ts";
 import { createTestDatabase, type TestDatabase } from "./helpers/databases.ts";
 import { HAS_POSTGRES, HAS_REDIS, REDIS_URL } from "./helpers/env.ts";
 import { freePort, startTestService, type TestService } from "./helpers/service.ts";
@@ -13,12 +13,12 @@ describe("memory rate limiter", () => {
   test("counts a window per key and reports what is left", async () => {
     const limiter = createMemoryRateLimiter();
     const decisions = [];
-    for (let i = 0; i < 4; i++) decisions.push(await limiter.hit("acc_a", 3, 1_000));
+    for (let i = 0; i < 4; i++) decisions.push(await hit(limiter, "acc_a", 3, 1_000));
     expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, false]);
     expect(decisions.map((d) => d.remaining)).toEqual([2, 1, 0, 0]);
-    expect((await limiter.hit("acc_b", 3, 1_000)).allowed).toBe(true);
+    expect((await hit(limiter, "acc_b", 3, 1_000)).allowed).toBe(true);
     await Bun.sleep(1_050);
-    expect((await limiter.hit("acc_a", 3, 1_000)).remaining).toBe(2);
+    expect((await hit(limiter, "acc_a", 3, 1_000)).remaining).toBe(2);
     await limiter.close();
   });
 

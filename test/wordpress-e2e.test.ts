@@ -47,7 +47,7 @@ describe.skipIf(!HAS_WORDPRESS).each(BACKENDS)("the real WordPress fixture throu
       [WORDPRESS_URL, 200],
       [`${WORDPRESS_URL}feed/`, 200],
     ]);
-    const stored = await service.call("GET", `/api/report/${report.id}`, { token });
+    const stored = await service.call<Report>("GET", `/api/report/${report.id}`, { token });
     expect(stored.body).toEqual(report);
   });
 });

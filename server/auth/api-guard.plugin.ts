@@ -11,8 +11,9 @@ import { Elysia } from "elysia";
 import { readJsonBody } from "../http/json-body.ts";
 import { ApiProblem } from "../http/problem.ts";
 import { requestContext } from "../http/request-context.ts";
-import { type RateLimiter, rateLimitHeaders } from "../ratelimit/limiter.ts";
+import { decide, type RateLimiter, rateLimitHeaders } from "../ratelimit/limiter.ts";
 import type { Principal, TokenService } from "../tokens/token.service.ts";
+import { isWellFormedToken } from "../tokens/token-format.ts";
 
 export interface ApiGuardDeps {
   tokens: TokenService;
@@ -44,14 +45,19 @@ export function apiGuard(deps: ApiGuardDeps) {
         return {}; // placeholder; the problem is raised after authentication
       }
     })
-    .derive({ as: "scoped" }, async ({ bearer: token, request, headers }): Promise<{ principal: Principal }> => {
+    .derive({ as: "scoped" }, async ({ bearer, request, headers }): Promise<{ principal: Principal }> => {
       const context = requestContext(request);
       // Tokens are accepted in the Authorization header only (never in URLs, which leak into logs).
-      const principal = token && headers.authorization ? await deps.tokens.authenticate(token.trim()) : undefined;
+      const token = bearer && headers.authorization ? bearer.trim() : undefined;
+      if (!token || !isWellFormedToken(token)) throw unauthorized();
+
+      const principal = await deps.tokens.authenticate(token);
       if (!principal) throw unauthorized();
       context.accountId = principal.accountId;
 
-      const decision = await deps.limiter.hit(principal.accountId, principal.requestsPerMinute);
+      // Only authenticated calls count, so an attacker holding a revoked token cannot use
+      // up its former account's limit.
+      const decision = decide(await deps.limiter.count(principal.accountId), principal.requestsPerMinute);
       context.responseHeaders = { ...context.responseHeaders, ...rateLimitHeaders(decision) };
       if (!decision.allowed) {
         const retryAfter = Math.max(1, Math.ceil(decision.resetMs / 1000));

@@ -61,6 +61,25 @@ function describeExtraProperties(error: unknown): string | undefined {
     .join(", ")}. Allowed: ${[...known].join(", ")}.`;
 }
 
+/** postgres.js connection-level failures (not SQL errors): the database is down or unreachable. */
+const CONNECTION_ERRORS = new Set([
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "CONNECT_TIMEOUT",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ENOTFOUND",
+  "EPIPE",
+  "57P01", // admin_shutdown
+  "57P03", // cannot_connect_now
+]);
+
+function isDatabaseUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === "string" && CONNECTION_ERRORS.has(code);
+}
+
 export function errorsPlugin(options: { baseUrl: string; logger: Logger }) {
   return new Elysia({ name: "errors" }).onError({ as: "global" }, ({ code, error, request }) => {
     const context = requestContext(request);
@@ -83,6 +102,14 @@ export function errorsPlugin(options: { baseUrl: string; logger: Logger }) {
       case "INVALID_FILE_TYPE":
         return respond(new ApiProblem("invalid_request", "The request is not valid."));
       default:
+        if (isDatabaseUnavailable(error)) {
+          options.logger.error("database unavailable", { request_id: context.id, error });
+          return respond(
+            new ApiProblem("unavailable", "The service cannot reach its database right now. Retry shortly.", {
+              headers: { "retry-after": "5" },
+            }),
+          );
+        }
         options.logger.error("unhandled error", {
           request_id: context.id,
           route: context.route,

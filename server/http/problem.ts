@@ -12,9 +12,7 @@ export const PROBLEMS = {
   invalid_request: { status: 400, title: "The request is not valid" },
   unauthorized: { status: 401, title: "Authentication required" },
   quota_exhausted: { status: 402, title: "Monthly report quota exhausted" },
-  forbidden: { status: 403, title: "Forbidden" },
   not_found: { status: 404, title: "Not found" },
-  method_not_allowed: { status: 405, title: "Method not allowed" },
   idempotency_in_progress: {
     status: 409,
     title: "A request with this Idempotency-Key is still running",

@@ -110,14 +110,11 @@ export class QuotaService {
     const [row] = await this.sql<{ used: number; reserved: number }[]>`
       select used, reserved from usage_periods
       where account_id = ${accountId} and period_start = ${period.key}`;
-    const used = row?.used ?? 0;
-    const reserved = row?.reserved ?? 0;
-    return {
-      period,
-      quota: monthlyQuota,
-      used,
-      reserved,
-      remaining: Math.max(0, monthlyQuota - used - reserved),
-    };
+    return snapshot(period, monthlyQuota, row?.used ?? 0, row?.reserved ?? 0);
   }
+}
+
+/** Usage figures from counts already read (e.g. with the token, see Principal.usage). */
+export function snapshot(period: QuotaPeriod, quota: number, used: number, reserved: number): UsageSnapshot {
+  return { period, quota, used, reserved, remaining: Math.max(0, quota - used - reserved) };
 }

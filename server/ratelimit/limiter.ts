@@ -27,14 +27,37 @@ export interface RateLimitDecision {
   windowMs: number;
 }
 
+/** One request counted in a window. */
+export interface WindowCount {
+  count: number;
+  resetMs: number;
+  windowMs: number;
+}
+
 export interface RateLimiter {
   readonly backend: "memory" | "redis";
-  hit(key: string, limit: number, windowMs?: number): Promise<RateLimitDecision>;
+  /** Counts one request for `key` in its current window, atomically. */
+  count(key: string, windowMs?: number): Promise<WindowCount>;
   close(): Promise<void>;
 }
 
 export const RATE_WINDOW_MS = 60_000;
 const KEY_PREFIX = "wpreport:rl:";
+
+export function decide(window: WindowCount, limit: number): RateLimitDecision {
+  return {
+    allowed: window.count <= limit,
+    limit,
+    remaining: Math.max(0, limit - window.count),
+    resetMs: Math.max(0, window.resetMs),
+    windowMs: window.windowMs,
+  };
+}
+
+/** Count and decide in one step. */
+export async function hit(limiter: RateLimiter, key: string, limit: number, windowMs = RATE_WINDOW_MS) {
+  return decide(await limiter.count(key, windowMs), limit);
+}
 
 interface WindowState {
   count: number;
@@ -42,7 +65,7 @@ interface WindowState {
 }
 
 // KEYS[1] = counter, ARGV[1] = window in ms. Returns { count, ms until reset }.
-const HIT_SCRIPT = `
+const COUNT_SCRIPT = `
 local count = redis.call('INCR', KEYS[1])
 local ttl = redis.call('PTTL', KEYS[1])
 if count == 1 or ttl < 0 then
@@ -51,19 +74,9 @@ if count == 1 or ttl < 0 then
 end
 return { count, ttl }`;
 
-type RedisWithHit = Redis & {
-  wpreportHit(key: string, windowMs: number): Promise<[number, number]>;
+type RedisWithScripts = Redis & {
+  wpreportCount(key: string, windowMs: number): Promise<[number, number]>;
 };
-
-function decide(count: number, limit: number, resetMs: number, windowMs: number): RateLimitDecision {
-  return {
-    allowed: count <= limit,
-    limit,
-    remaining: Math.max(0, limit - count),
-    resetMs: Math.max(0, resetMs),
-    windowMs,
-  };
-}
 
 /** Atomic in-process counting on the unstorage memory driver's Map. */
 class MemoryCounter {
@@ -74,7 +87,7 @@ class MemoryCounter {
     this.windows = storage.getMount("").driver.getInstance?.() as Map<string, unknown>;
   }
 
-  hit(key: string, limit: number, windowMs: number): RateLimitDecision {
+  count(key: string, windowMs: number): WindowCount {
     const now = Date.now();
     this.prune(now);
     let state = this.windows.get(key) as WindowState | undefined;
@@ -83,7 +96,7 @@ class MemoryCounter {
       this.windows.set(key, state);
     }
     state.count += 1;
-    return decide(state.count, limit, state.resetAt - now, windowMs);
+    return { count: state.count, resetMs: state.resetAt - now, windowMs };
   }
 
   /** Drops expired windows now and then so idle accounts do not accumulate. */
@@ -104,8 +117,8 @@ export function createMemoryRateLimiter(): RateLimiter {
   const memory = new MemoryCounter(createStorage({ driver: memoryDriver() }));
   return {
     backend: "memory",
-    async hit(key, limit, windowMs = RATE_WINDOW_MS) {
-      return memory.hit(KEY_PREFIX + key, limit, windowMs);
+    async count(key, windowMs = RATE_WINDOW_MS) {
+      return memory.count(KEY_PREFIX + key, windowMs);
     },
     close: () => memory.close(),
   };
@@ -123,29 +136,31 @@ export function createRedisRateLimiter(redisUrl: string, logger: Logger): RateLi
       lazyConnect: false,
     }),
   });
-  const client = storage.getMount("").driver.getInstance?.() as RedisWithHit;
-  client.defineCommand("wpreportHit", { numberOfKeys: 1, lua: HIT_SCRIPT });
+  const client = storage.getMount("").driver.getInstance?.() as RedisWithScripts;
+  client.defineCommand("wpreportCount", { numberOfKeys: 1, lua: COUNT_SCRIPT });
   // ioredis reconnects on its own; errors are reported through the fallback warning.
   client.on("error", () => {});
 
   const fallback = new MemoryCounter(createStorage({ driver: memoryDriver() }));
   let lastWarning = 0;
+  const warn = (error: unknown) => {
+    const now = Date.now();
+    if (now - lastWarning < 30_000) return;
+    lastWarning = now;
+    logger.warn("rate limiter: Redis unavailable, using the per-instance memory limiter", {
+      error: (error as Error).message,
+    });
+  };
 
   return {
     backend: "redis",
-    async hit(key, limit, windowMs = RATE_WINDOW_MS) {
+    async count(key, windowMs = RATE_WINDOW_MS) {
       try {
-        const [count, ttl] = await client.wpreportHit(KEY_PREFIX + key, windowMs);
-        return decide(Number(count), limit, Number(ttl), windowMs);
+        const [count, ttl] = await client.wpreportCount(KEY_PREFIX + key, windowMs);
+        return { count: Number(count), resetMs: Number(ttl), windowMs };
       } catch (error) {
-        const now = Date.now();
-        if (now - lastWarning > 30_000) {
-          lastWarning = now;
-          logger.warn("rate limiter: Redis unavailable, using the per-instance memory limiter", {
-            error: (error as Error).message,
-          });
-        }
-        return fallback.hit(KEY_PREFIX + key, limit, windowMs);
+        warn(error);
+        return fallback.count(KEY_PREFIX + key, windowMs);
       }
     },
     async close() {

@@ -1,6 +1,7 @@
 /** HTTP surface of reports: POST /api/generate-report and GET /api/report/{report_id}. */
 import { Elysia, t } from "elysia";
 import { type ApiGuardDeps, apiGuard } from "../auth/api-guard.plugin.ts";
+import { jsonResponse } from "../http/json-response.ts";
 import { AUTHENTICATED_ERRORS, ProblemSchema } from "../http/problem.schema.ts";
 import { ApiProblem } from "../http/problem.ts";
 import { MetadataSchema, ReportSchema } from "./report.schema.ts";
@@ -13,13 +14,6 @@ export const GenerateReportBody = t.Object(
   },
   { additionalProperties: false },
 );
-
-function jsonResponse(body: unknown, status: number, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
-  });
-}
 
 export function reportsRoutes(deps: ApiGuardDeps & { reports: ReportService; baseUrl: string }) {
   const reportUrl = (id: string) => `${deps.baseUrl}/api/report/${id}`;

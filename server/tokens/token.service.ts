@@ -6,6 +6,7 @@
 import type { Sql } from "../db/database.ts";
 import { isId, newId } from "../lib/ids.ts";
 import type { PlanId } from "../plans/catalogue.ts";
+import { quotaPeriod } from "../quota/period.ts";
 import { generateToken, hashToken, isWellFormedToken, visiblePrefix } from "./token-format.ts";
 
 export interface TokenRecord {
@@ -26,6 +27,11 @@ export interface Principal {
   planId: PlanId;
   monthlyQuota: number;
   requestsPerMinute: number;
+  /**
+   * The account's usage in the current quota period, read in the same query as the token
+   * (GET /api/usage answers from it without a second round trip).
+   */
+  usage: { periodKey: string; used: number; reserved: number };
 }
 
 interface TokenRow {
@@ -107,6 +113,7 @@ export class TokenService {
    */
   async authenticate(token: string): Promise<Principal | undefined> {
     if (!isWellFormedToken(token)) return undefined;
+    const periodKey = quotaPeriod().key;
     const [row] = await this.sql<
       {
         token_id: string;
@@ -114,13 +121,17 @@ export class TokenService {
         plan_id: PlanId;
         monthly_quota: number;
         requests_per_minute: number;
+        used: number | null;
+        reserved: number | null;
       }[]
     >`
       select t.id as token_id, a.id as account_id, a.plan_id, p.monthly_quota,
-             coalesce(a.rate_limit_per_minute, p.requests_per_minute) as requests_per_minute
+             coalesce(a.rate_limit_per_minute, p.requests_per_minute) as requests_per_minute,
+             u.used, u.reserved
       from api_tokens t
       join accounts a on a.id = t.account_id
       join plans p on p.id = a.plan_id
+      left join usage_periods u on u.account_id = a.id and u.period_start = ${periodKey}
       where t.token_hash = ${hashToken(token)}
         and t.revoked_at is null
         and (t.expires_at is null or t.expires_at > now())`;
@@ -132,6 +143,7 @@ export class TokenService {
       planId: row.plan_id,
       monthlyQuota: row.monthly_quota,
       requestsPerMinute: row.requests_per_minute,
+      usage: { periodKey, used: row.used ?? 0, reserved: row.reserved ?? 0 },
     };
   }
 

@@ -1,10 +1,12 @@
 /** GET /api/usage: the caller's plan, quota for the current period and rate limit. */
 import { Elysia, t } from "elysia";
 import { type ApiGuardDeps, apiGuard } from "../auth/api-guard.plugin.ts";
+import { jsonResponse } from "../http/json-response.ts";
 import { AUTHENTICATED_ERRORS } from "../http/problem.schema.ts";
 import { requestContext } from "../http/request-context.ts";
 import { getPlan } from "../plans/catalogue.ts";
-import type { QuotaService } from "../quota/quota.service.ts";
+import { quotaPeriod } from "../quota/period.ts";
+import { type QuotaService, snapshot } from "../quota/quota.service.ts";
 
 export const UsageSchema = t.Object({
   plan: t.Object({ id: t.String(), name: t.String() }),
@@ -26,9 +28,14 @@ export function usageRoutes(deps: ApiGuardDeps & { quota: QuotaService }) {
   return new Elysia({ prefix: "/api" }).use(apiGuard(deps)).get(
     "/usage",
     async ({ principal, request }) => {
-      const usage = await deps.quota.usage(principal.accountId, principal.monthlyQuota);
+      // Read with the token in one query; if the period just turned over, read it afresh.
+      const period = quotaPeriod();
+      const usage =
+        principal.usage.periodKey === period.key
+          ? snapshot(period, principal.monthlyQuota, principal.usage.used, principal.usage.reserved)
+          : await deps.quota.usage(principal.accountId, principal.monthlyQuota);
       const headers = requestContext(request).responseHeaders;
-      return {
+      return jsonResponse({
         plan: { id: principal.planId, name: getPlan(principal.planId).name },
         quota: usage.quota,
         used: usage.used,
@@ -42,7 +49,7 @@ export function usageRoutes(deps: ApiGuardDeps & { quota: QuotaService }) {
           window_seconds: 60,
           remaining: Number(headers["x-ratelimit-remaining"] ?? principal.requestsPerMinute),
         },
-      };
+      });
     },
     {
       response: { 200: UsageSchema, ...AUTHENTICATED_ERRORS },

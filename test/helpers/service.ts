@@ -21,7 +21,7 @@ export interface TestService {
   db: TestDatabase;
   /** Creates (or reuses) an account and returns a fresh token for it. */
   token(email?: string, plan?: PlanId): Promise<{ token: string; accountId: string; tokenId: string }>;
-  call<T = Record<string, any>>(
+  call<T = Record<string, unknown>>(
     method: string,
     path: string,
     options?: { token?: string; body?: unknown; headers?: Record<string, string> },

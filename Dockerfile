@@ -1,0 +1,18 @@
+# Production image of the wpreport service (used by docker-compose.yml).
+FROM oven/bun:1.4-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+# Bun reads package-lock.json; dev dependencies (tests, the bun npm package) are left out.
+RUN bun install --production --ignore-scripts
+
+FROM oven/bun:1.4-slim
+WORKDIR /app
+ENV NODE_ENV=production PORT=3000
+COPY --from=deps /app/node_modules ./node_modules
+COPY package.json ./
+COPY server ./server
+COPY shared ./shared
+USER bun
+EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=3s --retries=3 CMD ["bun", "-e", "const r = await fetch('http://127.0.0.1:3000/readyz'); process.exit(r.ok ? 0 : 1)"]
+CMD ["bun", "server/main.ts"]
