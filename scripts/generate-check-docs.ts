@@ -23,12 +23,21 @@ export function renderCheckDocs(): string {
     "",
   ];
   for (const category of CHECK_CATEGORIES) {
-    const entries = Object.entries(CHECKS as Record<string, CheckDefinition>).filter(([, d]) => d.category === category);
+    const entries = Object.entries(CHECKS as Record<string, CheckDefinition>).filter(
+      ([, d]) => d.category === category,
+    );
     if (entries.length === 0) continue;
-    lines.push(`## ${category[0]?.toUpperCase()}${category.slice(1)}`, "", "| id | severity | passes when | remediation |", "|---|---|---|---|");
+    lines.push(
+      `## ${category[0]?.toUpperCase()}${category.slice(1)}`,
+      "",
+      "| id | severity | passes when | remediation |",
+      "|---|---|---|---|",
+    );
     for (const [id, definition] of entries) {
       const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
-      lines.push(`| \`${id}\` | ${definition.severity} | ${cell(definition.title)} | ${cell(definition.remediation)} |`);
+      lines.push(
+        `| \`${id}\` | ${definition.severity} | ${cell(definition.title)} | ${cell(definition.remediation)} |`,
+      );
     }
     lines.push("");
   }

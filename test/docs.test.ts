@@ -2,9 +2,9 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { renderCheckDocs } from "../scripts/generate-check-docs.ts";
 import { PROBLEMS } from "../server/http/problem.ts";
 import { PLANS } from "../server/plans/catalogue.ts";
-import { renderCheckDocs } from "../scripts/generate-check-docs.ts";
 
 const root = path.join(import.meta.dir, "..");
 const read = (file: string) => readFileSync(path.join(root, file), "utf8");

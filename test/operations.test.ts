@@ -13,8 +13,17 @@ import { blogHomepage, startSite } from "./helpers/sites.ts";
 async function start(lines: string[]) {
   const db = await createPgliteDatabase();
   const port = await freePort();
-  const config = loadConfig({ PORT: String(port), HOST: "127.0.0.1", TARGET_ALLOWLIST: "127.0.0.1", LOG_LEVEL: "info" });
-  const service = await startService(config, createLogger("info", (line) => lines.push(line)), { db });
+  const config = loadConfig({
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    TARGET_ALLOWLIST: "127.0.0.1",
+    LOG_LEVEL: "info",
+  });
+  const service = await startService(
+    config,
+    createLogger("info", (line) => lines.push(line)),
+    { db },
+  );
   const { account } = await service.services.accounts.ensure(`ops${Date.now()}@example.com`, "starter");
   const { token } = await service.services.tokens.create(account.id);
   return { db, service, token, url: `http://127.0.0.1:${port}`, accountId: account.id };
