@@ -22,13 +22,16 @@ const policy = new TargetPolicy((process.env.TARGET_ALLOWLIST ?? "127.0.0.1,loca
 const agent = createSafeAgent(policy);
 const artifacts = await gather(url, new SafeClient(agent, policy, AbortSignal.timeout(30_000), USER_AGENT));
 artifacts.homepage.ttfb_ms = 0;
+artifacts.homepage.ttfb_samples_ms = artifacts.homepage.ttfb_samples_ms.map(() => 0);
 artifacts.homepage.download_ms = 0;
 for (const row of artifacts.requests) {
   row.ms = 0;
   row.ttfb_ms = 0;
 }
-delete artifacts.homepage.headers.date;
-if (artifacts.feed) delete artifacts.feed.headers.date;
+// Stable order, so that two captures of the same site give the same file.
+artifacts.probes = Object.fromEntries(Object.entries(artifacts.probes).sort(([a], [b]) => a.localeCompare(b)));
+artifacts.requests.sort((a, b) => `${a.url} ${a.method}`.localeCompare(`${b.url} ${b.method}`));
+artifacts.errors.sort((a, b) => `${a.stage} ${a.url}`.localeCompare(`${b.stage} ${b.url}`));
 writeFileSync(output, `${JSON.stringify(artifacts, null, 2)}\n`);
 await agent.close();
 console.log(`saved ${output}`);

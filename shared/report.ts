@@ -69,6 +69,18 @@ export interface Summary {
   failed: Record<Severity, number>;
 }
 
+/** A known vulnerability of a component version (from the configured vulnerability data). */
+export interface Vulnerability {
+  id: string;
+  title: string;
+  severity: Severity;
+  cvss: number | null;
+  cve: string[];
+  /** First version without the vulnerability, or null when unfixed. */
+  fixed_in: string | null;
+  references: string[];
+}
+
 export interface WordPressInfo {
   detected: boolean;
   /** 0–100: how sure we are that the site runs WordPress. */
@@ -81,6 +93,73 @@ export interface WordPressInfo {
   evidence: Evidence[];
   /** The REST API root, when the site advertises one. */
   rest_api_url: string | null;
+  /** REST namespaces the API root lists (e.g. `wp/v2`, `akismet/v1`). */
+  rest_namespaces: string[];
+  /** URL path of the content directory when it is not the default `/wp-content`. */
+  content_path: string | null;
+  /** URL path WordPress is installed under (`/` or a subdirectory such as `/blog/`). */
+  install_path: string | null;
+  /** True when multisite hints were seen, null when unknown. */
+  multisite: boolean | null;
+  /** Newest release known to the service, when it knows one. */
+  latest_version: string | null;
+  /** True when `version` is older than `latest_version`; null when either is unknown. */
+  outdated: boolean | null;
+  vulnerabilities: Vulnerability[];
+}
+
+/** A theme or plugin found on the site. */
+export interface Component {
+  /** Directory name under themes/ or plugins/ — WordPress.org's slug for public ones. */
+  slug: string;
+  name: string | null;
+  version: string | null;
+  /** 0–100: how sure we are of `version`. */
+  version_confidence: number;
+  /** 0–100: how sure we are that the component is installed and active. */
+  confidence: number;
+  /** Where each fact was seen: asset URL, HTML comment, header, REST namespace, readme… */
+  evidence: Evidence[];
+  latest_version: string | null;
+  outdated: boolean | null;
+  vulnerabilities: Vulnerability[];
+}
+
+export interface ThemeInfo extends Component {
+  author: string | null;
+  /** The parent theme when the active theme is a child theme (style.css `Template:`). */
+  parent: Component | null;
+}
+
+export interface PluginInfo extends Component {
+  /** What the plugin is for, from the signature table: `seo`, `cache`, `security`, `forms`, … */
+  category: string | null;
+}
+
+/** A user account name the site discloses. */
+export interface DisclosedUser {
+  id: number | null;
+  /** Login name (slug), when disclosed. */
+  username: string | null;
+  display_name: string | null;
+  /** Where it was seen: `rest_api`, `author_archive`, `oembed`, `feed`, `sitemap`. */
+  sources: string[];
+}
+
+export interface HostingInfo {
+  /** Web server software (Server header, capped). */
+  server: string | null;
+  php_version: string | null;
+  cdn: string | null;
+  /** Page cache in front of WordPress: a plugin (WP Rocket, W3 Total Cache, LiteSpeed Cache) or a proxy (Varnish, Cloudflare…). */
+  page_cache: string | null;
+  /** Whether the homepage was served from that cache; null when unknown. */
+  page_cache_hit: boolean | null;
+  /** A web application firewall or bot challenge detected in front of the site. */
+  waf: string | null;
+  /** True when the homepage was a WAF challenge page instead of the site (nothing else could be analysed). */
+  blocked_by_waf: boolean;
+  evidence: Evidence[];
 }
 
 export interface TimingRow {
@@ -92,6 +171,27 @@ export interface TimingRow {
   ttfb_ms: number | null;
   ms: number;
   error?: string;
+}
+
+export interface ResourceCount {
+  count: number;
+  /** Decoded bytes of the ones in the asset sample. */
+  bytes: number;
+  /** How many of `count` had a known size. */
+  sized: number;
+}
+
+/** A same-site asset from the analyzer's sample. */
+export interface AssetSample {
+  url: string;
+  type: "script" | "style" | "image" | "font" | "other";
+  status: number | null;
+  bytes: number | null;
+  /** Content-Encoding of the response, null when uncompressed. */
+  encoding: string | null;
+  cache_control: string | null;
+  /** Seconds the asset may be cached (max-age / s-maxage / Expires), null when not cacheable or unknown. */
+  max_age: number | null;
 }
 
 export interface PerformanceInfo {
@@ -106,8 +206,123 @@ export interface PerformanceInfo {
   html_transfer_bytes: number | null;
   /** Content-Encoding of the homepage, or null when uncompressed. */
   compression: string | null;
+  /** HTTP version the homepage was served with, e.g. "1.1", or null when unknown. */
+  http_version: string | null;
+  caching: {
+    cache_control: string | null;
+    expires: string | null;
+    etag: boolean;
+    last_modified: boolean;
+    age: number | null;
+    page_cache: string | null;
+    page_cache_hit: boolean | null;
+  };
+  resources: {
+    scripts: ResourceCount;
+    styles: ResourceCount;
+    images: ResourceCount;
+    fonts: ResourceCount;
+  };
+  /** Scripts and stylesheets in <head> that block rendering (no async/defer/module, media=all). */
+  render_blocking: string[];
+  /** Hosts other than the site's own that the homepage loads resources from. */
+  third_party_hosts: string[];
+  images: {
+    total: number;
+    lazy: number;
+    without_dimensions: number;
+    without_alt: number;
+  };
+  /** A bounded sample of same-site assets (sizes are decoded bytes). */
+  assets: AssetSample[];
   /** One row per request the analyzer made. */
   requests: TimingRow[];
+}
+
+export interface SeoInfo {
+  title: string | null;
+  title_length: number;
+  meta_description: string | null;
+  meta_description_length: number;
+  canonical: string | null;
+  /** Content of <meta name="robots">, null when absent. */
+  robots_meta: string | null;
+  /** X-Robots-Tag header, null when absent. */
+  x_robots_tag: string | null;
+  /** True when the homepage asks not to be indexed (meta robots or header). */
+  noindex: boolean;
+  robots_txt: {
+    present: boolean;
+    /** True when robots.txt disallows the whole site for all crawlers. */
+    disallows_all: boolean;
+    sitemaps: string[];
+  };
+  sitemaps: { url: string; status: number | null; valid: boolean; entries: number }[];
+  headings: { h1: string[]; h2: number; h3: number };
+  lang: string | null;
+  viewport: string | null;
+  charset: string | null;
+  open_graph: Record<string, string>;
+  twitter_card: Record<string, string>;
+  /** schema.org types found in JSON-LD and microdata. */
+  structured_data_types: string[];
+  hreflang: { lang: string; url: string }[];
+  images_without_alt: number;
+  /** The SEO plugin generating the tags, when detected (Yoast SEO, Rank Math, …). */
+  seo_plugin: string | null;
+}
+
+export interface SecurityHeader {
+  name: string;
+  value: string | null;
+}
+
+export interface ExposedFile {
+  /** Path probed, e.g. `/wp-content/debug.log`. */
+  path: string;
+  url: string;
+  /** `debug_log`, `config_backup`, `env_file`, `git`, `installer`, `db_dump`, `backup_dir`, `emergency`, `readme`, … */
+  kind: string;
+  status: number;
+  /** What showed it is real (first bytes, a matching pattern), capped. */
+  evidence: string;
+}
+
+export interface SecurityInfo {
+  https: boolean;
+  /** Whether http:// redirects to https://; null when not tested (site not on HTTPS). */
+  http_to_https_redirect: boolean | null;
+  hsts: string | null;
+  /** The security headers we look for, with their values (null = missing). */
+  headers: SecurityHeader[];
+  cookies: { name: string; secure: boolean; http_only: boolean; same_site: string | null }[];
+  version_disclosure: {
+    generator: string | null;
+    server: string | null;
+    x_powered_by: string | null;
+  };
+  xmlrpc: {
+    /** xmlrpc.php answers as XML-RPC. */
+    enabled: boolean;
+    methods: number | null;
+    multicall: boolean | null;
+    pingback: boolean | null;
+  };
+  user_enumeration: {
+    rest_api: boolean;
+    author_archives: boolean;
+    oembed: boolean;
+  };
+  users: DisclosedUser[];
+  exposed_files: ExposedFile[];
+  /** Directories that answer with a listing of their files. */
+  directory_listing: string[];
+  login: {
+    url: string | null;
+    /** wp-login.php answers with the login form. */
+    reachable: boolean;
+    over_https: boolean;
+  };
 }
 
 export interface Report {
@@ -126,7 +341,13 @@ export interface Report {
   /** Null until the analysis completes. */
   summary: Summary | null;
   wordpress: WordPressInfo | null;
+  /** The active theme; null when not WordPress or not found. */
+  theme: ThemeInfo | null;
+  plugins: PluginInfo[];
+  hosting: HostingInfo | null;
   performance: PerformanceInfo | null;
+  seo: SeoInfo | null;
+  security: SecurityInfo | null;
   checks: Check[];
   errors: ReportError[];
 }

@@ -1,17 +1,28 @@
 /**
  * The analyzer's interface: analyze(url, options, signal) → the analysis part of a Report.
  *
- * Pipeline: gather (network → artifacts) → detect (artifacts → facts) → audit
- * (artifacts + facts → checks) → score (checks → summary). Only gather touches the
- * network; everything after it is pure and tested on saved artifacts.
+ * Pipeline: gather (network → artifacts) → detect (artifacts → components, hosting, users)
+ * → extract (performance, SEO and security facts) → audit (facts → checks) → score
+ * (checks → summary). Only gather touches the network; everything after it is pure and
+ * tested on saved artifacts.
  *
  * Throws TargetNotAllowedError or SiteUnreachableError when there is nothing to report;
  * any other trouble ends up in the report's errors[].
  */
 import type { Agent } from "undici/index.js";
 import type { Report } from "../../shared/report.ts";
+import type { Artifacts } from "./artifacts.ts";
 import { runAudits } from "./audit/index.ts";
+import { detectHosting } from "./detect/hosting.ts";
+import { detectPlugins } from "./detect/plugins.ts";
+import { detectSitePaths } from "./detect/site-paths.ts";
+import { detectTheme } from "./detect/theme.ts";
+import { detectUsers } from "./detect/users.ts";
 import { detectWordPress } from "./detect/wordpress.ts";
+import { extractPerformance } from "./extract/performance.ts";
+import { extractSecurity } from "./extract/security.ts";
+import { extractSeo } from "./extract/seo.ts";
+import type { Detected, Facts } from "./facts.ts";
 import { type ClientLimits, DEFAULT_CLIENT_LIMITS, SafeClient } from "./fetch/safe-client.ts";
 import type { TargetPolicy } from "./fetch/target-policy.ts";
 import { gather } from "./gather/gather.ts";
@@ -19,7 +30,18 @@ import { summarise } from "./score.ts";
 
 export type AnalysisResult = Pick<
   Report,
-  "final_url" | "redirects" | "summary" | "wordpress" | "performance" | "checks" | "errors"
+  | "final_url"
+  | "redirects"
+  | "summary"
+  | "wordpress"
+  | "theme"
+  | "plugins"
+  | "hosting"
+  | "performance"
+  | "seo"
+  | "security"
+  | "checks"
+  | "errors"
 >;
 
 export interface AnalyzeOptions {
@@ -41,25 +63,68 @@ export async function analyze(url: string, options: AnalyzeOptions, signal: Abor
   return buildResult(artifacts);
 }
 
-/** Everything after gathering: pure, so saved artifacts reproduce a report exactly. */
-export function buildResult(artifacts: Awaited<ReturnType<typeof gather>>): AnalysisResult {
-  const wordpress = detectWordPress(artifacts);
-  const checks = runAudits({ artifacts, wordpress });
-  const { homepage } = artifacts;
+/** Detect stage: components, hosting and users from the artifacts. */
+export function detect(artifacts: Artifacts): Detected {
+  const paths = detectSitePaths(artifacts.homepage);
+  const hosting = detectHosting(artifacts);
+  const wordpress = detectWordPress(artifacts, paths);
+  const isWordPress = wordpress.detected;
   return {
+    artifacts,
+    paths,
+    wordpress,
+    hosting,
+    theme: isWordPress ? detectTheme(artifacts, paths) : null,
+    plugins: isWordPress ? detectPlugins(artifacts, paths, wordpress.version) : [],
+    users: isWordPress ? detectUsers(artifacts) : [],
+  };
+}
+
+/** Everything after gathering: pure, so saved artifacts reproduce a report exactly. */
+export function buildResult(artifacts: Artifacts): AnalysisResult {
+  const detected = detect(artifacts);
+  const { homepage } = artifacts;
+  const base = {
     final_url: homepage.url,
     redirects: homepage.redirects,
+    wordpress: detected.wordpress,
+    theme: detected.theme,
+    plugins: detected.plugins,
+    hosting: detected.hosting,
+  };
+  if (detected.hosting.blocked_by_waf) {
+    // The homepage is a challenge page: reporting its "findings" would be reporting on the WAF.
+    return {
+      ...base,
+      summary: null,
+      performance: null,
+      seo: null,
+      security: null,
+      checks: [],
+      errors: [
+        ...artifacts.errors,
+        {
+          stage: "homepage",
+          url: homepage.url,
+          kind: "blocked_by_waf",
+          message: `The site answered with a ${detected.hosting.waf ?? "firewall"} challenge page instead of its homepage, so it could not be analysed. Allow the analyzer's User-Agent or IP in the firewall.`,
+        },
+      ],
+    };
+  }
+  const facts: Facts = {
+    ...detected,
+    performance: extractPerformance(detected),
+    seo: extractSeo(detected),
+    security: extractSecurity(detected),
+  };
+  const checks = runAudits(facts);
+  return {
+    ...base,
     summary: summarise(checks),
-    wordpress,
-    performance: {
-      ttfb_ms: homepage.ttfb_ms,
-      ttfb_samples_ms: [homepage.ttfb_ms],
-      html_download_ms: homepage.download_ms,
-      html_bytes: homepage.body_bytes,
-      html_transfer_bytes: homepage.transfer_bytes,
-      compression: homepage.encoding,
-      requests: artifacts.requests.map((row) => ({ ...row })),
-    },
+    performance: facts.performance,
+    seo: facts.seo,
+    security: facts.security,
     checks,
     errors: artifacts.errors,
   };

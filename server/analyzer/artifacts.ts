@@ -1,35 +1,84 @@
 /**
  * Artifacts: everything the gather stage fetched, as plain JSON-serialisable data.
- * Detectors and audits are pure functions of these, so their tests run on saved
- * artifacts (test/artifacts/*.json) without a network.
+ * Detectors, extractors and audits are pure functions of these, so their tests run on
+ * saved artifacts (test/artifacts/*.json) without a network.
  */
 import type { Redirect, ReportError, TimingRow } from "../../shared/report.ts";
 
 export interface HttpArtifact {
+  /** URL that produced this response (after redirects when they were followed). */
   url: string;
   status: number;
   /** Response headers, lower-case names; repeated headers joined with ", ". */
   headers: Record<string, string>;
   set_cookies: string[];
-  /** Decoded body text (capped; see `truncated`). */
+  /**
+   * Decoded body text, capped per probe (see `truncated`). Bodies of error responses
+   * (status ≥ 400) are cut to their first 2 KiB: only their shape matters.
+   */
   body: string;
   truncated: boolean;
+  /** Redirects followed on the way, when any. */
+  redirects?: Redirect[];
 }
 
 export interface HomepageArtifact extends HttpArtifact {
   redirects: Redirect[];
+  /** Median of the TTFB samples. */
   ttfb_ms: number;
+  ttfb_samples_ms: number[];
   download_ms: number;
   transfer_bytes: number | null;
   body_bytes: number;
   encoding: string | null;
+  http_version: string | null;
+}
+
+/**
+ * A same-site asset from the sample. Fetched with GET, not HEAD: compressed responses are
+ * usually chunked without Content-Length, so only reading the body tells their size.
+ */
+export interface AssetArtifact {
+  url: string;
+  type: "script" | "style" | "image" | "font" | "other";
+  status: number | null;
+  headers: Record<string, string>;
+  /** Decoded size in bytes (at most the sample cap), null when the request failed. */
+  bytes: number | null;
 }
 
 export interface Artifacts {
   requested_url: string;
   homepage: HomepageArtifact;
-  /** The main RSS/Atom feed, when one answered. */
-  feed: HttpArtifact | null;
+  /**
+   * Answers to the probes, by probe key (see gather/probes.ts for the keys and what each
+   * asks). A probe that got no HTTP answer is absent here and has an entry in `errors`.
+   */
+  probes: Record<string, HttpArtifact>;
+  assets: AssetArtifact[];
   requests: TimingRow[];
   errors: ReportError[];
+}
+
+/** A probe's answer, if it got one. */
+export function probe(artifacts: Artifacts, key: string): HttpArtifact | undefined {
+  return artifacts.probes[key];
+}
+
+/** All probes whose key starts with `prefix` (e.g. `exposed:`), with the rest of the key. */
+export function probesWithPrefix(artifacts: Artifacts, prefix: string): [string, HttpArtifact][] {
+  return Object.entries(artifacts.probes)
+    .filter(([key]) => key.startsWith(prefix))
+    .map(([key, value]) => [key.slice(prefix.length), value]);
+}
+
+/** Resolves `href` against `base`; undefined for anything that is not an http(s) URL. */
+export function resolveUrl(href: string | null | undefined, base: string): URL | undefined {
+  if (!href) return undefined;
+  try {
+    const url = new URL(href.trim(), base);
+    return url.protocol === "http:" || url.protocol === "https:" ? url : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -71,6 +71,16 @@ export const SummarySchema = t.Object({
   }),
 });
 
+const VulnerabilitySchema = t.Object({
+  id: t.String(),
+  title: t.String(),
+  severity: SeveritySchema,
+  cvss: Nullable(t.Number()),
+  cve: t.Array(t.String()),
+  fixed_in: Nullable(t.String()),
+  references: t.Array(t.String()),
+});
+
 export const WordPressSchema = t.Object({
   detected: t.Boolean(),
   confidence: t.Integer({ minimum: 0, maximum: 100 }),
@@ -78,7 +88,59 @@ export const WordPressSchema = t.Object({
   version_confidence: t.Integer({ minimum: 0, maximum: 100 }),
   evidence: t.Array(EvidenceSchema),
   rest_api_url: Nullable(t.String()),
+  rest_namespaces: t.Array(t.String()),
+  content_path: Nullable(t.String()),
+  install_path: Nullable(t.String()),
+  multisite: Nullable(t.Boolean()),
+  latest_version: Nullable(t.String()),
+  outdated: Nullable(t.Boolean()),
+  vulnerabilities: t.Array(VulnerabilitySchema),
 });
+
+const componentFields = {
+  slug: t.String(),
+  name: Nullable(t.String()),
+  version: Nullable(t.String()),
+  version_confidence: t.Integer({ minimum: 0, maximum: 100 }),
+  confidence: t.Integer({ minimum: 0, maximum: 100 }),
+  evidence: t.Array(EvidenceSchema),
+  latest_version: Nullable(t.String()),
+  outdated: Nullable(t.Boolean()),
+  vulnerabilities: t.Array(VulnerabilitySchema),
+};
+
+const ComponentSchema = t.Object(componentFields);
+
+export const ThemeSchema = t.Object({
+  ...componentFields,
+  author: Nullable(t.String()),
+  parent: Nullable(ComponentSchema),
+});
+
+export const PluginSchema = t.Object({
+  ...componentFields,
+  category: Nullable(t.String()),
+});
+
+const DisclosedUserSchema = t.Object({
+  id: Nullable(t.Integer()),
+  username: Nullable(t.String()),
+  display_name: Nullable(t.String()),
+  sources: t.Array(t.String()),
+});
+
+export const HostingSchema = t.Object({
+  server: Nullable(t.String()),
+  php_version: Nullable(t.String()),
+  cdn: Nullable(t.String()),
+  page_cache: Nullable(t.String()),
+  page_cache_hit: Nullable(t.Boolean()),
+  waf: Nullable(t.String()),
+  blocked_by_waf: t.Boolean(),
+  evidence: t.Array(EvidenceSchema),
+});
+
+const ResourceCountSchema = t.Object({ count: t.Integer(), bytes: t.Integer(), sized: t.Integer() });
 
 export const PerformanceSchema = t.Object({
   ttfb_ms: Nullable(t.Number()),
@@ -87,7 +149,95 @@ export const PerformanceSchema = t.Object({
   html_bytes: Nullable(t.Integer()),
   html_transfer_bytes: Nullable(t.Integer()),
   compression: Nullable(t.String()),
+  http_version: Nullable(t.String()),
+  caching: t.Object({
+    cache_control: Nullable(t.String()),
+    expires: Nullable(t.String()),
+    etag: t.Boolean(),
+    last_modified: t.Boolean(),
+    age: Nullable(t.Number()),
+    page_cache: Nullable(t.String()),
+    page_cache_hit: Nullable(t.Boolean()),
+  }),
+  resources: t.Object({
+    scripts: ResourceCountSchema,
+    styles: ResourceCountSchema,
+    images: ResourceCountSchema,
+    fonts: ResourceCountSchema,
+  }),
+  render_blocking: t.Array(t.String()),
+  third_party_hosts: t.Array(t.String()),
+  images: t.Object({
+    total: t.Integer(),
+    lazy: t.Integer(),
+    without_dimensions: t.Integer(),
+    without_alt: t.Integer(),
+  }),
+  assets: t.Array(
+    t.Object({
+      url: t.String(),
+      type: t.UnionEnum(["script", "style", "image", "font", "other"]),
+      status: Nullable(t.Integer()),
+      bytes: Nullable(t.Integer()),
+      encoding: Nullable(t.String()),
+      cache_control: Nullable(t.String()),
+      max_age: Nullable(t.Integer()),
+    }),
+  ),
   requests: t.Array(TimingRowSchema),
+});
+
+export const SeoSchema = t.Object({
+  title: Nullable(t.String()),
+  title_length: t.Integer(),
+  meta_description: Nullable(t.String()),
+  meta_description_length: t.Integer(),
+  canonical: Nullable(t.String()),
+  robots_meta: Nullable(t.String()),
+  x_robots_tag: Nullable(t.String()),
+  noindex: t.Boolean(),
+  robots_txt: t.Object({ present: t.Boolean(), disallows_all: t.Boolean(), sitemaps: t.Array(t.String()) }),
+  sitemaps: t.Array(
+    t.Object({ url: t.String(), status: Nullable(t.Integer()), valid: t.Boolean(), entries: t.Integer() }),
+  ),
+  headings: t.Object({ h1: t.Array(t.String()), h2: t.Integer(), h3: t.Integer() }),
+  lang: Nullable(t.String()),
+  viewport: Nullable(t.String()),
+  charset: Nullable(t.String()),
+  open_graph: t.Record(t.String(), t.String()),
+  twitter_card: t.Record(t.String(), t.String()),
+  structured_data_types: t.Array(t.String()),
+  hreflang: t.Array(t.Object({ lang: t.String(), url: t.String() })),
+  images_without_alt: t.Integer(),
+  seo_plugin: Nullable(t.String()),
+});
+
+export const SecuritySchema = t.Object({
+  https: t.Boolean(),
+  http_to_https_redirect: Nullable(t.Boolean()),
+  hsts: Nullable(t.String()),
+  headers: t.Array(t.Object({ name: t.String(), value: Nullable(t.String()) })),
+  cookies: t.Array(
+    t.Object({ name: t.String(), secure: t.Boolean(), http_only: t.Boolean(), same_site: Nullable(t.String()) }),
+  ),
+  version_disclosure: t.Object({
+    generator: Nullable(t.String()),
+    server: Nullable(t.String()),
+    x_powered_by: Nullable(t.String()),
+  }),
+  xmlrpc: t.Object({
+    enabled: t.Boolean(),
+    methods: Nullable(t.Integer()),
+    multicall: Nullable(t.Boolean()),
+    pingback: Nullable(t.Boolean()),
+  }),
+  user_enumeration: t.Object({ rest_api: t.Boolean(), author_archives: t.Boolean(), oembed: t.Boolean() }),
+  users: t.Array(DisclosedUserSchema),
+  exposed_files: t.Array(
+    t.Object({ path: t.String(), url: t.String(), kind: t.String(), status: t.Integer(), evidence: t.String() }),
+  ),
+  directory_listing: t.Array(t.String()),
+  login: t.Object({ url: Nullable(t.String()), reachable: t.Boolean(), over_https: t.Boolean() }),
 });
 
 export const ReportSchema = t.Object(
@@ -104,7 +254,12 @@ export const ReportSchema = t.Object(
     metadata: MetadataSchema,
     summary: Nullable(SummarySchema),
     wordpress: Nullable(WordPressSchema),
+    theme: Nullable(ThemeSchema),
+    plugins: t.Array(PluginSchema),
+    hosting: Nullable(HostingSchema),
     performance: Nullable(PerformanceSchema),
+    seo: Nullable(SeoSchema),
+    security: Nullable(SecuritySchema),
     checks: t.Array(CheckSchema),
     errors: t.Array(
       t.Object({

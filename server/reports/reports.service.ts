@@ -124,7 +124,12 @@ export class ReportService {
       metadata: input.metadata ?? {},
       summary: null,
       wordpress: null,
+      theme: null,
+      plugins: [],
+      hosting: null,
       performance: null,
+      seo: null,
+      security: null,
       checks: [],
       errors: [],
     };

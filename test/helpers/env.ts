@@ -9,6 +9,8 @@ export const REQUIRE_SERVICES = process.env.WPREPORT_REQUIRE_SERVICES === "1";
 export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 export const WORDPRESS_URL = process.env.TEST_WORDPRESS_URL ?? "http://127.0.0.1:8088/";
+/** The fixture set up a second time: WP_PORT=8090 WP_HOST=localhost WP_THEME=twentytwentythree. */
+export const WORDPRESS_VARIANT_URL = process.env.TEST_WORDPRESS_VARIANT_URL ?? "http://localhost:8090/";
 
 function reachable(url: string, defaultPort: number): Promise<boolean> {
   const parsed = new URL(url);
@@ -35,3 +37,4 @@ async function available(name: string, url: string, port: number): Promise<boole
 export const HAS_POSTGRES = await available("PostgreSQL", POSTGRES_ADMIN_URL, 5432);
 export const HAS_REDIS = await available("Redis", REDIS_URL, 6379);
 export const HAS_WORDPRESS = await available("The WordPress fixture", WORDPRESS_URL, 80);
+export const HAS_WORDPRESS_VARIANT = await available("The WordPress fixture variant", WORDPRESS_VARIANT_URL, 80);

@@ -1,50 +1,32 @@
 /**
  * The check catalogue: every check the analyzer can report, with its stable id, category,
- * severity, title and remediation. Ids never change meaning once published; the diff
- * engine and users' CI thresholds depend on them. docs/checks.md is generated from here
- * (`bun run docs:checks`), and a test keeps the two in step.
+ * severity, title and remediation — one file per category, merged here. Ids never change
+ * meaning once published; the diff engine and users' CI thresholds depend on them.
+ * docs/checks.md is generated from this (`npm run docs:checks`) and a test keeps the two
+ * in step.
+ *
+ * Ids: `<category>.<what_is_checked>`, lower snake case. Titles state what a pass means.
  */
-import type { Check, CheckCategory, CheckStatus, Severity } from "../../../shared/report.ts";
+import type { Check, CheckStatus } from "../../../shared/report.ts";
+import { COMPONENT_CHECKS } from "./components/catalogue.ts";
+import { PERFORMANCE_CHECKS } from "./performance/catalogue.ts";
+import { SECURITY_CHECKS } from "./security/catalogue.ts";
+import { SEO_CHECKS } from "./seo/catalogue.ts";
+import type { CheckDefinition } from "./types.ts";
 
-export interface CheckDefinition {
-  category: CheckCategory;
-  severity: Severity;
-  title: string;
-  remediation: string;
-}
+export type { CheckDefinition } from "./types.ts";
 
 export const CHECKS = {
-  "security.https": {
-    category: "security",
-    severity: "high",
-    title: "Site is served over HTTPS",
-    remediation:
-      "Install a TLS certificate (Let's Encrypt is free), serve the site over https:// and redirect every http:// request to it. In WordPress, set the Site Address and WordPress Address to https://.",
-  },
-  "security.wp_version_disclosed": {
-    category: "security",
-    severity: "low",
-    title: "WordPress version is not disclosed",
-    remediation:
-      "Remove the generator tag (remove_action('wp_head', 'wp_generator')) and the version from feeds (add_filter('the_generator', '__return_empty_string')). Hiding the version is no substitute for updating, but it stops drive-by scanners from picking you.",
-  },
-  "performance.html_compression": {
-    category: "performance",
-    severity: "medium",
-    title: "HTML is compressed",
-    remediation:
-      "Enable gzip or Brotli for text/html in the web server (nginx: gzip on; Apache: mod_deflate) or at your CDN.",
-  },
-  "performance.ttfb": {
-    category: "performance",
-    severity: "medium",
-    title: "Server responds quickly (time to first byte)",
-    remediation:
-      "Use a page cache (WP Rocket, W3 Total Cache, LiteSpeed Cache or your host's), keep PHP up to date with OPcache enabled, and look for slow plugins with Query Monitor.",
-  },
+  ...PERFORMANCE_CHECKS,
+  ...SEO_CHECKS,
+  ...SECURITY_CHECKS,
+  ...COMPONENT_CHECKS,
 } as const satisfies Record<string, CheckDefinition>;
 
 export type CheckId = keyof typeof CHECKS;
+
+/** Cap for evidence lines in a check: site text, already cleaned, kept short. */
+const MAX_EVIDENCE = 10;
 
 export function makeCheck(id: CheckId, status: CheckStatus, message: string, evidence: string[] = []): Check {
   const definition: CheckDefinition = CHECKS[id];
@@ -55,7 +37,7 @@ export function makeCheck(id: CheckId, status: CheckStatus, message: string, evi
     status,
     title: definition.title,
     message,
-    evidence,
+    evidence: evidence.slice(0, MAX_EVIDENCE),
     remediation: definition.remediation,
   };
 }

@@ -1,12 +1,17 @@
-/** Every audit, in report order. Adding an audit = one module + one line here. */
+/**
+ * Every audit, in report order. Adding an audit = one module in its category folder, its
+ * checks in that folder's catalogue.ts, and one line in that folder's index.ts.
+ */
 import type { Check } from "../../../shared/report.ts";
-import { auditHtmlDelivery } from "./html-delivery.ts";
-import { auditTransport } from "./transport.ts";
-import type { Audit, AuditInput } from "./types.ts";
-import { auditVersionDisclosure } from "./version-disclosure.ts";
+import type { Facts } from "../facts.ts";
+import { COMPONENT_AUDITS } from "./components/index.ts";
+import { PERFORMANCE_AUDITS } from "./performance/index.ts";
+import { SECURITY_AUDITS } from "./security/index.ts";
+import { SEO_AUDITS } from "./seo/index.ts";
+import type { Audit } from "./types.ts";
 
-export const AUDITS: readonly Audit[] = [auditTransport, auditVersionDisclosure, auditHtmlDelivery];
+export const AUDITS: readonly Audit[] = [...COMPONENT_AUDITS, ...SECURITY_AUDITS, ...PERFORMANCE_AUDITS, ...SEO_AUDITS];
 
-export function runAudits(input: AuditInput): Check[] {
-  return AUDITS.flatMap((audit) => audit(input));
+export function runAudits(facts: Facts): Check[] {
+  return AUDITS.flatMap((audit) => audit(facts));
 }

@@ -1,11 +1,14 @@
-import type { Check, WordPressInfo } from "../../../shared/report.ts";
-import type { Artifacts } from "../artifacts.ts";
+import type { Check, CheckCategory, Severity } from "../../../shared/report.ts";
+import type { Facts } from "../facts.ts";
 
-/** What every audit gets: the gathered artifacts and the detection results. */
-export interface AuditInput {
-  artifacts: Artifacts;
-  wordpress: WordPressInfo;
+/** An audit is a pure, deterministic function from the facts to checks. */
+export type Audit = (facts: Facts) => Check[];
+
+/** A catalogue entry: everything about a check that does not depend on the site. */
+export interface CheckDefinition {
+  category: CheckCategory;
+  severity: Severity;
+  /** What a pass means, as a short statement ("Site is served over HTTPS"). */
+  title: string;
+  remediation: string;
 }
-
-/** An audit is a pure, deterministic function from its input to checks. */
-export type Audit = (input: AuditInput) => Check[];

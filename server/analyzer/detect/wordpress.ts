@@ -2,85 +2,74 @@
  * Is the site WordPress, and which core version? A pure function of the artifacts.
  *
  * Each signal has a likelihood of being right on its own; independent signals combine
- * as 1 − Π(1 − p) ("noisy OR") into a 0–100 confidence. A version is only ever taken
- * from a source that names WordPress's own version and only when it has the shape of a
- * WordPress release; disagreeing sources lower the confidence of the winner.
+ * into a 0–100 confidence (evidence.ts). A version is only taken from sources that state
+ * WordPress's own version, and only when it has the shape of a WordPress release: minor
+ * versions are single digits (4.9 was followed by 5.0) and x.y.0 is written x.y.
+ * readme.html shows only the major version since 4.7, so it supports a full version
+ * of the same branch rather than competing with it.
  */
-import { parseHTML } from "linkedom";
-import type { Evidence, WordPressInfo } from "../../../shared/report.ts";
-import type { Artifacts } from "../artifacts.ts";
+import type { WordPressInfo } from "../../../shared/report.ts";
+import type { Artifacts, HttpArtifact } from "../artifacts.ts";
+import { linksWithRel, metaContents, pageOf } from "../parse/page.ts";
+import { pageResources } from "../parse/urls.ts";
 import { siteText, siteUrl } from "../untrusted-text.ts";
+import { confidenceOf, pickVersion, toEvidence, type WeightedEvidence } from "./evidence.ts";
+import { isRestRoot, restNamespaces } from "./rest.ts";
+import type { SitePaths } from "./site-paths.ts";
 
-const RELEASE = /^([1-9])\.(\d{1,2})(?:\.(\d{1,2}))?$/;
+const RELEASE = /^([1-9])\.(\d)(?:\.([1-9]\d?))?$/;
+const DETECTED_AT = 50;
 
 export function isPlausibleWordPressVersion(version: string): boolean {
   return RELEASE.test(version);
 }
 
-interface Signal extends Evidence {
-  /** Probability that this signal alone is right (0–1). */
-  weight: number;
-  /** The WordPress version it states, if any. */
-  version?: string;
-}
-
-const combine = (weights: number[]) => 1 - weights.reduce((rest, weight) => rest * (1 - weight), 1);
-
-/** `\/` in inline JSON (wp_localize_script, emoji settings) hides plain paths. */
-const unescapeJsonSlashes = (text: string) => text.replaceAll("\\/", "/");
-
-export function detectWordPress(artifacts: Artifacts): WordPressInfo {
-  const signals: Signal[] = [];
-  const { homepage, feed } = artifacts;
-  const html = homepage.body;
-
-  let restApiUrl: string | null = null;
-  const linkHeader = homepage.headers.link ?? "";
-  const restLink = /<([^>]+)>\s*;\s*rel="https:\/\/api\.w\.org\/"/.exec(linkHeader);
-  if (restLink?.[1]) {
-    restApiUrl = siteUrl(restLink[1]);
-    signals.push({ source: "rest_link_header", value: siteText(restLink[0]), weight: 0.95 });
-  }
-
-  try {
-    const { document } = parseHTML(html);
-    for (const meta of document.querySelectorAll('meta[name="generator" i]')) {
-      const content = meta.getAttribute("content") ?? "";
-      const match = /^WordPress\s*(\S*)/i.exec(content.trim());
-      if (!match) continue;
-      const version = match[1] && isPlausibleWordPressVersion(match[1]) ? match[1] : undefined;
-      signals.push({ source: "meta_generator", value: siteText(content), weight: 0.95, version });
-    }
-    const restTag = document.querySelector('link[rel="https://api.w.org/"][href]');
-    if (restTag) {
-      const href = restTag.getAttribute("href") ?? "";
-      restApiUrl ??= siteUrl(href);
-      signals.push({ source: "rest_link_tag", value: siteText(href), weight: 0.9 });
-    }
-  } catch {
-    // Broken HTML that even a lenient parser rejects: the regex signals below still work.
-  }
-
-  const plain = unescapeJsonSlashes(html);
-  const pathHit = /["'(=\s](?:https?:)?(?:\/\/[^"'\s/]+)?\/[^"'\s]*?wp-(?:content|includes)\/[^"'\s]+/i.exec(plain);
-  if (pathHit) {
-    signals.push({ source: "wp_paths", value: siteText(pathHit[0].slice(1), 200), weight: 0.8 });
-  }
-  // Core assets carry the core version as ?ver=; count each distinct asset once.
-  const seenAssets = new Set<string>();
-  for (const match of plain.matchAll(/\/wp-includes\/([^"'\s?]+)\?ver=([0-9][0-9.]*)/g)) {
-    const [, asset = "", version = ""] = match;
-    if (!isPlausibleWordPressVersion(version) || seenAssets.has(asset) || seenAssets.size >= 5) continue;
-    seenAssets.add(asset);
+/** `ver=` on WordPress's own files (wp-includes, wp-admin) in a page. */
+function coreAssetVersions(artifact: HttpArtifact, source: string, limit: number): WeightedEvidence[] {
+  const signals: WeightedEvidence[] = [];
+  const seen = new Set<string>();
+  for (const resource of pageResources(pageOf(artifact), artifact.body, artifact.url)) {
+    if (signals.length >= limit) break;
+    const path = resource.url.pathname;
+    if (!/\/wp-(?:includes|admin)\//.test(path) || seen.has(path)) continue;
+    const version = resource.url.searchParams.get("ver");
+    if (!version || !isPlausibleWordPressVersion(version)) continue;
+    seen.add(path);
     signals.push({
-      source: "core_asset_ver",
-      value: siteText(`/wp-includes/${asset}?ver=${version}`),
+      source,
+      value: siteText(`${path.slice(path.search(/\/wp-(?:includes|admin)\//))}?ver=${version}`, 200),
       weight: 0.5,
       version,
     });
   }
+  return signals;
+}
 
-  if (feed) {
+export function detectWordPress(artifacts: Artifacts, paths: SitePaths): WordPressInfo {
+  const signals: WeightedEvidence[] = [];
+  const { homepage, probes } = artifacts;
+  const page = pageOf(homepage);
+
+  const restHeader = /<([^>]+)>\s*;\s*rel="https:\/\/api\.w\.org\/"/.exec(homepage.headers.link ?? "");
+  if (restHeader) signals.push({ source: "rest_link_header", value: siteText(restHeader[0]), weight: 0.95 });
+  const restTag = linksWithRel(page, "https://api.w.org/")[0]?.attrs.href;
+  if (restTag) signals.push({ source: "rest_link_tag", value: siteText(restTag), weight: 0.9 });
+
+  for (const content of metaContents(page, "generator")) {
+    const match = /^WordPress\s*(\S*)/i.exec(content.trim());
+    if (!match) continue;
+    const version = match[1] && isPlausibleWordPressVersion(match[1]) ? match[1] : undefined;
+    signals.push({ source: "meta_generator", value: siteText(content), weight: 0.95, version });
+  }
+
+  const wpPath = pageResources(page, homepage.body, homepage.url).find((resource) =>
+    /\/wp-(?:content|includes)\//.test(resource.url.pathname),
+  );
+  if (wpPath) signals.push({ source: "wp_paths", value: siteText(wpPath.url.toString(), 200), weight: 0.8 });
+  signals.push(...coreAssetVersions(homepage, "core_asset_ver", 5));
+
+  const feed = probes.feed;
+  if (feed?.status === 200) {
     const rss = /<generator>\s*https?:\/\/wordpress\.org\/\?v=([^<\s]*)\s*<\/generator>/i.exec(feed.body);
     const atom = /<generator[^>]*uri="https?:\/\/wordpress\.org\/?"[^>]*version="([^"]*)"/i.exec(feed.body);
     const found = rss ?? atom;
@@ -96,38 +85,74 @@ export function detectWordPress(artifacts: Artifacts): WordPressInfo {
     }
   }
 
-  const confidence = Math.round(combine(signals.map((signal) => signal.weight)) * 100);
-
-  // Version: sum evidence per candidate; the winner's confidence is discounted by the
-  // share of version evidence that disagrees with it.
-  const byVersion = new Map<string, number[]>();
-  for (const signal of signals) {
-    if (!signal.version) continue;
-    byVersion.set(signal.version, [...(byVersion.get(signal.version) ?? []), signal.weight]);
-  }
-  let version: string | null = null;
-  let versionConfidence = 0;
-  let best = 0;
-  let total = 0;
-  for (const [candidate, weights] of byVersion) {
-    const score = combine(weights);
-    total += weights.reduce((sum, weight) => sum + weight, 0);
-    if (score > best) {
-      best = score;
-      version = candidate;
-    }
-  }
-  if (version) {
-    const agreeing = (byVersion.get(version) ?? []).reduce((sum, weight) => sum + weight, 0);
-    versionConfidence = Math.round(best * (agreeing / total) * 100);
+  if (isRestRoot(probes.rest_root) && restNamespaces(artifacts).includes("wp/v2")) {
+    signals.push({ source: "rest_api", value: "namespace wp/v2", url: siteUrl(probes.rest_root.url), weight: 0.95 });
   }
 
+  const login = probes.login;
+  if (login?.status === 200 && /<form[^>]+id=["']loginform["']/i.test(login.body)) {
+    signals.push({ source: "login_page", value: "wp-login.php login form", url: siteUrl(login.url), weight: 0.9 });
+    signals.push(...coreAssetVersions(login, "login_asset_ver", 3));
+  }
+
+  const readme = probes.readme_html;
+  let readmeBranch: string | undefined;
+  if (
+    readme?.status === 200 &&
+    /WordPress/.test(readme.body) &&
+    /<h1 id="logo"|Semantic Personal Publishing Platform/i.test(readme.body)
+  ) {
+    signals.push({ source: "readme_html", value: "readme.html", url: siteUrl(readme.url), weight: 0.8 });
+    readmeBranch = /<br\s*\/?>\s*(?:Version|Versión|Versione)\s+(\d\.\d)/i.exec(readme.body)?.[1];
+  }
+
+  const xmlrpc = probes.xmlrpc_get;
+  if (xmlrpc && /XML-RPC server accepts POST requests only/i.test(xmlrpc.body)) {
+    signals.push({
+      source: "xmlrpc",
+      value: "XML-RPC server accepts POST requests only.",
+      url: siteUrl(xmlrpc.url),
+      weight: 0.7,
+    });
+  }
+
+  // readme.html's "Version 6.1" backs a full version of that branch; alone it is the version.
+  if (readmeBranch) {
+    const full = pickVersion(signals).version;
+    const version = full?.startsWith(`${readmeBranch}.`) || full === readmeBranch ? full : readmeBranch;
+    signals.push({
+      source: "readme_html_version",
+      value: `Version ${readmeBranch}`,
+      url: siteUrl(readme?.url),
+      weight: 0.6,
+      version: version ?? readmeBranch,
+    });
+  }
+
+  const confidence = confidenceOf(signals);
+  const { version, confidence: versionConfidence } = pickVersion(signals);
+  const namespaces = restNamespaces(artifacts);
+  const install = new URL(paths.installBase).pathname;
+  const content = new URL(paths.contentBase).pathname;
+  const multisiteHint =
+    /\/uploads\/sites\/\d+\/|\/blogs\.dir\//.test(homepage.body) || /wp-signup\.php/.test(login?.body ?? "");
   return {
-    detected: confidence >= 50,
+    detected: confidence >= DETECTED_AT,
     confidence,
     version,
     version_confidence: versionConfidence,
-    evidence: signals.map(({ source, value, url }) => (url ? { source, value, url } : { source, value })),
-    rest_api_url: restApiUrl,
+    evidence: toEvidence(signals),
+    rest_api_url: isRestRoot(probes.rest_root)
+      ? siteUrl(probes.rest_root.url)
+      : paths.restRoot
+        ? siteUrl(paths.restRoot)
+        : null,
+    rest_namespaces: namespaces.slice(0, 100),
+    content_path: paths.customContent ? content : null,
+    install_path: confidence >= DETECTED_AT ? install : null,
+    multisite: multisiteHint ? true : null,
+    latest_version: null,
+    outdated: null,
+    vulnerabilities: [],
   };
 }

@@ -84,6 +84,8 @@ export interface FetchResult {
   ttfbMs: number;
   totalMs: number;
   encoding: string | null;
+  /** HTTP version of the exchange (this client speaks HTTP/1.1). */
+  httpVersion: string;
 }
 
 export interface FetchOptions {
@@ -96,6 +98,8 @@ export interface FetchOptions {
   maxBodyBytes?: number;
   /** Tighter timeout for this request. */
   timeoutMs?: number;
+  /** Stop after the headers (timing samples): the body is not read. */
+  discardBody?: boolean;
 }
 
 const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
@@ -200,11 +204,11 @@ export class SafeClient {
       row.transfer_bytes = Number.isFinite(length) && headers.has("content-length") ? length : null;
       const encoding = headers.get("content-encoding")?.trim().toLowerCase() || null;
       const cap = Math.min(options.maxBodyBytes ?? this.limits.maxBodyBytes, this.limits.maxBodyBytes);
-      const { data, truncated } =
-        method === "HEAD"
-          ? { data: Buffer.alloc(0), truncated: false }
-          : await readCapped(response.body, encoding, cap);
-      if (method === "HEAD") response.body.destroy();
+      const skipBody = method === "HEAD" || options.discardBody === true;
+      const { data, truncated } = skipBody
+        ? { data: Buffer.alloc(0), truncated: false }
+        : await readCapped(response.body, encoding, cap);
+      if (skipBody) discard(response.body);
       row.bytes = data.byteLength;
       row.ms = round(performance.now() - started);
       return {
@@ -217,6 +221,7 @@ export class SafeClient {
         ttfbMs,
         totalMs: performance.now() - started,
         encoding,
+        httpVersion: "1.1",
       };
     } catch (error) {
       const failure = classify(error, url, this.deadline.aborted);
@@ -275,11 +280,20 @@ async function readCapped(
     truncated = true;
   } finally {
     if (truncated) {
-      body.destroy();
-      source.destroy();
+      discard(body);
+      discard(source);
     }
   }
   return { data: Buffer.concat(chunks, total), truncated };
+}
+
+/**
+ * Stops reading a stream we no longer want. Destroying it makes it emit an AbortError;
+ * without a listener that error would be thrown as uncaught and take the process down.
+ */
+function discard(stream: Readable): void {
+  stream.on("error", () => {});
+  stream.destroy();
 }
 
 function classify(error: unknown, url: string, deadlinePassed: boolean): FetchFailure {

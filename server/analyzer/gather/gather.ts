@@ -1,27 +1,54 @@
 /**
- * Gather: the network stage. The homepage first (it decides whether there is a report
- * at all), then the probes it points to. A failed probe becomes an entry in errors[],
- * never a failed analysis.
+ * Gather: the network stage. The homepage first — it decides whether there is a report at
+ * all and where WordPress lives — then every probe at once through the client's per-site
+ * concurrency limit. Probes that depend on another answer (the parent theme after the
+ * child's style.css, sitemaps listed in robots.txt, readmes of plugins found in the REST
+ * API, oEmbed of the newest post) are chained to that answer instead of waiting for a
+ * whole phase. A failed probe becomes an entry in errors[], never a failed analysis.
  */
-import { parseHTML } from "linkedom";
 import type { ReportError } from "../../../shared/report.ts";
-import type { Artifacts, HttpArtifact } from "../artifacts.ts";
+import type { Artifacts, AssetArtifact, HomepageArtifact, HttpArtifact } from "../artifacts.ts";
+import { resolveUrl } from "../artifacts.ts";
+import { pluginSlugsFromNamespaces, pluginSlugsFromPage } from "../detect/plugins.ts";
+import { parseThemeHeader } from "../detect/readme.ts";
+import { isRestRoot, restNamespaces } from "../detect/rest.ts";
+import { detectSitePaths, type SitePaths } from "../detect/site-paths.ts";
+import { themeSlugsFromPage } from "../detect/theme.ts";
+import { isChallengePage } from "../detect/waf.ts";
 import { SiteUnreachableError, TargetNotAllowedError } from "../errors.ts";
 import { FetchFailure, type FetchResult, type SafeClient } from "../fetch/safe-client.ts";
+import { linksWithRel, pageOf } from "../parse/page.ts";
+import { pageResources } from "../parse/urls.ts";
 import { decodeBody, headersToRecord } from "./decode.ts";
+import {
+  ERROR_BODY_BYTES,
+  EXPOSED_FILES,
+  MAX_ASSET_SAMPLE,
+  MAX_EXTRA_SITEMAPS,
+  MAX_PLUGIN_READMES,
+  MAX_THEME_STYLES,
+  PROBE_MAX_BYTES,
+  type ProbeSpec,
+  XMLRPC_LIST_METHODS,
+} from "./probes.ts";
 
-/** Probes read less than the homepage: a feed or a robots.txt is never megabytes. */
-const PROBE_MAX_BYTES = 512 * 1024;
+const TTFB_SAMPLES = 3;
+/** Assets larger than this are reported at this size (and the page is heavy anyway). */
+const ASSET_MAX_BYTES = 2 * 1024 * 1024;
 
 function toArtifact(result: FetchResult): HttpArtifact {
-  return {
+  let body = decodeBody(result.body, result.headers.get("content-type"));
+  if (result.status >= 400 && body.length > ERROR_BODY_BYTES) body = body.slice(0, ERROR_BODY_BYTES);
+  const artifact: HttpArtifact = {
     url: result.url,
     status: result.status,
     headers: headersToRecord(result.headers),
     set_cookies: result.setCookies,
-    body: decodeBody(result.body, result.headers.get("content-type")),
+    body,
     truncated: result.truncated,
   };
+  if (result.redirects.length > 0) artifact.redirects = result.redirects;
+  return artifact;
 }
 
 function failureEntry(stage: string, url: string, error: unknown): ReportError {
@@ -29,26 +56,65 @@ function failureEntry(stage: string, url: string, error: unknown): ReportError {
   return { stage, url, kind: "error", message: "unexpected failure" };
 }
 
-/** The site's main feed: the first advertised RSS/Atom link on the site, else /feed/. */
-export function feedUrl(homepage: HttpArtifact): string {
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
+const round = (ms: number) => Math.round(ms * 10) / 10;
+
+/** The site's main feed: the first advertised RSS/Atom link on the site, else <base>feed/. */
+export function feedUrl(homepage: HttpArtifact, installBase: string): string {
   const base = new URL(homepage.url);
-  try {
-    const { document } = parseHTML(homepage.body);
-    for (const link of document.querySelectorAll('link[rel~="alternate"][href]')) {
-      const type = (link.getAttribute("type") ?? "").toLowerCase();
-      if (type !== "application/rss+xml" && type !== "application/atom+xml") continue;
-      const href = new URL(link.getAttribute("href") ?? "", base);
-      // Only the site's own origin is probed; comment feeds carry no generator we need.
-      if (href.origin === base.origin && !/comments/i.test(href.pathname)) return href.toString();
-    }
-  } catch {
-    // unparseable page or href: fall back to the conventional location
+  for (const link of linksWithRel(pageOf(homepage), "alternate")) {
+    const type = (link.attrs.type ?? "").toLowerCase();
+    if (type !== "application/rss+xml" && type !== "application/atom+xml") continue;
+    const href = resolveUrl(link.attrs.href, homepage.url);
+    // Only the site's own origin is probed; comment feeds carry nothing we need.
+    if (href && href.origin === base.origin && !/comments/i.test(href.pathname)) return href.toString();
   }
-  return new URL("feed/", base.origin + base.pathname.replace(/[^/]*$/, "")).toString();
+  return new URL("feed/", installBase).toString();
 }
 
-export async function gather(url: string, client: SafeClient): Promise<Artifacts> {
-  const errors: ReportError[] = [];
+/** The REST URL of a route, in the style the root uses (pretty /wp-json/ or ?rest_route=). */
+function restRoute(root: string, route: string): string {
+  const url = new URL(root);
+  if (url.searchParams.has("rest_route")) {
+    url.searchParams.set("rest_route", `/${route}`);
+    return url.toString();
+  }
+  return new URL(route, root.endsWith("/") ? root : `${root}/`).toString();
+}
+
+class Probes {
+  constructor(
+    private readonly client: SafeClient,
+    private readonly artifacts: Artifacts,
+  ) {}
+
+  async run(spec: ProbeSpec): Promise<HttpArtifact | undefined> {
+    if (spec.key in this.artifacts.probes) return this.artifacts.probes[spec.key];
+    try {
+      const result = await this.client.fetch(spec.url, {
+        method: spec.method ?? "GET",
+        headers: spec.headers,
+        body: spec.body,
+        follow: spec.follow ?? true,
+        maxBodyBytes: spec.maxBytes ?? PROBE_MAX_BYTES,
+      });
+      const artifact = toArtifact(result);
+      this.artifacts.probes[spec.key] = artifact;
+      return artifact;
+    } catch (error) {
+      this.artifacts.errors.push(failureEntry(spec.key, spec.url, error));
+      return undefined;
+    }
+  }
+}
+
+async function fetchHomepage(client: SafeClient, url: string): Promise<HomepageArtifact> {
   let result: FetchResult;
   try {
     result = await client.fetch(url);
@@ -59,32 +125,266 @@ export async function gather(url: string, client: SafeClient): Promise<Artifacts
     }
     throw error;
   }
-  const homepage = {
+  return {
     ...toArtifact(result),
     redirects: result.redirects,
-    ttfb_ms: Math.round(result.ttfbMs * 10) / 10,
-    download_ms: Math.round(result.totalMs * 10) / 10,
+    ttfb_ms: round(result.ttfbMs),
+    ttfb_samples_ms: [round(result.ttfbMs)],
+    download_ms: round(result.totalMs),
     transfer_bytes: result.headers.has("content-length") ? Number(result.headers.get("content-length")) : null,
     body_bytes: result.body.byteLength,
     encoding: result.encoding,
+    http_version: result.httpVersion,
   };
-  if (result.truncated) {
-    errors.push({
+}
+
+export async function gather(url: string, client: SafeClient): Promise<Artifacts> {
+  const homepage = await fetchHomepage(client, url);
+  const artifacts: Artifacts = {
+    requested_url: url,
+    homepage,
+    probes: {},
+    assets: [],
+    requests: client.timings,
+    errors: [],
+  };
+  if (homepage.truncated) {
+    artifacts.errors.push({
       stage: "homepage",
-      url: result.url,
+      url: homepage.url,
       kind: "too_large",
       message: "the homepage was cut at the size limit",
     });
   }
+  // A bot challenge instead of the site: probing further would only collect more challenges.
+  if (isChallengePage(homepage)) return artifacts;
 
-  let feed: HttpArtifact | null = null;
-  const feedLocation = feedUrl(homepage);
-  try {
-    const response = await client.fetch(feedLocation, { maxBodyBytes: PROBE_MAX_BYTES });
-    if (response.status === 200) feed = toArtifact(response);
-  } catch (error) {
-    errors.push(failureEntry("feed", feedLocation, error));
+  const paths = detectSitePaths(homepage);
+  const probes = new Probes(client, artifacts);
+  const tasks: Promise<unknown>[] = [];
+  const later = (task: Promise<unknown>) => tasks.push(task);
+
+  later(sampleTtfb(client, homepage));
+  later(probeRest(probes, paths, artifacts, homepage));
+  later(probeFeedAndOembed(probes, paths, homepage));
+  later(probeRobotsAndSitemaps(probes, paths));
+  later(probeThemes(probes, paths, homepage));
+  const pluginReadmes = new Set<string>();
+  for (const slug of pluginSlugsFromPage(homepage, paths).keys()) {
+    if (pluginReadmes.size >= MAX_PLUGIN_READMES) break;
+    pluginReadmes.add(slug);
+    later(
+      probes.run({
+        key: `plugin_readme:${slug}`,
+        url: new URL(`plugins/${slug}/readme.txt`, paths.contentBase).toString(),
+        maxBytes: 64 * 1024,
+      }),
+    );
   }
+  const base = paths.installBase;
+  later(
+    probes.run({
+      key: "not_found",
+      url: new URL(`wpreport-${crypto.randomUUID().slice(0, 8)}-not-found/`, base).toString(),
+    }),
+  );
+  later(probes.run({ key: "readme_html", url: new URL("readme.html", base).toString(), maxBytes: 64 * 1024 }));
+  later(probes.run({ key: "login", url: new URL("wp-login.php", base).toString(), maxBytes: 128 * 1024 }));
+  later(
+    probes.run({ key: "author_1", url: new URL("?author=1", base).toString(), follow: false, maxBytes: 64 * 1024 }),
+  );
+  later(probes.run({ key: "xmlrpc_get", url: new URL("xmlrpc.php", base).toString(), maxBytes: 16 * 1024 }));
+  later(
+    probes.run({
+      key: "xmlrpc_methods",
+      url: new URL("xmlrpc.php", base).toString(),
+      method: "POST",
+      headers: { "content-type": "text/xml" },
+      body: XMLRPC_LIST_METHODS,
+      follow: false,
+      maxBytes: 64 * 1024,
+    }),
+  );
+  later(
+    probes.run({
+      key: "uploads",
+      url: new URL("uploads/", paths.contentBase).toString(),
+      follow: false,
+      maxBytes: 64 * 1024,
+    }),
+  );
+  for (const file of EXPOSED_FILES) {
+    const target = file.path.startsWith("content/")
+      ? new URL(file.path.slice("content/".length), paths.contentBase)
+      : new URL(file.path, base);
+    later(
+      probes.run({
+        key: `exposed:${target.pathname}`,
+        url: target.toString(),
+        follow: false,
+        headers: file.range ? { range: "bytes=0-4095" } : undefined,
+        maxBytes: file.range ? 4096 : 32 * 1024,
+      }),
+    );
+  }
+  if (new URL(homepage.url).protocol === "https:") {
+    const plain = new URL(homepage.url);
+    plain.protocol = "http:";
+    plain.port = "";
+    later(probes.run({ key: "http_redirect", url: plain.toString(), follow: false, maxBytes: 16 * 1024 }));
+  }
+  later(sampleAssets(client, homepage, paths, artifacts));
+  await Promise.all(tasks);
+  return artifacts;
+}
 
-  return { requested_url: url, homepage, feed, requests: client.timings, errors };
+/** Two more homepage requests timed to the first byte; TTFB is the median of the three. */
+async function sampleTtfb(client: SafeClient, homepage: HomepageArtifact) {
+  for (let i = 1; i < TTFB_SAMPLES; i++) {
+    try {
+      const sample = await client.fetch(homepage.url, { discardBody: true, follow: false });
+      homepage.ttfb_samples_ms.push(round(sample.ttfbMs));
+    } catch {
+      break; // one sample is still a measurement
+    }
+  }
+  homepage.ttfb_ms = round(median(homepage.ttfb_samples_ms));
+}
+
+/** REST root (advertised, then /wp-json/, then ?rest_route=/), its users, and readmes of plugins its namespaces name. */
+async function probeRest(probes: Probes, paths: SitePaths, artifacts: Artifacts, homepage: HttpArtifact) {
+  const candidates = [
+    paths.restRoot,
+    new URL("wp-json/", paths.installBase).toString(),
+    new URL("?rest_route=/", paths.installBase).toString(),
+  ];
+  let root: string | undefined;
+  for (const candidate of [...new Set(candidates.filter((c): c is string => !!c))]) {
+    delete artifacts.probes.rest_root;
+    const answer = await probes.run({ key: "rest_root", url: candidate, maxBytes: 128 * 1024 });
+    if (isRestRoot(answer)) {
+      root = candidate;
+      break;
+    }
+  }
+  if (!root) return;
+  const followUps: Promise<unknown>[] = [
+    probes.run({ key: "rest_users", url: restRoute(root, "wp/v2/users?per_page=100"), maxBytes: 128 * 1024 }),
+  ];
+  const onPage = pluginSlugsFromPage(homepage, paths);
+  for (const slug of pluginSlugsFromNamespaces(restNamespaces(artifacts))) {
+    if (onPage.has(slug)) continue;
+    followUps.push(
+      probes.run({
+        key: `plugin_readme:${slug}`,
+        url: new URL(`plugins/${slug}/readme.txt`, paths.contentBase).toString(),
+        maxBytes: 64 * 1024,
+      }),
+    );
+  }
+  await Promise.all(followUps);
+}
+
+/** The feed, then oEmbed of its newest item (oEmbed names the item's author). */
+async function probeFeedAndOembed(probes: Probes, paths: SitePaths, homepage: HttpArtifact) {
+  const feed = await probes.run({ key: "feed", url: feedUrl(homepage, paths.installBase), maxBytes: 512 * 1024 });
+  if (feed?.status !== 200) return;
+  const item =
+    /<item>[\s\S]*?<link>\s*([^<\s]+)\s*<\/link>/i.exec(feed.body)?.[1] ??
+    /<entry>[\s\S]*?<link[^>]+href="([^"]+)"/i.exec(feed.body)?.[1];
+  const itemUrl = resolveUrl(item, feed.url);
+  if (!itemUrl || itemUrl.origin !== paths.origin) return;
+  const root = paths.restRoot ?? new URL("wp-json/", paths.installBase).toString();
+  await probes.run({
+    key: "oembed",
+    url: restRoute(root, `oembed/1.0/embed?url=${encodeURIComponent(itemUrl.toString())}`),
+    maxBytes: 64 * 1024,
+  });
+}
+
+/** robots.txt, WordPress's and the SEO plugins' sitemap indexes, and sitemaps robots.txt lists. */
+async function probeRobotsAndSitemaps(probes: Probes, paths: SitePaths) {
+  const standard = [
+    new URL("wp-sitemap.xml", paths.installBase).toString(),
+    new URL("sitemap_index.xml", paths.installBase).toString(),
+  ];
+  const fetched = new Set(standard);
+  const work: Promise<unknown>[] = standard.map((url) =>
+    probes.run({ key: `sitemap:${url}`, url, maxBytes: 512 * 1024 }),
+  );
+  const robots = await probes.run({
+    key: "robots",
+    url: new URL("/robots.txt", paths.origin).toString(),
+    maxBytes: 64 * 1024,
+  });
+  if (robots?.status === 200) {
+    let extra = 0;
+    for (const match of robots.body.matchAll(/^\s*sitemap:\s*(\S+)/gim)) {
+      const url = resolveUrl(match[1], robots.url);
+      if (!url || url.origin !== paths.origin || fetched.has(url.toString()) || extra >= MAX_EXTRA_SITEMAPS) continue;
+      fetched.add(url.toString());
+      extra++;
+      work.push(probes.run({ key: `sitemap:${url}`, url: url.toString(), maxBytes: 512 * 1024 }));
+    }
+  }
+  await Promise.all(work);
+}
+
+/** style.css of the themes the page uses, then of the parent a child theme names. */
+async function probeThemes(probes: Probes, paths: SitePaths, homepage: HttpArtifact) {
+  const slugs = [...themeSlugsFromPage(homepage, paths).keys()].slice(0, MAX_THEME_STYLES);
+  const styleUrl = (slug: string) => new URL(`themes/${slug}/style.css`, paths.contentBase).toString();
+  const answers = await Promise.all(
+    slugs.map((slug) => probes.run({ key: `theme_style:${slug}`, url: styleUrl(slug), maxBytes: 16 * 1024 })),
+  );
+  const parents = new Set<string>();
+  for (const answer of answers) {
+    const template = answer?.status === 200 ? parseThemeHeader(answer.body)?.template : undefined;
+    if (template && /^[a-z0-9][a-z0-9._-]{0,99}$/i.test(template) && !slugs.includes(template)) parents.add(template);
+  }
+  await Promise.all(
+    [...parents].map((slug) => probes.run({ key: `theme_style:${slug}`, url: styleUrl(slug), maxBytes: 16 * 1024 })),
+  );
+}
+
+/** A bounded sample of same-site assets: sizes, compression, caching. */
+async function sampleAssets(client: SafeClient, homepage: HttpArtifact, paths: SitePaths, artifacts: Artifacts) {
+  const resources = pageResources(pageOf(homepage), homepage.body, homepage.url).filter(
+    (resource) => resource.url.origin === paths.origin && resource.kind !== "other" && resource.from === "attribute",
+  );
+  // Round-robin over kinds so the sample covers scripts, styles, images and fonts.
+  const byKind = new Map<string, typeof resources>();
+  for (const resource of resources) byKind.set(resource.kind, [...(byKind.get(resource.kind) ?? []), resource]);
+  const sample: typeof resources = [];
+  while (sample.length < MAX_ASSET_SAMPLE && [...byKind.values()].some((list) => list.length > 0)) {
+    for (const list of byKind.values()) {
+      const next = list.shift();
+      if (next && sample.length < MAX_ASSET_SAMPLE) sample.push(next);
+    }
+  }
+  await Promise.all(
+    sample.map(async (resource) => {
+      const asset: AssetArtifact = {
+        url: resource.url.toString(),
+        type: resource.kind,
+        status: null,
+        headers: {},
+        bytes: null,
+      };
+      try {
+        const result = await client.fetch(asset.url, {
+          follow: true,
+          maxBodyBytes: ASSET_MAX_BYTES,
+          headers: { accept: "*/*" },
+        });
+        asset.status = result.status;
+        asset.headers = headersToRecord(result.headers);
+        asset.bytes = result.body.byteLength;
+      } catch (error) {
+        artifacts.errors.push(failureEntry("asset", asset.url, error));
+      }
+      artifacts.assets.push(asset);
+    }),
+  );
+  artifacts.assets.sort((a, b) => a.url.localeCompare(b.url));
 }

@@ -1,6 +1,6 @@
 /** How the homepage HTML is delivered: compression and time to first byte. */
-import { makeCheck } from "./catalogue.ts";
-import type { Audit } from "./types.ts";
+import { makeCheck } from "../catalogue.ts";
+import type { Audit } from "../types.ts";
 
 /** Below this size compression hardly matters, so it is not held against the site. */
 const COMPRESSION_MIN_BYTES = 1024;

@@ -1,6 +1,6 @@
 /** Does the site tell everyone its exact WordPress version? */
-import { makeCheck } from "./catalogue.ts";
-import type { Audit } from "./types.ts";
+import { makeCheck } from "../catalogue.ts";
+import type { Audit } from "../types.ts";
 
 const DISCLOSING = new Set(["meta_generator", "rss_generator", "atom_generator"]);
 

@@ -1,6 +1,6 @@
 /** Transport security of the homepage: is the final page served over HTTPS? */
-import { makeCheck } from "./catalogue.ts";
-import type { Audit } from "./types.ts";
+import { makeCheck } from "../catalogue.ts";
+import type { Audit } from "../types.ts";
 
 export const auditTransport: Audit = ({ artifacts }) => {
   const finalUrl = new URL(artifacts.homepage.url);

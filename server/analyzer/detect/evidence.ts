@@ -1,0 +1,66 @@
+/**
+ * Combining evidence. Each signal has a probability of being right on its own;
+ * independent signals combine as 1 − Π(1 − p) ("noisy OR"). For versions, candidates are
+ * scored the same way and the winner is discounted by the share of version evidence that
+ * disagrees with it.
+ */
+import type { Evidence } from "../../../shared/report.ts";
+
+export interface WeightedEvidence extends Evidence {
+  /** Probability that this signal alone is right (0–1). */
+  weight: number;
+  /** A version this signal states, if any. */
+  version?: string;
+}
+
+export function noisyOr(weights: readonly number[]): number {
+  return 1 - weights.reduce((rest, weight) => rest * (1 - Math.min(Math.max(weight, 0), 1)), 1);
+}
+
+export function confidenceOf(signals: readonly WeightedEvidence[]): number {
+  return Math.round(noisyOr(signals.map((signal) => signal.weight)) * 100);
+}
+
+export function pickVersion(signals: readonly WeightedEvidence[]): { version: string | null; confidence: number } {
+  const byVersion = new Map<string, number[]>();
+  let total = 0;
+  for (const signal of signals) {
+    if (!signal.version) continue;
+    byVersion.set(signal.version, [...(byVersion.get(signal.version) ?? []), signal.weight]);
+    total += signal.weight;
+  }
+  let version: string | null = null;
+  let best = 0;
+  for (const [candidate, weights] of byVersion) {
+    const score = noisyOr(weights);
+    // Ties go to the higher version: stale evidence (an old readme) is the usual reason for disagreement.
+    if (score > best || (score === best && version !== null && compareLoose(candidate, version) > 0)) {
+      best = score;
+      version = candidate;
+    }
+  }
+  if (!version || total === 0) return { version: null, confidence: 0 };
+  const agreeing = (byVersion.get(version) ?? []).reduce((sum, weight) => sum + weight, 0);
+  return { version, confidence: Math.round(best * (agreeing / total) * 100) };
+}
+
+/** Compares dotted numeric versions ("5.10" > "5.9"); non-numeric parts compare as 0. */
+export function compareLoose(a: string, b: string): number {
+  const left = a.split(/[.-]/).map((part) => Number.parseInt(part, 10) || 0);
+  const right = b.split(/[.-]/).map((part) => Number.parseInt(part, 10) || 0);
+  for (let i = 0; i < Math.max(left.length, right.length); i++) {
+    const difference = (left[i] ?? 0) - (right[i] ?? 0);
+    if (difference !== 0) return Math.sign(difference);
+  }
+  return 0;
+}
+
+/** Strips the weights, keeping the report's evidence shape. */
+export function toEvidence(signals: readonly WeightedEvidence[]): Evidence[] {
+  return signals.map(({ source, value, url }) => (url ? { source, value, url } : { source, value }));
+}
+
+/** A plausible plugin/theme version: 1–4 numeric parts, optional pre-release; not a timestamp. */
+export function isPlausibleComponentVersion(version: string): boolean {
+  return /^\d{1,4}(?:\.\d{1,5}){0,3}(?:[-.]?(?:alpha|beta|rc|a|b)\.?\d*)?$/i.test(version) && !/^\d{6,}$/.test(version);
+}

@@ -1,0 +1,224 @@
+/**
+ * Plugins: which are active, under which slug, at which version — each fact with where it
+ * was seen. Signals: the plugin's own asset URLs (any plugin), plus the signature table
+ * (signatures.ts) for comments, generator tags, headers, REST namespaces, body classes and
+ * cookies; versions from signatures, from `ver=` on the plugin's own files (discounted when
+ * it merely repeats the WordPress version) and from its readme.txt.
+ */
+import type { PluginInfo } from "../../../shared/report.ts";
+import type { Artifacts, HttpArtifact } from "../artifacts.ts";
+import { metaContents, pageOf } from "../parse/page.ts";
+import { pageResources } from "../parse/urls.ts";
+import { siteText } from "../untrusted-text.ts";
+import {
+  confidenceOf,
+  isPlausibleComponentVersion,
+  pickVersion,
+  toEvidence,
+  type WeightedEvidence,
+} from "./evidence.ts";
+import { looksLikeReadme, parsePluginReadme } from "./readme.ts";
+import { restNamespaces } from "./rest.ts";
+import { PLUGIN_SIGNATURES, type PluginSignature } from "./signatures.ts";
+import type { SitePaths } from "./site-paths.ts";
+
+const SLUG = /^[a-z0-9][a-z0-9._-]{0,99}$/i;
+const DETECTED_AT = 50;
+
+const compiled = new Map<string, RegExp>();
+function pattern(source: string): RegExp {
+  let regex = compiled.get(source);
+  if (!regex) {
+    regex = new RegExp(source, "i");
+    compiled.set(source, regex);
+  }
+  return regex;
+}
+
+/** Slugs of plugins whose files the page loads (`<content>/plugins/<slug>/…`). */
+export function pluginSlugsFromPage(homepage: HttpArtifact, paths: SitePaths): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  const prefixes = [
+    new URL("plugins/", paths.contentBase).pathname,
+    new URL("mu-plugins/", paths.contentBase).pathname,
+  ];
+  const cdnMarker = "/wp-content/plugins/";
+  for (const resource of pageResources(pageOf(homepage), homepage.body, homepage.url)) {
+    const path = resource.url.pathname;
+    let rest: string | undefined;
+    const prefix = prefixes.find((candidate) => path.startsWith(candidate));
+    if (prefix && resource.url.origin === paths.origin) rest = path.slice(prefix.length);
+    // Assets served from a CDN host keep WordPress's default layout.
+    else if (path.includes(cdnMarker)) rest = path.slice(path.indexOf(cdnMarker) + cdnMarker.length);
+    if (rest === undefined) continue;
+    const slug = rest.split("/")[0] ?? "";
+    if (!SLUG.test(slug)) continue;
+    const urls = found.get(slug) ?? [];
+    if (urls.length < 20) urls.push(resource.url.toString());
+    found.set(slug, urls);
+  }
+  return found;
+}
+
+/** Plugins known by the REST namespaces they register. */
+export function pluginSlugsFromNamespaces(namespaces: readonly string[]): string[] {
+  const slugs: string[] = [];
+  for (const [slug, signature] of Object.entries(PLUGIN_SIGNATURES)) {
+    if (signature.restNamespaces?.some((namespace) => namespaces.includes(namespace))) slugs.push(slug);
+  }
+  return slugs;
+}
+
+function signatureSignals(signature: PluginSignature, artifacts: Artifacts, namespaces: readonly string[]) {
+  const { homepage } = artifacts;
+  const page = pageOf(homepage);
+  const signals: WeightedEvidence[] = [];
+  const versionOf = (match: RegExpExecArray) => {
+    const version = match.groups?.version;
+    return version && isPlausibleComponentVersion(version) ? version : undefined;
+  };
+  for (const source of signature.comments ?? []) {
+    for (const comment of page.comments) {
+      const match = pattern(source).exec(comment);
+      if (match) {
+        signals.push({
+          source: "html_comment",
+          value: siteText(match[0], 200),
+          weight: 0.85,
+          version: versionOf(match),
+        });
+        break;
+      }
+    }
+  }
+  for (const source of signature.generator ?? []) {
+    for (const content of metaContents(page, "generator")) {
+      const match = pattern(source).exec(content);
+      if (match)
+        signals.push({
+          source: "meta_generator",
+          value: siteText(content, 200),
+          weight: 0.9,
+          version: versionOf(match),
+        });
+    }
+  }
+  for (const [header, source] of Object.entries(signature.headers ?? {})) {
+    const value = homepage.headers[header];
+    if (value === undefined) continue;
+    const match = source ? pattern(source).exec(value) : ([value] as unknown as RegExpExecArray);
+    if (match)
+      signals.push({
+        source: "header",
+        value: siteText(`${header}: ${value}`, 200),
+        weight: 0.8,
+        version: source ? versionOf(match) : undefined,
+      });
+  }
+  for (const namespace of signature.restNamespaces ?? []) {
+    if (namespaces.includes(namespace)) signals.push({ source: "rest_namespace", value: namespace, weight: 0.9 });
+  }
+  for (const source of signature.bodyClass ?? []) {
+    const match = pattern(source).exec(page.bodyClass);
+    if (match) signals.push({ source: "body_class", value: siteText(match[0], 100), weight: 0.6 });
+  }
+  for (const source of signature.html ?? []) {
+    const match = pattern(source).exec(homepage.body);
+    if (match) signals.push({ source: "html", value: siteText(match[0], 100), weight: 0.5 });
+  }
+  for (const source of signature.cookies ?? []) {
+    const cookie = homepage.set_cookies
+      .map((line) => line.split("=")[0]?.trim() ?? "")
+      .find((name) => pattern(source).test(name));
+    if (cookie) signals.push({ source: "cookie", value: siteText(cookie, 100), weight: 0.7 });
+  }
+  return signals;
+}
+
+/** `ver=` values on the plugin's own files. A value equal to the WordPress version is usually WordPress's default, not the plugin's. */
+function assetVersionSignals(urls: readonly string[], coreVersion: string | null): WeightedEvidence[] {
+  const signals: WeightedEvidence[] = [];
+  const seen = new Set<string>();
+  for (const [index, raw] of urls.entries()) {
+    const url = new URL(raw);
+    // One asset URL is already strong evidence; more of them add little.
+    signals.push({
+      source: "asset_url",
+      value: siteText(url.pathname, 200),
+      url: siteText(raw, 500),
+      weight: index === 0 ? 0.9 : 0.3,
+    });
+    const version = url.searchParams.get("ver");
+    if (!version || !isPlausibleComponentVersion(version) || seen.has(url.pathname)) continue;
+    seen.add(url.pathname);
+    signals.push({
+      source: "asset_ver",
+      value: siteText(`${url.pathname}?ver=${version}`, 200),
+      weight: version === coreVersion ? 0.15 : 0.5,
+      version,
+    });
+  }
+  return signals;
+}
+
+function readmeSignals(artifact: HttpArtifact | undefined): { signals: WeightedEvidence[]; name: string | null } {
+  if (artifact?.status !== 200 || !looksLikeReadme(artifact.body)) return { signals: [], name: null };
+  const readme = parsePluginReadme(artifact.body);
+  const signals: WeightedEvidence[] = [
+    { source: "readme", value: siteText(readme.name ?? "readme.txt", 200), url: artifact.url, weight: 0.6 },
+  ];
+  if (readme.stableTag && isPlausibleComponentVersion(readme.stableTag)) {
+    signals.push({
+      source: "readme_stable_tag",
+      value: `Stable tag: ${readme.stableTag}`,
+      url: artifact.url,
+      weight: 0.6,
+      version: readme.stableTag,
+    });
+  }
+  const newest = readme.changelog[0];
+  if (newest && isPlausibleComponentVersion(newest)) {
+    signals.push({
+      source: "readme_changelog",
+      value: `Changelog: ${newest}`,
+      url: artifact.url,
+      weight: 0.5,
+      version: newest,
+    });
+  }
+  return { signals, name: readme.name ? siteText(readme.name, 100) : null };
+}
+
+export function detectPlugins(artifacts: Artifacts, paths: SitePaths, coreVersion: string | null): PluginInfo[] {
+  const namespaces = restNamespaces(artifacts);
+  const fromPage = pluginSlugsFromPage(artifacts.homepage, paths);
+  const slugs = new Set<string>([...fromPage.keys(), ...Object.keys(PLUGIN_SIGNATURES)]);
+  const plugins: PluginInfo[] = [];
+  for (const slug of slugs) {
+    const signature = PLUGIN_SIGNATURES[slug];
+    const presence: WeightedEvidence[] = [
+      ...assetVersionSignals(fromPage.get(slug) ?? [], coreVersion),
+      ...(signature ? signatureSignals(signature, artifacts, namespaces) : []),
+    ];
+    if (presence.length === 0) continue;
+    // The readme proves the plugin is installed, not that it is active: it only corroborates.
+    const readme = readmeSignals(artifacts.probes[`plugin_readme:${slug}`]);
+    const signals = [...presence, ...readme.signals];
+    const confidence = confidenceOf(signals);
+    if (confidence < DETECTED_AT) continue;
+    const { version, confidence: versionConfidence } = pickVersion(signals);
+    plugins.push({
+      slug,
+      name: signature?.name ?? readme.name,
+      version,
+      version_confidence: versionConfidence,
+      confidence,
+      evidence: toEvidence(signals),
+      latest_version: null,
+      outdated: null,
+      vulnerabilities: [],
+      category: signature?.category ?? null,
+    });
+  }
+  return plugins.sort((a, b) => b.confidence - a.confidence || a.slug.localeCompare(b.slug));
+}

@@ -1,0 +1,155 @@
+/**
+ * The active theme (and its parent, for child themes): slug from the theme files the page
+ * loads (and WordPress's `wp-theme-*` body classes), name/version/author/parent from the
+ * header of each candidate's style.css.
+ */
+import type { Component, ThemeInfo } from "../../../shared/report.ts";
+import type { Artifacts, HttpArtifact } from "../artifacts.ts";
+import { pageOf } from "../parse/page.ts";
+import { pageResources } from "../parse/urls.ts";
+import { siteText } from "../untrusted-text.ts";
+import {
+  confidenceOf,
+  isPlausibleComponentVersion,
+  pickVersion,
+  toEvidence,
+  type WeightedEvidence,
+} from "./evidence.ts";
+import { parseThemeHeader, type ThemeHeader } from "./readme.ts";
+import type { SitePaths } from "./site-paths.ts";
+
+const SLUG = /^[a-z0-9][a-z0-9._-]{0,99}$/i;
+
+/** Theme slugs the page refers to, most referenced first, with the URLs seen. */
+export function themeSlugsFromPage(homepage: HttpArtifact, paths: SitePaths): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  const prefix = new URL("themes/", paths.contentBase).pathname;
+  const marker = "/wp-content/themes/";
+  for (const resource of pageResources(pageOf(homepage), homepage.body, homepage.url)) {
+    const path = resource.url.pathname;
+    let rest: string | undefined;
+    if (resource.url.origin === paths.origin && path.startsWith(prefix)) rest = path.slice(prefix.length);
+    else if (path.includes(marker)) rest = path.slice(path.indexOf(marker) + marker.length);
+    const slug = rest?.split("/")[0] ?? "";
+    if (!rest?.includes("/") || !SLUG.test(slug)) continue;
+    const urls = found.get(slug) ?? [];
+    if (urls.length < 20) urls.push(resource.url.toString());
+    found.set(slug, urls);
+  }
+  // WordPress ≥ 6.x marks <body> with wp-theme-<slug> and wp-child-theme-<slug>.
+  for (const match of pageOf(homepage).bodyClass.matchAll(/\bwp-(?:child-)?theme-([a-z0-9._-]+)/gi)) {
+    const slug = match[1] ?? "";
+    if (SLUG.test(slug) && !found.has(slug)) found.set(slug, []);
+  }
+  return new Map([...found.entries()].sort((a, b) => b[1].length - a[1].length));
+}
+
+function styleOf(artifacts: Artifacts, slug: string): { header: ThemeHeader; url: string } | undefined {
+  const artifact = artifacts.probes[`theme_style:${slug}`];
+  if (artifact?.status !== 200) return undefined;
+  const header = parseThemeHeader(artifact.body);
+  return header ? { header, url: artifact.url } : undefined;
+}
+
+function component(
+  slug: string,
+  urls: readonly string[],
+  bodyClass: boolean,
+  style: ReturnType<typeof styleOf>,
+): Component {
+  const signals: WeightedEvidence[] = [];
+  for (const [index, raw] of urls.slice(0, 10).entries()) {
+    signals.push({
+      source: "asset_url",
+      value: siteText(new URL(raw).pathname, 200),
+      url: siteText(raw, 500),
+      weight: index === 0 ? 0.9 : 0.3,
+    });
+    const ver = new URL(raw).searchParams.get("ver");
+    // A theme's own style.css is enqueued with the theme's version by most themes.
+    if (ver && isPlausibleComponentVersion(ver) && /\/style\.css$/.test(new URL(raw).pathname)) {
+      signals.push({
+        source: "asset_ver",
+        value: siteText(`${new URL(raw).pathname}?ver=${ver}`, 200),
+        weight: 0.5,
+        version: ver,
+      });
+    }
+  }
+  if (bodyClass) signals.push({ source: "body_class", value: `wp-theme-${slug}`, weight: 0.8 });
+  if (style) {
+    signals.push({
+      source: "style_css",
+      value: siteText(`Theme Name: ${style.header.name}`, 200),
+      url: style.url,
+      weight: 0.7,
+    });
+    if (style.header.version && isPlausibleComponentVersion(style.header.version)) {
+      signals.push({
+        source: "style_css_version",
+        value: siteText(`Version: ${style.header.version}`, 100),
+        url: style.url,
+        weight: 0.9,
+        version: style.header.version,
+      });
+    }
+  }
+  const { version, confidence: versionConfidence } = pickVersion(signals);
+  return {
+    slug,
+    name: style?.header.name ? siteText(style.header.name, 100) : null,
+    version,
+    version_confidence: versionConfidence,
+    confidence: confidenceOf(signals),
+    evidence: toEvidence(signals),
+    latest_version: null,
+    outdated: null,
+    vulnerabilities: [],
+  };
+}
+
+export function detectTheme(artifacts: Artifacts, paths: SitePaths): ThemeInfo | null {
+  const candidates = themeSlugsFromPage(artifacts.homepage, paths);
+  if (candidates.size === 0) return null;
+  const bodyClass = pageOf(artifacts.homepage).bodyClass;
+  // A child theme names its parent in `Template:`; the child is the active theme.
+  let activeSlug = [...candidates.keys()][0] as string;
+  for (const slug of candidates.keys()) {
+    const template = styleOf(artifacts, slug)?.header.template;
+    if (template && template !== slug) {
+      activeSlug = slug;
+      break;
+    }
+  }
+  const childClass = new RegExp(`\\bwp-child-theme-${activeSlug.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`).test(
+    bodyClass,
+  );
+  const style = styleOf(artifacts, activeSlug);
+  const active = component(
+    activeSlug,
+    candidates.get(activeSlug) ?? [],
+    childClass || bodyClass.includes(`wp-theme-${activeSlug}`),
+    style,
+  );
+  let parent: Component | null = null;
+  const template = style?.header.template;
+  if (template && template !== activeSlug && SLUG.test(template)) {
+    parent = component(
+      template,
+      candidates.get(template) ?? [],
+      bodyClass.includes(`wp-theme-${template}`),
+      styleOf(artifacts, template),
+    );
+    parent.evidence.unshift({
+      source: "style_css_template",
+      value: siteText(`Template: ${template}`, 100),
+      url: style?.url ?? "",
+    });
+    parent.confidence = Math.max(parent.confidence, 90);
+  }
+  return {
+    ...active,
+    author: style?.header.author ? siteText(style.header.author, 100) : null,
+    parent,
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * Facts: what detect and extract established about the site, handed to every audit.
+ * Audits read facts (and, where they need the raw answer, artifacts) and return checks.
+ */
+import type {
+  DisclosedUser,
+  HostingInfo,
+  PerformanceInfo,
+  PluginInfo,
+  SecurityInfo,
+  SeoInfo,
+  ThemeInfo,
+  WordPressInfo,
+} from "../../shared/report.ts";
+import type { Artifacts } from "./artifacts.ts";
+import type { SitePaths } from "./detect/site-paths.ts";
+
+/** The output of the detect stage. */
+export interface Detected {
+  artifacts: Artifacts;
+  paths: SitePaths;
+  wordpress: WordPressInfo;
+  theme: ThemeInfo | null;
+  plugins: PluginInfo[];
+  hosting: HostingInfo;
+  users: DisclosedUser[];
+}
+
+/** Everything an audit may read. */
+export interface Facts extends Detected {
+  performance: PerformanceInfo;
+  seo: SeoInfo;
+  security: SecurityInfo;
+}

@@ -1,0 +1,75 @@
+/**
+ * The probe catalogue: what gather asks a site besides its homepage, under which key the
+ * answer is stored in `artifacts.probes`, and how much of it is read.
+ *
+ * Keys:
+ *   not_found              a random path: the site's 404 fingerprint (guards against soft 404s)
+ *   rest_root              the REST API root (advertised, else /wp-json/, else ?rest_route=/)
+ *   rest_users             REST users endpoint (user enumeration)
+ *   author_1               /?author=1, redirects not followed (author archive enumeration)
+ *   oembed                 oEmbed of the newest feed item (discloses the author)
+ *   robots                 /robots.txt
+ *   sitemap:<url>          wp-sitemap.xml, sitemap_index.xml (Yoast, Rank Math), robots.txt's
+ *   feed                   the main RSS/Atom feed
+ *   readme_html            /readme.html
+ *   login                  /wp-login.php
+ *   xmlrpc_get             GET /xmlrpc.php
+ *   xmlrpc_methods         POST system.listMethods to /xmlrpc.php
+ *   uploads                the uploads directory (directory listing)
+ *   exposed:<path>         files that must never be public (see EXPOSED_FILES)
+ *   theme_style:<slug>     style.css of a theme seen on the page (and of its parent)
+ *   plugin_readme:<slug>   readme.txt of a plugin seen on the page or in the REST API
+ *   http_redirect          http:// version of an https homepage, redirects not followed
+ */
+
+export interface ProbeSpec {
+  key: string;
+  url: string;
+  method?: "GET" | "HEAD" | "POST";
+  headers?: Record<string, string>;
+  body?: string;
+  /** Follow redirects (default true). */
+  follow?: boolean;
+  /** Cap on the decoded body (default PROBE_MAX_BYTES). */
+  maxBytes?: number;
+}
+
+export const PROBE_MAX_BYTES = 256 * 1024;
+/** Kept of an error response's body: enough to tell pages apart, no more. */
+export const ERROR_BODY_BYTES = 2 * 1024;
+
+export interface ExposedFileSpec {
+  /** Path relative to the WordPress root ("" prefix) or the content directory ("content/" prefix). */
+  path: string;
+  kind: string;
+  /** Read only the first bytes (logs and dumps can be huge). */
+  range?: boolean;
+}
+
+/** Files and folders that must never be public. Relative to the WordPress root unless `content/`. */
+export const EXPOSED_FILES: readonly ExposedFileSpec[] = [
+  { path: "content/debug.log", kind: "debug_log", range: true },
+  { path: "wp-config.php.bak", kind: "config_backup" },
+  { path: "wp-config.php~", kind: "config_backup" },
+  { path: "wp-config.php.save", kind: "config_backup" },
+  { path: "wp-config.php.old", kind: "config_backup" },
+  { path: "wp-config.php.orig", kind: "config_backup" },
+  { path: "wp-config.php.txt", kind: "config_backup" },
+  { path: ".wp-config.php.swp", kind: "config_backup" },
+  { path: ".env", kind: "env_file" },
+  { path: ".git/HEAD", kind: "git" },
+  { path: "wp-admin/install.php", kind: "installer" },
+  { path: "installer-log.txt", kind: "installer_log" },
+  { path: "content/backup-db/", kind: "backup_dir" },
+  { path: "emergency.php", kind: "emergency" },
+  { path: "dump.sql", kind: "db_dump", range: true },
+];
+
+export const XMLRPC_LIST_METHODS =
+  '<?xml version="1.0"?><methodCall><methodName>system.listMethods</methodName><params></params></methodCall>';
+
+/** How many plugin readmes and theme stylesheets one analysis may fetch. */
+export const MAX_PLUGIN_READMES = 20;
+export const MAX_THEME_STYLES = 3;
+export const MAX_EXTRA_SITEMAPS = 3;
+export const MAX_ASSET_SAMPLE = 12;
