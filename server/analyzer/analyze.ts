@@ -26,6 +26,7 @@ import type { Detected, Facts } from "./facts.ts";
 import { type ClientLimits, DEFAULT_CLIENT_LIMITS, SafeClient } from "./fetch/safe-client.ts";
 import type { TargetPolicy } from "./fetch/target-policy.ts";
 import { gather } from "./gather/gather.ts";
+import { applyIntel, emptyIntel, type Intel } from "./intel/index.ts";
 import { summarise } from "./score.ts";
 
 export type AnalysisResult = Pick<
@@ -49,6 +50,8 @@ export interface AnalyzeOptions {
   policy: TargetPolicy;
   userAgent: string;
   limits?: ClientLimits;
+  /** Latest versions and known vulnerabilities (INTEL_FILE); none by default. */
+  intel?: Intel;
 }
 
 export async function analyze(url: string, options: AnalyzeOptions, signal: AbortSignal): Promise<AnalysisResult> {
@@ -60,7 +63,7 @@ export async function analyze(url: string, options: AnalyzeOptions, signal: Abor
     options.limits ?? DEFAULT_CLIENT_LIMITS,
   );
   const artifacts = await gather(url, client);
-  return buildResult(artifacts);
+  return buildResult(artifacts, options.intel);
 }
 
 /** Detect stage: components, hosting and users from the artifacts. */
@@ -81,8 +84,9 @@ export function detect(artifacts: Artifacts): Detected {
 }
 
 /** Everything after gathering: pure, so saved artifacts reproduce a report exactly. */
-export function buildResult(artifacts: Artifacts): AnalysisResult {
-  const detected = detect(artifacts);
+export function buildResult(artifacts: Artifacts, intel: Intel = emptyIntel()): AnalysisResult {
+  // Intel fills latest_version/outdated/vulnerabilities before the audits read them.
+  const detected = applyIntel(detect(artifacts), intel);
   const { homepage } = artifacts;
   const base = {
     final_url: homepage.url,

@@ -1,9 +1,13 @@
 /**
  * Scores and grade from the checks (method documented in docs/scoring.md).
  *
- * Each category starts at 100 and loses a penalty per failed check by severity (half for
- * a warning), floored at 0. The overall score is the mean of the categories that had at
- * least one check; the grade follows from it.
+ * A category starts at 100 and every problem multiplies it down by a factor for its
+ * severity (a warning by half as much): the score measures the problems found, not the
+ * share of checks passed, so adding passing checks never dilutes a finding, and many small
+ * problems add up without one of them zeroing a category. A failed critical check also caps
+ * its category at 30, a failed high one at 60 — one exposed database dump is never averaged
+ * away. The overall score is the mean of the categories that had at least one check that
+ * passed, warned or failed; the grade follows from it.
  */
 import {
   CHECK_CATEGORIES,
@@ -14,13 +18,10 @@ import {
   type Summary,
 } from "../../shared/report.ts";
 
-export const SEVERITY_PENALTY: Record<Severity, number> = {
-  critical: 40,
-  high: 25,
-  medium: 10,
-  low: 5,
-  info: 0,
-};
+/** What is left of a category after one failed check of this severity. */
+export const FAIL_FACTOR: Record<Severity, number> = { critical: 0.5, high: 0.75, medium: 0.9, low: 0.96, info: 1 };
+/** The highest a category can score while a check of this severity fails. */
+export const SEVERITY_CAP: Partial<Record<Severity, number>> = { critical: 30, high: 60 };
 
 export const GRADE_FLOORS: readonly [Summary["grade"], number][] = [
   ["A", 90],
@@ -32,18 +33,25 @@ export const GRADE_FLOORS: readonly [Summary["grade"], number][] = [
 ];
 
 export function summarise(checks: readonly Check[]): Summary {
-  const categories = Object.fromEntries(CHECK_CATEGORIES.map((c) => [c, null])) as Record<CheckCategory, number | null>;
+  const state = new Map<CheckCategory, { factor: number; cap: number }>();
   const failed = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
   for (const check of checks) {
     if (check.status === "skip" || check.status === "error") continue;
-    let score = categories[check.category] ?? 100;
+    const category = state.get(check.category) ?? { factor: 1, cap: 100 };
     if (check.status === "fail" || check.status === "warn") {
       failed[check.severity] += 1;
-      const penalty = SEVERITY_PENALTY[check.severity] * (check.status === "warn" ? 0.5 : 1);
-      score = Math.max(0, score - penalty);
+      const loss = 1 - FAIL_FACTOR[check.severity];
+      category.factor *= 1 - (check.status === "warn" ? loss / 2 : loss);
+      if (check.status === "fail") category.cap = Math.min(category.cap, SEVERITY_CAP[check.severity] ?? 100);
     }
-    categories[check.category] = score;
+    state.set(check.category, category);
   }
+  const categories = Object.fromEntries(
+    CHECK_CATEGORIES.map((category) => {
+      const total = state.get(category);
+      return [category, total ? Math.min(total.cap, Math.round(100 * total.factor)) : null];
+    }),
+  ) as Record<CheckCategory, number | null>;
   const scored = Object.values(categories).filter((value): value is number => value !== null);
   const score = scored.length === 0 ? 100 : Math.round(scored.reduce((a, b) => a + b, 0) / scored.length);
   const grade = GRADE_FLOORS.find(([, floor]) => score >= floor)?.[0] ?? "F";

@@ -69,7 +69,8 @@ export function validateTargetUrl(input: string, policy: TargetPolicy): TargetUr
     if (reason) {
       return { ok: false, code: "url_not_allowed", detail: `The url points to a ${reason}, which cannot be analysed.` };
     }
-  } else if (!host.includes(".") && !policy.isHostAllowlisted(host)) {
+  } else if (!host.replace(/\.$/, "").includes(".") && !policy.isHostAllowlisted(host)) {
+    // The trailing dot of an absolute name ("http://intranet./") does not make it public.
     return {
       ok: false,
       code: "url_not_allowed",

@@ -80,22 +80,35 @@ describe("summarise", () => {
     expect(summarise([])).toMatchObject({ score: 100, grade: "A", categories: { performance: null, seo: null } });
   });
 
-  test("penalties by severity, half for warnings, mean over scored categories", () => {
+  test("problems multiply a category down by severity, warnings by half; skips do not count", () => {
     const summary = summarise([
-      make("security", "high", "fail"),
-      make("security", "low", "fail"),
-      make("performance", "medium", "warn"),
+      make("security", "high", "fail"), // × 0.75
+      make("security", "low", "fail"), // × 0.96
+      make("performance", "medium", "warn"), // × 0.95
       make("performance", "medium", "pass"),
       make("seo", "critical", "skip"),
     ]);
-    expect(summary.categories).toEqual({ performance: 95, seo: null, security: 70, components: null });
-    expect(summary.score).toBe(83);
-    expect(summary.grade).toBe("B");
+    expect(summary.categories).toEqual({ performance: 95, seo: null, security: 60, components: null });
+    expect(summary.score).toBe(78);
+    expect(summary.grade).toBe("C");
     expect(summary.failed).toEqual({ critical: 0, high: 1, medium: 1, low: 1, info: 0 });
   });
 
-  test("a category never goes below zero; grades follow the floors", () => {
-    const many = Array.from({ length: 5 }, () => make("security", "critical", "fail"));
+  test("a failed critical check caps its category at 30 however much passes; info never costs points", () => {
+    const passing = Array.from({ length: 40 }, () => make("security", "high", "pass"));
+    expect(summarise([...passing, make("security", "critical", "fail")]).categories.security).toBe(30);
+    expect(summarise([...passing, make("security", "info", "fail")]).categories.security).toBe(100);
+  });
+
+  test("passing checks never dilute a finding", () => {
+    const one = summarise([make("seo", "medium", "fail")]).categories.seo;
+    const many = summarise([make("seo", "medium", "fail"), ...Array.from({ length: 20 }, () => make("seo", "low", "pass"))]).categories.seo;
+    expect(one).toBe(90);
+    expect(many).toBe(90);
+  });
+
+  test("grades follow the floors", () => {
+    const many = Array.from({ length: 8 }, () => make("security", "critical", "fail"));
     expect(summarise(many)).toMatchObject({ score: 0, grade: "F", categories: { security: 0 } });
   });
 });

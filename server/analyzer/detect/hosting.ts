@@ -45,7 +45,8 @@ const CACHE_RULES: readonly (HeaderRule & { hit?: string })[] = [
   {
     name: "Cloudflare cache",
     header: "cf-cache-status",
-    value: "^(hit|miss|expired|revalidated|stale|updating|dynamic|bypass)",
+    // DYNAMIC and BYPASS mean Cloudflare did not cache the HTML at all: no page cache.
+    value: "^(hit|miss|expired|revalidated|stale|updating)",
     hit: "^(hit|stale|revalidated|updating)",
   },
   { name: "Batcache (WordPress.com)", header: "x-nananana", value: "batcache" },

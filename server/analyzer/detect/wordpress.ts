@@ -71,7 +71,11 @@ export function detectWordPress(artifacts: Artifacts, paths: SitePaths): WordPre
   const feed = probes.feed;
   if (feed?.status === 200) {
     const rss = /<generator>\s*https?:\/\/wordpress\.org\/\?v=([^<\s]*)\s*<\/generator>/i.exec(feed.body);
-    const atom = /<generator[^>]*uri="https?:\/\/wordpress\.org\/?"[^>]*version="([^"]*)"/i.exec(feed.body);
+    // Bounded `[^>]{0,500}`: with `[^>]*`, a 512 KB feed of unclosed "<generator " tags took
+    // seconds of backtracking (test/hostile/property.test.ts).
+    const atom = /<generator[^>]{0,500}uri="https?:\/\/wordpress\.org\/?"[^>]{0,500}version="([^"]{0,50})"/i.exec(
+      feed.body,
+    );
     const found = rss ?? atom;
     if (found) {
       const version = found[1] && isPlausibleWordPressVersion(found[1]) ? found[1] : undefined;
@@ -90,7 +94,7 @@ export function detectWordPress(artifacts: Artifacts, paths: SitePaths): WordPre
   }
 
   const login = probes.login;
-  if (login?.status === 200 && /<form[^>]+id=["']loginform["']/i.test(login.body)) {
+  if (login?.status === 200 && /<form[^>]{1,1000}id=["']loginform["']/i.test(login.body)) {
     signals.push({ source: "login_page", value: "wp-login.php login form", url: siteUrl(login.url), weight: 0.9 });
     signals.push(...coreAssetVersions(login, "login_asset_ver", 3));
   }

@@ -1,12 +1,19 @@
 /** The performance facts of a report: timings, weights, caching, blocking resources, images. */
 import type { AssetSample, PerformanceInfo, ResourceCount } from "../../../shared/report.ts";
+import { resolveUrl } from "../artifacts.ts";
 import type { Detected } from "../facts.ts";
 import { pageOf } from "../parse/page.ts";
 import { pageResources } from "../parse/urls.ts";
 import { siteUrl } from "../untrusted-text.ts";
 import { maxAgeOf } from "./cache-control.ts";
 
-const NON_JS_SCRIPT = /json|template|text\/(?!javascript)|x-tmpl|html/i;
+/**
+ * Script types a browser executes as classic scripts (HTML's JavaScript MIME types; no type
+ * = JavaScript). Any other type is inert data or a deferred-loader placeholder — WP Rocket's
+ * `rocketlazyloadscript`, LiteSpeed's `litespeed/javascript` — and blocks nothing.
+ */
+const CLASSIC_JS_TYPE =
+  /^(?:(?:text|application)\/(?:x-)?(?:javascript|ecmascript)|text\/(?:javascript1\.[0-5]|jscript|livescript)|)$/i;
 
 export function extractPerformance({ artifacts, hosting }: Detected): PerformanceInfo {
   const { homepage } = artifacts;
@@ -44,14 +51,11 @@ export function extractPerformance({ artifacts, hosting }: Detected): Performanc
   for (const script of page.scripts) {
     if (!script.inHead || !script.src) continue;
     const { attrs } = script;
-    if (
-      "async" in attrs ||
-      "defer" in attrs ||
-      attrs.type === "module" ||
-      (attrs.type && NON_JS_SCRIPT.test(attrs.type))
-    )
-      continue;
-    renderBlocking.push(siteUrl(new URL(script.src, homepage.url).toString()));
+    const type = (attrs.type ?? "").split(";")[0]?.trim() ?? "";
+    if ("async" in attrs || "defer" in attrs || !CLASSIC_JS_TYPE.test(type)) continue;
+    // resolveUrl, not new URL: an unparsable src on a hostile page must not throw.
+    const src = resolveUrl(script.src, homepage.url);
+    if (src) renderBlocking.push(siteUrl(src.toString()));
   }
   for (const link of page.links) {
     if (!link.inHead || !(link.attrs.rel ?? "").toLowerCase().split(/\s+/).includes("stylesheet") || !link.attrs.href)
@@ -67,7 +71,8 @@ export function extractPerformance({ artifacts, hosting }: Detected): Performanc
 
   const ownHost = site.hostname.replace(/^www\./, "");
   const thirdParty = new Set<string>();
-  for (const resource of resources) {
+  // Only what the page loads (tags), not every URL it mentions (og:image, links to files).
+  for (const resource of resources.filter((item) => item.from === "attribute")) {
     const host = resource.url.hostname.replace(/^www\./, "");
     if (host !== ownHost && thirdParty.size < 50) thirdParty.add(host);
   }

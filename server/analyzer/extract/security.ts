@@ -24,7 +24,10 @@ const PROOF: Record<string, RegExp> = {
   env_file:
     /^(?:export\s+)?[A-Z][A-Z0-9_]{1,60}\s*=.*$(?:\r?\n(?:#.*|\s*|(?:export\s+)?[A-Z][A-Z0-9_]{1,60}\s*=.*))*$/m,
   git: /^ref: refs\/|^[0-9a-f]{40}\s*$/m,
-  installer: /name="weblog_title"|setup-config\.php|id="setup"/,
+  // The installer's own form and "Let's go!" link, not any page that mentions setup-config.php
+  // or has an element with id="setup": this kind skips the soft-404 guard (on a site not yet
+  // installed, every URL — the 404 fingerprint and the homepage too — leads to the installer).
+  installer: /name="weblog_title"|<form[^>]+id="setup"|setup-config\.php\?step=/,
   installer_log: /DUPLICATOR|PACKAGE INFO|INSTALLER LOG/i,
   backup_dir: /<title>Index of /i,
   emergency: /Emergency Password Reset/i,
@@ -64,6 +67,14 @@ export function extractSecurity({ artifacts, users }: Detected): SecurityInfo {
   const exposed: ExposedFile[] = [];
   for (const [path, answer] of probesWithPrefix(artifacts, "exposed:")) {
     const kind = kindOfPath(path);
+    // While wp-config.php is missing, wp-load.php redirects every request to
+    // wp-admin/setup-config.php: the installer is open to whoever gets there first.
+    const location = answer.headers.location ?? "";
+    if (kind === "installer" && answer.status >= 300 && answer.status < 400 && /setup-config\.php/i.test(location)) {
+      const evidence = siteText(`Location: ${location}`, 120);
+      exposed.push({ path, url: siteUrl(answer.url), kind, status: answer.status, evidence });
+      continue;
+    }
     if (!kind || (answer.status !== 200 && answer.status !== 206)) continue;
     if (
       kind !== "backup_dir" &&
@@ -76,6 +87,22 @@ export function extractSecurity({ artifacts, users }: Detected): SecurityInfo {
     const proof = PROOF[kind]?.exec(answer.body.slice(0, 64 * 1024));
     if (!proof) continue;
     exposed.push({ path, url: siteUrl(answer.url), kind, status: answer.status, evidence: siteText(proof[0], 120) });
+  }
+  // The homepage itself was redirected into the installer (a fresh, unconfigured install).
+  const homePath = new URL(homepage.url).pathname;
+  const setupPage = homepage.status === 200 ? PROOF.installer?.exec(homepage.body.slice(0, 64 * 1024)) : null;
+  if (
+    /\/wp-admin\/(?:setup-config|install)\.php$/.test(homePath) &&
+    setupPage &&
+    !exposed.some((f) => f.kind === "installer")
+  ) {
+    exposed.push({
+      path: homePath,
+      url: siteUrl(homepage.url),
+      kind: "installer",
+      status: homepage.status,
+      evidence: siteText(setupPage[0], 120),
+    });
   }
   const readme = probes.readme_html;
   if (
@@ -106,7 +133,7 @@ export function extractSecurity({ artifacts, users }: Detected): SecurityInfo {
     methods.length > 0 || /XML-RPC server accepts POST requests only/i.test(probes.xmlrpc_get?.body ?? "");
 
   const login = probes.login;
-  const loginReachable = login?.status === 200 && /<form[^>]+id=["']loginform["']/i.test(login.body);
+  const loginReachable = login?.status === 200 && /<form[^>]{1,1000}id=["']loginform["']/i.test(login.body);
   const generator = metaContents(pageOf(homepage), "generator").find((content) => /wordpress/i.test(content));
   return {
     https,

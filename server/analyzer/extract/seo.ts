@@ -104,7 +104,8 @@ export function extractSeo({ artifacts, plugins }: Detected): SeoInfo {
     canonical: canonical ? siteUrl(canonical.toString()) : null,
     robots_meta: robotsMeta === null ? null : siteText(robotsMeta, 200),
     x_robots_tag: xRobots === null ? null : siteText(xRobots, 200),
-    noindex: /\bnoindex\b/i.test(robotsMeta ?? "") || /\bnoindex\b/i.test(xRobots ?? ""),
+    // `none` is shorthand for "noindex, nofollow" (Google's robots meta specification).
+    noindex: /\b(?:noindex|none)\b/i.test(robotsMeta ?? "") || /\b(?:noindex|none)\b/i.test(xRobots ?? ""),
     robots_txt: { present: robotsPresent, disallows_all: disallowsAll, sitemaps: robotsSitemaps },
     sitemaps,
     headings: {

@@ -11,6 +11,7 @@
  */
 import dns from "node:dns";
 import { Agent } from "undici/index.js";
+import { resolverLookup } from "./dns-servers.ts";
 import { TargetBlockedError, type TargetPolicy } from "./target-policy.ts";
 
 type LookupCallback = (
@@ -51,18 +52,36 @@ export function policyLookup(policy: TargetPolicy, resolve: typeof dns.lookup = 
         const reason = policy.blockReason(entry.address, hostname);
         if (reason) return callback(new TargetBlockedError(hostname, `resolves to a ${reason}`), []);
       }
-      if (options.all) return callback(null, list);
-      const first = list[0] as dns.LookupAddress;
+      // A resolver from DNS_SERVERS answers both families whatever was asked; every answer was
+      // checked above, and only the family the caller wants is handed on (dns.lookup already
+      // answers only that family, so this changes nothing for it).
+      const family = options.family === 4 || options.family === 6 ? options.family : 0;
+      const usable = family ? list.filter((entry) => entry.family === family) : list;
+      if (usable.length === 0) {
+        const notFound = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
+        return callback(notFound, []);
+      }
+      if (options.all) return callback(null, usable);
+      const first = usable[0] as dns.LookupAddress;
       return callback(null, first.address, first.family);
     });
   };
 }
 
-export function createSafeAgent(policy: TargetPolicy, limits: AgentLimits = DEFAULT_AGENT_LIMITS) {
+/**
+ * `dnsServers` (DNS_SERVERS, already normalised by parseDnsServers): resolve site names with
+ * these servers instead of the system resolver (see dns-servers.ts). Empty: dns.lookup.
+ */
+export function createSafeAgent(
+  policy: TargetPolicy,
+  limits: AgentLimits = DEFAULT_AGENT_LIMITS,
+  dnsServers: readonly string[] = [],
+) {
+  const resolve = dnsServers.length > 0 ? (resolverLookup(dnsServers) as unknown as typeof dns.lookup) : dns.lookup;
   return new Agent({
     connect: {
       timeout: limits.connectTimeoutMs,
-      lookup: policyLookup(policy) as never,
+      lookup: policyLookup(policy, resolve) as never,
     },
     headersTimeout: limits.headersTimeoutMs,
     bodyTimeout: limits.bodyTimeoutMs,

@@ -33,6 +33,8 @@ import {
 } from "./probes.ts";
 
 const TTFB_SAMPLES = 3;
+/** HEAD answers after which the body is still needed: found (200/206) or HEAD not supported. */
+const HEAD_NEEDS_GET = new Set([200, 206, 400, 405, 501]);
 /** Assets larger than this are reported at this size (and the page is heavy anyway). */
 const ASSET_MAX_BYTES = 2 * 1024 * 1024;
 
@@ -97,13 +99,21 @@ class Probes {
   async run(spec: ProbeSpec): Promise<HttpArtifact | undefined> {
     if (spec.key in this.artifacts.probes) return this.artifacts.probes[spec.key];
     try {
-      const result = await this.client.fetch(spec.url, {
-        method: spec.method ?? "GET",
+      const options = {
         headers: spec.headers,
         body: spec.body,
         follow: spec.follow ?? true,
         maxBodyBytes: spec.maxBytes ?? PROBE_MAX_BYTES,
-      });
+      };
+      if (spec.headFirst) {
+        const head = await this.client.fetch(spec.url, { ...options, method: "HEAD" });
+        if (!HEAD_NEEDS_GET.has(head.status)) {
+          const artifact = toArtifact(head);
+          this.artifacts.probes[spec.key] = artifact;
+          return artifact;
+        }
+      }
+      const result = await this.client.fetch(spec.url, { ...options, method: spec.method ?? "GET" });
       const artifact = toArtifact(result);
       this.artifacts.probes[spec.key] = artifact;
       return artifact;
@@ -193,18 +203,7 @@ export async function gather(url: string, client: SafeClient): Promise<Artifacts
   later(
     probes.run({ key: "author_1", url: new URL("?author=1", base).toString(), follow: false, maxBytes: 64 * 1024 }),
   );
-  later(probes.run({ key: "xmlrpc_get", url: new URL("xmlrpc.php", base).toString(), maxBytes: 16 * 1024 }));
-  later(
-    probes.run({
-      key: "xmlrpc_methods",
-      url: new URL("xmlrpc.php", base).toString(),
-      method: "POST",
-      headers: { "content-type": "text/xml" },
-      body: XMLRPC_LIST_METHODS,
-      follow: false,
-      maxBytes: 64 * 1024,
-    }),
-  );
+  later(probeXmlRpc(probes, base));
   later(
     probes.run({
       key: "uploads",
@@ -222,6 +221,7 @@ export async function gather(url: string, client: SafeClient): Promise<Artifacts
         key: `exposed:${target.pathname}`,
         url: target.toString(),
         follow: false,
+        headFirst: true,
         headers: file.range ? { range: "bytes=0-4095" } : undefined,
         maxBytes: file.range ? 4096 : 32 * 1024,
       }),
@@ -289,9 +289,16 @@ async function probeRest(probes: Probes, paths: SitePaths, artifacts: Artifacts,
 async function probeFeedAndOembed(probes: Probes, paths: SitePaths, homepage: HttpArtifact) {
   const feed = await probes.run({ key: "feed", url: feedUrl(homepage, paths.installBase), maxBytes: 512 * 1024 });
   if (feed?.status !== 200) return;
+  // The first link after the first <item>/<entry>. Found in two steps, not with `<item>[\s\S]*?<link>`:
+  // that pattern rescans the rest of the feed from every <item>, so a 512 KB feed of bare
+  // "<item>" tags blocked the event loop for seconds (test/hostile).
+  const after = (tag: RegExp) => {
+    const start = feed.body.search(tag);
+    return start < 0 ? "" : feed.body.slice(start);
+  };
   const item =
-    /<item>[\s\S]*?<link>\s*([^<\s]+)\s*<\/link>/i.exec(feed.body)?.[1] ??
-    /<entry>[\s\S]*?<link[^>]+href="([^"]+)"/i.exec(feed.body)?.[1];
+    /<link>\s*([^<\s]+)\s*<\/link>/i.exec(after(/<item>/i))?.[1] ??
+    /<link[^>]{0,1000}href="([^"]{1,2048})"/i.exec(after(/<entry>/i))?.[1];
   const itemUrl = resolveUrl(item, feed.url);
   if (!itemUrl || itemUrl.origin !== paths.origin) return;
   const root = paths.restRoot ?? new URL("wp-json/", paths.installBase).toString();
@@ -302,32 +309,53 @@ async function probeFeedAndOembed(probes: Probes, paths: SitePaths, homepage: Ht
   });
 }
 
-/** robots.txt, WordPress's and the SEO plugins' sitemap indexes, and sitemaps robots.txt lists. */
-async function probeRobotsAndSitemaps(probes: Probes, paths: SitePaths) {
-  const standard = [
-    new URL("wp-sitemap.xml", paths.installBase).toString(),
-    new URL("sitemap_index.xml", paths.installBase).toString(),
-  ];
-  const fetched = new Set(standard);
-  const work: Promise<unknown>[] = standard.map((url) =>
-    probes.run({ key: `sitemap:${url}`, url, maxBytes: 512 * 1024 }),
-  );
-  const robots = await probes.run({
-    key: "robots",
-    url: new URL("/robots.txt", paths.origin).toString(),
+/**
+ * XML-RPC: system.listMethods answers everything at once (enabled, multicall, pingback).
+ * Only when it does not answer as XML-RPC (a firewall blocking POSTs, say) does a GET ask
+ * whether the endpoint is there at all.
+ */
+async function probeXmlRpc(probes: Probes, base: string) {
+  const url = new URL("xmlrpc.php", base).toString();
+  const methods = await probes.run({
+    key: "xmlrpc_methods",
+    url,
+    method: "POST",
+    headers: { "content-type": "text/xml" },
+    body: XMLRPC_LIST_METHODS,
+    follow: false,
     maxBytes: 64 * 1024,
   });
+  if (methods?.status === 200 && /<methodResponse>/i.test(methods.body)) return;
+  await probes.run({ key: "xmlrpc_get", url, maxBytes: 16 * 1024 });
+}
+
+/**
+ * robots.txt and WordPress core's sitemap first (together), then the sitemaps robots.txt
+ * lists; the conventional names of SEO plugins (Yoast/Rank Math's sitemap_index.xml,
+ * Jetpack/AIOSEO/SEO Framework's sitemap.xml) are only guessed when neither found one.
+ */
+async function probeRobotsAndSitemaps(probes: Probes, paths: SitePaths) {
+  const sitemap = (url: string) => probes.run({ key: `sitemap:${url}`, url, maxBytes: 512 * 1024 });
+  const isSitemap = (answer: HttpArtifact | undefined) => answer?.status === 200 && /<(urlset|sitemapindex)\b/i.test(answer.body.slice(0, 5_000));
+  const core = new URL("wp-sitemap.xml", paths.installBase).toString();
+  const fetched = new Set([core]);
+  const [coreAnswer, robots] = await Promise.all([
+    sitemap(core),
+    probes.run({ key: "robots", url: new URL("/robots.txt", paths.origin).toString(), maxBytes: 64 * 1024 }),
+  ]);
+  const listed: string[] = [];
   if (robots?.status === 200) {
-    let extra = 0;
-    for (const match of robots.body.matchAll(/^\s*sitemap:\s*(\S+)/gim)) {
+    for (const match of robots.body.matchAll(/^[ \t]*sitemap:[ \t]*(\S+)/gim)) {
       const url = resolveUrl(match[1], robots.url);
-      if (!url || url.origin !== paths.origin || fetched.has(url.toString()) || extra >= MAX_EXTRA_SITEMAPS) continue;
+      if (!url || url.origin !== paths.origin || fetched.has(url.toString()) || listed.length >= MAX_EXTRA_SITEMAPS) continue;
       fetched.add(url.toString());
-      extra++;
-      work.push(probes.run({ key: `sitemap:${url}`, url: url.toString(), maxBytes: 512 * 1024 }));
+      listed.push(url.toString());
     }
   }
-  await Promise.all(work);
+  const answers = await Promise.all(listed.map(sitemap));
+  if (isSitemap(coreAnswer) || answers.some(isSitemap)) return;
+  const guesses = ["sitemap_index.xml", "sitemap.xml"].map((name) => new URL(name, paths.installBase).toString());
+  await Promise.all(guesses.filter((url) => !fetched.has(url)).map(sitemap));
 }
 
 /** style.css of the themes the page uses, then of the parent a child theme names. */

@@ -32,6 +32,12 @@ export interface ProbeSpec {
   follow?: boolean;
   /** Cap on the decoded body (default PROBE_MAX_BYTES). */
   maxBytes?: number;
+  /**
+   * Ask with HEAD first and GET only when the answer may be the file (200/206) or the
+   * server does not do HEAD. WordPress answers a HEAD for a missing path without rendering
+   * its theme, so a miss costs a third of the server's time — and most probes miss.
+   */
+  headFirst?: boolean;
 }
 
 export const PROBE_MAX_BYTES = 256 * 1024;

@@ -29,7 +29,28 @@ function kindOf(url: URL, hint?: ResourceKind): ResourceKind {
   return "other";
 }
 
-export function pageResources(page: PageModel, html: string, baseUrl: string): PageResource[] {
+/**
+ * Scanning a large page for URLs is the most expensive step of detection (a 2 MB page
+ * takes ~5 ms) and a dozen detectors and audits ask for the same page's resources: the
+ * result is computed once per page model and base URL. Callers must treat it as read-only.
+ */
+const cache = new WeakMap<PageModel, Map<string, readonly PageResource[]>>();
+
+export function pageResources(page: PageModel, html: string, baseUrl: string): readonly PageResource[] {
+  let byBase = cache.get(page);
+  if (!byBase) {
+    byBase = new Map();
+    cache.set(page, byBase);
+  }
+  let resources = byBase.get(baseUrl);
+  if (!resources) {
+    resources = scanResources(page, html, baseUrl);
+    byBase.set(baseUrl, resources);
+  }
+  return resources;
+}
+
+function scanResources(page: PageModel, html: string, baseUrl: string): PageResource[] {
   const out: PageResource[] = [];
   const seen = new Set<string>();
   const add = (raw: string | undefined, from: PageResource["from"], hint?: ResourceKind) => {

@@ -1,0 +1,10 @@
+/** WordPress core: behind the latest release? A version with known vulnerabilities? */
+import type { Audit } from "../types.ts";
+import { assessComponents } from "./assess.ts";
+
+export const auditCore: Audit = ({ wordpress }) =>
+  assessComponents(
+    { outdated: "components.core_outdated", vulnerable: "components.core_vulnerable", plural: "WordPress installs" },
+    wordpress.detected ? [{ ...wordpress, name: "WordPress" }] : [],
+    "The site does not look like WordPress.",
+  );

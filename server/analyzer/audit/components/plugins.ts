@@ -1,0 +1,10 @@
+/** Plugins: behind their latest release? Versions with known vulnerabilities? */
+import type { Audit } from "../types.ts";
+import { assessComponents } from "./assess.ts";
+
+export const auditPlugins: Audit = ({ plugins }) =>
+  assessComponents(
+    { outdated: "components.plugins_outdated", vulnerable: "components.plugins_vulnerable", plural: "plugins" },
+    plugins.map((plugin) => ({ ...plugin, name: plugin.slug })),
+    "No plugins were detected.",
+  );

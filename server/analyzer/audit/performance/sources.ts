@@ -1,0 +1,40 @@
+/**
+ * Where a resource comes from, in WordPress terms: which plugin, which theme, core, or
+ * another host. Turns "41 scripts" into "plugin woocommerce: 9", which says what to fix.
+ */
+import type { SitePaths } from "../../detect/site-paths.ts";
+import { siteText } from "../../untrusted-text.ts";
+
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment; // a malformed %-escape: keep it as written
+  }
+}
+
+export function sourceOf(url: URL, paths: SitePaths): string {
+  const href = url.toString();
+  if (href.startsWith(paths.contentBase)) {
+    const [kind, slug] = href.slice(paths.contentBase.length).split("/");
+    if ((kind === "plugins" || kind === "themes") && slug) {
+      return `${kind === "plugins" ? "plugin" : "theme"} ${siteText(decoded(slug), 80)}`;
+    }
+    return "wp-content (other)";
+  }
+  if (href.startsWith(`${paths.installBase}wp-includes/`)) return "WordPress core";
+  if (url.origin === paths.origin) return "this site (other)";
+  return siteText(url.hostname, 120);
+}
+
+/** "source: n" lines, most resources first (ties by name, so the order is stable). */
+export function countBySource(urls: readonly URL[], paths: SitePaths): string[] {
+  const counts = new Map<string, number>();
+  for (const url of urls) {
+    const source = sourceOf(url, paths);
+    counts.set(source, (counts.get(source) ?? 0) + 1);
+  }
+  return [...counts.entries()]
+    .sort(([a, m], [b, n]) => n - m || a.localeCompare(b))
+    .map(([source, n]) => `${source}: ${n}`);
+}
