@@ -1,9 +1,11 @@
 /** HTTP surface of reports: POST /api/generate-report and GET /api/report/{report_id}. */
 import { Elysia, t } from "elysia";
+import { SARIF_CONTENT_TYPE, toSarif } from "../../shared/sarif.ts";
 import { type ApiGuardDeps, apiGuard } from "../auth/api-guard.plugin.ts";
 import { jsonResponse } from "../http/json-response.ts";
 import { AUTHENTICATED_ERRORS, ProblemSchema } from "../http/problem.schema.ts";
 import { ApiProblem } from "../http/problem.ts";
+import { API_VERSION } from "../version.ts";
 import { MetadataSchema, ReportSchema } from "./report.schema.ts";
 import type { ReportService } from "./reports.service.ts";
 
@@ -65,17 +67,29 @@ export function reportsRoutes(deps: ApiGuardDeps & { reports: ReportService; bas
     )
     .get(
       "/report/:report_id",
-      async ({ params, principal }) => {
+      async ({ params, principal, headers }) => {
         const report = await deps.reports.get(principal.accountId, params.report_id);
         if (!report) throw new ApiProblem("not_found", "There is no report with this id in your account.");
-        return jsonResponse(report, 200);
+        // Content negotiation: SARIF for code-scanning uploads, JSON otherwise.
+        if ((headers.accept ?? "").toLowerCase().includes(SARIF_CONTENT_TYPE)) {
+          const sarif = toSarif(report, API_VERSION, `${deps.baseUrl}/docs/checks`);
+          return new Response(JSON.stringify(sarif), {
+            headers: {
+              "content-type": `${SARIF_CONTENT_TYPE}; charset=utf-8`,
+              "cache-control": "no-store",
+              vary: "accept",
+            },
+          });
+        }
+        return jsonResponse(report, 200, { vary: "accept" });
       },
       {
         params: t.Object({ report_id: t.String({ maxLength: 64 }) }),
         response: { 200: ReportSchema, 404: ProblemSchema, ...AUTHENTICATED_ERRORS },
         detail: {
           summary: "Get a report",
-          description: "Returns a report of your account; unknown ids and other accounts' reports are 404.",
+          description:
+            "Returns a report of your account; unknown ids and other accounts' reports are 404. With `Accept: application/sarif+json` the report comes as SARIF 2.1.0 (failed and warned checks as results), ready for GitHub code scanning.",
           tags: ["Reports"],
           security: [{ bearerAuth: [] }],
         },

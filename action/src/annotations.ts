@@ -1,0 +1,71 @@
+/**
+ * Annotations on the workflow run, through @actions/core (which escapes what it writes —
+ * site text never reaches a `::` workflow command raw). GitHub shows about 10 errors and
+ * 10 warnings per step, so the most severe come first and whatever does not fit is grouped
+ * into one last annotation of that level.
+ */
+import * as core from "@actions/core";
+import type { CheckChange, Diff } from "../../shared/diff.ts";
+import type { Severity } from "../../shared/report.ts";
+
+type Level = "error" | "warning" | "notice";
+const LEVEL: Record<Severity, Level> = { critical: "error", high: "error", medium: "warning", low: "notice", info: "notice" };
+/** Individual annotations per level before the rest are grouped (GitHub shows ~10). */
+export const PER_LEVEL = 9;
+
+export interface Annotation {
+  level: Level;
+  title: string;
+  message: string;
+}
+
+function clean(text: string, max: number): string {
+  return text.replace(/[\u0000-\u001f\u007f]/g, " ").slice(0, max);
+}
+
+function fromRegression(change: CheckChange): Annotation {
+  return {
+    level: LEVEL[change.severity],
+    title: clean(`wpreport: ${change.title}`, 120),
+    message: clean(`${change.id} (${change.severity}): ${change.before ?? "absent"} → ${change.after ?? "absent"}. ${change.message} Fix: ${change.remediation}`, 1_000),
+  };
+}
+
+/** The annotations for a diff: regressions, new vulnerabilities and exceeded budgets, capped and grouped. */
+export function annotationsFor(diff: Diff): Annotation[] {
+  const all: Annotation[] = [
+    ...diff.regressions.map(fromRegression),
+    ...diff.new_vulnerabilities.map(({ component, vulnerability }) => ({
+      level: LEVEL[vulnerability.severity],
+      title: clean(`wpreport: new vulnerability in ${component}`, 120),
+      message: clean(`${vulnerability.title}${vulnerability.fixed_in ? ` — fixed in ${vulnerability.fixed_in}` : ""}`, 1_000),
+    })),
+    ...diff.budgets
+      .filter((budget) => budget.exceeded)
+      .map((budget) => ({
+        level: "error" as const,
+        title: `wpreport: ${budget.label} over budget`,
+        message: `${budget.label} is ${budget.value}, budget ${budget.kind === "max" ? "≤" : "≥"} ${budget.limit}.`,
+      })),
+  ];
+  const out: Annotation[] = [];
+  for (const level of ["error", "warning", "notice"] as const) {
+    const ofLevel = all.filter((annotation) => annotation.level === level);
+    out.push(...ofLevel.slice(0, PER_LEVEL));
+    const rest = ofLevel.slice(PER_LEVEL);
+    if (rest.length > 0) {
+      out.push({
+        level,
+        title: `wpreport: ${rest.length} more`,
+        message: clean(`${rest.length} more: ${rest.map((annotation) => annotation.title.replace(/^wpreport: /, "")).join("; ")}. See the job summary.`, 2_000),
+      });
+    }
+  }
+  return out;
+}
+
+export function annotate(diff: Diff): void {
+  for (const annotation of annotationsFor(diff)) {
+    core[annotation.level](annotation.message, { title: annotation.title });
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * `wpreport check` — the Action's job for any other CI system (GitLab, Jenkins, cron):
+ * generate a report, compare it with the baseline, print the result, exit with a status.
+ *
+ *   WPREPORT_API_URL=https://wpreport.example.com WPREPORT_TOKEN=wpr_… \
+ *     npx wpreport check --url https://staging.example.com --fail-on high
+ *
+ * Exit codes: 0 passed, 1 failed the thresholds (a regression), 2 could not check (usage,
+ * authentication, quota, unreachable site, service error).
+ */
+import { parseArgs } from "node:util";
+import { ApiError, explain, idempotencyKeyFor, WpreportClient } from "../../shared/client.ts";
+import { type Diff, diff, isSeverity, parseBudgets } from "../../shared/diff.ts";
+import type { Report, ReportMetadata, Severity } from "../../shared/report.ts";
+import { toSarif } from "../../shared/sarif.ts";
+
+const USAGE = `Usage: wpreport check --url <site> [options]
+
+Options:
+  --url <url>              site to analyse (required)
+  --fail-on <severity>     critical | high (default) | medium | low | info | none
+  --baseline <id>          latest (default) | none | a report id (rep_…)
+  --max-score-drop <n>     fail when the score drops by more than n points
+  --budgets <list>         e.g. "ttfb_ms=800,html_bytes=250000,score=80"
+  --environment <name>     stored with the report; "latest" compares within it
+  --format <f>             text (default) | json | sarif
+  --timeout <seconds>      overall time limit, retries included (default 600)
+
+Environment:
+  WPREPORT_API_URL         URL of the wpreport service (required)
+  WPREPORT_TOKEN           API token, wpr_… (required)
+  CI variables (GITHUB_RUN_ID, CI_PIPELINE_ID, BUILD_TAG, …) make retries idempotent.
+
+Exit codes: 0 passed · 1 failed the thresholds · 2 could not check`;
+
+class UsageError extends Error {}
+
+function text(report: Report, base: Report | null, result: Diff, failOn: string): string {
+  const lines: string[] = [];
+  lines.push(`wpreport: ${result.verdict.result === "pass" ? "PASSED" : "FAILED"} — ${report.final_url ?? report.url}`);
+  lines.push(`report ${report.id}, score ${result.score.before ?? "—"} → ${result.score.after ?? "—"}, grade ${result.grade.after ?? "—"}, baseline ${base?.id ?? "none"}, fail-on ${failOn}`);
+  for (const reason of result.verdict.reasons) lines.push(`  ✗ ${reason}`);
+  if (result.regressions.length > 0) {
+    lines.push("", `Regressions (${result.regressions.length}):`);
+    for (const change of result.regressions) lines.push(`  [${change.severity}] ${change.id}: ${change.before ?? "absent"} → ${change.after ?? "absent"} — ${change.message}`);
+  }
+  if (result.components.length > 0) {
+    lines.push("", "Component changes:");
+    for (const change of result.components) lines.push(`  ${change.type} ${change.slug}: ${change.change} ${change.before ?? "—"} → ${change.after ?? "—"}`);
+  }
+  for (const metric of result.metrics.filter((m) => m.direction === "worse")) {
+    lines.push(`  ▼ ${metric.label}: ${metric.before} → ${metric.after}${metric.percent !== null ? ` (${metric.percent > 0 ? "+" : ""}${metric.percent}%)` : ""}`);
+  }
+  // Site text could carry terminal escape sequences: strip control characters.
+  return lines.join("\n").replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "");
+}
+
+export async function main(argv: string[], env: NodeJS.ProcessEnv, out: (s: string) => void, err: (s: string) => void): Promise<number> {
+  let options: ReturnType<typeof parse>;
+  try {
+    options = parse(argv, env);
+  } catch (error) {
+    err(`${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (options === "help") {
+    out(USAGE);
+    return 0;
+  }
+  const client = new WpreportClient({
+    apiUrl: options.apiUrl,
+    token: options.token,
+    userAgent: "wpreport-cli/1.0.0",
+    deadline: Date.now() + options.timeout * 1000,
+    onRetry: ({ waitMs, reason }) => err(`wpreport: ${reason}; retrying in ${Math.round(waitMs / 1000)} s`),
+  });
+  try {
+    const metadata: ReportMetadata = {};
+    if (options.environment) metadata.environment = options.environment;
+    const sha = env.GITHUB_SHA ?? env.CI_COMMIT_SHA ?? env.GIT_COMMIT;
+    const ref = env.GITHUB_REF ?? env.CI_COMMIT_REF_NAME ?? env.GIT_BRANCH;
+    if (sha) metadata.git_sha = sha.slice(0, 64);
+    if (ref) metadata.git_ref = ref.slice(0, 255);
+    const runUrl = env.CI_PIPELINE_URL ?? env.BUILD_URL;
+    if (runUrl) metadata.ci_run_url = runUrl.slice(0, 2048);
+    const { report } = await client.generateReport({ url: options.url, metadata }, { idempotencyKey: idempotencyKeyFor(env, options.url) });
+    const base = options.baseline === "none" ? null : options.baseline === "latest" ? await client.previousReport(report) : await client.getReport(options.baseline);
+    const result = diff(base, report, { failOn: options.failOn, maxScoreDrop: options.maxScoreDrop, budgets: options.budgets });
+    if (options.format === "json") out(JSON.stringify({ report, baseline_id: base?.id ?? null, diff: result }, null, 2));
+    else if (options.format === "sarif") out(JSON.stringify(toSarif(report, "1.0.0", `${options.apiUrl}/docs/checks`), null, 2));
+    else out(text(report, base, result, options.failOn));
+    return result.verdict.result === "pass" ? 0 : 1;
+  } catch (error) {
+    err(error instanceof ApiError ? `wpreport: ${explain(error)}` : `wpreport: ${(error as Error).message}`);
+    return 2;
+  } finally {
+    client.close();
+  }
+}
+
+function parse(argv: string[], env: NodeJS.ProcessEnv) {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      url: { type: "string" },
+      "fail-on": { type: "string", default: "high" },
+      baseline: { type: "string", default: "latest" },
+      "max-score-drop": { type: "string" },
+      budgets: { type: "string", default: "" },
+      environment: { type: "string" },
+      format: { type: "string", default: "text" },
+      timeout: { type: "string", default: "600" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help || positionals[0] === "help") return "help" as const;
+  if (positionals[0] !== "check") throw new UsageError(positionals[0] ? `unknown command "${positionals[0]}"` : "missing command");
+  const apiUrl = env.WPREPORT_API_URL?.replace(/\/+$/, "");
+  if (!apiUrl) throw new UsageError("WPREPORT_API_URL is not set");
+  const token = env.WPREPORT_TOKEN;
+  if (!token) throw new UsageError("WPREPORT_TOKEN is not set");
+  if (!values.url) throw new UsageError("--url is required");
+  const failOn = values["fail-on"];
+  if (failOn !== "none" && !isSeverity(failOn)) throw new UsageError(`--fail-on must be one of critical, high, medium, low, info, none`);
+  if (!["text", "json", "sarif"].includes(values.format)) throw new UsageError("--format must be text, json or sarif");
+  const drop = values["max-score-drop"];
+  if (drop !== undefined && !(Number(drop) >= 0 && Number(drop) <= 100)) throw new UsageError("--max-score-drop must be a number from 0 to 100");
+  const timeout = Number(values.timeout);
+  if (!(timeout >= 10)) throw new UsageError("--timeout must be at least 10 seconds");
+  return {
+    apiUrl,
+    token,
+    url: values.url,
+    failOn: failOn as Severity | "none",
+    baseline: values.baseline,
+    maxScoreDrop: drop === undefined ? null : Number(drop),
+    budgets: parseBudgets(values.budgets),
+    environment: values.environment,
+    format: values.format as "text" | "json" | "sarif",
+    timeout,
+  };
+}
+
+if (import.meta.main || process.argv[1]?.endsWith("cli.js")) {
+  const code = await main(process.argv.slice(2), process.env, (s) => process.stdout.write(`${s}\n`), (s) => process.stderr.write(`${s}\n`));
+  process.exit(code);
+}

@@ -1,0 +1,79 @@
+/** The Action's inputs, read and validated once; every bad value is reported in plain words. */
+import * as core from "@actions/core";
+import { isSeverity, parseBudgets } from "../../shared/diff.ts";
+import type { Severity } from "../../shared/report.ts";
+
+export interface Inputs {
+  apiUrl: string;
+  token: string;
+  url: string;
+  baseline: "latest" | "none" | string;
+  failOn: Severity | "none";
+  maxScoreDrop: number | null;
+  budgets: Record<string, number>;
+  environment: string | undefined;
+  commentOnPr: boolean;
+  githubToken: string;
+  timeoutSeconds: number;
+  waitForSiteSeconds: number;
+}
+
+export class InputError extends Error {}
+
+function number(name: string, raw: string, min: number, max: number): number {
+  const value = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(value) || value < min || value > max) {
+    throw new InputError(`Input ${name} must be a number from ${min} to ${max}, got "${raw}".`);
+  }
+  return value;
+}
+
+export function readInputs(): Inputs {
+  const apiUrl = core.getInput("api-url", { required: true }).trim();
+  const token = core.getInput("api-token", { required: true }).trim();
+  // Mask it before anything else can print it.
+  core.setSecret(token);
+  const url = core.getInput("url", { required: true }).trim();
+  for (const [name, value] of [
+    ["api-url", apiUrl],
+    ["url", url],
+  ] as const) {
+    try {
+      const parsed = new URL(value);
+      if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error();
+    } catch {
+      throw new InputError(`Input ${name} must be an http(s) URL, got "${value}".`);
+    }
+  }
+  const baseline = core.getInput("baseline").trim() || "latest";
+  if (baseline !== "latest" && baseline !== "none" && !/^rep_[0-9a-z]{26}$/.test(baseline)) {
+    throw new InputError(`Input baseline must be "latest", "none" or a report id (rep_…), got "${baseline}".`);
+  }
+  const failOn = (core.getInput("fail-on").trim() || "high").toLowerCase();
+  if (failOn !== "none" && !isSeverity(failOn)) {
+    throw new InputError(`Input fail-on must be one of critical, high, medium, low, info, none — got "${failOn}".`);
+  }
+  const maxScoreDropRaw = core.getInput("max-score-drop").trim();
+  let budgets: Record<string, number>;
+  try {
+    budgets = parseBudgets(core.getInput("budgets"));
+  } catch (error) {
+    throw new InputError(`Input budgets: ${(error as Error).message}.`);
+  }
+  const commentRaw = core.getInput("comment-on-pr").trim().toLowerCase() || "false";
+  if (!["true", "false"].includes(commentRaw)) throw new InputError(`Input comment-on-pr must be true or false, got "${commentRaw}".`);
+  return {
+    apiUrl: apiUrl.replace(/\/+$/, ""),
+    token,
+    url,
+    baseline,
+    failOn,
+    maxScoreDrop: maxScoreDropRaw === "" ? null : number("max-score-drop", maxScoreDropRaw, 0, 100),
+    budgets,
+    environment: core.getInput("environment").trim() || undefined,
+    commentOnPr: commentRaw === "true",
+    githubToken: core.getInput("github-token").trim(),
+    timeoutSeconds: number("timeout", core.getInput("timeout").trim() || "600", 10, 6 * 3600),
+    waitForSiteSeconds: number("wait-for-site", core.getInput("wait-for-site").trim() || "0", 0, 3600),
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * Markdown for the job summary, the PR comment and the CLI's text output — the same facts,
+ * written once. Text that comes from the analysed site (check messages, evidence, component
+ * names) is untrusted: it is HTML-escaped, table-safe, stripped of mentions and links, and
+ * length-capped before it reaches GitHub's renderer.
+ */
+import type { CheckChange, Diff } from "../../shared/diff.ts";
+import type { Report } from "../../shared/report.ts";
+
+/** Escapes site text for GitHub-flavoured markdown (tables included). */
+export function md(text: string | number | null | undefined, max = 200): string {
+  const value = String(text ?? "")
+    .replace(/[\u0000-\u001f\u007f]/g, " ")
+    .slice(0, max);
+  return value
+    .replace(/([\\`*_[\]#!~])/g, "\\$1")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/\|/g, "&#124;")
+    .replace(/@/g, "@\u200b") // no @mentions from site text
+    .replace(/:\/\//g, ":\u200b//"); // no auto-links
+}
+
+const STATUS_ICON: Record<string, string> = { pass: "✅ pass", warn: "⚠️ warn", fail: "❌ fail", skip: "⏭️ skip", error: "❗ error" };
+const statusText = (status: string | null) => (status ? (STATUS_ICON[status] ?? status) : "—");
+
+function regressionRows(changes: CheckChange[], limit: number): string[] {
+  const rows = ["| Severity | Check | Before → After | Details |", "|---|---|---|---|"];
+  for (const change of changes.slice(0, limit)) {
+    rows.push(
+      `| ${change.severity} | \`${change.id}\`<br>${md(change.title, 100)}${change.new_check ? " (new check)" : ""} | ${statusText(change.before)} → ${statusText(change.after)} | ${md(change.message, 300)} |`,
+    );
+  }
+  if (changes.length > limit) rows.push(`| | …and ${changes.length - limit} more | | |`);
+  return rows;
+}
+
+export interface RenderContext {
+  report: Report;
+  base: Report | null;
+  diff: Diff;
+  reportUrl: string;
+  failOn: string;
+}
+
+/** The full result in markdown: verdict, score, regressions, components, metrics, budgets. */
+export function renderMarkdown({ report, base, diff, reportUrl, failOn }: RenderContext, options: { limit?: number } = {}): string {
+  const limit = options.limit ?? 50;
+  const lines: string[] = [];
+  const verdict = diff.verdict.result === "pass" ? "✅ Passed" : "❌ Failed";
+  lines.push(`### wpreport: ${verdict} — ${md(report.final_url ?? report.url, 300)}`, "");
+  const score = diff.score.before !== null
+    ? `**${diff.score.before} → ${diff.score.after}** (${(diff.score.delta ?? 0) >= 0 ? "+" : ""}${diff.score.delta}), grade ${diff.grade.before ?? "—"} → ${diff.grade.after ?? "—"}`
+    : `**${diff.score.after ?? "—"}**, grade ${diff.grade.after ?? "—"}`;
+  lines.push(`Score ${score} · ${base ? `compared with [${md(base.id)}](${reportUrl.replace(report.id, base.id)})` : "no baseline"} · fail-on \`${failOn}\` · [full report](${reportUrl})`, "");
+  if (diff.verdict.reasons.length > 0) {
+    lines.push("**Why it failed**", "", ...diff.verdict.reasons.map((reason) => `- ${md(reason, 400)}`), "");
+  }
+  if (report.hosting?.blocked_by_waf) {
+    lines.push(`> ⚠️ The site answered with a ${md(report.hosting.waf ?? "firewall")} challenge instead of its homepage; nothing else could be analysed.`, "");
+  }
+  if (diff.regressions.length > 0) {
+    lines.push(`#### Regressions (${diff.regressions.length})`, "", ...regressionRows(diff.regressions, limit), "");
+  } else if (base) {
+    lines.push("No check got worse. 🎉", "");
+  }
+  if (diff.new_vulnerabilities.length > 0) {
+    lines.push("#### New known vulnerabilities", "");
+    for (const { component, vulnerability } of diff.new_vulnerabilities.slice(0, limit)) {
+      lines.push(`- **${vulnerability.severity}** ${md(component)}: ${md(vulnerability.title)}${vulnerability.fixed_in ? ` (fixed in ${md(vulnerability.fixed_in)})` : ""}`);
+    }
+    lines.push("");
+  }
+  if (diff.components.length > 0) {
+    lines.push("#### Component changes", "", "| Component | Change | Version |", "|---|---|---|");
+    for (const change of diff.components.slice(0, limit)) {
+      lines.push(`| ${change.type} \`${md(change.slug, 100)}\`${change.name ? ` ${md(change.name, 80)}` : ""} | ${change.change} | ${md(change.before ?? "—")} → ${md(change.after ?? "—")} |`);
+    }
+    lines.push("");
+  }
+  if (diff.metrics.length > 0) {
+    lines.push("#### Metrics", "", "| Metric | Before | After | Change |", "|---|---|---|---|");
+    for (const metric of diff.metrics) {
+      const sign = metric.delta > 0 ? "+" : "";
+      lines.push(`| ${metric.direction === "worse" ? "🔻" : "🔺"} ${metric.label} | ${metric.before} | ${metric.after} | ${sign}${metric.delta}${metric.percent !== null ? ` (${sign}${metric.percent}%)` : ""} |`);
+    }
+    lines.push("");
+  }
+  if (diff.budgets.length > 0) {
+    lines.push("#### Budgets", "", "| Metric | Budget | Value | |", "|---|---|---|---|");
+    for (const budget of diff.budgets) {
+      lines.push(`| ${budget.label} | ${budget.kind === "max" ? "≤" : "≥"} ${budget.limit} | ${budget.value ?? "—"} | ${budget.exceeded ? "❌" : "✅"} |`);
+    }
+    lines.push("");
+  }
+  if (diff.improvements.length > 0) {
+    lines.push(`<details><summary>Improvements (${diff.improvements.length})</summary>`, "");
+    for (const change of diff.improvements.slice(0, limit)) lines.push(`- \`${change.id}\` ${statusText(change.before)} → ${statusText(change.after)}`);
+    lines.push("", "</details>", "");
+  }
+  return lines.join("\n");
+}

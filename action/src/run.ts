@@ -1,0 +1,101 @@
+/**
+ * The Action: generate a report, compare it with the baseline, annotate, summarise,
+ * optionally comment on the PR, set outputs, and fail the job exactly when the verdict says.
+ */
+import * as core from "@actions/core";
+import { ApiError, explain, idempotencyKeyFor, WpreportClient } from "../../shared/client.ts";
+import { diff } from "../../shared/diff.ts";
+import type { Report, ReportMetadata } from "../../shared/report.ts";
+import { annotate } from "./annotations.ts";
+import { InputError, type Inputs, readInputs } from "./inputs.ts";
+import { renderMarkdown } from "./markdown.ts";
+import { upsertPrComment } from "./pr-comment.ts";
+import { waitForSite } from "./wait-for-site.ts";
+
+export const ACTION_VERSION = "1.0.0";
+
+export function reportUrl(apiUrl: string, id: string): string {
+  return `${apiUrl}/api/report/${id}`;
+}
+
+function metadataFrom(env: NodeJS.ProcessEnv, inputs: Inputs): ReportMetadata {
+  const metadata: ReportMetadata = {};
+  if (env.GITHUB_SHA) metadata.git_sha = env.GITHUB_SHA.slice(0, 64);
+  if (env.GITHUB_REF) metadata.git_ref = env.GITHUB_REF.slice(0, 255);
+  if (inputs.environment) metadata.environment = inputs.environment.slice(0, 64);
+  if (env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID) {
+    metadata.ci_run_url = `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`;
+  }
+  return metadata;
+}
+
+export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const started = Date.now();
+  let inputs: Inputs;
+  try {
+    inputs = readInputs();
+  } catch (error) {
+    core.setOutput("result", "error");
+    core.setFailed(error instanceof InputError ? error.message : (error as Error).message);
+    return;
+  }
+  const client = new WpreportClient({
+    apiUrl: inputs.apiUrl,
+    token: inputs.token,
+    userAgent: `wpreport-action/${ACTION_VERSION}`,
+    deadline: started + inputs.timeoutSeconds * 1000,
+    onRetry: ({ attempt, waitMs, reason }) => core.info(`wpreport: ${reason}; retrying in ${Math.round(waitMs / 1000)} s (attempt ${attempt})`),
+  });
+  try {
+    if (inputs.waitForSiteSeconds > 0) {
+      core.info(`Waiting up to ${inputs.waitForSiteSeconds} s for ${inputs.url} to answer…`);
+      if (!(await waitForSite(inputs.url, inputs.waitForSiteSeconds, (line) => core.info(line)))) {
+        core.warning(`${inputs.url} did not answer within ${inputs.waitForSiteSeconds} s; asking for the report anyway.`);
+      }
+    }
+
+    const requested = Date.now();
+    const { report, replayed } = await client.generateReport(
+      { url: inputs.url, metadata: metadataFrom(env, inputs) },
+      { idempotencyKey: idempotencyKeyFor(env, inputs.url) },
+    );
+    const received = Date.now();
+    core.info(`wpreport: report ${report.id}${replayed ? " (from an earlier attempt of this run, not charged again)" : ""}: score ${report.summary?.score ?? "—"} (${report.summary?.grade ?? "—"})`);
+
+    let base: Report | null = null;
+    if (inputs.baseline === "latest") base = await client.previousReport(report);
+    else if (inputs.baseline !== "none") base = await client.getReport(inputs.baseline);
+    core.info(base ? `wpreport: comparing with ${base.id} (${base.created_at})` : "wpreport: no baseline to compare with");
+
+    const result = diff(base, report, { failOn: inputs.failOn, maxScoreDrop: inputs.maxScoreDrop, budgets: inputs.budgets });
+    const url = reportUrl(inputs.apiUrl, report.id);
+    annotate(result);
+    const markdown = renderMarkdown({ report, base, diff: result, reportUrl: url, failOn: inputs.failOn });
+    await core.summary.addRaw(markdown, true).write();
+
+    if (inputs.commentOnPr) {
+      try {
+        const outcome = await upsertPrComment(inputs.githubToken, inputs.url, renderMarkdown({ report, base, diff: result, reportUrl: url, failOn: inputs.failOn }, { limit: 20 }));
+        if (outcome) core.info(`wpreport: PR comment ${outcome}`);
+        else core.info("wpreport: not a pull request event; no comment posted");
+      } catch (error) {
+        core.warning(`Could not post the PR comment: ${(error as Error).message}. Does the workflow grant pull-requests: write?`);
+      }
+    }
+
+    core.setOutput("report-id", report.id);
+    core.setOutput("report-url", url);
+    core.setOutput("score", String(report.summary?.score ?? ""));
+    core.setOutput("grade", report.summary?.grade ?? "");
+    core.setOutput("regressions", String(result.regressions.length));
+    core.setOutput("result", result.verdict.result);
+    const overhead = requested - started + (Date.now() - received);
+    core.info(`wpreport: action overhead ${overhead} ms (service ${received - requested} ms)`);
+    if (result.verdict.result === "fail") core.setFailed(`wpreport: ${result.verdict.reasons.join("; ")}`);
+  } catch (error) {
+    core.setOutput("result", "error");
+    core.setFailed(error instanceof ApiError ? explain(error) : `wpreport: ${(error as Error).message}`);
+  } finally {
+    client.close();
+  }
+}

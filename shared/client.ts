@@ -1,0 +1,236 @@
+/**
+ * The wpreport API client shared by the GitHub Action and the CLI for other CI systems.
+ *
+ * - Typed from the report types; errors are ApiError with the problem+json `code`.
+ * - Retries 429, 503 and 409 idempotency_in_progress, honouring Retry-After, and network
+ *   failures with backoff — never past the caller's deadline. A POST is only retried when it
+ *   carries an Idempotency-Key, so a retry can never be charged twice.
+ * - Built on @actions/http-client, which honours the runner's proxy settings.
+ */
+import { createHash } from "node:crypto";
+import { HttpClient } from "@actions/http-client";
+import type { Diff } from "./diff.ts";
+import type { Report, ReportMetadata } from "./report.ts";
+
+export interface Problem {
+  type?: string;
+  title?: string;
+  status?: number;
+  detail?: string;
+  code?: string;
+  request_id?: string;
+  [key: string]: unknown;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly problem: Problem,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+
+  get code(): string {
+    return this.problem.code ?? (this.status === 0 ? "network_error" : "http_error");
+  }
+}
+
+export interface Usage {
+  plan: { id: string; name: string };
+  quota: number;
+  used: number;
+  in_progress: number;
+  remaining: number;
+  resets_at: string;
+  rate_limit: { limit: number; window_seconds: number; remaining: number };
+}
+
+export interface ReportListItem {
+  id: string;
+  url: string;
+  site: string;
+  status: Report["status"];
+  created_at: string;
+  completed_at: string | null;
+  score: number | null;
+  grade: string | null;
+  metadata: ReportMetadata;
+}
+
+export interface RetryInfo {
+  attempt: number;
+  waitMs: number;
+  reason: string;
+}
+
+export interface ClientOptions {
+  apiUrl: string;
+  token: string;
+  userAgent?: string;
+  /** Epoch ms after which no new attempt starts (the step's timeout). */
+  deadline?: number;
+  maxRetries?: number;
+  onRetry?: (info: RetryInfo) => void;
+  /** Injected for tests; defaults to a real timer. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const RETRY_STATUSES = new Set([429, 503]);
+const NETWORK_BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 16_000];
+
+/**
+ * An Idempotency-Key for a CI run: the same run attempt and URL always give the same key,
+ * so the client's retries (and a step re-run inside the same attempt) are not charged twice.
+ */
+export function idempotencyKeyFor(env: Record<string, string | undefined>, url: string): string | undefined {
+  const run = env.GITHUB_RUN_ID ?? env.CI_PIPELINE_ID ?? env.BUILD_TAG;
+  if (!run) return undefined;
+  const attempt = env.GITHUB_RUN_ATTEMPT ?? env.CI_JOB_ID ?? "1";
+  const site = createHash("sha256").update(url).digest("hex").slice(0, 16);
+  return `ci-${run}-${attempt}-${site}`.slice(0, 255);
+}
+
+/** One sentence a person can act on, for the errors people actually meet. */
+export function explain(error: unknown): string {
+  if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error);
+  const detail = error.problem.detail ? ` ${error.problem.detail}` : "";
+  switch (error.code) {
+    case "unauthorized":
+      return "The wpreport API refused the token. Check that the secret holds a current token (wpr_…) that has not been revoked or expired.";
+    case "quota_exhausted":
+      return `This month's report quota is used up, so no new report could be made.${
+        typeof error.problem.resets_at === "string" ? ` It resets at ${error.problem.resets_at}.` : ""
+      } Upgrade the plan for more reports.`;
+    case "rate_limited":
+      return `The wpreport API kept answering "too many requests" until the time limit.${detail}`;
+    case "site_unreachable":
+      return `wpreport could not reach the site.${detail} Is it up and reachable from the internet?`;
+    case "url_not_allowed":
+    case "invalid_url":
+      return `The URL cannot be analysed.${detail}`;
+    case "network_error":
+      return `Could not reach the wpreport API: ${error.message}`;
+    default:
+      return `The wpreport API answered ${error.status}${error.problem.code ? ` (${error.problem.code})` : ""}.${detail}`;
+  }
+}
+
+export class WpreportClient {
+  private readonly http: HttpClient;
+  private readonly base: string;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly options: ClientOptions) {
+    this.base = options.apiUrl.replace(/\/+$/, "");
+    this.http = new HttpClient(options.userAgent ?? "wpreport-client", [], { allowRetries: false, keepAlive: true });
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  close(): void {
+    this.http.dispose();
+  }
+
+  async generateReport(
+    input: { url: string; metadata?: ReportMetadata },
+    options: { idempotencyKey?: string } = {},
+  ): Promise<{ report: Report; replayed: boolean }> {
+    const headers: Record<string, string> = { "content-type": "application/json" };
+    if (options.idempotencyKey) headers["idempotency-key"] = options.idempotencyKey;
+    const { body, headers: responseHeaders } = await this.call<Report>("POST", "/api/generate-report", {
+      body: JSON.stringify(input),
+      headers,
+      retryable: Boolean(options.idempotencyKey),
+    });
+    return { report: body, replayed: responseHeaders["idempotent-replayed"] === "true" };
+  }
+
+  async getReport(id: string): Promise<Report> {
+    return (await this.call<Report>("GET", `/api/report/${encodeURIComponent(id)}`)).body;
+  }
+
+  async listReports(filters: Record<string, string | number | undefined>): Promise<{ data: ReportListItem[]; next_cursor: string | null }> {
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(filters)) if (value !== undefined) query.set(key, String(value));
+    return (await this.call<{ data: ReportListItem[]; next_cursor: string | null }>("GET", `/api/reports?${query}`)).body;
+  }
+
+  /** The newest completed report of the same site and environment made before `head`, if any. */
+  async previousReport(head: Report): Promise<Report | null> {
+    const { data } = await this.listReports({
+      url: head.url,
+      environment: head.metadata.environment,
+      status: "completed",
+      before: head.id,
+      limit: 10,
+    });
+    // The filter on environment is exact; a report without one only matches others without one.
+    const match = data.find((item) => (item.metadata.environment ?? null) === (head.metadata.environment ?? null));
+    return match ? this.getReport(match.id) : null;
+  }
+
+  async diff(id: string, base: string, query: Record<string, string> = {}): Promise<Diff> {
+    const params = new URLSearchParams({ base, ...query });
+    return (await this.call<Diff>("GET", `/api/report/${encodeURIComponent(id)}/diff?${params}`)).body;
+  }
+
+  async usage(): Promise<Usage> {
+    return (await this.call<Usage>("GET", "/api/usage")).body;
+  }
+
+  private async call<T>(
+    method: string,
+    path: string,
+    options: { body?: string; headers?: Record<string, string>; retryable?: boolean } = {},
+  ): Promise<{ body: T; headers: Record<string, string | string[] | undefined> }> {
+    const retryable = method === "GET" || options.retryable === true;
+    const maxRetries = this.options.maxRetries ?? 8;
+    for (let attempt = 1; ; attempt++) {
+      let status = 0;
+      let text = "";
+      let headers: Record<string, string | string[] | undefined> = {};
+      try {
+        const response = await this.http.request(method, `${this.base}${path}`, options.body ?? null, {
+          accept: "application/json",
+          authorization: `Bearer ${this.options.token}`,
+          ...options.headers,
+        });
+        status = response.message.statusCode ?? 0;
+        headers = response.message.headers;
+        text = await response.readBody();
+      } catch (error) {
+        const wait = NETWORK_BACKOFF_MS[Math.min(attempt - 1, NETWORK_BACKOFF_MS.length - 1)] as number;
+        if (!retryable || attempt > maxRetries || !this.canWait(wait)) {
+          throw new ApiError(0, {}, (error as Error).message);
+        }
+        this.options.onRetry?.({ attempt, waitMs: wait, reason: (error as Error).message });
+        await this.sleep(wait);
+        continue;
+      }
+      if (status >= 200 && status < 300) return { body: JSON.parse(text) as T, headers };
+
+      let problem: Problem = {};
+      try {
+        problem = JSON.parse(text) as Problem;
+      } catch {
+        problem = { detail: text.slice(0, 200) };
+      }
+      const again = RETRY_STATUSES.has(status) || (status === 409 && problem.code === "idempotency_in_progress");
+      if (again && retryable && attempt <= maxRetries) {
+        const retryAfter = Number(headers["retry-after"]);
+        const wait = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : 1_000 * 2 ** (attempt - 1);
+        if (this.canWait(wait)) {
+          this.options.onRetry?.({ attempt, waitMs: wait, reason: `${status}${problem.code ? ` ${problem.code}` : ""}` });
+          await this.sleep(wait);
+          continue;
+        }
+      }
+      throw new ApiError(status, problem, problem.detail ?? `HTTP ${status}`);
+    }
+  }
+
+  private canWait(ms: number): boolean {
+    return this.options.deadline === undefined || Date.now() + ms < this.options.deadline;
+  }
+}

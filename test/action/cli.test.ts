@@ -1,0 +1,80 @@
+/** `wpreport check` (action/dist/cli.js) against the real service: exit codes and formats. */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { startTestService, type TestService } from "../helpers/service.ts";
+import { blogFeed, blogHomepage, startSite, type TestSite } from "../helpers/sites.ts";
+
+const CLI = path.resolve(import.meta.dir, "../../action/dist/cli.js");
+
+async function cli(args: string[], env: Record<string, string>) {
+  const child = Bun.spawn(["node", CLI, ...args], { env: { PATH: process.env.PATH ?? "", ...env }, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  return { stdout, stderr, code };
+}
+
+describe("wpreport check (CLI for other CI systems)", () => {
+  let service: TestService;
+  let site: TestSite;
+  let env: Record<string, string>;
+  let compress = true;
+
+  beforeAll(async () => {
+    service = await startTestService();
+    const { token } = await service.token(undefined, "business");
+    env = { WPREPORT_API_URL: service.url, WPREPORT_TOKEN: token, CI_PIPELINE_ID: String(Date.now()) };
+    site = startSite({
+      "/": () => {
+        const html = blogHomepage(site.url.replace(/\/$/, ""));
+        return compress
+          ? new Response(gzipSync(html), { headers: { "content-type": "text/html", "content-encoding": "gzip" } })
+          : new Response(html, { headers: { "content-type": "text/html" } });
+      },
+      "/feed/": () => new Response(blogFeed, { headers: { "content-type": "application/rss+xml" } }),
+    });
+  });
+  afterAll(async () => {
+    site.stop();
+    await service.stop();
+  });
+
+  test("exit 0 on a pass, 1 on a regression at fail-on, with the reason in plain text", async () => {
+    const first = await cli(["check", "--url", site.url, "--environment", "cli"], { ...env, CI_JOB_ID: "1" });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain("wpreport: PASSED");
+    compress = false;
+    const second = await cli(["check", "--url", site.url, "--environment", "cli", "--fail-on", "medium"], { ...env, CI_JOB_ID: "2" });
+    expect(second.code).toBe(1);
+    expect(second.stdout).toContain("wpreport: FAILED");
+    expect(second.stdout).toContain("[medium] performance.html_compression: pass → fail");
+    const lenient = await cli(["check", "--url", site.url, "--environment", "cli", "--fail-on", "high", "--format", "json"], {
+      ...env,
+      CI_JOB_ID: "3",
+    });
+    expect(lenient.code).toBe(0);
+    const parsed = JSON.parse(lenient.stdout) as { report: { id: string }; baseline_id: string; diff: { verdict: { result: string } } };
+    expect(parsed.diff.verdict.result).toBe("pass");
+    expect(parsed.baseline_id).toMatch(/^rep_/);
+    compress = true;
+  });
+
+  test("--format sarif prints SARIF 2.1.0", async () => {
+    const run = await cli(["check", "--url", site.url, "--baseline", "none", "--format", "sarif"], { ...env, CI_JOB_ID: "4" });
+    expect(run.code).toBe(0);
+    expect((JSON.parse(run.stdout) as { version: string }).version).toBe("2.1.0");
+  });
+
+  test("exit 2 on usage errors, a refused token and a blocked URL", async () => {
+    expect((await cli(["check"], env)).code).toBe(2);
+    expect((await cli(["check", "--url", site.url, "--fail-on", "severe"], env)).stderr).toContain("--fail-on must be one of");
+    const noToken = await cli(["check", "--url", site.url], { WPREPORT_API_URL: service.url });
+    expect(noToken.code).toBe(2);
+    expect(noToken.stderr).toContain("WPREPORT_TOKEN is not set");
+    const badToken = await cli(["check", "--url", site.url], { ...env, WPREPORT_TOKEN: "wpr_wrong" });
+    expect(badToken.code).toBe(2);
+    expect(badToken.stderr).toContain("refused the token");
+    const blocked = await cli(["check", "--url", "http://169.254.169.254/"], { ...env, CI_JOB_ID: "5" });
+    expect(blocked.code).toBe(2);
+    expect(blocked.stderr).toContain("cannot be analysed");
+  });
+});
