@@ -150,10 +150,13 @@ export class WpreportClient {
     return (await this.call<Report>("GET", `/api/report/${encodeURIComponent(id)}`)).body;
   }
 
-  async listReports(filters: Record<string, string | number | undefined>): Promise<{ data: ReportListItem[]; next_cursor: string | null }> {
+  async listReports(
+    filters: Record<string, string | number | undefined>,
+  ): Promise<{ data: ReportListItem[]; next_cursor: string | null }> {
     const query = new URLSearchParams();
     for (const [key, value] of Object.entries(filters)) if (value !== undefined) query.set(key, String(value));
-    return (await this.call<{ data: ReportListItem[]; next_cursor: string | null }>("GET", `/api/reports?${query}`)).body;
+    return (await this.call<{ data: ReportListItem[]; next_cursor: string | null }>("GET", `/api/reports?${query}`))
+      .body;
   }
 
   /** The newest completed report of the same site and environment made before `head`, if any. */
@@ -221,7 +224,11 @@ export class WpreportClient {
         const retryAfter = Number(headers["retry-after"]);
         const wait = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : 1_000 * 2 ** (attempt - 1);
         if (this.canWait(wait)) {
-          this.options.onRetry?.({ attempt, waitMs: wait, reason: `${status}${problem.code ? ` ${problem.code}` : ""}` });
+          this.options.onRetry?.({
+            attempt,
+            waitMs: wait,
+            reason: `${status}${problem.code ? ` ${problem.code}` : ""}`,
+          });
           await this.sleep(wait);
           continue;
         }

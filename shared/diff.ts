@@ -13,6 +13,7 @@
 import { METRICS, type MetricDefinition, metricByKey } from "./metrics.ts";
 import type { Check, CheckStatus, Component, Report, Severity, Vulnerability } from "./report.ts";
 import { SEVERITIES } from "./report.ts";
+import { compareDottedVersions } from "./versions.ts";
 
 export interface DiffOptions {
   /** Regressions (and new vulnerabilities) of at least this severity fail the build; "none" never. Default "high". */
@@ -157,16 +158,6 @@ function components(
   return map;
 }
 
-function compareVersions(a: string, b: string): number {
-  const left = a.split(/[.-]/).map((part) => Number.parseInt(part, 10) || 0);
-  const right = b.split(/[.-]/).map((part) => Number.parseInt(part, 10) || 0);
-  for (let i = 0; i < Math.max(left.length, right.length); i++) {
-    const difference = (left[i] ?? 0) - (right[i] ?? 0);
-    if (difference !== 0) return Math.sign(difference);
-  }
-  return 0;
-}
-
 function componentChanges(base: Report | null, head: Report): ComponentChange[] {
   if (!base) return [];
   const before = components(base);
@@ -183,7 +174,7 @@ function componentChanges(base: Report | null, head: Report): ComponentChange[] 
     if (!old) changes.push({ type, slug, name, change: "added", before: null, after: to });
     else if (!now) changes.push({ type, slug, name, change: "removed", before: from, after: null });
     else if (from !== to) {
-      const order = from && to ? compareVersions(to, from) : 0;
+      const order = from && to ? compareDottedVersions(to, from) : 0;
       changes.push({
         type,
         slug,

@@ -1,25 +1,19 @@
 /**
- * Reads a JSON request body with a hard size limit, counting bytes as they arrive (a
- * missing or lying Content-Length cannot get past it) and decoding strictly as UTF-8.
+ * Reading request bodies with a hard size limit, counting bytes as they arrive (a missing
+ * or lying Content-Length cannot get past it); JSON bodies are decoded strictly as UTF-8.
  */
 import { ApiProblem } from "./problem.ts";
 
-export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
-  const contentType = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-  if (contentType !== "application/json" && !contentType.endsWith("+json")) {
-    throw new ApiProblem(
-      "unsupported_media_type",
-      "Send the request body as JSON with Content-Type: application/json.",
-    );
-  }
-  const tooLarge = () =>
-    new ApiProblem("payload_too_large", `The request body must not exceed ${maxBytes} bytes.`, {
-      extensions: { max_bytes: maxBytes },
-    });
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) throw tooLarge();
-  if (!request.body) throw new ApiProblem("invalid_request", "The request body is empty; expected a JSON object.");
+function tooLarge(maxBytes: number): ApiProblem {
+  return new ApiProblem("payload_too_large", `The request body must not exceed ${maxBytes} bytes.`, {
+    extensions: { max_bytes: maxBytes },
+  });
+}
 
+/** The body as bytes, at most `maxBytes`; 413 problem beyond. */
+export async function readBodyCapped(request: Request, maxBytes: number): Promise<Buffer> {
+  if (Number(request.headers.get("content-length") ?? "0") > maxBytes) throw tooLarge(maxBytes);
+  if (!request.body) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
   let total = 0;
   const reader = request.body.getReader();
@@ -29,15 +23,28 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     total += value.byteLength;
     if (total > maxBytes) {
       await reader.cancel().catch(() => {});
-      throw tooLarge();
+      throw tooLarge(maxBytes);
     }
     chunks.push(value);
   }
-  if (total === 0) throw new ApiProblem("invalid_request", "The request body is empty; expected a JSON object.");
+  return Buffer.concat(chunks, total);
+}
+
+export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+  const contentType = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  if (contentType !== "application/json" && !contentType.endsWith("+json")) {
+    throw new ApiProblem(
+      "unsupported_media_type",
+      "Send the request body as JSON with Content-Type: application/json.",
+    );
+  }
+  const bytes = await readBodyCapped(request, maxBytes);
+  if (bytes.byteLength === 0)
+    throw new ApiProblem("invalid_request", "The request body is empty; expected a JSON object.");
 
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
     throw new ApiProblem("invalid_request", "The request body is not valid UTF-8.");
   }

@@ -5,6 +5,7 @@
  * disagrees with it.
  */
 import type { Evidence } from "../../../shared/report.ts";
+import { compareDottedVersions } from "../../../shared/versions.ts";
 
 export interface WeightedEvidence extends Evidence {
   /** Probability that this signal alone is right (0–1). */
@@ -34,7 +35,7 @@ export function pickVersion(signals: readonly WeightedEvidence[]): { version: st
   for (const [candidate, weights] of byVersion) {
     const score = noisyOr(weights);
     // Ties go to the higher version: stale evidence (an old readme) is the usual reason for disagreement.
-    if (score > best || (score === best && version !== null && compareLoose(candidate, version) > 0)) {
+    if (score > best || (score === best && version !== null && compareDottedVersions(candidate, version) > 0)) {
       best = score;
       version = candidate;
     }
@@ -42,17 +43,6 @@ export function pickVersion(signals: readonly WeightedEvidence[]): { version: st
   if (!version || total === 0) return { version: null, confidence: 0 };
   const agreeing = (byVersion.get(version) ?? []).reduce((sum, weight) => sum + weight, 0);
   return { version, confidence: Math.round(best * (agreeing / total) * 100) };
-}
-
-/** Compares dotted numeric versions ("5.10" > "5.9"); non-numeric parts compare as 0. */
-export function compareLoose(a: string, b: string): number {
-  const left = a.split(/[.-]/).map((part) => Number.parseInt(part, 10) || 0);
-  const right = b.split(/[.-]/).map((part) => Number.parseInt(part, 10) || 0);
-  for (let i = 0; i < Math.max(left.length, right.length); i++) {
-    const difference = (left[i] ?? 0) - (right[i] ?? 0);
-    if (difference !== 0) return Math.sign(difference);
-  }
-  return 0;
 }
 
 /** Strips the weights, keeping the report's evidence shape. */

@@ -8,7 +8,6 @@
 import type { PluginInfo } from "../../../shared/report.ts";
 import type { Artifacts, HttpArtifact } from "../artifacts.ts";
 import { metaContents, pageOf } from "../parse/page.ts";
-import { pageResources } from "../parse/urls.ts";
 import { siteText } from "../untrusted-text.ts";
 import {
   confidenceOf,
@@ -20,9 +19,8 @@ import {
 import { looksLikeReadme, parsePluginReadme } from "./readme.ts";
 import { restNamespaces } from "./rest.ts";
 import { PLUGIN_SIGNATURES, type PluginSignature } from "./signatures.ts";
-import type { SitePaths } from "./site-paths.ts";
+import { componentAssets, type SitePaths } from "./site-paths.ts";
 
-const SLUG = /^[a-z0-9][a-z0-9._-]{0,99}$/i;
 const DETECTED_AT = 50;
 
 const compiled = new Map<string, RegExp>();
@@ -37,27 +35,7 @@ function pattern(source: string): RegExp {
 
 /** Slugs of plugins whose files the page loads (`<content>/plugins/<slug>/…`). */
 export function pluginSlugsFromPage(homepage: HttpArtifact, paths: SitePaths): Map<string, string[]> {
-  const found = new Map<string, string[]>();
-  const prefixes = [
-    new URL("plugins/", paths.contentBase).pathname,
-    new URL("mu-plugins/", paths.contentBase).pathname,
-  ];
-  const cdnMarker = "/wp-content/plugins/";
-  for (const resource of pageResources(pageOf(homepage), homepage.body, homepage.url)) {
-    const path = resource.url.pathname;
-    let rest: string | undefined;
-    const prefix = prefixes.find((candidate) => path.startsWith(candidate));
-    if (prefix && resource.url.origin === paths.origin) rest = path.slice(prefix.length);
-    // Assets served from a CDN host keep WordPress's default layout.
-    else if (path.includes(cdnMarker)) rest = path.slice(path.indexOf(cdnMarker) + cdnMarker.length);
-    if (rest === undefined) continue;
-    const slug = rest.split("/")[0] ?? "";
-    if (!SLUG.test(slug)) continue;
-    const urls = found.get(slug) ?? [];
-    if (urls.length < 20) urls.push(resource.url.toString());
-    found.set(slug, urls);
-  }
-  return found;
+  return componentAssets(homepage, paths, ["plugins", "mu-plugins"]);
 }
 
 /** Plugins known by the REST namespaces they register. */

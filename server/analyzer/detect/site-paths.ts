@@ -75,3 +75,37 @@ export function detectSitePaths(homepage: HttpArtifact): SitePaths {
   }
   return { origin, installBase, contentBase, customContent: contentBase !== defaultContent, restRoot };
 }
+
+const COMPONENT_SLUG = /^[a-z0-9][a-z0-9._-]{0,99}$/i;
+
+/**
+ * Components whose files the page loads: slug → the URLs seen (at most 20 each), for the
+ * given folders of the content directory (`plugins`, `mu-plugins`, `themes`). Assets served
+ * from a CDN host keep WordPress's default layout (`/wp-content/<folder>/<slug>/…`), so that
+ * form counts on any host.
+ */
+export function componentAssets(
+  homepage: HttpArtifact,
+  paths: SitePaths,
+  folders: readonly string[],
+): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  const prefixes = folders.map((folder) => new URL(`${folder}/`, paths.contentBase).pathname);
+  const markers = folders.map((folder) => `/wp-content/${folder}/`);
+  for (const resource of pageResources(pageOf(homepage), homepage.body, homepage.url)) {
+    const path = resource.url.pathname;
+    let rest: string | undefined;
+    const prefix = prefixes.find((candidate) => path.startsWith(candidate));
+    if (prefix && resource.url.origin === paths.origin) rest = path.slice(prefix.length);
+    else {
+      const marker = markers.find((candidate) => path.includes(candidate));
+      if (marker) rest = path.slice(path.indexOf(marker) + marker.length);
+    }
+    const slug = rest?.split("/")[0] ?? "";
+    if (!rest?.includes("/") || !COMPONENT_SLUG.test(slug)) continue;
+    const urls = found.get(slug) ?? [];
+    if (urls.length < 20) urls.push(resource.url.toString());
+    found.set(slug, urls);
+  }
+  return found;
+}

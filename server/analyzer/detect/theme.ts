@@ -6,7 +6,6 @@
 import type { Component, ThemeInfo } from "../../../shared/report.ts";
 import type { Artifacts, HttpArtifact } from "../artifacts.ts";
 import { pageOf } from "../parse/page.ts";
-import { pageResources } from "../parse/urls.ts";
 import { siteText } from "../untrusted-text.ts";
 import {
   confidenceOf,
@@ -16,26 +15,13 @@ import {
   type WeightedEvidence,
 } from "./evidence.ts";
 import { parseThemeHeader, type ThemeHeader } from "./readme.ts";
-import type { SitePaths } from "./site-paths.ts";
+import { componentAssets, type SitePaths } from "./site-paths.ts";
 
 const SLUG = /^[a-z0-9][a-z0-9._-]{0,99}$/i;
 
 /** Theme slugs the page refers to, most referenced first, with the URLs seen. */
 export function themeSlugsFromPage(homepage: HttpArtifact, paths: SitePaths): Map<string, string[]> {
-  const found = new Map<string, string[]>();
-  const prefix = new URL("themes/", paths.contentBase).pathname;
-  const marker = "/wp-content/themes/";
-  for (const resource of pageResources(pageOf(homepage), homepage.body, homepage.url)) {
-    const path = resource.url.pathname;
-    let rest: string | undefined;
-    if (resource.url.origin === paths.origin && path.startsWith(prefix)) rest = path.slice(prefix.length);
-    else if (path.includes(marker)) rest = path.slice(path.indexOf(marker) + marker.length);
-    const slug = rest?.split("/")[0] ?? "";
-    if (!rest?.includes("/") || !SLUG.test(slug)) continue;
-    const urls = found.get(slug) ?? [];
-    if (urls.length < 20) urls.push(resource.url.toString());
-    found.set(slug, urls);
-  }
+  const found = componentAssets(homepage, paths, ["themes"]);
   // WordPress ≥ 6.x marks <body> with wp-theme-<slug> and wp-child-theme-<slug>.
   for (const match of pageOf(homepage).bodyClass.matchAll(/\bwp-(?:child-)?theme-([a-z0-9._-]+)/gi)) {
     const slug = match[1] ?? "";

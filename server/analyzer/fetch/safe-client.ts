@@ -109,6 +109,9 @@ const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
   br: () => zlib.createBrotliDecompress(),
 };
 
+/** Bodies we do not want are drained up to this size to keep the connection; beyond, it is closed. */
+const DUMP_LIMIT = 256 * 1024;
+
 export class SafeClient {
   readonly timings: TimingRow[] = [];
   private active = 0;
@@ -208,7 +211,9 @@ export class SafeClient {
       const { data, truncated } = skipBody
         ? { data: Buffer.alloc(0), truncated: false }
         : await readCapped(response.body, encoding, cap);
-      if (skipBody) discard(response.body);
+      // Read what is left off the wire (up to a small limit) so the connection can be reused;
+      // destroying the stream would close the socket and cost a new connection next time.
+      if (skipBody) await response.body.dump({ limit: DUMP_LIMIT, signal }).catch(() => discard(response.body));
       row.bytes = data.byteLength;
       row.ms = round(performance.now() - started);
       return {

@@ -336,7 +336,8 @@ async function probeXmlRpc(probes: Probes, base: string) {
  */
 async function probeRobotsAndSitemaps(probes: Probes, paths: SitePaths) {
   const sitemap = (url: string) => probes.run({ key: `sitemap:${url}`, url, maxBytes: 512 * 1024 });
-  const isSitemap = (answer: HttpArtifact | undefined) => answer?.status === 200 && /<(urlset|sitemapindex)\b/i.test(answer.body.slice(0, 5_000));
+  const isSitemap = (answer: HttpArtifact | undefined) =>
+    answer?.status === 200 && /<(urlset|sitemapindex)\b/i.test(answer.body.slice(0, 5_000));
   const core = new URL("wp-sitemap.xml", paths.installBase).toString();
   const fetched = new Set([core]);
   const [coreAnswer, robots] = await Promise.all([
@@ -347,7 +348,8 @@ async function probeRobotsAndSitemaps(probes: Probes, paths: SitePaths) {
   if (robots?.status === 200) {
     for (const match of robots.body.matchAll(/^[ \t]*sitemap:[ \t]*(\S+)/gim)) {
       const url = resolveUrl(match[1], robots.url);
-      if (!url || url.origin !== paths.origin || fetched.has(url.toString()) || listed.length >= MAX_EXTRA_SITEMAPS) continue;
+      if (!url || url.origin !== paths.origin || fetched.has(url.toString()) || listed.length >= MAX_EXTRA_SITEMAPS)
+        continue;
       fetched.add(url.toString());
       listed.push(url.toString());
     }
