@@ -4,24 +4,45 @@
  */
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
+import { stripeWebhookRoutes } from "./billing/webhooks.routes.ts";
 import { healthRoutes } from "./health/health.routes.ts";
 import { docsRoutes } from "./http/docs.routes.ts";
 import { errorsPlugin } from "./http/errors.plugin.ts";
 import { requestContext } from "./http/request-context.ts";
+import { historyRoutes } from "./reports/history.routes.ts";
 import { reportsRoutes } from "./reports/reports.routes.ts";
 import type { Services } from "./services.ts";
 import { usageRoutes } from "./usage/usage.routes.ts";
-
-export const API_VERSION = "1.0.0";
+import { API_VERSION } from "./version.ts";
+import { WebError } from "./web/context.ts";
+import { htmlError } from "./web/html-error.tsx";
+import { webRoutes } from "./web/web.routes.tsx";
 
 export function createApp(
   services: Services,
   state: { isShuttingDown: () => boolean } = { isShuttingDown: () => false },
 ) {
   const { config, logger } = services;
-  const guard = { tokens: services.tokens, limiter: services.limiter, maxBodyBytes: config.maxBodyBytes };
+  const guard = {
+    tokens: services.tokens,
+    limiter: services.limiter,
+    maxBodyBytes: config.maxBodyBytes,
+    rateWindowSeconds: config.rateLimitWindowSeconds,
+  };
   return new Elysia({ normalize: false })
-    .use(errorsPlugin({ baseUrl: config.publicBaseUrl, logger }))
+    .use(
+      errorsPlugin({
+        baseUrl: config.publicBaseUrl,
+        logger,
+        passThrough: (error) => error instanceof WebError,
+        renderHtml: (problem, request) =>
+          htmlError(problem, request, {
+            sessions: services.sessions,
+            baseUrl: config.publicBaseUrl,
+            trustProxy: config.trustProxy,
+          }),
+      }),
+    )
     .onTransform({ as: "global" }, ({ request, route }) => {
       requestContext(request).route = route;
     })
@@ -50,7 +71,29 @@ export function createApp(
     .use(healthRoutes({ sql: services.db.sql, isShuttingDown: state.isShuttingDown }))
     .use(docsRoutes())
     .use(reportsRoutes({ ...guard, reports: services.reports, baseUrl: config.publicBaseUrl }))
-    .use(usageRoutes({ ...guard, quota: services.quota }));
+    .use(
+      historyRoutes({ ...guard, history: services.history, reports: services.reports, baseUrl: config.publicBaseUrl }),
+    )
+    .use(usageRoutes({ ...guard, quota: services.quota }))
+    .use(
+      webRoutes({
+        sessions: services.sessions,
+        baseUrl: config.publicBaseUrl,
+        trustProxy: config.trustProxy,
+        accounts: services.accounts,
+        auth: services.auth,
+        tokens: services.tokens,
+        quota: services.quota,
+        reports: services.reports,
+        history: services.history,
+        limiter: services.limiter,
+        billing: services.billing,
+        rateWindowSeconds: config.rateLimitWindowSeconds,
+      }),
+    )
+    .use(
+      stripeWebhookRoutes({ stripe: config.stripe, sql: services.db.sql, logger, maxBodyBytes: config.maxBodyBytes }),
+    );
 }
 
 export type App = ReturnType<typeof createApp>;

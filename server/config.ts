@@ -7,7 +7,9 @@
  * in one go instead of one restart per mistake.
  */
 import path from "node:path";
+import { parseDnsServers } from "./analyzer/fetch/dns-servers.ts";
 import { parseAllowlist } from "./analyzer/fetch/target-policy.ts";
+import { isPlanId, PLAN_IDS } from "./plans/catalogue.ts";
 
 export interface Config {
   /** TCP port the HTTP server listens on. */
@@ -24,6 +26,8 @@ export interface Config {
   publicBaseUrl: string;
   /** Hosts, IPs or CIDRs the target policy lets through although private. */
   targetAllowlist: string[];
+  /** DNS servers (`IP` or `IP:port`) the analyzer resolves site names with; empty → the system resolver. */
+  dnsServers: string[];
   /** Hard deadline for one analysis, in milliseconds. */
   analysisTimeoutMs: number;
   /** Largest accepted request body, in bytes. */
@@ -32,8 +36,25 @@ export interface Config {
   dbPoolMax: number;
   /** How often stale credit reservations and idempotency keys are swept, in ms. */
   sweepIntervalMs: number;
+  /** Length of a rate-limit window; a plan's per-minute limit is scaled to it. */
+  rateLimitWindowSeconds: number;
   /** Minimum log level written to stdout. */
   logLevel: LogLevel;
+  /** Component intelligence file (latest versions, vulnerabilities); see docs/intel.md. */
+  intelFile: string | undefined;
+  /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
+  trustProxy: boolean;
+  /** Stripe billing; undefined → the test-mode billing provider. */
+  stripe: StripeConfig | undefined;
+}
+
+export interface StripeConfig {
+  secretKey: string;
+  webhookSecret: string;
+  /** Plan id → Stripe price id. */
+  prices: Partial<Record<string, string>>;
+  /** Stripe API origin (only for tests against a local stub); unset → Stripe's own. */
+  apiBase: string | undefined;
 }
 
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
@@ -109,6 +130,48 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     .map((entry) => entry.trim())
     .filter((entry) => entry !== "");
   problems.push(...parseAllowlist(targetAllowlist).problems);
+  const dns = parseDnsServers((read("DNS_SERVERS") ?? "").split(","));
+  problems.push(...dns.problems);
+
+  const bool = (name: string): boolean => {
+    const raw = (read(name) ?? "false").toLowerCase();
+    if (!["1", "0", "true", "false", "yes", "no"].includes(raw))
+      problems.push(`${name} must be true or false, got "${raw}"`);
+    return ["1", "true", "yes"].includes(raw);
+  };
+
+  const stripeConfig = (): StripeConfig | undefined => {
+    const secretKey = read("STRIPE_SECRET_KEY");
+    const webhookSecret = read("STRIPE_WEBHOOK_SECRET");
+    const pricesRaw = read("STRIPE_PRICES");
+    if (!secretKey && !webhookSecret && !pricesRaw) return undefined;
+    if (!secretKey || !webhookSecret || !pricesRaw) {
+      problems.push(
+        "Stripe billing needs STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_PRICES together (or none of them for test mode)",
+      );
+      return undefined;
+    }
+    const prices: Record<string, string> = {};
+    const pairs = pricesRaw.split(",").map((item) => item.trim());
+    for (const pair of pairs.filter(Boolean)) {
+      const [plan, price] = pair.split("=").map((part) => part.trim());
+      if (!plan || !price || !/^[a-z]+$/.test(plan) || !/^price_[A-Za-z0-9]+$/.test(price)) {
+        problems.push(`STRIPE_PRICES entry "${pair}" must look like starter=price_123`);
+        continue;
+      }
+      if (!isPlanId(plan) || plan === "free") {
+        const paid = PLAN_IDS.filter((id) => id !== "free").join(", ");
+        problems.push(`STRIPE_PRICES names "${plan}", which is not a paid plan (${paid})`);
+        continue;
+      }
+      if (prices[plan] || Object.values(prices).includes(price)) {
+        problems.push(`STRIPE_PRICES lists plan "${plan}" or price ${price} twice`);
+        continue;
+      }
+      prices[plan] = price;
+    }
+    return { secretKey, webhookSecret, prices, apiBase: url("STRIPE_API_BASE", ["http:", "https:"]) };
+  };
 
   const logLevelRaw = (read("LOG_LEVEL") ?? "info").toLowerCase();
   if (!LOG_LEVELS.includes(logLevelRaw as LogLevel)) {
@@ -123,11 +186,16 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     redisUrl,
     publicBaseUrl,
     targetAllowlist,
+    dnsServers: dns.servers,
     analysisTimeoutMs: int("ANALYSIS_TIMEOUT_MS", 30_000, 1_000, 300_000),
     maxBodyBytes: int("MAX_BODY_BYTES", 64 * 1024, 1_024, 10 * 1024 * 1024),
     dbPoolMax: int("DB_POOL_MAX", databaseUrl ? 10 : 4, 1, 100),
     sweepIntervalMs: int("SWEEP_INTERVAL_MS", 60_000, 100, 3_600_000),
+    rateLimitWindowSeconds: int("RATE_LIMIT_WINDOW_SECONDS", 60, 1, 3_600),
     logLevel: LOG_LEVELS.includes(logLevelRaw as LogLevel) ? (logLevelRaw as LogLevel) : "info",
+    intelFile: read("INTEL_FILE") ? path.resolve(cwd, read("INTEL_FILE") as string) : undefined,
+    trustProxy: bool("TRUST_PROXY"),
+    stripe: stripeConfig(),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

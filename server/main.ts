@@ -29,7 +29,8 @@ async function main() {
     process.stderr.write(`
   wpreport is running at ${config.publicBaseUrl} on the embedded database (${config.dataDir}).
 
-  Create your first API token (in another terminal, while this keeps running):
+  Sign up in the browser at ${config.publicBaseUrl}/signup — or create an API token from the
+  command line (in another terminal, while this keeps running):
     TOKEN=$(npm run --silent cli -- token create --email you@example.com --plan starter)
   Then make your first call:
     curl -s -H "Authorization: Bearer $TOKEN" ${config.publicBaseUrl}/api/usage

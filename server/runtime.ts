@@ -52,6 +52,9 @@ export async function startService(
     const credits = await services.quota.sweepExpired();
     const reports = await services.reports.sweepStale();
     const keys = await services.idempotency.sweep();
+    await services.sessions.sweepExpired();
+    const downgraded = await services.subscriptions.expireCancelled();
+    if (downgraded > 0) logger.info("cancelled plans ended", { accounts: downgraded });
     if (credits + reports > 0)
       logger.warn("swept abandoned work", { credits_released: credits, reports_failed: reports });
     return { credits, reports, keys };

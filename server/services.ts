@@ -3,18 +3,26 @@
  * Routes receive what they need from here; nothing reaches for globals.
  */
 import type { Agent } from "undici/index.js";
-import { AccountService } from "./accounts/account.service.ts";
+import { AccountAuthService, AccountService } from "./accounts/account.service.ts";
 import { analyze } from "./analyzer/analyze.ts";
 import { createSafeAgent } from "./analyzer/fetch/safe-agent.ts";
 import { TargetPolicy } from "./analyzer/fetch/target-policy.ts";
+import { emptyIntel, type Intel, loadIntel } from "./analyzer/intel/index.ts";
+import type { BillingProvider } from "./billing/provider.ts";
+import { createStripeClient, PriceBook } from "./billing/stripe.client.ts";
+import { StripeBillingProvider } from "./billing/stripe.provider.ts";
+import { SubscriptionService } from "./billing/subscriptions.ts";
+import { TestModeBillingProvider } from "./billing/test-mode.provider.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import { IdempotencyService } from "./idempotency/idempotency.service.ts";
 import type { Logger } from "./logging/logger.ts";
 import { QuotaService, RESERVATION_GRACE_MS } from "./quota/quota.service.ts";
 import { createRateLimiter, type RateLimiter } from "./ratelimit/limiter.ts";
+import { ReportHistoryService } from "./reports/report-history.service.ts";
 import { type AnalyzeFn, ReportService } from "./reports/reports.service.ts";
 import { TokenService } from "./tokens/token.service.ts";
+import { SessionService } from "./web/session.service.ts";
 
 export const USER_AGENT = "wpreport/0.1 (WordPress site analyzer; +https://github.com/wpreport/wpreport)";
 
@@ -23,10 +31,16 @@ export interface Services {
   logger: Logger;
   db: Database;
   accounts: AccountService;
+  auth: AccountAuthService;
+  sessions: SessionService;
+  subscriptions: SubscriptionService;
+  billing: BillingProvider;
+  intel: Intel;
   tokens: TokenService;
   quota: QuotaService;
   idempotency: IdempotencyService;
   reports: ReportService;
+  history: ReportHistoryService;
   limiter: RateLimiter;
   policy: TargetPolicy;
   agent: Agent;
@@ -37,16 +51,19 @@ export function createServices(
   config: Config,
   logger: Logger,
   db: Database,
-  overrides: { analyze?: AnalyzeFn; limiter?: RateLimiter } = {},
+  overrides: { analyze?: AnalyzeFn; limiter?: RateLimiter; billing?: BillingProvider } = {},
 ): Services {
   const { sql } = db;
   const policy = new TargetPolicy(config.targetAllowlist);
-  const agent = createSafeAgent(policy);
+  const agent = createSafeAgent(policy, undefined, config.dnsServers);
   const quota = new QuotaService(sql, config.analysisTimeoutMs);
   const idempotency = new IdempotencyService(sql, config.analysisTimeoutMs + RESERVATION_GRACE_MS);
   const limiter = overrides.limiter ?? createRateLimiter(config.redisUrl, logger);
+  // A bad intel file stops the start-up with its reason, rather than reports without data.
+  const intel = config.intelFile ? loadIntel(config.intelFile) : emptyIntel();
   const analyzeSite: AnalyzeFn =
-    overrides.analyze ?? ((url, signal) => analyze(url, { agent, policy, userAgent: USER_AGENT }, signal));
+    overrides.analyze ?? ((url, signal) => analyze(url, { agent, policy, userAgent: USER_AGENT, intel }, signal));
+  const subscriptions = new SubscriptionService(sql);
   const reports = new ReportService({
     sql,
     quota,
@@ -61,10 +78,21 @@ export function createServices(
     logger,
     db,
     accounts: new AccountService(sql),
+    auth: new AccountAuthService(sql),
+    sessions: new SessionService(sql),
+    subscriptions,
+    // Stripe when its keys are configured; otherwise the clearly labelled test mode.
+    billing:
+      overrides.billing ??
+      (config.stripe
+        ? new StripeBillingProvider(createStripeClient(config.stripe), new PriceBook(config.stripe.prices), logger)
+        : new TestModeBillingProvider(subscriptions)),
+    intel,
     tokens: new TokenService(sql),
     quota,
     idempotency,
     reports,
+    history: new ReportHistoryService(sql),
     limiter,
     policy,
     agent,

@@ -11,7 +11,14 @@ import { startTestService, type TestService } from "./helpers/service.ts";
 import { blogFeed, blogHomepage, startSite, type TestSite } from "./helpers/sites.ts";
 
 interface Page {
-  data: { id: string; url: string; site: string; status: string; score: number | null; metadata: Record<string, string> }[];
+  data: {
+    id: string;
+    url: string;
+    site: string;
+    status: string;
+    score: number | null;
+    metadata: Record<string, string>;
+  }[];
   next_cursor: string | null;
 }
 
@@ -54,9 +61,17 @@ describe.each(BACKENDS)("report history on %s", (backend) => {
     const all = await service.call<Page>("GET", "/api/reports", { token });
     expect(all.status).toBe(200);
     expect(all.body.data.slice(0, 3).map((item) => item.id)).toEqual([c.id, b.id, a.id]);
-    expect(all.body.data[0]).toMatchObject({ url: site.url, status: "completed", metadata: { environment: "staging" } });
+    expect(all.body.data[0]).toMatchObject({
+      url: site.url,
+      status: "completed",
+      metadata: { environment: "staging" },
+    });
 
-    const staging = await service.call<Page>("GET", `/api/reports?url=${encodeURIComponent(site.url)}&environment=staging`, { token });
+    const staging = await service.call<Page>(
+      "GET",
+      `/api/reports?url=${encodeURIComponent(site.url)}&environment=staging`,
+      { token },
+    );
     expect(staging.body.data.map((item) => item.id)).toEqual([c.id, a.id]);
     const feature = await service.call<Page>("GET", "/api/reports?git_ref=refs/heads/feature", { token });
     expect(feature.body.data.map((item) => item.id)).toEqual([c.id]);
@@ -67,7 +82,11 @@ describe.each(BACKENDS)("report history on %s", (backend) => {
     const link = first.headers.get("link") ?? "";
     expect(link).toContain(`before=${b.id}`);
     expect(link).toContain('rel="next"');
-    const second = await service.call<Page>("GET", new URL(/<([^>]+)>/.exec(link)?.[1] ?? "").pathname + new URL(/<([^>]+)>/.exec(link)?.[1] ?? "").search, { token });
+    const second = await service.call<Page>(
+      "GET",
+      new URL(/<([^>]+)>/.exec(link)?.[1] ?? "").pathname + new URL(/<([^>]+)>/.exec(link)?.[1] ?? "").search,
+      { token },
+    );
     expect(second.body.data.map((item) => item.id)).toEqual([a.id]);
     expect(second.body.next_cursor).toBeNull();
   });
@@ -76,7 +95,9 @@ describe.each(BACKENDS)("report history on %s", (backend) => {
     expect((await service.call("GET", "/api/reports?limit=0", { token })).status).toBe(400);
     expect((await service.call("GET", "/api/reports?status=done", { token })).status).toBe(400);
     expect((await service.call("GET", "/api/reports?url=notaurl", { token })).status).toBe(400);
-    expect((await service.call("GET", "/api/reports?before=rep_00000000000000000000000000", { token })).status).toBe(400);
+    expect((await service.call("GET", "/api/reports?before=rep_00000000000000000000000000", { token })).status).toBe(
+      400,
+    );
     const other = await service.token();
     const theirs = await service.call<Page>("GET", "/api/reports", { token: other.token });
     expect(theirs.body.data).toEqual([]);
@@ -89,7 +110,9 @@ describe.each(BACKENDS)("report history on %s", (backend) => {
     const after = await generate(site.url, { environment: "diff-env" });
     compress = true;
 
-    const result = await service.call<Diff>("GET", `/api/report/${after.id}/diff?base=latest&fail_on=medium`, { token });
+    const result = await service.call<Diff>("GET", `/api/report/${after.id}/diff?base=latest&fail_on=medium`, {
+      token,
+    });
     expect(result.status).toBe(200);
     expect(result.body.base_id).toBe(before.id);
     expect(result.body.regressions.map((change) => [change.id, change.before, change.after])).toContainEqual([
@@ -99,7 +122,9 @@ describe.each(BACKENDS)("report history on %s", (backend) => {
     ]);
     expect(result.body.verdict.result).toBe("fail");
 
-    const lenient = await service.call<Diff>("GET", `/api/report/${after.id}/diff?base=${before.id}&fail_on=high`, { token });
+    const lenient = await service.call<Diff>("GET", `/api/report/${after.id}/diff?base=${before.id}&fail_on=high`, {
+      token,
+    });
     expect(lenient.body.regressions.map((change) => change.id)).toContain("performance.html_compression");
     expect(lenient.body.verdict.reasons.join(" ")).not.toContain("performance.html_compression");
 
@@ -108,11 +133,19 @@ describe.each(BACKENDS)("report history on %s", (backend) => {
 
     // The first report of an environment has no earlier one.
     const first = await generate(site.url, { environment: "brand-new" });
-    expect((await service.call<Diff>("GET", `/api/report/${first.id}/diff?base=latest`, { token })).body.base_id).toBeNull();
+    expect(
+      (await service.call<Diff>("GET", `/api/report/${first.id}/diff?base=latest`, { token })).body.base_id,
+    ).toBeNull();
 
-    expect((await service.call("GET", `/api/report/${after.id}/diff?base=rep_00000000000000000000000000`, { token })).status).toBe(404);
-    expect((await service.call("GET", `/api/report/${after.id}/diff?base=latest&fail_on=severe`, { token })).status).toBe(400);
-    expect((await service.call("GET", `/api/report/${after.id}/diff?base=latest&budgets=lcp=1`, { token })).status).toBe(400);
+    expect(
+      (await service.call("GET", `/api/report/${after.id}/diff?base=rep_00000000000000000000000000`, { token })).status,
+    ).toBe(404);
+    expect(
+      (await service.call("GET", `/api/report/${after.id}/diff?base=latest&fail_on=severe`, { token })).status,
+    ).toBe(400);
+    expect(
+      (await service.call("GET", `/api/report/${after.id}/diff?base=latest&budgets=lcp=1`, { token })).status,
+    ).toBe(400);
     expect((await service.call("GET", `/api/report/${after.id}/diff`, { token })).status).toBe(400);
   });
 
@@ -127,7 +160,10 @@ describe.each(BACKENDS)("report history on %s", (backend) => {
     expect(response.headers.get("content-type")).toBe("application/sarif+json; charset=utf-8");
     const sarif = (await response.json()) as {
       version: string;
-      runs: { tool: { driver: { name: string; rules: { id: string }[] } }; results: { ruleId: string; level: string; locations: unknown[] }[] }[];
+      runs: {
+        tool: { driver: { name: string; rules: { id: string }[] } };
+        results: { ruleId: string; level: string; locations: unknown[] }[];
+      }[];
     };
     expect(sarif.version).toBe("2.1.0");
     const run = sarif.runs[0];
@@ -135,9 +171,12 @@ describe.each(BACKENDS)("report history on %s", (backend) => {
     const failing = report.checks.filter((check) => check.status === "fail" || check.status === "warn");
     expect(run?.results.map((result) => result.ruleId).sort()).toEqual(failing.map((check) => check.id).sort());
     expect(run?.results.find((result) => result.ruleId === "performance.html_compression")?.level).toBe("warning");
-    for (const result of run?.results ?? []) expect(run?.tool.driver.rules.some((rule) => rule.id === result.ruleId)).toBe(true);
+    for (const result of run?.results ?? [])
+      expect(run?.tool.driver.rules.some((rule) => rule.id === result.ruleId)).toBe(true);
 
-    const json = await fetch(`${service.url}/api/report/${report.id}`, { headers: { authorization: `Bearer ${token}` } });
+    const json = await fetch(`${service.url}/api/report/${report.id}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(json.headers.get("content-type")).toContain("application/json");
   });
 });

@@ -18488,7 +18488,11 @@ class WpreportClient {
         const retryAfter = Number(headers["retry-after"]);
         const wait = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : 1000 * 2 ** (attempt - 1);
         if (this.canWait(wait)) {
-          this.options.onRetry?.({ attempt, waitMs: wait, reason: `${status}${problem.code ? ` ${problem.code}` : ""}` });
+          this.options.onRetry?.({
+            attempt,
+            waitMs: wait,
+            reason: `${status}${problem.code ? ` ${problem.code}` : ""}`
+          });
           await this.sleep(wait);
           continue;
         }
@@ -18629,6 +18633,18 @@ function metricByKey(key) {
 // shared/report.ts
 var SEVERITIES = ["critical", "high", "medium", "low", "info"];
 
+// shared/versions.ts
+function compareDottedVersions(a, b) {
+  const left = a.split(/[.-]/).map((part) => Number.parseInt(part, 10) || 0);
+  const right = b.split(/[.-]/).map((part) => Number.parseInt(part, 10) || 0);
+  for (let i = 0;i < Math.max(left.length, right.length); i++) {
+    const difference = (left[i] ?? 0) - (right[i] ?? 0);
+    if (difference !== 0)
+      return Math.sign(difference);
+  }
+  return 0;
+}
+
 // shared/diff.ts
 var STATUS_RANK = { pass: 0, skip: 0, error: 0, warn: 1, fail: 2 };
 var severityRank = (severity) => SEVERITIES.length - SEVERITIES.indexOf(severity);
@@ -18680,16 +18696,6 @@ function components(report) {
     map.set(`plugin:${plugin.slug}`, { type: "plugin", component: plugin });
   return map;
 }
-function compareVersions(a, b) {
-  const left = a.split(/[.-]/).map((part) => Number.parseInt(part, 10) || 0);
-  const right = b.split(/[.-]/).map((part) => Number.parseInt(part, 10) || 0);
-  for (let i = 0;i < Math.max(left.length, right.length); i++) {
-    const difference = (left[i] ?? 0) - (right[i] ?? 0);
-    if (difference !== 0)
-      return Math.sign(difference);
-  }
-  return 0;
-}
 function componentChanges(base, head) {
   if (!base)
     return [];
@@ -18709,7 +18715,7 @@ function componentChanges(base, head) {
     else if (!now)
       changes.push({ type, slug, name, change: "removed", before: from, after: null });
     else if (from !== to) {
-      const order = from && to ? compareVersions(to, from) : 0;
+      const order = from && to ? compareDottedVersions(to, from) : 0;
       changes.push({
         type,
         slug,
@@ -18995,7 +19001,11 @@ ${USAGE}`);
       metadata.ci_run_url = runUrl.slice(0, 2048);
     const { report } = await client.generateReport({ url: options.url, metadata }, { idempotencyKey: idempotencyKeyFor(env, options.url) });
     const base = options.baseline === "none" ? null : options.baseline === "latest" ? await client.previousReport(report) : await client.getReport(options.baseline);
-    const result = diff(base, report, { failOn: options.failOn, maxScoreDrop: options.maxScoreDrop, budgets: options.budgets });
+    const result = diff(base, report, {
+      failOn: options.failOn,
+      maxScoreDrop: options.maxScoreDrop,
+      budgets: options.budgets
+    });
     if (options.format === "json")
       out(JSON.stringify({ report, baseline_id: base?.id ?? null, diff: result }, null, 2));
     else if (options.format === "sarif")

@@ -9,7 +9,13 @@ import type { CheckChange, Diff } from "../../shared/diff.ts";
 import type { Severity } from "../../shared/report.ts";
 
 type Level = "error" | "warning" | "notice";
-const LEVEL: Record<Severity, Level> = { critical: "error", high: "error", medium: "warning", low: "notice", info: "notice" };
+const LEVEL: Record<Severity, Level> = {
+  critical: "error",
+  high: "error",
+  medium: "warning",
+  low: "notice",
+  info: "notice",
+};
 /** Individual annotations per level before the rest are grouped (GitHub shows ~10). */
 export const PER_LEVEL = 9;
 
@@ -27,7 +33,10 @@ function fromRegression(change: CheckChange): Annotation {
   return {
     level: LEVEL[change.severity],
     title: clean(`wpreport: ${change.title}`, 120),
-    message: clean(`${change.id} (${change.severity}): ${change.before ?? "absent"} → ${change.after ?? "absent"}. ${change.message} Fix: ${change.remediation}`, 1_000),
+    message: clean(
+      `${change.id} (${change.severity}): ${change.before ?? "absent"} → ${change.after ?? "absent"}. ${change.message} Fix: ${change.remediation}`,
+      1_000,
+    ),
   };
 }
 
@@ -38,7 +47,10 @@ export function annotationsFor(diff: Diff): Annotation[] {
     ...diff.new_vulnerabilities.map(({ component, vulnerability }) => ({
       level: LEVEL[vulnerability.severity],
       title: clean(`wpreport: new vulnerability in ${component}`, 120),
-      message: clean(`${vulnerability.title}${vulnerability.fixed_in ? ` — fixed in ${vulnerability.fixed_in}` : ""}`, 1_000),
+      message: clean(
+        `${vulnerability.title}${vulnerability.fixed_in ? ` — fixed in ${vulnerability.fixed_in}` : ""}`,
+        1_000,
+      ),
     })),
     ...diff.budgets
       .filter((budget) => budget.exceeded)
@@ -57,15 +69,24 @@ export function annotationsFor(diff: Diff): Annotation[] {
       out.push({
         level,
         title: `wpreport: ${rest.length} more`,
-        message: clean(`${rest.length} more: ${rest.map((annotation) => annotation.title.replace(/^wpreport: /, "")).join("; ")}. See the job summary.`, 2_000),
+        message: clean(
+          `${rest.length} more: ${rest.map((annotation) => annotation.title.replace(/^wpreport: /, "")).join("; ")}. See the job summary.`,
+          2_000,
+        ),
       });
     }
   }
   return out;
 }
 
+const WRITERS: Record<Level, (message: string, properties: core.AnnotationProperties) => void> = {
+  error: core.error,
+  warning: core.warning,
+  notice: core.notice,
+};
+
 export function annotate(diff: Diff): void {
   for (const annotation of annotationsFor(diff)) {
-    core[annotation.level](annotation.message, { title: annotation.title });
+    WRITERS[annotation.level](annotation.message, { title: annotation.title });
   }
 }

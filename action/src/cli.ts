@@ -38,24 +38,37 @@ class UsageError extends Error {}
 function text(report: Report, base: Report | null, result: Diff, failOn: string): string {
   const lines: string[] = [];
   lines.push(`wpreport: ${result.verdict.result === "pass" ? "PASSED" : "FAILED"} — ${report.final_url ?? report.url}`);
-  lines.push(`report ${report.id}, score ${result.score.before ?? "—"} → ${result.score.after ?? "—"}, grade ${result.grade.after ?? "—"}, baseline ${base?.id ?? "none"}, fail-on ${failOn}`);
+  lines.push(
+    `report ${report.id}, score ${result.score.before ?? "—"} → ${result.score.after ?? "—"}, grade ${result.grade.after ?? "—"}, baseline ${base?.id ?? "none"}, fail-on ${failOn}`,
+  );
   for (const reason of result.verdict.reasons) lines.push(`  ✗ ${reason}`);
   if (result.regressions.length > 0) {
     lines.push("", `Regressions (${result.regressions.length}):`);
-    for (const change of result.regressions) lines.push(`  [${change.severity}] ${change.id}: ${change.before ?? "absent"} → ${change.after ?? "absent"} — ${change.message}`);
+    for (const change of result.regressions)
+      lines.push(
+        `  [${change.severity}] ${change.id}: ${change.before ?? "absent"} → ${change.after ?? "absent"} — ${change.message}`,
+      );
   }
   if (result.components.length > 0) {
     lines.push("", "Component changes:");
-    for (const change of result.components) lines.push(`  ${change.type} ${change.slug}: ${change.change} ${change.before ?? "—"} → ${change.after ?? "—"}`);
+    for (const change of result.components)
+      lines.push(`  ${change.type} ${change.slug}: ${change.change} ${change.before ?? "—"} → ${change.after ?? "—"}`);
   }
   for (const metric of result.metrics.filter((m) => m.direction === "worse")) {
-    lines.push(`  ▼ ${metric.label}: ${metric.before} → ${metric.after}${metric.percent !== null ? ` (${metric.percent > 0 ? "+" : ""}${metric.percent}%)` : ""}`);
+    lines.push(
+      `  ▼ ${metric.label}: ${metric.before} → ${metric.after}${metric.percent !== null ? ` (${metric.percent > 0 ? "+" : ""}${metric.percent}%)` : ""}`,
+    );
   }
   // Site text could carry terminal escape sequences: strip control characters.
   return lines.join("\n").replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "");
 }
 
-export async function main(argv: string[], env: NodeJS.ProcessEnv, out: (s: string) => void, err: (s: string) => void): Promise<number> {
+export async function main(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  out: (s: string) => void,
+  err: (s: string) => void,
+): Promise<number> {
   let options: ReturnType<typeof parse>;
   try {
     options = parse(argv, env);
@@ -83,11 +96,25 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, out: (s: stri
     if (ref) metadata.git_ref = ref.slice(0, 255);
     const runUrl = env.CI_PIPELINE_URL ?? env.BUILD_URL;
     if (runUrl) metadata.ci_run_url = runUrl.slice(0, 2048);
-    const { report } = await client.generateReport({ url: options.url, metadata }, { idempotencyKey: idempotencyKeyFor(env, options.url) });
-    const base = options.baseline === "none" ? null : options.baseline === "latest" ? await client.previousReport(report) : await client.getReport(options.baseline);
-    const result = diff(base, report, { failOn: options.failOn, maxScoreDrop: options.maxScoreDrop, budgets: options.budgets });
-    if (options.format === "json") out(JSON.stringify({ report, baseline_id: base?.id ?? null, diff: result }, null, 2));
-    else if (options.format === "sarif") out(JSON.stringify(toSarif(report, "1.0.0", `${options.apiUrl}/docs/checks`), null, 2));
+    const { report } = await client.generateReport(
+      { url: options.url, metadata },
+      { idempotencyKey: idempotencyKeyFor(env, options.url) },
+    );
+    const base =
+      options.baseline === "none"
+        ? null
+        : options.baseline === "latest"
+          ? await client.previousReport(report)
+          : await client.getReport(options.baseline);
+    const result = diff(base, report, {
+      failOn: options.failOn,
+      maxScoreDrop: options.maxScoreDrop,
+      budgets: options.budgets,
+    });
+    if (options.format === "json")
+      out(JSON.stringify({ report, baseline_id: base?.id ?? null, diff: result }, null, 2));
+    else if (options.format === "sarif")
+      out(JSON.stringify(toSarif(report, "1.0.0", `${options.apiUrl}/docs/checks`), null, 2));
     else out(text(report, base, result, options.failOn));
     return result.verdict.result === "pass" ? 0 : 1;
   } catch (error) {
@@ -115,17 +142,20 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
     },
   });
   if (values.help || positionals[0] === "help") return "help" as const;
-  if (positionals[0] !== "check") throw new UsageError(positionals[0] ? `unknown command "${positionals[0]}"` : "missing command");
+  if (positionals[0] !== "check")
+    throw new UsageError(positionals[0] ? `unknown command "${positionals[0]}"` : "missing command");
   const apiUrl = env.WPREPORT_API_URL?.replace(/\/+$/, "");
   if (!apiUrl) throw new UsageError("WPREPORT_API_URL is not set");
   const token = env.WPREPORT_TOKEN;
   if (!token) throw new UsageError("WPREPORT_TOKEN is not set");
   if (!values.url) throw new UsageError("--url is required");
   const failOn = values["fail-on"];
-  if (failOn !== "none" && !isSeverity(failOn)) throw new UsageError(`--fail-on must be one of critical, high, medium, low, info, none`);
+  if (failOn !== "none" && !isSeverity(failOn))
+    throw new UsageError(`--fail-on must be one of critical, high, medium, low, info, none`);
   if (!["text", "json", "sarif"].includes(values.format)) throw new UsageError("--format must be text, json or sarif");
   const drop = values["max-score-drop"];
-  if (drop !== undefined && !(Number(drop) >= 0 && Number(drop) <= 100)) throw new UsageError("--max-score-drop must be a number from 0 to 100");
+  if (drop !== undefined && !(Number(drop) >= 0 && Number(drop) <= 100))
+    throw new UsageError("--max-score-drop must be a number from 0 to 100");
   const timeout = Number(values.timeout);
   if (!(timeout >= 10)) throw new UsageError("--timeout must be at least 10 seconds");
   return {
@@ -143,6 +173,11 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
 }
 
 if (import.meta.main || process.argv[1]?.endsWith("cli.js")) {
-  const code = await main(process.argv.slice(2), process.env, (s) => process.stdout.write(`${s}\n`), (s) => process.stderr.write(`${s}\n`));
+  const code = await main(
+    process.argv.slice(2),
+    process.env,
+    (s) => process.stdout.write(`${s}\n`),
+    (s) => process.stderr.write(`${s}\n`),
+  );
   process.exit(code);
 }

@@ -61,7 +61,8 @@ export function readInputs(): Inputs {
     throw new InputError(`Input budgets: ${(error as Error).message}.`);
   }
   const commentRaw = core.getInput("comment-on-pr").trim().toLowerCase() || "false";
-  if (!["true", "false"].includes(commentRaw)) throw new InputError(`Input comment-on-pr must be true or false, got "${commentRaw}".`);
+  if (!["true", "false"].includes(commentRaw))
+    throw new InputError(`Input comment-on-pr must be true or false, got "${commentRaw}".`);
   return {
     apiUrl: apiUrl.replace(/\/+$/, ""),
     token,

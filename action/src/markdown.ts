@@ -22,7 +22,13 @@ export function md(text: string | number | null | undefined, max = 200): string 
     .replace(/:\/\//g, ":\u200b//"); // no auto-links
 }
 
-const STATUS_ICON: Record<string, string> = { pass: "✅ pass", warn: "⚠️ warn", fail: "❌ fail", skip: "⏭️ skip", error: "❗ error" };
+const STATUS_ICON: Record<string, string> = {
+  pass: "✅ pass",
+  warn: "⚠️ warn",
+  fail: "❌ fail",
+  skip: "⏭️ skip",
+  error: "❗ error",
+};
 const statusText = (status: string | null) => (status ? (STATUS_ICON[status] ?? status) : "—");
 
 function regressionRows(changes: CheckChange[], limit: number): string[] {
@@ -45,20 +51,30 @@ export interface RenderContext {
 }
 
 /** The full result in markdown: verdict, score, regressions, components, metrics, budgets. */
-export function renderMarkdown({ report, base, diff, reportUrl, failOn }: RenderContext, options: { limit?: number } = {}): string {
+export function renderMarkdown(
+  { report, base, diff, reportUrl, failOn }: RenderContext,
+  options: { limit?: number } = {},
+): string {
   const limit = options.limit ?? 50;
   const lines: string[] = [];
   const verdict = diff.verdict.result === "pass" ? "✅ Passed" : "❌ Failed";
   lines.push(`### wpreport: ${verdict} — ${md(report.final_url ?? report.url, 300)}`, "");
-  const score = diff.score.before !== null
-    ? `**${diff.score.before} → ${diff.score.after}** (${(diff.score.delta ?? 0) >= 0 ? "+" : ""}${diff.score.delta}), grade ${diff.grade.before ?? "—"} → ${diff.grade.after ?? "—"}`
-    : `**${diff.score.after ?? "—"}**, grade ${diff.grade.after ?? "—"}`;
-  lines.push(`Score ${score} · ${base ? `compared with [${md(base.id)}](${reportUrl.replace(report.id, base.id)})` : "no baseline"} · fail-on \`${failOn}\` · [full report](${reportUrl})`, "");
+  const score =
+    diff.score.before !== null
+      ? `**${diff.score.before} → ${diff.score.after}** (${(diff.score.delta ?? 0) >= 0 ? "+" : ""}${diff.score.delta}), grade ${diff.grade.before ?? "—"} → ${diff.grade.after ?? "—"}`
+      : `**${diff.score.after ?? "—"}**, grade ${diff.grade.after ?? "—"}`;
+  lines.push(
+    `Score ${score} · ${base ? `compared with [${md(base.id)}](${reportUrl.replace(report.id, base.id)})` : "no baseline"} · fail-on \`${failOn}\` · [full report](${reportUrl})`,
+    "",
+  );
   if (diff.verdict.reasons.length > 0) {
     lines.push("**Why it failed**", "", ...diff.verdict.reasons.map((reason) => `- ${md(reason, 400)}`), "");
   }
   if (report.hosting?.blocked_by_waf) {
-    lines.push(`> ⚠️ The site answered with a ${md(report.hosting.waf ?? "firewall")} challenge instead of its homepage; nothing else could be analysed.`, "");
+    lines.push(
+      `> ⚠️ The site answered with a ${md(report.hosting.waf ?? "firewall")} challenge instead of its homepage; nothing else could be analysed.`,
+      "",
+    );
   }
   if (diff.regressions.length > 0) {
     lines.push(`#### Regressions (${diff.regressions.length})`, "", ...regressionRows(diff.regressions, limit), "");
@@ -68,14 +84,18 @@ export function renderMarkdown({ report, base, diff, reportUrl, failOn }: Render
   if (diff.new_vulnerabilities.length > 0) {
     lines.push("#### New known vulnerabilities", "");
     for (const { component, vulnerability } of diff.new_vulnerabilities.slice(0, limit)) {
-      lines.push(`- **${vulnerability.severity}** ${md(component)}: ${md(vulnerability.title)}${vulnerability.fixed_in ? ` (fixed in ${md(vulnerability.fixed_in)})` : ""}`);
+      lines.push(
+        `- **${vulnerability.severity}** ${md(component)}: ${md(vulnerability.title)}${vulnerability.fixed_in ? ` (fixed in ${md(vulnerability.fixed_in)})` : ""}`,
+      );
     }
     lines.push("");
   }
   if (diff.components.length > 0) {
     lines.push("#### Component changes", "", "| Component | Change | Version |", "|---|---|---|");
     for (const change of diff.components.slice(0, limit)) {
-      lines.push(`| ${change.type} \`${md(change.slug, 100)}\`${change.name ? ` ${md(change.name, 80)}` : ""} | ${change.change} | ${md(change.before ?? "—")} → ${md(change.after ?? "—")} |`);
+      lines.push(
+        `| ${change.type} \`${md(change.slug, 100)}\`${change.name ? ` ${md(change.name, 80)}` : ""} | ${change.change} | ${md(change.before ?? "—")} → ${md(change.after ?? "—")} |`,
+      );
     }
     lines.push("");
   }
@@ -83,20 +103,25 @@ export function renderMarkdown({ report, base, diff, reportUrl, failOn }: Render
     lines.push("#### Metrics", "", "| Metric | Before | After | Change |", "|---|---|---|---|");
     for (const metric of diff.metrics) {
       const sign = metric.delta > 0 ? "+" : "";
-      lines.push(`| ${metric.direction === "worse" ? "🔻" : "🔺"} ${metric.label} | ${metric.before} | ${metric.after} | ${sign}${metric.delta}${metric.percent !== null ? ` (${sign}${metric.percent}%)` : ""} |`);
+      lines.push(
+        `| ${metric.direction === "worse" ? "🔻" : "🔺"} ${metric.label} | ${metric.before} | ${metric.after} | ${sign}${metric.delta}${metric.percent !== null ? ` (${sign}${metric.percent}%)` : ""} |`,
+      );
     }
     lines.push("");
   }
   if (diff.budgets.length > 0) {
     lines.push("#### Budgets", "", "| Metric | Budget | Value | |", "|---|---|---|---|");
     for (const budget of diff.budgets) {
-      lines.push(`| ${budget.label} | ${budget.kind === "max" ? "≤" : "≥"} ${budget.limit} | ${budget.value ?? "—"} | ${budget.exceeded ? "❌" : "✅"} |`);
+      lines.push(
+        `| ${budget.label} | ${budget.kind === "max" ? "≤" : "≥"} ${budget.limit} | ${budget.value ?? "—"} | ${budget.exceeded ? "❌" : "✅"} |`,
+      );
     }
     lines.push("");
   }
   if (diff.improvements.length > 0) {
     lines.push(`<details><summary>Improvements (${diff.improvements.length})</summary>`, "");
-    for (const change of diff.improvements.slice(0, limit)) lines.push(`- \`${change.id}\` ${statusText(change.before)} → ${statusText(change.after)}`);
+    for (const change of diff.improvements.slice(0, limit))
+      lines.push(`- \`${change.id}\` ${statusText(change.before)} → ${statusText(change.after)}`);
     lines.push("", "</details>", "");
   }
   return lines.join("\n");

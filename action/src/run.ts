@@ -44,13 +44,16 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     token: inputs.token,
     userAgent: `wpreport-action/${ACTION_VERSION}`,
     deadline: started + inputs.timeoutSeconds * 1000,
-    onRetry: ({ attempt, waitMs, reason }) => core.info(`wpreport: ${reason}; retrying in ${Math.round(waitMs / 1000)} s (attempt ${attempt})`),
+    onRetry: ({ attempt, waitMs, reason }) =>
+      core.info(`wpreport: ${reason}; retrying in ${Math.round(waitMs / 1000)} s (attempt ${attempt})`),
   });
   try {
     if (inputs.waitForSiteSeconds > 0) {
       core.info(`Waiting up to ${inputs.waitForSiteSeconds} s for ${inputs.url} to answer…`);
       if (!(await waitForSite(inputs.url, inputs.waitForSiteSeconds, (line) => core.info(line)))) {
-        core.warning(`${inputs.url} did not answer within ${inputs.waitForSiteSeconds} s; asking for the report anyway.`);
+        core.warning(
+          `${inputs.url} did not answer within ${inputs.waitForSiteSeconds} s; asking for the report anyway.`,
+        );
       }
     }
 
@@ -60,14 +63,22 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       { idempotencyKey: idempotencyKeyFor(env, inputs.url) },
     );
     const received = Date.now();
-    core.info(`wpreport: report ${report.id}${replayed ? " (from an earlier attempt of this run, not charged again)" : ""}: score ${report.summary?.score ?? "—"} (${report.summary?.grade ?? "—"})`);
+    core.info(
+      `wpreport: report ${report.id}${replayed ? " (from an earlier attempt of this run, not charged again)" : ""}: score ${report.summary?.score ?? "—"} (${report.summary?.grade ?? "—"})`,
+    );
 
     let base: Report | null = null;
     if (inputs.baseline === "latest") base = await client.previousReport(report);
     else if (inputs.baseline !== "none") base = await client.getReport(inputs.baseline);
-    core.info(base ? `wpreport: comparing with ${base.id} (${base.created_at})` : "wpreport: no baseline to compare with");
+    core.info(
+      base ? `wpreport: comparing with ${base.id} (${base.created_at})` : "wpreport: no baseline to compare with",
+    );
 
-    const result = diff(base, report, { failOn: inputs.failOn, maxScoreDrop: inputs.maxScoreDrop, budgets: inputs.budgets });
+    const result = diff(base, report, {
+      failOn: inputs.failOn,
+      maxScoreDrop: inputs.maxScoreDrop,
+      budgets: inputs.budgets,
+    });
     const url = reportUrl(inputs.apiUrl, report.id);
     annotate(result);
     const markdown = renderMarkdown({ report, base, diff: result, reportUrl: url, failOn: inputs.failOn });
@@ -75,11 +86,17 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
 
     if (inputs.commentOnPr) {
       try {
-        const outcome = await upsertPrComment(inputs.githubToken, inputs.url, renderMarkdown({ report, base, diff: result, reportUrl: url, failOn: inputs.failOn }, { limit: 20 }));
+        const outcome = await upsertPrComment(
+          inputs.githubToken,
+          inputs.url,
+          renderMarkdown({ report, base, diff: result, reportUrl: url, failOn: inputs.failOn }, { limit: 20 }),
+        );
         if (outcome) core.info(`wpreport: PR comment ${outcome}`);
         else core.info("wpreport: not a pull request event; no comment posted");
       } catch (error) {
-        core.warning(`Could not post the PR comment: ${(error as Error).message}. Does the workflow grant pull-requests: write?`);
+        core.warning(
+          `Could not post the PR comment: ${(error as Error).message}. Does the workflow grant pull-requests: write?`,
+        );
       }
     }
 

@@ -100,3 +100,70 @@ export class AccountService {
     return toAccount(row);
   }
 }
+
+/** Billing and sign-in state of an account, for the web interface. */
+export interface AccountDetails extends Account {
+  hasPassword: boolean;
+  stripeCustomerId: string | null;
+  subscriptionStatus: string | null;
+  currentPeriodEnd: Date | null;
+  cancelAtPeriodEnd: boolean;
+}
+
+export class AccountAuthService {
+  constructor(private readonly sql: Sql) {}
+
+  /** Creates an account with a password; undefined when the email is taken. */
+  async createWithPassword(email: string, passwordHash: string): Promise<Account | undefined> {
+    const [row] = await this.sql<AccountRow[]>`
+      insert into accounts (id, email, plan_id, password_hash, password_changed_at)
+      values (${newId("acc")}, ${email}, ${DEFAULT_PLAN}, ${passwordHash}, now())
+      on conflict (lower(email)) do nothing
+      returning id, email, plan_id, rate_limit_per_minute, created_at`;
+    return row ? toAccount(row) : undefined;
+  }
+
+  /** The stored hash for an email (null hash: the account has no password, e.g. made by the CLI). */
+  async credentials(email: string): Promise<{ accountId: string; passwordHash: string | null } | undefined> {
+    const [row] = await this.sql<{ id: string; password_hash: string | null }[]>`
+      select id, password_hash from accounts where lower(email) = lower(${email})`;
+    return row ? { accountId: row.id, passwordHash: row.password_hash } : undefined;
+  }
+
+  async passwordHash(accountId: string): Promise<string | null> {
+    const [row] = await this.sql<
+      { password_hash: string | null }[]
+    >`select password_hash from accounts where id = ${accountId}`;
+    return row?.password_hash ?? null;
+  }
+
+  async setPassword(accountId: string, passwordHash: string): Promise<void> {
+    await this.sql`
+      update accounts set password_hash = ${passwordHash}, password_changed_at = now(), updated_at = now()
+      where id = ${accountId}`;
+  }
+
+  async details(accountId: string): Promise<AccountDetails | undefined> {
+    const [row] = await this.sql<
+      (AccountRow & {
+        password_hash: string | null;
+        stripe_customer_id: string | null;
+        subscription_status: string | null;
+        current_period_end: Date | null;
+        cancel_at_period_end: boolean;
+      })[]
+    >`
+      select id, email, plan_id, rate_limit_per_minute, created_at, password_hash, stripe_customer_id,
+             subscription_status, current_period_end, cancel_at_period_end
+      from accounts where id = ${accountId}`;
+    if (!row) return undefined;
+    return {
+      ...toAccount(row),
+      hasPassword: row.password_hash !== null,
+      stripeCustomerId: row.stripe_customer_id,
+      subscriptionStatus: row.subscription_status,
+      currentPeriodEnd: row.current_period_end,
+      cancelAtPeriodEnd: row.cancel_at_period_end,
+    };
+  }
+}

@@ -11,7 +11,7 @@ import { Elysia } from "elysia";
 import { readJsonBody } from "../http/json-body.ts";
 import { ApiProblem } from "../http/problem.ts";
 import { requestContext } from "../http/request-context.ts";
-import { decide, type RateLimiter, rateLimitHeaders } from "../ratelimit/limiter.ts";
+import { decide, limitForWindow, type RateLimiter, rateLimitHeaders } from "../ratelimit/limiter.ts";
 import type { Principal, TokenService } from "../tokens/token.service.ts";
 import { isWellFormedToken } from "../tokens/token-format.ts";
 
@@ -19,6 +19,7 @@ export interface ApiGuardDeps {
   tokens: TokenService;
   limiter: RateLimiter;
   maxBodyBytes: number;
+  rateWindowSeconds: number;
 }
 
 const UNAUTHORIZED_HEADERS = {
@@ -57,13 +58,17 @@ export function apiGuard(deps: ApiGuardDeps) {
 
       // Only authenticated calls count, so an attacker holding a revoked token cannot use
       // up its former account's limit.
-      const decision = decide(await deps.limiter.count(principal.accountId), principal.requestsPerMinute);
+      const windowMs = deps.rateWindowSeconds * 1000;
+      const decision = decide(
+        await deps.limiter.count(principal.accountId, windowMs),
+        limitForWindow(principal.requestsPerMinute, deps.rateWindowSeconds),
+      );
       context.responseHeaders = { ...context.responseHeaders, ...rateLimitHeaders(decision) };
       if (!decision.allowed) {
         const retryAfter = Math.max(1, Math.ceil(decision.resetMs / 1000));
         throw new ApiProblem(
           "rate_limited",
-          `Rate limit of ${decision.limit} requests per minute reached. Retry in ${retryAfter} s.`,
+          `Rate limit of ${decision.limit} requests per ${deps.rateWindowSeconds === 60 ? "minute" : `${deps.rateWindowSeconds} s`} reached. Retry in ${retryAfter} s.`,
           { headers: { "retry-after": String(retryAfter) }, extensions: { retry_after: retryAfter } },
         );
       }

@@ -80,10 +80,34 @@ function isDatabaseUnavailable(error: unknown): boolean {
   return typeof code === "string" && CONNECTION_ERRORS.has(code);
 }
 
-export function errorsPlugin(options: { baseUrl: string; logger: Logger }) {
-  return new Elysia({ name: "errors" }).onError({ as: "global" }, ({ code, error, request }) => {
+/** Renders a problem as an HTML page for browsers (the web interface), or undefined to answer JSON. */
+export type HtmlErrorRenderer = (
+  problem: ApiProblem,
+  request: Request,
+) => Promise<Response | undefined> | Response | undefined;
+
+function wantsHtml(request: Request): boolean {
+  const path = new URL(request.url).pathname;
+  return !path.startsWith("/api/") && (request.headers.get("accept") ?? "").includes("text/html");
+}
+
+export function errorsPlugin(options: {
+  baseUrl: string;
+  logger: Logger;
+  renderHtml?: HtmlErrorRenderer;
+  /** Errors another (scoped) handler answers, e.g. the web interface's own error pages. */
+  passThrough?: (error: unknown) => boolean;
+}) {
+  return new Elysia({ name: "errors" }).onError({ as: "global" }, async ({ code, error, request }) => {
+    if (options.passThrough?.(error)) return undefined;
     const context = requestContext(request);
-    const respond = (problem: ApiProblem) => problemResponse(problem, options.baseUrl, context.id);
+    const respond = async (problem: ApiProblem) => {
+      if (options.renderHtml && wantsHtml(request)) {
+        const html = await options.renderHtml(problem, request);
+        if (html) return html;
+      }
+      return problemResponse(problem, options.baseUrl, context.id);
+    };
 
     if (error instanceof ApiProblem) return respond(error);
     switch (code) {

@@ -53,7 +53,12 @@ export function startHttpServer(options: HttpServerOptions): HttpServer {
         );
       }
     }
-    response = withHeaders(response, { ...context.responseHeaders, "x-request-id": context.id });
+    // nosniff on everything: an API answer must never be sniffed into something executable.
+    response = withHeaders(response, {
+      "x-content-type-options": "nosniff",
+      ...context.responseHeaders,
+      "x-request-id": context.id,
+    });
     logger.info("request", {
       request_id: context.id,
       method: request.method,

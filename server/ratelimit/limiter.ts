@@ -42,6 +42,14 @@ export interface RateLimiter {
 }
 
 export const RATE_WINDOW_MS = 60_000;
+
+/**
+ * A plan's per-minute limit over a window of `windowSeconds` (RATE_LIMIT_WINDOW_SECONDS):
+ * the same average rate, at least one request per window.
+ */
+export function limitForWindow(perMinute: number, windowSeconds: number): number {
+  return Math.max(1, Math.round((perMinute * windowSeconds) / 60));
+}
 const KEY_PREFIX = "wpreport:rl:";
 
 export function decide(window: WindowCount, limit: number): RateLimitDecision {

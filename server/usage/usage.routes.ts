@@ -7,6 +7,7 @@ import { requestContext } from "../http/request-context.ts";
 import { getPlan } from "../plans/catalogue.ts";
 import { quotaPeriod } from "../quota/period.ts";
 import { type QuotaService, snapshot } from "../quota/quota.service.ts";
+import { limitForWindow } from "../ratelimit/limiter.ts";
 
 export const UsageSchema = t.Object({
   plan: t.Object({ id: t.String(), name: t.String() }),
@@ -45,9 +46,9 @@ export function usageRoutes(deps: ApiGuardDeps & { quota: QuotaService }) {
         period_end: usage.period.end.toISOString(),
         resets_at: usage.period.end.toISOString(),
         rate_limit: {
-          limit: principal.requestsPerMinute,
-          window_seconds: 60,
-          remaining: Number(headers["x-ratelimit-remaining"] ?? principal.requestsPerMinute),
+          limit: limitForWindow(principal.requestsPerMinute, deps.rateWindowSeconds),
+          window_seconds: deps.rateWindowSeconds,
+          remaining: Number(headers["x-ratelimit-remaining"]),
         },
       });
     },

@@ -58,18 +58,27 @@ describe.skipIf(!canChangeSite)("the Action against the real service and WordPre
     expect(run.commands.filter((c) => c.command === "error")).toEqual([]);
     expect(run.stdout).toContain(`::add-mask::${token}`);
     const overhead = /action overhead (\d+) ms \(service (\d+) ms\)/.exec(run.stdout);
-    console.log(`[bench] Action overhead: ${overhead?.[1]} ms inside the process, ${Math.round(run.wallMs - Number(overhead?.[2]))} ms wall (node start included); service ${overhead?.[2]} ms`);
+    console.log(
+      `[bench] Action overhead: ${overhead?.[1]} ms inside the process, ${Math.round(run.wallMs - Number(overhead?.[2]))} ms wall (node start included); service ${overhead?.[2]} ms`,
+    );
   });
 
   test("2. the site regresses (debug.log exposed): ::error annotation, summary, outputs, exit 1", async () => {
-    writeFileSync(DEBUG_LOG, "[21-Nov-2026 10:00:00 UTC] PHP Warning:  Undefined variable $post in /var/lib/wordpress/wp-content/themes/x/functions.php on line 12\n");
+    writeFileSync(
+      DEBUG_LOG,
+      "[21-Nov-2026 10:00:00 UTC] PHP Warning:  Undefined variable $post in /var/lib/wordpress/wp-content/themes/x/functions.php on line 12\n",
+    );
     const run = await runAction(inputs());
     expect(run.code).toBe(1);
     expect(run.outputs.result).toBe("fail");
     expect(Number(run.outputs.regressions)).toBeGreaterThanOrEqual(1);
     const errors = run.commands.filter((c) => c.command === "error");
     // @actions/core escapes ":" in properties as %3A — the workflow command is well-formed.
-    expect(errors.some((c) => c.properties.includes("title=wpreport%3A ") && c.message.includes("security.debug_log_exposed"))).toBe(true);
+    expect(
+      errors.some(
+        (c) => c.properties.includes("title=wpreport%3A ") && c.message.includes("security.debug_log_exposed"),
+      ),
+    ).toBe(true);
     expect(errors.at(-1)?.message).toContain("security.debug_log_exposed"); // the job's failure reason
     expect(run.summary).toContain("wpreport: ❌ Failed");
     expect(run.summary).toContain("`security.debug_log_exposed`");
@@ -82,12 +91,20 @@ describe.skipIf(!canChangeSite)("the Action against the real service and WordPre
     expect(run.outputs.result).toBe("pass");
     // The debug log is still there: compared with the previous (already failing) report nothing new
     // regressed, so compare with the clean first report explicitly.
-    const reports = (await service.call<{ data: { id: string }[] }>("GET", `/api/reports?environment=${environment}&status=completed`, { token })).body.data;
+    const reports = (
+      await service.call<{ data: { id: string }[] }>(
+        "GET",
+        `/api/reports?environment=${environment}&status=completed`,
+        { token },
+      )
+    ).body.data;
     const clean = reports.at(-1)?.id as string;
     const compared = await runAction(inputs({ "fail-on": "critical", baseline: clean }));
     expect(compared.code).toBe(0);
     expect(compared.outputs.result).toBe("pass");
-    const annotated = compared.commands.filter((c) => ["error", "warning", "notice"].includes(c.command) && c.message.includes("security.debug_log_exposed"));
+    const annotated = compared.commands.filter(
+      (c) => ["error", "warning", "notice"].includes(c.command) && c.message.includes("security.debug_log_exposed"),
+    );
     expect(annotated.length).toBe(1);
     expect(compared.summary).toContain("`security.debug_log_exposed`");
   });
@@ -116,7 +133,8 @@ describe.skipIf(!canChangeSite)("the Action against the real service and WordPre
 
   test("4c. a 402 fails the step with a plain-words message", async () => {
     const broke = await service.token(undefined, "free");
-    await service.db.sql`insert into usage_periods (account_id, period_start, used) values (${broke.accountId}, ${quotaPeriod().key}, 3)`;
+    await service.db
+      .sql`insert into usage_periods (account_id, period_start, used) values (${broke.accountId}, ${quotaPeriod().key}, 3)`;
     const run = await runAction({ ...inputs(), "api-token": broke.token });
     expect(run.code).toBe(1);
     expect(run.outputs.result).toBe("error");
@@ -133,7 +151,10 @@ describe.skipIf(!canChangeSite)("the Action against the real service and WordPre
 
   test("PR comment: created once, then updated, never duplicated", async () => {
     const eventPath = path.join(tmpdir(), `wpreport-event-${Date.now()}.json`);
-    writeFileSync(eventPath, JSON.stringify({ pull_request: { number: 7 }, repository: { name: "site", owner: { login: "acme" } } }));
+    writeFileSync(
+      eventPath,
+      JSON.stringify({ pull_request: { number: 7 }, repository: { name: "site", owner: { login: "acme" } } }),
+    );
     const prEnv = { GITHUB_EVENT_NAME: "pull_request", GITHUB_EVENT_PATH: eventPath, GITHUB_API_URL: github.url };
     const first = await runAction(inputs({ "comment-on-pr": "true", "github-token": "ghs_test" }), prEnv);
     expect(first.code).toBe(0);

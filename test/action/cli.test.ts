@@ -8,8 +8,16 @@ import { blogFeed, blogHomepage, startSite, type TestSite } from "../helpers/sit
 const CLI = path.resolve(import.meta.dir, "../../action/dist/cli.js");
 
 async function cli(args: string[], env: Record<string, string>) {
-  const child = Bun.spawn(["node", CLI, ...args], { env: { PATH: process.env.PATH ?? "", ...env }, stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const child = Bun.spawn(["node", CLI, ...args], {
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   return { stdout, stderr, code };
 }
 
@@ -43,30 +51,45 @@ describe("wpreport check (CLI for other CI systems)", () => {
     expect(first.code).toBe(0);
     expect(first.stdout).toContain("wpreport: PASSED");
     compress = false;
-    const second = await cli(["check", "--url", site.url, "--environment", "cli", "--fail-on", "medium"], { ...env, CI_JOB_ID: "2" });
+    const second = await cli(["check", "--url", site.url, "--environment", "cli", "--fail-on", "medium"], {
+      ...env,
+      CI_JOB_ID: "2",
+    });
     expect(second.code).toBe(1);
     expect(second.stdout).toContain("wpreport: FAILED");
     expect(second.stdout).toContain("[medium] performance.html_compression: pass → fail");
-    const lenient = await cli(["check", "--url", site.url, "--environment", "cli", "--fail-on", "high", "--format", "json"], {
-      ...env,
-      CI_JOB_ID: "3",
-    });
+    const lenient = await cli(
+      ["check", "--url", site.url, "--environment", "cli", "--fail-on", "high", "--format", "json"],
+      {
+        ...env,
+        CI_JOB_ID: "3",
+      },
+    );
     expect(lenient.code).toBe(0);
-    const parsed = JSON.parse(lenient.stdout) as { report: { id: string }; baseline_id: string; diff: { verdict: { result: string } } };
+    const parsed = JSON.parse(lenient.stdout) as {
+      report: { id: string };
+      baseline_id: string;
+      diff: { verdict: { result: string } };
+    };
     expect(parsed.diff.verdict.result).toBe("pass");
     expect(parsed.baseline_id).toMatch(/^rep_/);
     compress = true;
   });
 
   test("--format sarif prints SARIF 2.1.0", async () => {
-    const run = await cli(["check", "--url", site.url, "--baseline", "none", "--format", "sarif"], { ...env, CI_JOB_ID: "4" });
+    const run = await cli(["check", "--url", site.url, "--baseline", "none", "--format", "sarif"], {
+      ...env,
+      CI_JOB_ID: "4",
+    });
     expect(run.code).toBe(0);
     expect((JSON.parse(run.stdout) as { version: string }).version).toBe("2.1.0");
   });
 
   test("exit 2 on usage errors, a refused token and a blocked URL", async () => {
     expect((await cli(["check"], env)).code).toBe(2);
-    expect((await cli(["check", "--url", site.url, "--fail-on", "severe"], env)).stderr).toContain("--fail-on must be one of");
+    expect((await cli(["check", "--url", site.url, "--fail-on", "severe"], env)).stderr).toContain(
+      "--fail-on must be one of",
+    );
     const noToken = await cli(["check", "--url", site.url], { WPREPORT_API_URL: service.url });
     expect(noToken.code).toBe(2);
     expect(noToken.stderr).toContain("WPREPORT_TOKEN is not set");

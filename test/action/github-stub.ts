@@ -32,8 +32,14 @@ export function startGitHubStub(owner: string, repo: string, issue: number): Git
     async fetch(request) {
       const url = new URL(request.url);
       requests.push(`${request.method} ${url.pathname}`);
-      if (!request.headers.get("authorization")?.startsWith("token ") && !request.headers.get("authorization")?.startsWith("Bearer ")) {
-        return Response.json({ message: "Requires authentication", documentation_url: "https://docs.github.com/rest" }, { status: 401 });
+      if (
+        !request.headers.get("authorization")?.startsWith("token ") &&
+        !request.headers.get("authorization")?.startsWith("Bearer ")
+      ) {
+        return Response.json(
+          { message: "Requires authentication", documentation_url: "https://docs.github.com/rest" },
+          { status: 401 },
+        );
       }
       if (url.pathname === listPath && request.method === "GET") {
         return Response.json(comments, { headers: { "x-ratelimit-remaining": "4999" } });
@@ -41,7 +47,14 @@ export function startGitHubStub(owner: string, repo: string, issue: number): Git
       if (url.pathname === listPath && request.method === "POST") {
         const { body } = (await request.json()) as { body: string };
         const now = new Date().toISOString();
-        const comment = { id: nextId++, body, user: { login: "github-actions[bot]" }, created_at: now, updated_at: now, html_url: `https://github.com/${owner}/${repo}/pull/${issue}#issuecomment-${nextId}` };
+        const comment = {
+          id: nextId++,
+          body,
+          user: { login: "github-actions[bot]" },
+          created_at: now,
+          updated_at: now,
+          html_url: `https://github.com/${owner}/${repo}/pull/${issue}#issuecomment-${nextId}`,
+        };
         comments.push(comment);
         return Response.json(comment, { status: 201 });
       }
@@ -53,7 +66,10 @@ export function startGitHubStub(owner: string, repo: string, issue: number): Git
         comment.updated_at = new Date().toISOString();
         return Response.json(comment);
       }
-      return Response.json({ message: "Not Found", documentation_url: "https://docs.github.com/rest" }, { status: 404 });
+      return Response.json(
+        { message: "Not Found", documentation_url: "https://docs.github.com/rest" },
+        { status: 404 },
+      );
     },
   });
   return { url: `http://127.0.0.1:${server.port}`, comments, requests, stop: () => server.stop(true) };

@@ -56,10 +56,18 @@ describe("markdown", () => {
     const head = baseReport("rep_b");
     head.checks = [check("security.x", "fail", "high", "<b>bad</b>")];
     if (head.summary) head.summary.score = 70;
-    const markdown = renderMarkdown({ report: head, base, diff: diff(base, head), reportUrl: "https://w.example/api/report/rep_b", failOn: "high" });
+    const markdown = renderMarkdown({
+      report: head,
+      base,
+      diff: diff(base, head),
+      reportUrl: "https://w.example/api/report/rep_b",
+      failOn: "high",
+    });
     expect(markdown).toContain("### wpreport: ❌ Failed");
     expect(markdown).toContain("**90 → 70** (-20)");
-    expect(markdown).toContain("| high | `security.x`<br>Title security.x | ✅ pass → ❌ fail | &lt;b&gt;bad&lt;/b&gt; |");
+    expect(markdown).toContain(
+      "| high | `security.x`<br>Title security.x | ✅ pass → ❌ fail | &lt;b&gt;bad&lt;/b&gt; |",
+    );
     expect(markdown).not.toContain("<b>");
   });
 });

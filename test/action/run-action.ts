@@ -36,7 +36,9 @@ export async function runAction(inputs: Record<string, string>, env: Record<stri
   const summaryFile = path.join(dir, "summary");
   writeFileSync(outputFile, "");
   writeFileSync(summaryFile, "");
-  const inputEnv = Object.fromEntries(Object.entries(inputs).map(([name, value]) => [`INPUT_${name.toUpperCase()}`, value]));
+  const inputEnv = Object.fromEntries(
+    Object.entries(inputs).map(([name, value]) => [`INPUT_${name.toUpperCase()}`, value]),
+  );
   const started = performance.now();
   const child = Bun.spawn(["node", path.join(ROOT, "action/dist/index.js")], {
     cwd: dir,
@@ -60,7 +62,11 @@ export async function runAction(inputs: Record<string, string>, env: Record<stri
     stdout: "pipe",
     stderr: "pipe",
   });
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   const wallMs = performance.now() - started;
   const commands = [...`${stdout}\n${stderr}`.matchAll(/^::([a-z-]+)(?: ([^:]*))?::(.*)$/gm)].map((match) => ({
     command: match[1] ?? "",

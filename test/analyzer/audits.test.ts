@@ -102,7 +102,10 @@ describe("summarise", () => {
 
   test("passing checks never dilute a finding", () => {
     const one = summarise([make("seo", "medium", "fail")]).categories.seo;
-    const many = summarise([make("seo", "medium", "fail"), ...Array.from({ length: 20 }, () => make("seo", "low", "pass"))]).categories.seo;
+    const many = summarise([
+      make("seo", "medium", "fail"),
+      ...Array.from({ length: 20 }, () => make("seo", "low", "pass")),
+    ]).categories.seo;
     expect(one).toBe(90);
     expect(many).toBe(90);
   });

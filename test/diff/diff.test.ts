@@ -24,14 +24,25 @@ function report(id: string, checks: Check[], change: (r: Report) => void = () =>
 }
 
 describe("diff examples", () => {
-  const base = report("rep_base", [check("security.https", "pass"), check("security.xmlrpc_enabled", "warn", "medium"), check("seo.title", "fail", "medium")]);
+  const base = report("rep_base", [
+    check("security.https", "pass"),
+    check("security.xmlrpc_enabled", "warn", "medium"),
+    check("seo.title", "fail", "medium"),
+  ]);
 
   test("pass → fail is a regression; fail → pass an improvement; at fail-on high it fails the build", () => {
-    const head = report("rep_head", [check("security.https", "fail"), check("security.xmlrpc_enabled", "warn", "medium"), check("seo.title", "pass", "medium")]);
+    const head = report("rep_head", [
+      check("security.https", "fail"),
+      check("security.xmlrpc_enabled", "warn", "medium"),
+      check("seo.title", "pass", "medium"),
+    ]);
     const result = diff(base, head);
     expect(result.regressions.map((c) => [c.id, c.before, c.after])).toEqual([["security.https", "pass", "fail"]]);
     expect(result.improvements.map((c) => [c.id, c.before, c.after])).toEqual([["seo.title", "fail", "pass"]]);
-    expect(result.verdict).toEqual({ result: "fail", reasons: ["1 check regressed at severity high or above: security.https"] });
+    expect(result.verdict).toEqual({
+      result: "fail",
+      reasons: ["1 check regressed at severity high or above: security.https"],
+    });
     expect(diff(base, head, { failOn: "critical" }).verdict.result).toBe("pass");
     expect(diff(base, head, { failOn: "none" }).verdict.result).toBe("pass");
   });
@@ -39,7 +50,9 @@ describe("diff examples", () => {
   test("a failing check the baseline never had is listed but does not fail the build", () => {
     const head = report("rep_head", [...base.checks, check("security.git_exposed", "fail", "critical")]);
     const result = diff(base, head);
-    expect(result.regressions).toEqual([expect.objectContaining({ id: "security.git_exposed", before: null, after: "fail", new_check: true })]);
+    expect(result.regressions).toEqual([
+      expect.objectContaining({ id: "security.git_exposed", before: null, after: "fail", new_check: true }),
+    ]);
     expect(result.verdict.result).toBe("pass");
   });
 
@@ -47,7 +60,9 @@ describe("diff examples", () => {
     const head = report("rep_head", [check("security.https", "fail", "critical")]);
     expect(diff(null, head).verdict.result).toBe("pass");
     const budgeted = diff(null, head, { budgets: { ttfb_ms: 50 } });
-    expect(budgeted.budgets).toEqual([{ metric: "ttfb_ms", label: "Time to first byte", limit: 50, value: 100, kind: "max", exceeded: true }]);
+    expect(budgeted.budgets).toEqual([
+      { metric: "ttfb_ms", label: "Time to first byte", limit: 50, value: 100, kind: "max", exceeded: true },
+    ]);
     expect(budgeted.verdict).toEqual({ result: "fail", reasons: ["Time to first byte is 100, over the budget of 50"] });
   });
 
@@ -70,7 +85,16 @@ describe("diff examples", () => {
       if (r.performance) r.performance.ttfb_ms = 450;
     });
     expect(diff(base, big).metrics).toEqual([
-      { metric: "ttfb_ms", label: "Time to first byte", unit: "ms", before: 100, after: 450, delta: 350, percent: 350, direction: "worse" },
+      {
+        metric: "ttfb_ms",
+        label: "Time to first byte",
+        unit: "ms",
+        before: 100,
+        after: 450,
+        delta: 350,
+        percent: 350,
+        direction: "worse",
+      },
     ]);
     expect(diff(base, big, { noise: { ttfb_ms: { absolute: 500 } } }).metrics).toEqual([]);
   });
@@ -102,13 +126,28 @@ describe("diff examples", () => {
       { type: "core", slug: "wordpress", name: "WordPress", change: "updated", before: "6.1.9", after: "6.2" },
       { type: "plugin", slug: "hello-dolly", name: "hello-dolly", change: "removed", before: "1.7", after: null },
       { type: "plugin", slug: "jetpack", name: "jetpack", change: "added", before: null, after: "12.0" },
-      { type: "theme", slug: "twentytwentyone", name: "twentytwentyone", change: "downgraded", before: "1.7", after: "1.6" },
+      {
+        type: "theme",
+        slug: "twentytwentyone",
+        name: "twentytwentyone",
+        change: "downgraded",
+        before: "1.7",
+        after: "1.6",
+      },
     ]);
   });
 
   test("new vulnerabilities at or above fail-on fail the build", () => {
     const vulnerable = report("rep_b", base.checks, (r) => {
-      r.wordpress?.vulnerabilities.push({ id: "TEST-1", title: "XSS", severity: "high", cvss: 7.1, cve: [], fixed_in: "6.1.10", references: [] });
+      r.wordpress?.vulnerabilities.push({
+        id: "TEST-1",
+        title: "XSS",
+        severity: "high",
+        cvss: 7.1,
+        cve: [],
+        fixed_in: "6.1.10",
+        references: [],
+      });
     });
     const result = diff(base, vulnerable);
     expect(result.new_vulnerabilities.map((v) => v.vulnerability.id)).toEqual(["TEST-1"]);
@@ -117,7 +156,11 @@ describe("diff examples", () => {
   });
 
   test("budgets parse from the Action's input format", () => {
-    expect(parseBudgets("ttfb_ms=800, html_bytes=200000\nscore=80")).toEqual({ ttfb_ms: 800, html_bytes: 200000, score: 80 });
+    expect(parseBudgets("ttfb_ms=800, html_bytes=200000\nscore=80")).toEqual({
+      ttfb_ms: 800,
+      html_bytes: 200000,
+      score: 80,
+    });
     expect(() => parseBudgets("speed=fast")).toThrow('budget "speed=fast" is not of the form metric=number');
     expect(() => parseBudgets("lcp=2500")).toThrow('unknown budget metric "lcp"');
   });

@@ -2,7 +2,14 @@
 import fc from "fast-check";
 import { CHECK_CATEGORIES, type Check, type Report, SEVERITIES } from "../../shared/report.ts";
 
-const CHECK_IDS = ["security.https", "security.hsts", "security.xmlrpc_enabled", "performance.ttfb", "seo.title", "components.core_outdated"];
+const CHECK_IDS = [
+  "security.https",
+  "security.hsts",
+  "security.xmlrpc_enabled",
+  "performance.ttfb",
+  "seo.title",
+  "components.core_outdated",
+];
 const STATUSES = ["pass", "fail", "warn", "skip", "error"] as const;
 
 export const checkArbitrary: fc.Arbitrary<Check> = fc.record({
@@ -26,10 +33,13 @@ export const reportArbitrary: fc.Arbitrary<Report> = fc
     ttfb: fc.integer({ min: 1, max: 3000 }),
     html: fc.integer({ min: 0, max: 3_000_000 }),
     core: versionArbitrary,
-    plugins: fc.uniqueArray(fc.record({ slug: fc.constantFrom("akismet", "jetpack", "woocommerce"), version: versionArbitrary }), {
-      selector: (plugin) => plugin.slug,
-      maxLength: 3,
-    }),
+    plugins: fc.uniqueArray(
+      fc.record({ slug: fc.constantFrom("akismet", "jetpack", "woocommerce"), version: versionArbitrary }),
+      {
+        selector: (plugin) => plugin.slug,
+        maxLength: 3,
+      },
+    ),
     vulns: fc.uniqueArray(fc.constantFrom("V1", "V2", "V3"), { maxLength: 3 }),
   })
   .map(({ id, checks, score, ttfb, html, core, plugins, vulns }) => {
@@ -47,7 +57,15 @@ export const reportArbitrary: fc.Arbitrary<Report> = fc
     }
     if (report.wordpress) {
       report.wordpress.version = core;
-      report.wordpress.vulnerabilities = vulns.map((v) => ({ id: v, title: v, severity: "high", cvss: null, cve: [], fixed_in: null, references: [] }));
+      report.wordpress.vulnerabilities = vulns.map((v) => ({
+        id: v,
+        title: v,
+        severity: "high",
+        cvss: null,
+        cve: [],
+        fixed_in: null,
+        references: [],
+      }));
     }
     report.plugins = plugins.map((plugin) => ({
       slug: plugin.slug,
@@ -77,7 +95,12 @@ export function baseReport(id: string): Report {
     completed_at: "2026-11-01T00:00:01.000Z",
     duration_ms: 1000,
     metadata: {},
-    summary: { score: 90, grade: "A", categories: { performance: 90, seo: null, security: 90, components: null }, failed: { critical: 0, high: 0, medium: 0, low: 0, info: 0 } },
+    summary: {
+      score: 90,
+      grade: "A",
+      categories: { performance: 90, seo: null, security: 90, components: null },
+      failed: { critical: 0, high: 0, medium: 0, low: 0, info: 0 },
+    },
     wordpress: {
       detected: true,
       confidence: 100,
@@ -104,7 +127,15 @@ export function baseReport(id: string): Report {
       html_transfer_bytes: null,
       compression: "gzip",
       http_version: "1.1",
-      caching: { cache_control: null, expires: null, etag: false, last_modified: false, age: null, page_cache: null, page_cache_hit: null },
+      caching: {
+        cache_control: null,
+        expires: null,
+        etag: false,
+        last_modified: false,
+        age: null,
+        page_cache: null,
+        page_cache_hit: null,
+      },
       resources: {
         scripts: { count: 1, bytes: 0, sized: 0 },
         styles: { count: 1, bytes: 0, sized: 0 },

@@ -568,5 +568,4 @@ describe("pathological repetitions at the probes' size caps", () => {
     const slow = REPEATED.map((unit) => ({ unit, ms: Math.round(timed(unit)) })).filter(({ ms }) => ms > 750);
     expect(slow).toEqual([]);
   }, 60_000);
-
 });

@@ -1,0 +1,121 @@
+/** The dashboard: usage this period, plan and rate limit, the analyse form, recent reports. */
+import type { Plan } from "../../plans/catalogue.ts";
+import type { UsageSnapshot } from "../../quota/quota.service.ts";
+import type { ReportListItem } from "../../reports/report-history.service.ts";
+import type { WebContext } from "../context.ts";
+import { Csrf, Notice } from "../render.tsx";
+import { FormError } from "./auth.tsx";
+import { formatDate, GradeBadge, Table, UsageMeter } from "./common.tsx";
+
+export function AnalyseForm({ ctx, url, error }: { ctx: WebContext; url?: string; error?: string }) {
+  return (
+    <div class="card stack">
+      <h2 id="analyse-heading">Analyse a site</h2>
+      <FormError message={error} />
+      <form method="post" action="/analyse" aria-labelledby="analyse-heading" data-busy="Analysing…">
+        <Csrf ctx={ctx} />
+        <div class="row">
+          <div class="field">
+            <label for="url">
+              Site URL <span class="hint">e.g. https://example.com/ — uses one report of your quota.</span>
+            </label>
+            <input id="url" name="url" type="url" inputMode="url" required placeholder="https://" value={url ?? ""} />
+          </div>
+          <div>
+            <button type="submit">Analyse</button>
+          </div>
+        </div>
+      </form>
+    </div>
+  );
+}
+
+/** Where a report came from: the web (its own marker) or the API (with the caller's environment, if any). */
+function origin(environment: string | undefined | null): string {
+  if (environment === "web") return "made on the web";
+  return environment ? `via the API · ${environment}` : "via the API";
+}
+
+export const REPORT_HEAD = ["Site", { label: "Date", class: "hide-sm" }, "Grade"];
+
+export function ReportRows({ reports }: { reports: ReportListItem[] }) {
+  return (
+    <>
+      {reports.map((report) => (
+        <tr key={report.id}>
+          <td>
+            <a href={`/reports/${report.id}`} class="mono">
+              {report.url}
+            </a>
+            <div class="small muted">{origin(report.metadata.environment)}</div>
+          </td>
+          <td class="hide-sm">{formatDate(report.created_at)}</td>
+          <td>
+            {report.status === "completed" ? <GradeBadge grade={report.grade} score={report.score} /> : report.status}
+          </td>
+        </tr>
+      ))}
+    </>
+  );
+}
+
+export function DashboardPage(props: {
+  ctx: WebContext;
+  query: Record<string, string | undefined>;
+  plan: Plan;
+  usage: UsageSnapshot;
+  rateLimit: number;
+  recent: ReportListItem[];
+  analyse?: { url?: string; error?: string };
+}) {
+  const { ctx, plan, usage, recent } = props;
+  return (
+    <div class="stack">
+      <Notice query={props.query} />
+      <h1>Dashboard</h1>
+      <div class="grid">
+        <section class="card stack" aria-labelledby="usage-heading">
+          <h2 id="usage-heading">This month</h2>
+          <p>
+            <strong id="usage-used">{usage.used}</strong> of <strong id="usage-quota">{usage.quota}</strong> reports
+            used
+            {usage.reserved > 0 ? `, ${usage.reserved} running` : ""} —{" "}
+            <strong id="usage-remaining">{usage.remaining}</strong> left.
+          </p>
+          <UsageMeter used={usage.used} quota={usage.quota} inProgress={usage.reserved} />
+          {usage.remaining === 0 ? (
+            <p class="alert warning" id="quota-exhausted">
+              You have used every report of this month. <a href="/billing">Upgrade your plan</a> to analyse more sites
+              now.
+            </p>
+          ) : null}
+          <p class="small muted">Resets {formatDate(usage.period.end)}.</p>
+        </section>
+        <section class="card stack" aria-labelledby="plan-heading">
+          <h2 id="plan-heading">Plan</h2>
+          <p>
+            <strong id="plan-name">{plan.name}</strong> — {plan.monthlyQuota} reports a month, {props.rateLimit} API
+            requests a minute.
+          </p>
+          <p>
+            <a href="/billing">Change plan</a> · <a href="/tokens">API tokens</a>
+          </p>
+        </section>
+      </div>
+      <AnalyseForm ctx={ctx} url={props.analyse?.url} error={props.analyse?.error} />
+      <section aria-labelledby="recent-heading">
+        <h2 id="recent-heading">Recent reports</h2>
+        {recent.length === 0 ? (
+          <p class="muted">No reports yet. Analyse a site above, or call the API with a token.</p>
+        ) : (
+          <Table caption="Recent reports" head={REPORT_HEAD}>
+            <ReportRows reports={recent} />
+          </Table>
+        )}
+        <p>
+          <a href="/reports">All reports</a>
+        </p>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,411 @@
+/**
+ * One report, as a person reads it: grade and scores, what failed (by category, most severe
+ * first, each with its fix), the components with their evidence, then the performance, SEO
+ * and security facts. Everything here is the report JSON the API returns — nothing else.
+ * All site text is rendered as text (Preact escapes it).
+ */
+import type { Check, Component, Report, Severity } from "../../../shared/report.ts";
+import { CHECK_CATEGORIES, SEVERITIES } from "../../../shared/report.ts";
+import type { ReportListItem } from "../../reports/report-history.service.ts";
+import { formatDate, Table } from "./common.tsx";
+
+const CATEGORY_NAMES: Record<string, string> = {
+  security: "Security",
+  performance: "Performance",
+  seo: "SEO",
+  components: "Components",
+};
+const severityOrder = (severity: Severity) => SEVERITIES.indexOf(severity);
+
+function CheckItem({ check }: { check: Check }) {
+  return (
+    <div class={`check sev-${check.severity}`} id={`check-${check.id}`}>
+      <h4>
+        <span class={`badge st-${check.status}`}>{check.status}</span>{" "}
+        <span class={`badge sev-${check.severity}`}>{check.severity}</span> {check.title}
+      </h4>
+      <p>{check.message}</p>
+      {check.evidence.length > 0 ? (
+        <ul class="small">
+          {check.evidence.map((line, index) => (
+            <li class="mono" key={index}>
+              {line}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {check.status === "fail" || check.status === "warn" ? (
+        <p class="small">
+          <strong>Fix:</strong> {check.remediation}
+        </p>
+      ) : null}
+      <p class="small muted mono">{check.id}</p>
+    </div>
+  );
+}
+
+function Evidence({ component }: { component: Pick<Component, "evidence"> }) {
+  if (component.evidence.length === 0) return null;
+  return (
+    <details>
+      <summary class="small">Evidence ({component.evidence.length})</summary>
+      <ul class="small">
+        {component.evidence.map((item, index) => (
+          <li key={index}>
+            <span class="muted">{item.source}:</span> <span class="mono">{item.value}</span>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+function Vulnerabilities({ component }: { component: Pick<Component, "vulnerabilities"> }) {
+  if (component.vulnerabilities.length === 0) return null;
+  return (
+    <ul class="small">
+      {component.vulnerabilities.map((vulnerability) => (
+        <li key={vulnerability.id}>
+          <span class={`badge sev-${vulnerability.severity}`}>{vulnerability.severity}</span> {vulnerability.title}
+          {vulnerability.fixed_in ? ` — fixed in ${vulnerability.fixed_in}` : ""}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function versionCell(version: string | null, latest: string | null, outdated: boolean | null) {
+  return (
+    <>
+      {version ?? <span class="muted">unknown</span>}
+      {outdated ? <span class="badge sev-medium"> outdated{latest ? ` (${latest})` : ""}</span> : null}
+    </>
+  );
+}
+
+function Components({ report }: { report: Report }) {
+  const { wordpress, theme, plugins } = report;
+  return (
+    <section aria-labelledby="components-heading">
+      <h2 id="components-heading">WordPress, theme and plugins</h2>
+      {!wordpress?.detected ? (
+        <p>WordPress was not detected on this site{wordpress ? ` (confidence ${wordpress.confidence}%)` : ""}.</p>
+      ) : (
+        <Table caption="Components" stack head={["Component", "Version", "Confidence", "Details"]}>
+          <tr data-component="wordpress">
+            <td>
+              <strong>WordPress</strong>
+            </td>
+            <td data-label="Version" class="version">
+              {versionCell(wordpress.version, wordpress.latest_version, wordpress.outdated)}
+            </td>
+            <td data-label="Confidence">{wordpress.confidence}%</td>
+            <td data-label="Details">
+              <Evidence component={wordpress} />
+              <Vulnerabilities component={wordpress} />
+            </td>
+          </tr>
+          {theme ? (
+            <tr data-component="theme">
+              <td>
+                <div>
+                  <strong>Theme</strong> <span class="name">{theme.name ?? theme.slug}</span>
+                </div>
+                <div class="mono small muted slug">{theme.slug}</div>
+                {theme.parent ? <div class="small">child of {theme.parent.name ?? theme.parent.slug}</div> : null}
+              </td>
+              <td data-label="Version" class="version">
+                {versionCell(theme.version, theme.latest_version, theme.outdated)}
+              </td>
+              <td data-label="Confidence">{theme.confidence}%</td>
+              <td data-label="Details">
+                <Evidence component={theme} />
+                <Vulnerabilities component={theme} />
+              </td>
+            </tr>
+          ) : null}
+          {plugins.map((plugin) => (
+            <tr key={plugin.slug} data-component="plugin" data-plugin={plugin.slug}>
+              <td>
+                <div>
+                  <strong>Plugin</strong> <span class="name">{plugin.name ?? plugin.slug}</span>
+                </div>
+                <div class="mono small muted slug">{plugin.slug}</div>
+              </td>
+              <td data-label="Version" class="version">
+                {versionCell(plugin.version, plugin.latest_version, plugin.outdated)}
+              </td>
+              <td data-label="Confidence">{plugin.confidence}%</td>
+              <td data-label="Details">
+                <Evidence component={plugin} />
+                <Vulnerabilities component={plugin} />
+              </td>
+            </tr>
+          ))}
+        </Table>
+      )}
+    </section>
+  );
+}
+
+function Performance({ report }: { report: Report }) {
+  const performance = report.performance;
+  if (!performance) return null;
+  const rows: [string, string][] = [
+    [
+      "Time to first byte (median)",
+      performance.ttfb_ms !== null ? `${performance.ttfb_ms} ms (${performance.ttfb_samples_ms.join(", ")})` : "—",
+    ],
+    ["HTML download", performance.html_download_ms !== null ? `${performance.html_download_ms} ms` : "—"],
+    ["HTML size", performance.html_bytes !== null ? `${Math.round(performance.html_bytes / 102.4) / 10} kB` : "—"],
+    ["Compression", performance.compression ?? "none"],
+    [
+      "Page cache",
+      performance.caching.page_cache
+        ? `${performance.caching.page_cache}${performance.caching.page_cache_hit === true ? " (hit)" : performance.caching.page_cache_hit === false ? " (miss)" : ""}`
+        : "none detected",
+    ],
+    [
+      "Scripts / stylesheets / images",
+      `${performance.resources.scripts.count} / ${performance.resources.styles.count} / ${performance.resources.images.count}`,
+    ],
+    ["Render-blocking resources", String(performance.render_blocking.length)],
+    ["Third-party hosts", performance.third_party_hosts.join(", ") || "none"],
+    [
+      "Images without dimensions / lazy-loaded",
+      `${performance.images.without_dimensions} / ${performance.images.lazy} of ${performance.images.total}`,
+    ],
+  ];
+  return (
+    <section aria-labelledby="performance-heading">
+      <h2 id="performance-heading">Performance</h2>
+      <Table caption="Performance facts" head={["Measure", "Value"]}>
+        {rows.map(([label, value]) => (
+          <tr key={label}>
+            <td>{label}</td>
+            <td>{value}</td>
+          </tr>
+        ))}
+      </Table>
+      <details>
+        <summary>Requests the analyzer made ({performance.requests.length})</summary>
+        <Table caption="Requests" head={["URL", "Status", "Bytes", "TTFB", "Total"]}>
+          {performance.requests.map((row, index) => (
+            <tr key={index}>
+              <td class="mono small">
+                {row.method === "GET" ? "" : `${row.method} `}
+                {row.url}
+              </td>
+              <td>{row.status ?? row.error ?? "—"}</td>
+              <td>{row.bytes}</td>
+              <td>{row.ttfb_ms ?? "—"} ms</td>
+              <td>{row.ms} ms</td>
+            </tr>
+          ))}
+        </Table>
+      </details>
+    </section>
+  );
+}
+
+function Seo({ report }: { report: Report }) {
+  const seo = report.seo;
+  if (!seo) return null;
+  const rows: [string, string][] = [
+    ["Title", seo.title ?? "missing"],
+    ["Meta description", seo.meta_description ?? "missing"],
+    ["Canonical", seo.canonical ?? "missing"],
+    ["Indexable", seo.noindex ? "no (noindex)" : "yes"],
+    [
+      "robots.txt",
+      seo.robots_txt.present ? (seo.robots_txt.disallows_all ? "present — blocks everything" : "present") : "missing",
+    ],
+    [
+      "Sitemaps",
+      seo.sitemaps
+        .filter((sitemap) => sitemap.valid)
+        .map((sitemap) => `${sitemap.url} (${sitemap.entries})`)
+        .join(", ") || "none found",
+    ],
+    ["H1", seo.headings.h1.join(" · ") || "none"],
+    ["Language", seo.lang ?? "not declared"],
+    ["Structured data", seo.structured_data_types.join(", ") || "none"],
+    ["SEO plugin", seo.seo_plugin ?? "none detected"],
+  ];
+  return (
+    <section aria-labelledby="seo-heading">
+      <h2 id="seo-heading">SEO</h2>
+      <Table caption="SEO facts" head={["Measure", "Value"]}>
+        {rows.map(([label, value]) => (
+          <tr key={label}>
+            <td>{label}</td>
+            <td>{value}</td>
+          </tr>
+        ))}
+      </Table>
+    </section>
+  );
+}
+
+function Security({ report }: { report: Report }) {
+  const security = report.security;
+  if (!security) return null;
+  return (
+    <section aria-labelledby="security-heading">
+      <h2 id="security-heading">Security</h2>
+      <Table caption="Security headers" head={["Header", "Value"]}>
+        {security.headers.map((header) => (
+          <tr key={header.name}>
+            <td class="mono">{header.name}</td>
+            <td>
+              {header.value === null ? (
+                <span class="badge st-fail">missing</span>
+              ) : (
+                <span class="mono small">{header.value}</span>
+              )}
+            </td>
+          </tr>
+        ))}
+      </Table>
+      <h3>Exposure</h3>
+      <ul>
+        <li>HTTPS: {security.https ? "yes" : "no"}</li>
+        <li>
+          XML-RPC:{" "}
+          {security.xmlrpc.enabled
+            ? `enabled${security.xmlrpc.methods ? ` (${security.xmlrpc.methods} methods)` : ""}`
+            : "not reachable"}
+        </li>
+        <li>
+          Users disclosed:{" "}
+          {security.users.length === 0
+            ? "none"
+            : security.users.map((user) => user.username ?? user.display_name).join(", ")}
+        </li>
+        <li>
+          Exposed files:{" "}
+          {security.exposed_files.length === 0
+            ? "none found"
+            : security.exposed_files.map((file) => file.path).join(", ")}
+        </li>
+        <li>
+          Directory listing:{" "}
+          {security.directory_listing.length === 0 ? "none found" : security.directory_listing.join(", ")}
+        </li>
+      </ul>
+    </section>
+  );
+}
+
+export function ReportPage({ report, siblings }: { report: Report; siblings: ReportListItem[] }) {
+  const failing = report.checks.filter((check) => check.status === "fail" || check.status === "warn");
+  const others = report.checks.filter((check) => check.status !== "fail" && check.status !== "warn");
+  const summary = report.summary;
+  return (
+    <div class="stack">
+      <p class="small">
+        <a href="/reports">← Reports</a>
+      </p>
+      <h1>
+        Report for <span class="mono">{report.final_url ?? report.url}</span>
+      </h1>
+      <p class="muted small">
+        {formatDate(report.created_at)} · status {report.status}
+        {report.duration_ms !== null ? ` · ${report.duration_ms} ms` : ""} · <span class="mono">{report.id}</span>
+        {report.metadata.environment ? ` · ${report.metadata.environment}` : ""}
+        {report.metadata.git_sha ? ` · ${report.metadata.git_sha.slice(0, 12)}` : ""}
+      </p>
+      <p>
+        <a class="button secondary" href={`/reports/${report.id}/report.json`} download>
+          Download JSON
+        </a>{" "}
+        <a class="button secondary" href={`/reports/${report.id}/report.sarif`} download>
+          Download SARIF
+        </a>
+      </p>
+      {report.hosting?.blocked_by_waf ? (
+        <div class="alert warning" role="status">
+          The site answered with a {report.hosting.waf ?? "firewall"} challenge page instead of its homepage, so it
+          could not be analysed.
+        </div>
+      ) : null}
+      {report.errors.length > 0 ? (
+        <details class="card">
+          <summary>Parts that could not be checked ({report.errors.length})</summary>
+          <ul class="small">
+            {report.errors.map((error, index) => (
+              <li key={index}>
+                <span class="mono">{error.stage}</span>: {error.message}
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+      {summary ? (
+        <section class="card score-card" aria-label="Score">
+          <div class={`grade grade-${summary.grade}`} id="grade">
+            {summary.grade}
+          </div>
+          <div>
+            <div>
+              Score <strong id="score">{summary.score}</strong> / 100
+            </div>
+            <div class="small muted">
+              {CHECK_CATEGORIES.map(
+                (category) => `${CATEGORY_NAMES[category]} ${summary.categories[category] ?? "—"}`,
+              ).join(" · ")}
+            </div>
+          </div>
+        </section>
+      ) : null}
+      {siblings.length > 0 ? (
+        <form method="get" action={`/reports/${report.id}/compare`} class="card row">
+          <div class="field">
+            <label for="base">Compare with an earlier report of this site</label>
+            <select id="base" name="base">
+              {siblings.map((sibling) => (
+                <option value={sibling.id} key={sibling.id}>
+                  {formatDate(sibling.created_at)} — {sibling.grade ?? sibling.status}
+                  {sibling.score !== null ? ` (${sibling.score})` : ""}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <button type="submit">Compare</button>
+          </div>
+        </form>
+      ) : null}
+      <Components report={report} />
+      <section aria-labelledby="findings-heading">
+        <h2 id="findings-heading">Findings ({failing.length})</h2>
+        {failing.length === 0 ? <p>Nothing failed. 🎉</p> : null}
+        {CHECK_CATEGORIES.map((category) => {
+          const checks = failing
+            .filter((check) => check.category === category)
+            .sort((a, b) => severityOrder(a.severity) - severityOrder(b.severity));
+          if (checks.length === 0) return null;
+          return (
+            <div key={category}>
+              <h3>{CATEGORY_NAMES[category]}</h3>
+              {checks.map((check) => (
+                <CheckItem check={check} key={check.id} />
+              ))}
+            </div>
+          );
+        })}
+        {others.length > 0 ? (
+          <details>
+            <summary>Passed and skipped checks ({others.length})</summary>
+            {others.map((check) => (
+              <CheckItem check={check} key={check.id} />
+            ))}
+          </details>
+        ) : null}
+      </section>
+      <Performance report={report} />
+      <Seo report={report} />
+      <Security report={report} />
+    </div>
+  );
+}

@@ -1,0 +1,495 @@
+/**
+ * The web interface's routes: server-rendered pages, plain HTML forms (CSRF-protected),
+ * sessions by cookie. Reports made here use the same service and the same quota as the API,
+ * and the report page renders exactly the report JSON the API returns.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { Server } from "bun";
+import { Elysia } from "elysia";
+import type { VNode } from "preact";
+import { diff, isSeverity } from "../../shared/diff.ts";
+import { toSarif } from "../../shared/sarif.ts";
+import type { AccountAuthService, AccountService } from "../accounts/account.service.ts";
+import { normaliseEmail } from "../accounts/account.service.ts";
+import { hashPassword, passwordProblem, verifyDecoy, verifyPassword } from "../accounts/password.ts";
+import type { BillingProvider } from "../billing/provider.ts";
+import { ApiProblem } from "../http/problem.ts";
+import { getPlan, isPlanId } from "../plans/catalogue.ts";
+import type { QuotaService } from "../quota/quota.service.ts";
+import { limitForWindow, type RateLimiter } from "../ratelimit/limiter.ts";
+import type { ReportHistoryService } from "../reports/report-history.service.ts";
+import type { ReportService } from "../reports/reports.service.ts";
+import type { Principal, TokenService } from "../tokens/token.service.ts";
+import { API_VERSION } from "../version.ts";
+import {
+  endSession,
+  formFields,
+  startSession,
+  verifyCsrf,
+  type WebContext,
+  type WebDeps,
+  WebError,
+  webContext,
+} from "./context.ts";
+import { AccountPage, LoginPage, SignupPage } from "./pages/auth.tsx";
+import { BillingPage } from "./pages/billing.tsx";
+import { formatDate } from "./pages/common.tsx";
+import { ComparePage } from "./pages/compare.tsx";
+import { DashboardPage } from "./pages/dashboard.tsx";
+import { LandingPage } from "./pages/landing.tsx";
+import { ReportPage } from "./pages/report.tsx";
+import { ReportsPage } from "./pages/reports-list.tsx";
+import { TokensPage } from "./pages/tokens.tsx";
+import { download, ErrorPage, page, redirect, securityHeaders } from "./render.tsx";
+
+export interface WebRouteDeps extends WebDeps {
+  accounts: AccountService;
+  auth: AccountAuthService;
+  tokens: TokenService;
+  quota: QuotaService;
+  reports: ReportService;
+  history: ReportHistoryService;
+  limiter: RateLimiter;
+  billing: BillingProvider;
+  rateWindowSeconds: number;
+}
+
+/** Sign-in throttling: attempts per window, per client address and per account. */
+const LOGIN_WINDOW_MS = 15 * 60_000;
+const LOGIN_PER_IP = 20;
+const LOGIN_PER_ACCOUNT = 8;
+const SIGNUP_WINDOW_MS = 60 * 60_000;
+const SIGNUP_PER_IP = 10;
+
+const ASSETS: Record<string, { body: string; type: string }> = {
+  "app.css": { body: readFileSync(path.join(import.meta.dir, "assets", "app.css"), "utf8"), type: "text/css" },
+  "app.js": { body: readFileSync(path.join(import.meta.dir, "assets", "app.js"), "utf8"), type: "text/javascript" },
+  "favicon.svg": {
+    body: readFileSync(path.join(import.meta.dir, "assets", "favicon.svg"), "utf8"),
+    type: "image/svg+xml",
+  },
+};
+
+/** Why an analysis from the dashboard did not happen, in the words of the web page. */
+function analyseError(problem: ApiProblem): string {
+  if (problem.code === "quota_exhausted") {
+    const extensions = problem.options.extensions ?? {};
+    const resets =
+      typeof extensions.resets_at === "string" ? formatDate(extensions.resets_at) : "the 1st of next month";
+    return `All ${extensions.quota ?? ""} reports of this month are used; the quota resets on ${resets}. Upgrade your plan to analyse more sites now.`;
+  }
+  return problem.detail;
+}
+
+/** The ?next= of the login page, when it is a path we would follow (see safeNext). */
+function nextParam(next: unknown): string | undefined {
+  return typeof next === "string" && safeNext(next) === next ? next : undefined;
+}
+
+/** Where to go after logging in: only local paths, never another site. */
+function safeNext(next: string | undefined): string {
+  return next && /^\/(?!\/)[\w\-./?=&%]*$/.test(next) && !next.startsWith("/\\") ? next : "/dashboard";
+}
+
+export function webRoutes(deps: WebRouteDeps) {
+  const load = (request: Request, server: Server<undefined> | null) => webContext(request, server, deps);
+
+  const requireSession = (ctx: WebContext, request: Request) => {
+    if (ctx.session) return ctx.session;
+    const url = new URL(request.url);
+    throw Object.assign(new WebError(303, "login required"), {
+      location: `/login?next=${encodeURIComponent(url.pathname + url.search)}`,
+    });
+  };
+
+  async function principalFor(accountId: string): Promise<Principal> {
+    const account = await deps.accounts.findById(accountId);
+    if (!account) throw new WebError(403, "Your account no longer exists.");
+    const plan = getPlan(account.planId);
+    const usage = await deps.quota.usage(account.id, plan.monthlyQuota);
+    return {
+      accountId: account.id,
+      tokenId: "web",
+      planId: account.planId,
+      monthlyQuota: plan.monthlyQuota,
+      requestsPerMinute: account.rateLimitPerMinute ?? plan.requestsPerMinute,
+      usage: { periodKey: usage.period.key, used: usage.used, reserved: usage.reserved },
+    };
+  }
+
+  async function dashboard(
+    ctx: WebContext,
+    query: Record<string, string | undefined>,
+    analyse?: { url?: string; error?: string },
+    status = 200,
+  ) {
+    const session = ctx.session as NonNullable<WebContext["session"]>;
+    const principal = await principalFor(session.accountId);
+    const usage = await deps.quota.usage(principal.accountId, principal.monthlyQuota);
+    const recent = await deps.history.list(principal.accountId, { limit: 5 });
+    return page(
+      ctx,
+      "Dashboard",
+      <DashboardPage
+        ctx={ctx}
+        query={query}
+        plan={getPlan(principal.planId)}
+        usage={usage}
+        rateLimit={limitForWindow(principal.requestsPerMinute, 60)}
+        recent={recent.data}
+        analyse={analyse}
+      />,
+      status,
+    );
+  }
+
+  async function throttled(key: string, limit: number, windowMs: number): Promise<number | undefined> {
+    const window = await deps.limiter.count(key, windowMs);
+    return window.count > limit ? Math.ceil(window.resetMs / 60_000) : undefined;
+  }
+
+  return new Elysia({ name: "web" })
+    .onError({ as: "scoped" }, async ({ error, request, server }) => {
+      if (!(error instanceof WebError)) return;
+      const location = (error as WebError & { location?: string }).location;
+      const ctx = await load(request, server ?? null);
+      if (location) return redirect(ctx, location);
+      return page(ctx, "Error", <ErrorPage status={error.status} message={error.message} />, error.status);
+    })
+    .get("/assets/:file", ({ params }) => {
+      const asset = ASSETS[params.file];
+      if (!asset) throw new WebError(404, "There is no such file.");
+      return new Response(asset.body, {
+        headers: {
+          ...securityHeaders(deps.baseUrl.startsWith("https:")),
+          "content-type": `${asset.type}; charset=utf-8`,
+          "cache-control": "public, max-age=3600",
+        },
+      });
+    })
+    .get("/", async ({ request, server }) => {
+      const ctx = await load(request, server ?? null);
+      return page(ctx, "WordPress reports for agencies and CI", <LandingPage ctx={ctx} />);
+    })
+    .get("/signup", async ({ request, server }) => {
+      const ctx = await load(request, server ?? null);
+      if (ctx.session) return redirect(ctx, "/dashboard");
+      return page(ctx, "Sign up", <SignupPage ctx={ctx} />);
+    })
+    .post("/signup", async ({ request, server, body }) => {
+      const ctx = await load(request, server ?? null);
+      const form = formFields(body);
+      verifyCsrf(ctx, form, request, deps.baseUrl);
+      const retry = await throttled(`signup:ip:${ctx.ip}`, SIGNUP_PER_IP, SIGNUP_WINDOW_MS);
+      if (retry)
+        return page(
+          ctx,
+          "Sign up",
+          <SignupPage
+            ctx={ctx}
+            email={form.email}
+            error={`Too many sign-ups from your network. Try again in ${retry} minutes.`}
+          />,
+          429,
+        );
+      const email = normaliseEmail(form.email ?? "");
+      const password = form.password ?? "";
+      if (!email)
+        return page(
+          ctx,
+          "Sign up",
+          <SignupPage ctx={ctx} email={form.email} error="Enter a valid email address." />,
+          400,
+        );
+      const problem = passwordProblem(password, email);
+      if (problem) return page(ctx, "Sign up", <SignupPage ctx={ctx} email={email} error={problem} />, 400);
+      const account = await deps.auth.createWithPassword(email, await hashPassword(password));
+      if (!account) {
+        // Same words whether or not the email is known (the form cannot tell more without email verification).
+        return page(
+          ctx,
+          "Sign up",
+          <SignupPage
+            ctx={ctx}
+            email={email}
+            error="We could not create an account with these details. If you already have one, log in instead."
+          />,
+          400,
+        );
+      }
+      await startSession(ctx, deps, account.id);
+      return redirect(ctx, "/dashboard?notice=welcome");
+    })
+    .get("/login", async ({ request, server, query }) => {
+      const ctx = await load(request, server ?? null);
+      const next = nextParam(query.next);
+      if (ctx.session) return redirect(ctx, safeNext(next));
+      return page(ctx, "Log in", <LoginPage ctx={ctx} next={next} query={query} />);
+    })
+    .post("/login", async ({ request, server, body, query }) => {
+      const ctx = await load(request, server ?? null);
+      const form = formFields(body);
+      verifyCsrf(ctx, form, request, deps.baseUrl);
+      const next = nextParam(query.next);
+      const email = normaliseEmail(form.email ?? "") ?? "";
+      const retry =
+        (await throttled(`login:ip:${ctx.ip}`, LOGIN_PER_IP, LOGIN_WINDOW_MS)) ??
+        (email ? await throttled(`login:account:${email}`, LOGIN_PER_ACCOUNT, LOGIN_WINDOW_MS) : undefined);
+      if (retry) {
+        const error = `Too many attempts. Try again in ${retry} minute${retry === 1 ? "" : "s"}.`;
+        return page(ctx, "Log in", <LoginPage ctx={ctx} email={form.email} next={next} error={error} />, 429);
+      }
+      const credentials = email ? await deps.auth.credentials(email) : undefined;
+      const password = form.password ?? "";
+      const ok = credentials?.passwordHash
+        ? await verifyPassword(password, credentials.passwordHash)
+        : await verifyDecoy(password);
+      if (!ok || !credentials) {
+        return page(
+          ctx,
+          "Log in",
+          <LoginPage ctx={ctx} email={form.email} next={next} error="Email or password is wrong." />,
+          401,
+        );
+      }
+      await startSession(ctx, deps, credentials.accountId);
+      return redirect(ctx, safeNext(next));
+    })
+    .post("/logout", async ({ request, server, body }) => {
+      const ctx = await load(request, server ?? null);
+      verifyCsrf(ctx, formFields(body), request, deps.baseUrl);
+      await endSession(ctx, deps);
+      return redirect(ctx, "/login?notice=logged_out");
+    })
+    .get("/account", async ({ request, server }) => {
+      const ctx = await load(request, server ?? null);
+      const session = requireSession(ctx, request);
+      const hasPassword = (await deps.auth.passwordHash(session.accountId)) !== null;
+      return page(ctx, "Account", <AccountPage ctx={ctx} hasPassword={hasPassword} />);
+    })
+    .post("/account/password", async ({ request, server, body }) => {
+      const ctx = await load(request, server ?? null);
+      const session = requireSession(ctx, request);
+      const form = formFields(body);
+      verifyCsrf(ctx, form, request, deps.baseUrl);
+      const current = await deps.auth.passwordHash(session.accountId);
+      const fail = (message: string, status: number) =>
+        page(ctx, "Account", <AccountPage ctx={ctx} hasPassword={current !== null} error={message} />, status);
+      const retry = await throttled(`login:account:${session.email}`, LOGIN_PER_ACCOUNT, LOGIN_WINDOW_MS);
+      if (retry) return fail(`Too many attempts. Try again in ${retry} minutes.`, 429);
+      if (current !== null && !(await verifyPassword(form.current ?? "", current)))
+        return fail("The current password is wrong.", 400);
+      const problem = passwordProblem(form.password ?? "", session.email);
+      if (problem) return fail(problem, 400);
+      await deps.auth.setPassword(session.accountId, await hashPassword(form.password ?? ""));
+      // A new session for this browser; every other session ends.
+      await startSession(ctx, deps, session.accountId);
+      await deps.sessions.destroyOthers(
+        session.accountId,
+        ctx.cookies.map((line) => /^wpr_session=([^;]*)/.exec(line)?.[1]).find(Boolean),
+      );
+      return redirect(ctx, "/dashboard?notice=password_changed");
+    })
+    .get("/dashboard", async ({ request, server, query }) => {
+      const ctx = await load(request, server ?? null);
+      requireSession(ctx, request);
+      return dashboard(ctx, query);
+    })
+    .post("/analyse", async ({ request, server, body }) => {
+      const ctx = await load(request, server ?? null);
+      const session = requireSession(ctx, request);
+      const form = formFields(body);
+      verifyCsrf(ctx, form, request, deps.baseUrl);
+      const url = (form.url ?? "").trim();
+      try {
+        const outcome = await deps.reports.generate(await principalFor(session.accountId), {
+          url,
+          metadata: { environment: "web" },
+        });
+        return redirect(ctx, `/reports/${outcome.report.id}`);
+      } catch (error) {
+        if (!(error instanceof ApiProblem)) throw error;
+        return dashboard(ctx, {}, { url, error: analyseError(error) }, error.status < 500 ? error.status : 422);
+      }
+    })
+    .get("/reports", async ({ request, server, query }) => {
+      const ctx = await load(request, server ?? null);
+      const session = requireSession(ctx, request);
+      const search = (query.site ?? "").slice(0, 200);
+      const grade = /^[A-F]$/.test(query.grade ?? "") ? (query.grade as string) : "";
+      let page_: Awaited<ReturnType<ReportHistoryService["list"]>>;
+      try {
+        page_ = await deps.history.list(session.accountId, {
+          search: search || undefined,
+          grade: grade || undefined,
+          before: query.before,
+          limit: 25,
+        });
+      } catch {
+        throw new WebError(400, "That page of reports does not exist.");
+      }
+      return page(
+        ctx,
+        "Reports",
+        <ReportsPage reports={page_.data} search={search} grade={grade} next={page_.next_cursor} />,
+      );
+    })
+    .get("/reports/:id", async ({ request, server, params }) => {
+      const ctx = await load(request, server ?? null);
+      const session = requireSession(ctx, request);
+      const report = await deps.reports.get(session.accountId, params.id);
+      if (!report) throw new WebError(404, "There is no report with this id in your account.");
+      const siblings = (
+        await deps.history.list(session.accountId, {
+          url: report.url,
+          status: "completed",
+          before: report.id,
+          limit: 10,
+        })
+      ).data;
+      return page(ctx, `Report — ${report.url}`, <ReportPage report={report} siblings={siblings} />);
+    })
+    .get("/reports/:id/report.json", async ({ request, server, params }) => {
+      const ctx = await load(request, server ?? null);
+      const session = requireSession(ctx, request);
+      const report = await deps.reports.get(session.accountId, params.id);
+      if (!report) throw new WebError(404, "There is no report with this id in your account.");
+      return download(ctx, JSON.stringify(report, null, 2), `${report.id}.json`, "application/json");
+    })
+    .get("/reports/:id/report.sarif", async ({ request, server, params }) => {
+      const ctx = await load(request, server ?? null);
+      const session = requireSession(ctx, request);
+      const report = await deps.reports.get(session.accountId, params.id);
+      if (!report) throw new WebError(404, "There is no report with this id in your account.");
+      return download(
+        ctx,
+        JSON.stringify(toSarif(report, API_VERSION, `${deps.baseUrl}/docs/checks`), null, 2),
+        `${report.id}.sarif`,
+        "application/sarif+json",
+      );
+    })
+    .get("/reports/:id/compare", async ({ request, server, params, query }) => {
+      const ctx = await load(request, server ?? null);
+      const session = requireSession(ctx, request);
+      const head = await deps.reports.get(session.accountId, params.id);
+      const base = query.base ? await deps.reports.get(session.accountId, query.base) : undefined;
+      if (!head || !base) throw new WebError(404, "One of the two reports does not exist in your account.");
+      const failOn = query.fail_on === "none" || (query.fail_on && isSeverity(query.fail_on)) ? query.fail_on : "high";
+      const result = diff(base, head, { failOn: failOn as "high" });
+      return page(ctx, "Compare reports", <ComparePage base={base} head={head} diff={result} failOn={failOn} />);
+    })
+    .get("/tokens", async ({ request, server, query }) => {
+      const ctx = await load(request, server ?? null);
+      const session = requireSession(ctx, request);
+      return page(
+        ctx,
+        "API tokens",
+        <TokensPage ctx={ctx} query={query} tokens={await deps.tokens.list(session.accountId)} apiUrl={deps.baseUrl} />,
+      );
+    })
+    .post("/tokens", async ({ request, server, body }) => {
+      const ctx = await load(request, server ?? null);
+      const session = requireSession(ctx, request);
+      const form = formFields(body);
+      verifyCsrf(ctx, form, request, deps.baseUrl);
+      const name = (form.name ?? "").trim();
+      const days = form.expires ? Number(form.expires) : null;
+      const render = (
+        extra: { created?: { token: string; name: string }; error?: string },
+        status = 200,
+      ): Promise<Response> =>
+        deps.tokens
+          .list(session.accountId)
+          .then((tokens) =>
+            page(
+              ctx,
+              "API tokens",
+              <TokensPage ctx={ctx} query={{}} tokens={tokens} apiUrl={deps.baseUrl} {...extra} />,
+              status,
+            ),
+          );
+      if (!name) return render({ error: "Give the token a name, so you know later what uses it." }, 400);
+      if (days !== null && ![30, 90, 365].includes(days))
+        return render({ error: "Choose an expiry from the list." }, 400);
+      const { token, record } = await deps.tokens.create(session.accountId, {
+        name,
+        expiresAt: days ? new Date(Date.now() + days * 86_400_000) : null,
+      });
+      // Shown once, on this response only; never stored or logged in the clear.
+      return render({ created: { token, name: record.name } }, 201);
+    })
+    .post("/tokens/:id/revoke", async ({ request, server, body, params }) => {
+      const ctx = await load(request, server ?? null);
+      const session = requireSession(ctx, request);
+      verifyCsrf(ctx, formFields(body), request, deps.baseUrl);
+      if (!(await deps.tokens.revoke(session.accountId, params.id)))
+        throw new WebError(404, "There is no such active token in your account.");
+      return redirect(ctx, "/tokens?notice=token_revoked");
+    })
+    .get("/billing", async ({ request, server, query }) => {
+      const ctx = await load(request, server ?? null);
+      const session = requireSession(ctx, request);
+      return billingPage(ctx, session.accountId, query);
+    })
+    .post("/billing/checkout", async ({ request, server, body }) => {
+      const ctx = await load(request, server ?? null);
+      const session = requireSession(ctx, request);
+      const form = formFields(body);
+      verifyCsrf(ctx, form, request, deps.baseUrl);
+      const plan = form.plan ?? "";
+      if (!isPlanId(plan) || !deps.billing.purchasable().includes(plan))
+        return billingPage(ctx, session.accountId, {}, "That plan cannot be bought here.", 400);
+      const account = await deps.auth.details(session.accountId);
+      if (!account) throw new WebError(403, "Your account no longer exists.");
+      const target = await deps.billing.checkout(account, plan, {
+        success: `${deps.baseUrl}/billing?notice=${deps.billing.mode === "test" ? "plan_changed" : "checkout_done"}`,
+        cancel: `${deps.baseUrl}/billing?notice=checkout_cancelled`,
+      });
+      return redirect(ctx, target);
+    })
+    .post("/billing/portal", async ({ request, server, body }) => {
+      const ctx = await load(request, server ?? null);
+      const session = requireSession(ctx, request);
+      verifyCsrf(ctx, formFields(body), request, deps.baseUrl);
+      const account = await deps.auth.details(session.accountId);
+      if (!account) throw new WebError(403, "Your account no longer exists.");
+      const target = await deps.billing.portal(account, `${deps.baseUrl}/billing`);
+      if (!target) return billingPage(ctx, session.accountId, {}, "There is no subscription to manage yet.", 400);
+      return redirect(ctx, target);
+    })
+    .post("/billing/cancel", async ({ request, server, body }) => {
+      const ctx = await load(request, server ?? null);
+      const session = requireSession(ctx, request);
+      verifyCsrf(ctx, formFields(body), request, deps.baseUrl);
+      const account = await deps.auth.details(session.accountId);
+      if (!account) throw new WebError(403, "Your account no longer exists.");
+      await deps.billing.cancel(account);
+      return redirect(ctx, "/billing?notice=plan_cancelled");
+    });
+
+  async function billingPage(
+    ctx: WebContext,
+    accountId: string,
+    query: Record<string, string | undefined>,
+    error?: string,
+    status = 200,
+  ) {
+    const account = await deps.auth.details(accountId);
+    if (!account) throw new WebError(403, "Your account no longer exists.");
+    const usage = await deps.quota.usage(accountId, getPlan(account.planId).monthlyQuota);
+    const view: VNode = (
+      <BillingPage
+        ctx={ctx}
+        query={query}
+        account={account}
+        mode={deps.billing.mode}
+        purchasable={deps.billing.purchasable()}
+        hasPortal={deps.billing.mode === "stripe" && account.stripeCustomerId !== null}
+        usage={usage}
+        error={error}
+      />
+    );
+    return page(ctx, "Plan & billing", view, status);
+  }
+}
