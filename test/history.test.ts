@@ -3,12 +3,11 @@
  * diff (GET /api/report/{id}/diff) and SARIF output by content negotiation.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { gzipSync } from "node:zlib";
 import type { Diff } from "../shared/diff.ts";
 import type { Report } from "../shared/report.ts";
 import { BACKENDS } from "./helpers/databases.ts";
 import { startTestService, type TestService } from "./helpers/service.ts";
-import { blogFeed, blogHomepage, startSite, type TestSite } from "./helpers/sites.ts";
+import { type SwitchableBlog, startSwitchableBlog } from "./helpers/sites.ts";
 
 interface Page {
   data: {
@@ -24,22 +23,13 @@ interface Page {
 
 describe.each(BACKENDS)("report history on %s", (backend) => {
   let service: TestService;
-  let site: TestSite;
-  let compress = true;
+  let site: SwitchableBlog;
   let token: string;
 
   beforeAll(async () => {
     service = await startTestService({ backend });
     ({ token } = await service.token(undefined, "business"));
-    site = startSite({
-      "/": () => {
-        const html = blogHomepage(site.url.replace(/\/$/, ""));
-        return compress
-          ? new Response(gzipSync(html), { headers: { "content-type": "text/html", "content-encoding": "gzip" } })
-          : new Response(html, { headers: { "content-type": "text/html" } });
-      },
-      "/feed/": () => new Response(blogFeed, { headers: { "content-type": "application/rss+xml" } }),
-    });
+    site = startSwitchableBlog();
   });
   afterAll(async () => {
     await service.stop();
@@ -104,11 +94,11 @@ describe.each(BACKENDS)("report history on %s", (backend) => {
   });
 
   test("server-side diff: latest baseline of the same site and environment, thresholds from the query", async () => {
-    compress = true;
+    site.compressed = true;
     const before = await generate(site.url, { environment: "diff-env" });
-    compress = false;
+    site.compressed = false;
     const after = await generate(site.url, { environment: "diff-env" });
-    compress = true;
+    site.compressed = true;
 
     const result = await service.call<Diff>("GET", `/api/report/${after.id}/diff?base=latest&fail_on=medium`, {
       token,
@@ -150,9 +140,9 @@ describe.each(BACKENDS)("report history on %s", (backend) => {
   });
 
   test("Accept: application/sarif+json returns SARIF 2.1.0 with one result per failed or warned check", async () => {
-    compress = false;
+    site.compressed = false;
     const report = await generate(site.url, {});
-    compress = true;
+    site.compressed = true;
     const response = await fetch(`${service.url}/api/report/${report.id}`, {
       headers: { authorization: `Bearer ${token}`, accept: "application/sarif+json" },
     });

@@ -1,9 +1,8 @@
 /** `wpreport check` (action/dist/cli.js) against the real service: exit codes and formats. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import path from "node:path";
-import { gzipSync } from "node:zlib";
 import { startTestService, type TestService } from "../helpers/service.ts";
-import { blogFeed, blogHomepage, startSite, type TestSite } from "../helpers/sites.ts";
+import { type SwitchableBlog, startSwitchableBlog } from "../helpers/sites.ts";
 
 const CLI = path.resolve(import.meta.dir, "../../action/dist/cli.js");
 
@@ -23,23 +22,14 @@ async function cli(args: string[], env: Record<string, string>) {
 
 describe("wpreport check (CLI for other CI systems)", () => {
   let service: TestService;
-  let site: TestSite;
+  let site: SwitchableBlog;
   let env: Record<string, string>;
-  let compress = true;
 
   beforeAll(async () => {
     service = await startTestService();
     const { token } = await service.token(undefined, "business");
     env = { WPREPORT_API_URL: service.url, WPREPORT_TOKEN: token, CI_PIPELINE_ID: String(Date.now()) };
-    site = startSite({
-      "/": () => {
-        const html = blogHomepage(site.url.replace(/\/$/, ""));
-        return compress
-          ? new Response(gzipSync(html), { headers: { "content-type": "text/html", "content-encoding": "gzip" } })
-          : new Response(html, { headers: { "content-type": "text/html" } });
-      },
-      "/feed/": () => new Response(blogFeed, { headers: { "content-type": "application/rss+xml" } }),
-    });
+    site = startSwitchableBlog();
   });
   afterAll(async () => {
     site.stop();
@@ -50,7 +40,7 @@ describe("wpreport check (CLI for other CI systems)", () => {
     const first = await cli(["check", "--url", site.url, "--environment", "cli"], { ...env, CI_JOB_ID: "1" });
     expect(first.code).toBe(0);
     expect(first.stdout).toContain("wpreport: PASSED");
-    compress = false;
+    site.compressed = false;
     const second = await cli(["check", "--url", site.url, "--environment", "cli", "--fail-on", "medium"], {
       ...env,
       CI_JOB_ID: "2",
@@ -73,7 +63,7 @@ describe("wpreport check (CLI for other CI systems)", () => {
     };
     expect(parsed.diff.verdict.result).toBe("pass");
     expect(parsed.baseline_id).toMatch(/^rep_/);
-    compress = true;
+    site.compressed = true;
   });
 
   test("--format sarif prints SARIF 2.1.0", async () => {

@@ -67,3 +67,28 @@ export function startSlowSite(delayMs: number): TestSite {
     },
   });
 }
+
+export interface SwitchableBlog extends TestSite {
+  /** Serve the homepage gzip-compressed (true, the start) or plain (a performance regression). */
+  compressed: boolean;
+}
+
+/**
+ * A blog whose homepage can regress on demand: switching `compressed` off turns
+ * performance.html_compression from pass to fail — a real change of what the site serves.
+ */
+export function startSwitchableBlog(): SwitchableBlog {
+  let origin = "";
+  const site = startSite({
+    "/": () => {
+      const html = blogHomepage(origin);
+      return blog.compressed
+        ? new Response(Bun.gzipSync(html), { headers: { "content-type": "text/html", "content-encoding": "gzip" } })
+        : new Response(html, { headers: { "content-type": "text/html" } });
+    },
+    "/feed/": () => new Response(blogFeed, { headers: { "content-type": "application/rss+xml" } }),
+  });
+  origin = site.url.replace(/\/$/, "");
+  const blog: SwitchableBlog = Object.assign(site, { compressed: true });
+  return blog;
+}

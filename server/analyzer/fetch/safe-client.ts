@@ -11,6 +11,7 @@ import zlib from "node:zlib";
 import ipaddr from "ipaddr.js";
 import type { Agent } from "undici/index.js";
 import { request } from "undici/index.js";
+import type { TimingRow } from "../../../shared/report.ts";
 import { TargetBlockedError, type TargetPolicy } from "./target-policy.ts";
 
 export interface ClientLimits {
@@ -52,18 +53,8 @@ export class FetchFailure extends Error {
   }
 }
 
-export interface TimingRow {
-  url: string;
-  method: string;
-  status: number | null;
-  /** Decoded body bytes read. */
-  bytes: number;
-  /** Bytes on the wire when Content-Length told us, else null. */
-  transfer_bytes: number | null;
-  ttfb_ms: number | null;
-  ms: number;
-  error?: string;
-}
+/** One request the analyzer made, as it appears in the report (shared/report.ts). */
+export type { TimingRow } from "../../../shared/report.ts";
 
 export interface Hop {
   url: string;

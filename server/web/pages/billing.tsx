@@ -5,7 +5,7 @@ import type { WebContext } from "../context.ts";
 import { Csrf, Notice } from "../render.tsx";
 import { FormError } from "./auth.tsx";
 import { formatDate } from "./common.tsx";
-import { PlanPrice } from "./landing.tsx";
+import { PlanCard } from "./landing.tsx";
 
 export function BillingPage(props: {
   ctx: WebContext;
@@ -81,14 +81,7 @@ export function BillingPage(props: {
         <h2 id="plans-heading">Plans</h2>
         <div class="plans">
           {PLANS.map((plan) => (
-            <div class={`card plan${plan.id === account.planId ? " current" : ""}`} key={plan.id}>
-              <h3>{plan.name}</h3>
-              <PlanPrice plan={plan} />
-              <p class="small">
-                <strong>{plan.monthlyQuota}</strong> reports a month
-                <br />
-                {plan.requestsPerMinute} API requests a minute
-              </p>
+            <PlanCard plan={plan} current={plan.id === account.planId} key={plan.id}>
               {plan.id === account.planId && !account.cancelAtPeriodEnd ? (
                 <p class="plan-state">Your plan</p>
               ) : props.purchasable.includes(plan.id) ? (
@@ -100,7 +93,7 @@ export function BillingPage(props: {
                   </button>
                 </form>
               ) : null}
-            </div>
+            </PlanCard>
           ))}
         </div>
       </section>

@@ -1,4 +1,5 @@
 /** The start page: what wpreport does, the plans, and how to start. */
+import type { ComponentChildren } from "preact";
 import { PLANS, type Plan } from "../../plans/catalogue.ts";
 import type { WebContext } from "../context.ts";
 
@@ -18,20 +19,29 @@ export function PlanPrice({ plan }: { plan: Plan }) {
   );
 }
 
+/** One plan's card: name, price and limits; `children` adds the state or the action. */
+export function PlanCard({ plan, current, children }: { plan: Plan; current: boolean; children?: ComponentChildren }) {
+  return (
+    <div class={`card plan${current ? " current" : ""}`}>
+      <h3>{plan.name}</h3>
+      <PlanPrice plan={plan} />
+      <p class="small">
+        <strong>{plan.monthlyQuota}</strong> reports a month
+        <br />
+        {plan.requestsPerMinute} API requests a minute
+      </p>
+      {children}
+    </div>
+  );
+}
+
 export function PlanTable({ current }: { current?: string }) {
   return (
     <div class="plans">
       {PLANS.map((plan) => (
-        <div class={`card plan${current === plan.id ? " current" : ""}`} key={plan.id}>
-          <h3>{plan.name}</h3>
-          <PlanPrice plan={plan} />
-          <p class="small">
-            <strong>{plan.monthlyQuota}</strong> reports a month
-            <br />
-            {plan.requestsPerMinute} API requests a minute
-          </p>
+        <PlanCard plan={plan} current={current === plan.id} key={plan.id}>
           {current === plan.id ? <p class="plan-state">Your plan</p> : null}
-        </div>
+        </PlanCard>
       ))}
     </div>
   );

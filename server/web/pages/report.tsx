@@ -148,6 +148,20 @@ function Components({ report }: { report: Report }) {
   );
 }
 
+/** A two-column table of measures and their values. */
+function FactsTable({ caption, rows }: { caption: string; rows: [string, string][] }) {
+  return (
+    <Table caption={caption} head={["Measure", "Value"]}>
+      {rows.map(([label, value]) => (
+        <tr key={label}>
+          <td>{label}</td>
+          <td>{value}</td>
+        </tr>
+      ))}
+    </Table>
+  );
+}
+
 function Performance({ report }: { report: Report }) {
   const performance = report.performance;
   if (!performance) return null;
@@ -179,14 +193,7 @@ function Performance({ report }: { report: Report }) {
   return (
     <section aria-labelledby="performance-heading">
       <h2 id="performance-heading">Performance</h2>
-      <Table caption="Performance facts" head={["Measure", "Value"]}>
-        {rows.map(([label, value]) => (
-          <tr key={label}>
-            <td>{label}</td>
-            <td>{value}</td>
-          </tr>
-        ))}
-      </Table>
+      <FactsTable caption="Performance facts" rows={rows} />
       <details>
         <summary>Requests the analyzer made ({performance.requests.length})</summary>
         <Table caption="Requests" head={["URL", "Status", "Bytes", "TTFB", "Total"]}>
@@ -235,14 +242,7 @@ function Seo({ report }: { report: Report }) {
   return (
     <section aria-labelledby="seo-heading">
       <h2 id="seo-heading">SEO</h2>
-      <Table caption="SEO facts" head={["Measure", "Value"]}>
-        {rows.map(([label, value]) => (
-          <tr key={label}>
-            <td>{label}</td>
-            <td>{value}</td>
-          </tr>
-        ))}
-      </Table>
+      <FactsTable caption="SEO facts" rows={rows} />
     </section>
   );
 }
