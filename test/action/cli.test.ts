@@ -1,23 +1,14 @@
 /** `wpreport check` (action/dist/cli.js) against the real service: exit codes and formats. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import path from "node:path";
+import { runProcess } from "../helpers/processes.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
 import { type SwitchableBlog, startSwitchableBlog } from "../helpers/sites.ts";
 
 const CLI = path.resolve(import.meta.dir, "../../action/dist/cli.js");
 
-async function cli(args: string[], env: Record<string, string>) {
-  const child = Bun.spawn(["node", CLI, ...args], {
-    env: { PATH: process.env.PATH ?? "", ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ]);
-  return { stdout, stderr, code };
+function cli(args: string[], env: Record<string, string>) {
+  return runProcess(["node", CLI, ...args], { env: { PATH: process.env.PATH ?? "", ...env } });
 }
 
 describe("wpreport check (CLI for other CI systems)", () => {

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-const ROOT = path.resolve(import.meta.dir, "../..");
+import { ROOT, runProcess } from "../helpers/processes.ts";
 
 export interface ActionRun {
   code: number;
@@ -40,7 +40,7 @@ export async function runAction(inputs: Record<string, string>, env: Record<stri
     Object.entries(inputs).map(([name, value]) => [`INPUT_${name.toUpperCase()}`, value]),
   );
   const started = performance.now();
-  const child = Bun.spawn(["node", path.join(ROOT, "action/dist/index.js")], {
+  const { stdout, stderr, code } = await runProcess(["node", path.join(ROOT, "action/dist/index.js")], {
     cwd: dir,
     env: {
       PATH: process.env.PATH ?? "",
@@ -59,14 +59,7 @@ export async function runAction(inputs: Record<string, string>, env: Record<stri
       ...inputEnv,
       ...env,
     },
-    stdout: "pipe",
-    stderr: "pipe",
   });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ]);
   const wallMs = performance.now() - started;
   const commands = [...`${stdout}\n${stderr}`.matchAll(/^::([a-z-]+)(?: ([^:]*))?::(.*)$/gm)].map((match) => ({
     command: match[1] ?? "",

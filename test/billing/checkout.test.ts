@@ -16,6 +16,7 @@ import {
   PRICES,
   SECRET_KEY,
   STRIPE_ENV,
+  stripeEnvFor,
   stripeId,
   subscription,
 } from "./stripe-events.ts";
@@ -26,7 +27,7 @@ let stub: StripeStub;
 
 beforeAll(async () => {
   stub = startStripeStub();
-  service = await startTestService({ env: { ...STRIPE_ENV, STRIPE_API_BASE: stub.url } });
+  service = await startTestService({ env: stripeEnvFor(stub) });
 });
 
 afterAll(async () => {

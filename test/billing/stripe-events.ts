@@ -14,6 +14,9 @@ export const STRIPE_ENV = {
   STRIPE_PRICES: `starter=${PRICES.starter}, business=${PRICES.business}`,
 };
 
+/** STRIPE_ENV with the SDK pointed at a local stub of Stripe's API. */
+export const stripeEnvFor = (stub: { url: string }) => ({ ...STRIPE_ENV, STRIPE_API_BASE: stub.url });
+
 const stripe = new Stripe(SECRET_KEY);
 let counter = 0;
 export const stripeId = (prefix: string) =>

@@ -16,8 +16,9 @@ import {
   failedInvoice,
   nowSeconds,
   PRICES,
-  STRIPE_ENV,
+  type SubscriptionFields,
   sign,
+  stripeEnvFor,
   stripeId,
   subscription,
 } from "./stripe-events.ts";
@@ -28,7 +29,7 @@ let stub: StripeStub;
 
 beforeAll(async () => {
   stub = startStripeStub();
-  service = await startTestService({ env: { ...STRIPE_ENV, STRIPE_API_BASE: stub.url } });
+  service = await startTestService({ env: stripeEnvFor(stub) });
 });
 
 afterAll(async () => {
@@ -45,9 +46,21 @@ interface Row {
   stripe_subscription_id: string | null;
 }
 
-async function account(): Promise<{ id: string; token: string; customer: string; sub: string }> {
+interface TestAccount {
+  id: string;
+  token: string;
+  customer: string;
+  sub: string;
+}
+
+async function account(): Promise<TestAccount> {
   const { accountId, token } = await service.token(undefined, "free");
   return { id: accountId, token, customer: stripeId("cus"), sub: stripeId("sub") };
+}
+
+/** The test account's own subscription at `price`, with any fields overridden. */
+function subOf(acc: TestAccount, price: string, extra: Partial<SubscriptionFields> = {}) {
+  return subscription({ id: acc.sub, customer: acc.customer, price, accountId: acc.id, ...extra });
 }
 
 async function row(accountId: string): Promise<Row> {
@@ -78,10 +91,7 @@ describe("Stripe webhooks", () => {
     const acc = await account();
     expect((await usage(acc.token)).quota).toBe(3);
     const periodEnd = nowSeconds() + 30 * 86_400;
-    const evt = event(
-      "customer.subscription.created",
-      subscription({ id: acc.sub, customer: acc.customer, price: PRICES.business, accountId: acc.id, periodEnd }),
-    );
+    const evt = event("customer.subscription.created", subOf(acc, PRICES.business, { periodEnd }));
 
     const response = await deliver(service.url, evt);
     expect(response.status).toBe(200);
@@ -104,10 +114,7 @@ describe("Stripe webhooks", () => {
 
   test("a bad or missing signature is 400 problem+json and changes nothing", async () => {
     const acc = await account();
-    const evt = event(
-      "customer.subscription.created",
-      subscription({ id: acc.sub, customer: acc.customer, price: PRICES.business, accountId: acc.id }),
-    );
+    const evt = event("customer.subscription.created", subOf(acc, PRICES.business));
     const body = JSON.stringify(evt);
     const tampered = body.replace(PRICES.business, PRICES.starter);
     const attempts = [
@@ -130,10 +137,7 @@ describe("Stripe webhooks", () => {
 
   test("the same event delivered twice is processed once", async () => {
     const acc = await account();
-    const evt = event(
-      "customer.subscription.created",
-      subscription({ id: acc.sub, customer: acc.customer, price: PRICES.starter, accountId: acc.id }),
-    );
+    const evt = event("customer.subscription.created", subOf(acc, PRICES.starter));
     expect((await deliver(service.url, evt)).body.result).toBe("processed");
     expect((await row(acc.id)).plan_id).toBe("starter");
 
@@ -149,10 +153,7 @@ describe("Stripe webhooks", () => {
 
   test("concurrent deliveries of one event: exactly one is processed", async () => {
     const acc = await account();
-    const evt = event(
-      "customer.subscription.created",
-      subscription({ id: acc.sub, customer: acc.customer, price: PRICES.starter, accountId: acc.id }),
-    );
+    const evt = event("customer.subscription.created", subOf(acc, PRICES.starter));
     const body = JSON.stringify(evt);
     const results = await Promise.all(Array.from({ length: 6 }, () => deliver(service.url, evt, { body })));
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
@@ -170,25 +171,10 @@ describe("Stripe webhooks", () => {
       checkoutSession({ accountId: acc.id, customer: acc.customer, subscription: acc.sub }),
       t,
     );
-    const created = event(
-      "customer.subscription.created",
-      subscription({
-        id: acc.sub,
-        customer: acc.customer,
-        price: PRICES.business,
-        accountId: acc.id,
-        status: "incomplete",
-      }),
-      t,
-    );
-    const updated = event(
-      "customer.subscription.updated",
-      subscription({ id: acc.sub, customer: acc.customer, price: PRICES.business, accountId: acc.id }),
-      t + 1,
-      {
-        status: "incomplete",
-      },
-    );
+    const created = event("customer.subscription.created", subOf(acc, PRICES.business, { status: "incomplete" }), t);
+    const updated = event("customer.subscription.updated", subOf(acc, PRICES.business), t + 1, {
+      status: "incomplete",
+    });
 
     // Delivery order: updated (active), then created (incomplete, older), then the checkout.
     expect((await deliver(service.url, updated)).status).toBe(200);
@@ -231,16 +217,8 @@ describe("Stripe webhooks", () => {
   test("an older event arriving after a newer one is ignored", async () => {
     const acc = await account();
     const t = nowSeconds();
-    const newer = event(
-      "customer.subscription.updated",
-      subscription({ id: acc.sub, customer: acc.customer, price: PRICES.business, accountId: acc.id }),
-      t,
-    );
-    const older = event(
-      "customer.subscription.updated",
-      subscription({ id: acc.sub, customer: acc.customer, price: PRICES.starter, accountId: acc.id }),
-      t - 120,
-    );
+    const newer = event("customer.subscription.updated", subOf(acc, PRICES.business), t);
+    const older = event("customer.subscription.updated", subOf(acc, PRICES.starter), t - 120);
     expect((await deliver(service.url, newer)).status).toBe(200);
     const late = await deliver(service.url, older);
     expect(late.status).toBe(200); // acknowledged (Stripe must not retry it) …
@@ -251,13 +229,7 @@ describe("Stripe webhooks", () => {
     // An older deletion does not end a newer subscription state either.
     const oldDelete = event(
       "customer.subscription.deleted",
-      subscription({
-        id: acc.sub,
-        customer: acc.customer,
-        price: PRICES.business,
-        accountId: acc.id,
-        status: "canceled",
-      }),
+      subOf(acc, PRICES.business, { status: "canceled" }),
       t - 60,
     );
     expect((await deliver(service.url, oldDelete)).status).toBe(200);
@@ -266,52 +238,25 @@ describe("Stripe webhooks", () => {
 
   test("a plan change takes effect at once: remaining = max(0, new quota − used)", async () => {
     const acc = await account();
-    await deliver(
-      service.url,
-      event(
-        "customer.subscription.created",
-        subscription({ id: acc.sub, customer: acc.customer, price: PRICES.business, accountId: acc.id }),
-      ),
-    );
+    await deliver(service.url, event("customer.subscription.created", subOf(acc, PRICES.business)));
     // 100 reports used this period.
     await service.running.services.db.sql`
       insert into usage_periods (account_id, period_start, used, reserved)
       values (${acc.id}, ${quotaPeriod().key}, 100, 0)
       on conflict (account_id, period_start) do update set used = 100`;
     expect((await usage(acc.token)).remaining).toBe(50);
-    await deliver(
-      service.url,
-      event(
-        "customer.subscription.updated",
-        subscription({ id: acc.sub, customer: acc.customer, price: PRICES.starter, accountId: acc.id }),
-        nowSeconds() + 1,
-      ),
-    );
+    await deliver(service.url, event("customer.subscription.updated", subOf(acc, PRICES.starter), nowSeconds() + 1));
     const after = await usage(acc.token);
     expect(after).toMatchObject({ plan: { id: "starter" }, quota: 50, remaining: 0 });
   });
 
   test("cancel_at_period_end keeps the plan until current_period_end, then the sweeper moves the account to Free", async () => {
     const acc = await account();
-    await deliver(
-      service.url,
-      event(
-        "customer.subscription.created",
-        subscription({ id: acc.sub, customer: acc.customer, price: PRICES.starter, accountId: acc.id }),
-        nowSeconds() - 10,
-      ),
-    );
+    await deliver(service.url, event("customer.subscription.created", subOf(acc, PRICES.starter), nowSeconds() - 10));
     const periodEnd = nowSeconds() + 2;
     const cancelled = event(
       "customer.subscription.updated",
-      subscription({
-        id: acc.sub,
-        customer: acc.customer,
-        price: PRICES.starter,
-        accountId: acc.id,
-        cancelAtPeriodEnd: true,
-        periodEnd,
-      }),
+      subOf(acc, PRICES.starter, { cancelAtPeriodEnd: true, periodEnd }),
       nowSeconds(),
       { cancel_at_period_end: false },
     );
@@ -335,10 +280,7 @@ describe("Stripe webhooks", () => {
   test("cancel_at (a cancellation date) also keeps the plan until that date", async () => {
     const acc = await account();
     const cancelAt = nowSeconds() + 7 * 86_400;
-    const evt = event(
-      "customer.subscription.updated",
-      subscription({ id: acc.sub, customer: acc.customer, price: PRICES.starter, accountId: acc.id, cancelAt }),
-    );
+    const evt = event("customer.subscription.updated", subOf(acc, PRICES.starter, { cancelAt }));
     await deliver(service.url, evt);
     const stored = await row(acc.id);
     expect(stored).toMatchObject({ plan_id: "starter", cancel_at_period_end: true });
@@ -347,25 +289,9 @@ describe("Stripe webhooks", () => {
 
   test("customer.subscription.deleted moves the account to Free", async () => {
     const acc = await account();
-    await deliver(
-      service.url,
-      event(
-        "customer.subscription.created",
-        subscription({ id: acc.sub, customer: acc.customer, price: PRICES.business, accountId: acc.id }),
-        nowSeconds() - 5,
-      ),
-    );
+    await deliver(service.url, event("customer.subscription.created", subOf(acc, PRICES.business), nowSeconds() - 5));
     expect((await usage(acc.token)).quota).toBe(150);
-    const deleted = event(
-      "customer.subscription.deleted",
-      subscription({
-        id: acc.sub,
-        customer: acc.customer,
-        price: PRICES.business,
-        accountId: acc.id,
-        status: "canceled",
-      }),
-    );
+    const deleted = event("customer.subscription.deleted", subOf(acc, PRICES.business, { status: "canceled" }));
     expect((await deliver(service.url, deleted)).status).toBe(200);
     expect(await row(acc.id)).toMatchObject({
       plan_id: "free",
@@ -380,14 +306,7 @@ describe("Stripe webhooks", () => {
     const acc = await account();
     const old = stripeId("sub");
     const t = nowSeconds();
-    await deliver(
-      service.url,
-      event(
-        "customer.subscription.created",
-        subscription({ id: acc.sub, customer: acc.customer, price: PRICES.business, accountId: acc.id }),
-        t - 5,
-      ),
-    );
+    await deliver(service.url, event("customer.subscription.created", subOf(acc, PRICES.business), t - 5));
     const oldEnded = event(
       "customer.subscription.deleted",
       subscription({ id: old, customer: acc.customer, price: PRICES.starter, accountId: acc.id, status: "canceled" }),
@@ -399,14 +318,7 @@ describe("Stripe webhooks", () => {
 
   test("invoice.payment_failed marks past_due and keeps the plan; Stripe's final verdict decides", async () => {
     const acc = await account();
-    await deliver(
-      service.url,
-      event(
-        "customer.subscription.created",
-        subscription({ id: acc.sub, customer: acc.customer, price: PRICES.starter, accountId: acc.id }),
-        nowSeconds() - 60,
-      ),
-    );
+    await deliver(service.url, event("customer.subscription.created", subOf(acc, PRICES.starter), nowSeconds() - 60));
     const failed = event(
       "invoice.payment_failed",
       failedInvoice({ customer: acc.customer, subscription: acc.sub, accountId: acc.id }),
@@ -419,7 +331,7 @@ describe("Stripe webhooks", () => {
     // Stripe's retries fail and the subscription is marked unpaid → Free.
     const unpaid = event(
       "customer.subscription.updated",
-      subscription({ id: acc.sub, customer: acc.customer, price: PRICES.starter, accountId: acc.id, status: "unpaid" }),
+      subOf(acc, PRICES.starter, { status: "unpaid" }),
       nowSeconds(),
       {
         status: "past_due",
@@ -430,12 +342,9 @@ describe("Stripe webhooks", () => {
     expect((await usage(acc.token)).quota).toBe(3);
 
     // Paid after all: active again, the plan comes back.
-    const paid = event(
-      "customer.subscription.updated",
-      subscription({ id: acc.sub, customer: acc.customer, price: PRICES.starter, accountId: acc.id }),
-      nowSeconds() + 1,
-      { status: "unpaid" },
-    );
+    const paid = event("customer.subscription.updated", subOf(acc, PRICES.starter), nowSeconds() + 1, {
+      status: "unpaid",
+    });
     expect((await deliver(service.url, paid)).status).toBe(200);
     expect(await row(acc.id)).toMatchObject({ plan_id: "starter", subscription_status: "active" });
   });
@@ -460,10 +369,7 @@ describe("Stripe webhooks", () => {
 
   test("a price missing from STRIPE_PRICES is answered 503 (Stripe retries) and not recorded", async () => {
     const acc = await account();
-    const evt = event(
-      "customer.subscription.created",
-      subscription({ id: acc.sub, customer: acc.customer, price: "price_1UnknownToUs", accountId: acc.id }),
-    );
+    const evt = event("customer.subscription.created", subOf(acc, "price_1UnknownToUs"));
     const response = await deliver(service.url, evt);
     expect(response.status).toBe(503);
     expect(response.body.code).toBe("unavailable");
@@ -495,7 +401,7 @@ describe.skipIf(!HAS_POSTGRES)("Stripe webhooks on two instances sharing Postgre
 
   beforeAll(async () => {
     db = await createTestDatabase("postgres");
-    const env = { ...STRIPE_ENV, STRIPE_API_BASE: stub.url };
+    const env = stripeEnvFor(stub);
     instances = [await startTestService({ db, env }), await startTestService({ db, env })];
   });
 

@@ -11,19 +11,25 @@ export interface CliResult {
   stderr: string;
 }
 
-export async function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
-  const child = Bun.spawn([process.execPath, "server/cli/main.ts", ...args], {
-    cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: "silent", ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+/** Runs a command to completion and collects its exit code and output. */
+export async function runProcess(
+  cmd: string[],
+  options: { cwd?: string; env: Record<string, string | undefined> },
+): Promise<CliResult> {
+  const child = Bun.spawn(cmd, { cwd: options.cwd, env: options.env, stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([
     new Response(child.stdout).text(),
     new Response(child.stderr).text(),
     child.exited,
   ]);
   return { code, stdout, stderr };
+}
+
+export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return runProcess([process.execPath, "server/cli/main.ts", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: "silent", ...env },
+  });
 }
 
 export interface ServerProcess {

@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Page } from "playwright-core";
+import type { Usage } from "../../shared/client.ts";
 import type { Report } from "../../shared/report.ts";
 import { HAS_WORDPRESS, WORDPRESS_URL } from "../helpers/env.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
@@ -29,15 +30,6 @@ import {
 
 // Browser steps and real analyses: well under this, but not under bun's default 5 s on a busy CI machine.
 setDefaultTimeout(30_000);
-
-interface Usage {
-  plan: { id: string; name: string };
-  quota: number;
-  used: number;
-  in_progress: number;
-  remaining: number;
-  resets_at: string;
-}
 
 /** The facts a person reads on a report page, taken from the DOM. */
 async function reportPageFacts(page: Page) {
