@@ -3,7 +3,7 @@
  * Returns the normalised URL or the problem code and a plain-words reason.
  */
 import ipaddr from "ipaddr.js";
-import type { TargetPolicy } from "./fetch/target-policy.ts";
+import { portOf, type TargetPolicy } from "./fetch/target-policy.ts";
 
 export const MAX_URL_LENGTH = 2048;
 
@@ -65,10 +65,13 @@ export function validateTargetUrl(input: string, policy: TargetPolicy): TargetUr
     };
   }
   if (ipaddr.isValid(host)) {
-    const reason = policy.blockReason(host);
-    if (reason) {
-      return { ok: false, code: "url_not_allowed", detail: `The url points to a ${reason}, which cannot be analysed.` };
+    const refusal = policy.refusal(host, portOf(url));
+    if (refusal?.kind === "address") {
+      const detail = `The url points to a ${refusal.reason}, which cannot be analysed.`;
+      return { ok: false, code: "url_not_allowed", detail };
     }
+    if (refusal)
+      return { ok: false, code: "url_not_allowed", detail: `The url cannot be analysed: ${refusal.reason}.` };
   } else if (!host.replace(/\.$/, "").includes(".") && !policy.isHostAllowlisted(host)) {
     // The trailing dot of an absolute name ("http://intranet./") does not make it public.
     return {

@@ -65,4 +65,40 @@ describe("loadConfig", () => {
       'ANALYSIS_TIMEOUT_MS must be a whole number between 1000 and 300000, got "fast"',
     ]);
   });
+
+  test("TARGET_ALLOWLIST entries may name a port or a port range", () => {
+    const config = loadConfig({
+      TARGET_ALLOWLIST: "127.0.0.1:8088, localhost:8000-8099,10.0.0.0/8:443,[::1]:8080,[fd00::/8]:443,::1",
+    });
+    expect(config.targetAllowlist).toEqual([
+      "127.0.0.1:8088",
+      "localhost:8000-8099",
+      "10.0.0.0/8:443",
+      "[::1]:8080",
+      "[fd00::/8]:443",
+      "::1",
+    ]);
+  });
+
+  test("bad TARGET_ALLOWLIST ports are reported with the other problems", () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        PORT: "x",
+        TARGET_ALLOWLIST: "127.0.0.2:0,127.0.0.2:65536,localhost:9000-8000,localhost:redis,fd00::/8:443,127.0.0.2:6379",
+      });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems.filter((problem) => problem.startsWith("TARGET_ALLOWLIST"))).toEqual([
+      'TARGET_ALLOWLIST entry "127.0.0.2:0" has an invalid port "0" (a port is 1-65535; a range is low-high, e.g. 8000-8099)',
+      'TARGET_ALLOWLIST entry "127.0.0.2:65536" has an invalid port "65536" (a port is 1-65535; a range is low-high, e.g. 8000-8099)',
+      'TARGET_ALLOWLIST entry "localhost:9000-8000" has an invalid port "9000-8000" (a port is 1-65535; a range is low-high, e.g. 8000-8099)',
+      'TARGET_ALLOWLIST entry "localhost:redis" has an invalid port "redis" (a port is 1-65535; a range is low-high, e.g. 8000-8099)',
+      'TARGET_ALLOWLIST entry "fd00::/8:443" is not a valid IPv6 address or range (with a port, IPv6 goes in brackets: [fd00::/8]:443)',
+    ]);
+    expect(problems.some((problem) => problem.startsWith("PORT"))).toBe(true);
+  });
 });

@@ -1,10 +1,10 @@
 /**
  * SafeClient: the analyzer's only way onto the network. One per analysis.
  *
- * Per request: the target policy on every hop (IP literals here, names in the Agent's
- * lookup), manual redirects up to a maximum, a total timeout plus the report's deadline,
- * a body cap counted *after* decompression (compression bombs stop at the cap), and a
- * timing row for the report. Per site: at most `concurrency` requests in flight.
+ * Per request: the target policy, address and port, on every hop (IP literals here and in
+ * the Agent's connector, names in its lookup), manual redirects up to a maximum, a total
+ * timeout plus the report's deadline, a body cap counted *after* decompression (compression
+ * bombs stop at the cap), and a timing row for the report. Per site: at most `concurrency` requests in flight.
  */
 import type { Readable } from "node:stream";
 import zlib from "node:zlib";
@@ -12,7 +12,7 @@ import ipaddr from "ipaddr.js";
 import type { Agent } from "undici/index.js";
 import { request } from "undici/index.js";
 import type { TimingRow } from "../../../shared/report.ts";
-import { TargetBlockedError, type TargetPolicy } from "./target-policy.ts";
+import { portOf, TargetBlockedError, type TargetPolicy } from "./target-policy.ts";
 
 export interface ClientLimits {
   /** Largest decoded body kept per response; the rest is not read. */
@@ -168,7 +168,7 @@ export class SafeClient {
     try {
       const parsed = new URL(url);
       const host = parsed.hostname.replace(/^\[(.*)\]$/, "$1");
-      if (ipaddr.isValid(host)) this.policy.assertAddress(host);
+      if (ipaddr.isValid(host)) this.policy.assertAddress(host, portOf(parsed));
 
       const response = await request(url, {
         method: method as "GET",
