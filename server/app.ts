@@ -6,6 +6,7 @@ import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import { stripeWebhookRoutes } from "./billing/webhooks.routes.ts";
 import { healthRoutes } from "./health/health.routes.ts";
+import { requestBase } from "./http/client-request.ts";
 import { docsRoutes } from "./http/docs.routes.ts";
 import { errorsPlugin } from "./http/errors.plugin.ts";
 import { requestContext } from "./http/request-context.ts";
@@ -29,18 +30,25 @@ export function createApp(
     maxBodyBytes: config.maxBodyBytes,
     rateWindowSeconds: config.rateLimitWindowSeconds,
   };
+  const origins = {
+    publicBaseUrl: config.publicBaseUrl,
+    publicBaseUrlSet: config.publicBaseUrlSet,
+    trustedProxies: config.trustProxy,
+  };
+  const baseUrlFor = (request: Request) => requestBase(request, origins).baseUrl;
+  const web = {
+    sessions: services.sessions,
+    baseUrl: config.publicBaseUrl,
+    publicBaseUrlSet: config.publicBaseUrlSet,
+    trustProxy: config.trustProxy,
+  };
   return new Elysia({ normalize: false })
     .use(
       errorsPlugin({
         baseUrl: config.publicBaseUrl,
         logger,
         passThrough: (error) => error instanceof WebError,
-        renderHtml: (problem, request) =>
-          htmlError(problem, request, {
-            sessions: services.sessions,
-            baseUrl: config.publicBaseUrl,
-            trustProxy: config.trustProxy,
-          }),
+        renderHtml: (problem, request) => htmlError(problem, request, web),
       }),
     )
     .onTransform({ as: "global" }, ({ request, route }) => {
@@ -70,16 +78,13 @@ export function createApp(
     )
     .use(healthRoutes({ sql: services.db.sql, isShuttingDown: state.isShuttingDown }))
     .use(docsRoutes())
-    .use(reportsRoutes({ ...guard, reports: services.reports, baseUrl: config.publicBaseUrl }))
-    .use(
-      historyRoutes({ ...guard, history: services.history, reports: services.reports, baseUrl: config.publicBaseUrl }),
-    )
+    .use(reportsRoutes({ ...guard, reports: services.reports, baseUrlFor }))
+    .use(historyRoutes({ ...guard, history: services.history, reports: services.reports, baseUrlFor }))
     .use(usageRoutes({ ...guard, quota: services.quota }))
     .use(
       webRoutes({
-        sessions: services.sessions,
-        baseUrl: config.publicBaseUrl,
-        trustProxy: config.trustProxy,
+        ...web,
+        billingMode: config.billingMode,
         accounts: services.accounts,
         auth: services.auth,
         tokens: services.tokens,

@@ -9,6 +9,7 @@
 import path from "node:path";
 import { parseDnsServers } from "./analyzer/fetch/dns-servers.ts";
 import { parseAllowlist } from "./analyzer/fetch/target-policy.ts";
+import { isLoopbackHost } from "./http/client-request.ts";
 import { isPlanId, PLAN_IDS } from "./plans/catalogue.ts";
 
 export interface Config {
@@ -24,6 +25,11 @@ export interface Config {
   redisUrl: string | undefined;
   /** Public origin used in Location headers and links, without a trailing slash. */
   publicBaseUrl: string;
+  /**
+   * True when PUBLIC_BASE_URL was set. Unset, the web interface treats the origin each
+   * request was sent to (its Host) as ours, so a local trial works at any address.
+   */
+  publicBaseUrlSet: boolean;
   /** Hosts, IPs or CIDRs the target policy lets through although private. */
   targetAllowlist: string[];
   /** DNS servers (`IP` or `IP:port`) the analyzer resolves site names with; empty → the system resolver. */
@@ -42,11 +48,27 @@ export interface Config {
   logLevel: LogLevel;
   /** Component intelligence file (latest versions, vulnerabilities); see docs/intel.md. */
   intelFile: string | undefined;
-  /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
-  trustProxy: boolean;
-  /** Stripe billing; undefined → the test-mode billing provider. */
+  /**
+   * Reverse proxies of ours in front of the service (0 = none). With N, the client address is
+   * the N-th X-Forwarded-For entry from the right, and X-Forwarded-Host/-Proto are honoured.
+   */
+  trustProxy: number;
+  /** Stripe billing; undefined → test mode or no billing, per billingMode. */
   stripe: StripeConfig | undefined;
+  /** How plans change: see resolveBillingMode. */
+  billingMode: BillingMode;
 }
+
+/**
+ * - `stripe`: Stripe keys are configured; plans are bought through Checkout.
+ * - `test`: plans change at once, free of charge (BILLING_MODE=test, or a loopback PUBLIC_BASE_URL).
+ * - `local`: PUBLIC_BASE_URL unset and no Stripe: test mode, but only for browsers on this
+ *   machine (loopback peer and loopback Host), so a local trial can try the plans while a
+ *   server exposed without configuration does not hand out Enterprise for free.
+ * - `off`: no self-service plan changes; the operator sets plans with the admin CLI.
+ */
+export type BillingMode = "stripe" | "test" | "local" | "off";
+const BILLING_MODES = ["stripe", "test", "off"] as const;
 
 export interface StripeConfig {
   secretKey: string;
@@ -117,6 +139,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
 
   let publicBaseUrl = `http://localhost:${port}`;
   const base = url("PUBLIC_BASE_URL", ["http:", "https:"]);
+  const publicBaseUrlSet = read("PUBLIC_BASE_URL") !== undefined;
   if (base !== undefined) {
     const parsed = new URL(base);
     if (parsed.search || parsed.hash) {
@@ -132,13 +155,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   problems.push(...parseAllowlist(targetAllowlist).problems);
   const dns = parseDnsServers((read("DNS_SERVERS") ?? "").split(","));
   problems.push(...dns.problems);
-
-  const bool = (name: string): boolean => {
-    const raw = (read(name) ?? "false").toLowerCase();
-    if (!["1", "0", "true", "false", "yes", "no"].includes(raw))
-      problems.push(`${name} must be true or false, got "${raw}"`);
-    return ["1", "true", "yes"].includes(raw);
-  };
 
   const stripeConfig = (): StripeConfig | undefined => {
     const secretKey = read("STRIPE_SECRET_KEY");
@@ -173,11 +189,35 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     return { secretKey, webhookSecret, prices, apiBase: url("STRIPE_API_BASE", ["http:", "https:"]) };
   };
 
+  const trustProxy = (): number => {
+    const raw = (read("TRUST_PROXY") ?? "false").toLowerCase();
+    if (["0", "false", "no"].includes(raw)) return 0;
+    if (["true", "yes"].includes(raw)) return 1;
+    if (/^\d+$/.test(raw) && Number(raw) <= 10) return Number(raw);
+    problems.push(`TRUST_PROXY must be true, false or the number of proxies in front (0-10), got "${raw}"`);
+    return 0;
+  };
+
+  const billingMode = (stripe: StripeConfig | undefined): BillingMode => {
+    const raw = read("BILLING_MODE")?.toLowerCase();
+    if (raw !== undefined && !(BILLING_MODES as readonly string[]).includes(raw)) {
+      problems.push(`BILLING_MODE must be one of ${BILLING_MODES.join(", ")}, got "${raw}"`);
+      return "off";
+    }
+    if (raw === "stripe" && !stripe) problems.push("BILLING_MODE=stripe needs the STRIPE_* settings");
+    if (raw === "test" && stripe) problems.push("BILLING_MODE=test cannot be used with the STRIPE_* settings");
+    if (raw) return raw as BillingMode;
+    if (stripe) return "stripe";
+    if (!publicBaseUrlSet) return "local";
+    return isLoopbackHost(new URL(publicBaseUrl).hostname) ? "test" : "off";
+  };
+
   const logLevelRaw = (read("LOG_LEVEL") ?? "info").toLowerCase();
   if (!LOG_LEVELS.includes(logLevelRaw as LogLevel)) {
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${logLevelRaw}"`);
   }
 
+  const stripe = stripeConfig();
   const config: Config = {
     port,
     host,
@@ -185,6 +225,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     dataDir,
     redisUrl,
     publicBaseUrl,
+    publicBaseUrlSet,
     targetAllowlist,
     dnsServers: dns.servers,
     analysisTimeoutMs: int("ANALYSIS_TIMEOUT_MS", 30_000, 1_000, 300_000),
@@ -194,8 +235,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     rateLimitWindowSeconds: int("RATE_LIMIT_WINDOW_SECONDS", 60, 1, 3_600),
     logLevel: LOG_LEVELS.includes(logLevelRaw as LogLevel) ? (logLevelRaw as LogLevel) : "info",
     intelFile: read("INTEL_FILE") ? path.resolve(cwd, read("INTEL_FILE") as string) : undefined,
-    trustProxy: bool("TRUST_PROXY"),
-    stripe: stripeConfig(),
+    trustProxy: trustProxy(),
+    stripe,
+    billingMode: billingMode(stripe),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

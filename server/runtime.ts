@@ -3,6 +3,7 @@
  * orderly stop. Used by server/main.ts and by the tests (which start real instances).
  */
 import { createApp } from "./app.ts";
+import { announceBillingMode } from "./billing/billing-mode.ts";
 import type { Config } from "./config.ts";
 import { type Database, openDatabase } from "./db/database.ts";
 import { startHttpServer } from "./http/server.ts";
@@ -37,6 +38,7 @@ export async function startService(
   const db = options.db ?? (await openDatabase(config, logger, { role: "server" }));
   await syncPlans(db.sql);
   const services = createServices(config, logger, db, options);
+  announceBillingMode(config, logger);
   let shuttingDown = false;
   const app = createApp(services, { isShuttingDown: () => shuttingDown });
   const http = startHttpServer({

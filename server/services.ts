@@ -8,6 +8,7 @@ import { analyze } from "./analyzer/analyze.ts";
 import { createSafeAgent } from "./analyzer/fetch/safe-agent.ts";
 import { TargetPolicy } from "./analyzer/fetch/target-policy.ts";
 import { emptyIntel, type Intel, loadIntel } from "./analyzer/intel/index.ts";
+import { DisabledBillingProvider } from "./billing/disabled.provider.ts";
 import type { BillingProvider } from "./billing/provider.ts";
 import { createStripeClient, PriceBook } from "./billing/stripe.client.ts";
 import { StripeBillingProvider } from "./billing/stripe.provider.ts";
@@ -47,6 +48,24 @@ export interface Services {
   close(): Promise<void>;
 }
 
+/**
+ * Stripe when its keys are configured; the clearly labelled test mode where it is allowed
+ * (see BillingMode: `local` narrows it to browsers on this machine in the web routes);
+ * otherwise no self-service plan changes at all.
+ */
+function billingProvider(config: Config, subscriptions: SubscriptionService, logger: Logger): BillingProvider {
+  switch (config.billingMode) {
+    case "stripe":
+      if (!config.stripe) throw new Error("BILLING_MODE=stripe without Stripe settings");
+      return new StripeBillingProvider(createStripeClient(config.stripe), new PriceBook(config.stripe.prices), logger);
+    case "test":
+    case "local":
+      return new TestModeBillingProvider(subscriptions);
+    case "off":
+      return new DisabledBillingProvider();
+  }
+}
+
 export function createServices(
   config: Config,
   logger: Logger,
@@ -55,6 +74,12 @@ export function createServices(
 ): Services {
   const { sql } = db;
   const policy = new TargetPolicy(config.targetAllowlist);
+  // Kept for compatibility, but "127.0.0.1" also exposes that host's PostgreSQL and Redis.
+  for (const entry of policy.allPortEntries) {
+    logger.warn("TARGET_ALLOWLIST entry has no port: the analyzer may reach every port of it; name one (host:port)", {
+      entry,
+    });
+  }
   const agent = createSafeAgent(policy, undefined, config.dnsServers);
   const quota = new QuotaService(sql, config.analysisTimeoutMs);
   const idempotency = new IdempotencyService(sql, config.analysisTimeoutMs + RESERVATION_GRACE_MS);
@@ -81,12 +106,7 @@ export function createServices(
     auth: new AccountAuthService(sql),
     sessions: new SessionService(sql),
     subscriptions,
-    // Stripe when its keys are configured; otherwise the clearly labelled test mode.
-    billing:
-      overrides.billing ??
-      (config.stripe
-        ? new StripeBillingProvider(createStripeClient(config.stripe), new PriceBook(config.stripe.prices), logger)
-        : new TestModeBillingProvider(subscriptions)),
+    billing: overrides.billing ?? billingProvider(config, subscriptions, logger),
     intel,
     tokens: new TokenService(sql),
     quota,

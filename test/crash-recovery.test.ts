@@ -82,10 +82,18 @@ describe.each(BACKENDS)("crash recovery on %s", (backend) => {
     }
     expect(usage).toMatchObject({ used: 0, in_progress: 0, remaining: 50 });
 
-    const report = (await (await fetch(`${survivor.url}/api/report/${asyncId}`, { headers: auth })).json()) as {
-      status: string;
-      errors: { kind: string }[];
-    };
+    // The sweeper releases credits and fails stale reports in two statements, and the report
+    // turns stale a moment after its reservation expires: poll for it too.
+    const readReport = async () =>
+      (await (await fetch(`${survivor?.url}/api/report/${asyncId}`, { headers: auth })).json()) as {
+        status: string;
+        errors: { kind: string }[];
+      };
+    let report = await readReport();
+    for (let i = 0; i < 50 && report.status !== "failed"; i++) {
+      await Bun.sleep(100);
+      report = await readReport();
+    }
     expect(report.status).toBe("failed");
     expect(report.errors[0]?.kind).toBe("interrupted");
 

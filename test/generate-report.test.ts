@@ -109,6 +109,50 @@ describe.each(BACKENDS)("generate-report on %s", (backend) => {
     }
   });
 
+  // Valid JSON that spells text PostgreSQL cannot store. Before the fix, each of these crawled
+  // the site (about 32 requests), then failed to store with a 500 — free crawling.
+  const UNSTORABLE: [string, (url: string) => string][] = [
+    ["a NUL in url", (url) => `{"url":${JSON.stringify(`${url}?a=`).slice(0, -1)}\\u0000"}`],
+    ["a lone high surrogate in url", (url) => `{"url":${JSON.stringify(`${url}?a=`).slice(0, -1)}\\ud800"}`],
+    ["a NUL in metadata", (url) => `{"url":${JSON.stringify(url)},"metadata":{"environment":"prod\\u0000"}}`],
+    ["a lone low surrogate in metadata", (url) => `{"url":${JSON.stringify(url)},"metadata":{"git_ref":"\\udc00x"}}`],
+    ["a NUL in a metadata key", (url) => `{"url":${JSON.stringify(url)},"metadata":{"k\\u0000":"v"}}`],
+  ];
+  for (const [name, body] of UNSTORABLE) {
+    test(`${name}: 400 invalid_request before any credit or request to the site`, async () => {
+      const { token } = await service.token();
+      const hitsBefore = blog.hits.length;
+      for (const respondAsync of [false, true]) {
+        const response = await service.call("POST", "/api/generate-report", {
+          token,
+          body: body(blog.url),
+          headers: respondAsync ? { prefer: "respond-async" } : {},
+        });
+        expect({ name, status: response.status, code: response.body.code }).toEqual({
+          name,
+          status: 400,
+          code: "invalid_request",
+        });
+        expect(response.body.detail).toMatch(/NUL character .* unpaired UTF-16 surrogate/);
+      }
+      expect(blog.hits.length).toBe(hitsBefore);
+      expect(await usage(token)).toMatchObject({ used: 0, in_progress: 0 });
+      expect((await service.call("GET", "/api/reports", { token })).body.data).toEqual([]);
+    });
+  }
+
+  test("a NUL in a query parameter of the report listing is 400, not a database error", async () => {
+    const { token } = await service.token();
+    for (const query of ["url=http%3A%2F%2Fa.example%2F%00", "environment=%00", "git_ref=a%00b"]) {
+      const response = await service.call("GET", `/api/reports?${query}`, { token });
+      expect({ query, status: response.status, code: response.body.code }).toEqual({
+        query,
+        status: 400,
+        code: "invalid_request",
+      });
+    }
+  });
+
   test("an unreachable site is 422 site_unreachable and costs nothing", async () => {
     const { token } = await service.token();
     const closedPort = await freePort();

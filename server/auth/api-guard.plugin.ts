@@ -11,6 +11,7 @@ import { Elysia } from "elysia";
 import { readJsonBody } from "../http/json-body.ts";
 import { ApiProblem } from "../http/problem.ts";
 import { requestContext } from "../http/request-context.ts";
+import { isStorableText, UNSTORABLE_DETAIL } from "../http/storable-text.ts";
 import { decide, limitForWindow, type RateLimiter, rateLimitHeaders } from "../ratelimit/limiter.ts";
 import type { Principal, TokenService } from "../tokens/token.service.ts";
 import { isWellFormedToken } from "../tokens/token-format.ts";
@@ -73,6 +74,14 @@ export function apiGuard(deps: ApiGuardDeps) {
         );
       }
       if (context.bodyProblem) throw context.bodyProblem;
+      const badParameter = [...new URL(request.url).searchParams].find(
+        ([name, value]) => !isStorableText(name) || !isStorableText(value),
+      );
+      if (badParameter) {
+        throw new ApiProblem("invalid_request", `A query parameter ${UNSTORABLE_DETAIL}.`, {
+          extensions: { errors: [{ location: "query", pointer: "", detail: UNSTORABLE_DETAIL }] },
+        });
+      }
       return { principal };
     });
 }

@@ -1,8 +1,8 @@
 /**
  * Billing behind one interface. With Stripe keys configured the provider is Stripe
  * (Checkout for upgrades, the Customer Portal for changes and cancellation, webhooks for the
- * resulting state); without them — the embedded default — it is a clearly labelled test
- * mode that changes plans directly.
+ * resulting state); without them it is either a clearly labelled test mode that changes
+ * plans directly (a local trial, or BILLING_MODE=test) or off (the operator sets plans).
  */
 import type { AccountDetails } from "../accounts/account.service.ts";
 import type { PlanId } from "../plans/catalogue.ts";
@@ -13,7 +13,7 @@ export interface CheckoutUrls {
 }
 
 export interface BillingProvider {
-  readonly mode: "stripe" | "test";
+  readonly mode: "stripe" | "test" | "off";
   /** Plans that can be bought through this provider. */
   purchasable(): PlanId[];
   /** Starts a change to `plan`; returns where to send the browser. */

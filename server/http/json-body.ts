@@ -3,6 +3,7 @@
  * or lying Content-Length cannot get past it); JSON bodies are decoded strictly as UTF-8.
  */
 import { ApiProblem } from "./problem.ts";
+import { findUnstorableText, UNSTORABLE_DETAIL } from "./storable-text.ts";
 
 function tooLarge(maxBytes: number): ApiProblem {
   return new ApiProblem("payload_too_large", `The request body must not exceed ${maxBytes} bytes.`, {
@@ -48,9 +49,18 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   } catch {
     throw new ApiProblem("invalid_request", "The request body is not valid UTF-8.");
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new ApiProblem("invalid_request", "The request body is not valid JSON.");
   }
+  // Valid JSON can still spell out text no database stores ("\u0000", a lone "\ud800").
+  const bad = findUnstorableText(value);
+  if (bad !== undefined) {
+    throw new ApiProblem("invalid_request", `The value at ${bad} ${UNSTORABLE_DETAIL}.`, {
+      extensions: { errors: [{ location: "body", pointer: bad, detail: UNSTORABLE_DETAIL }] },
+    });
+  }
+  return value;
 }

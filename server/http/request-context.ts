@@ -12,6 +12,8 @@ export interface RequestContext {
   /** Route template once matched, e.g. `/api/report/:id` (never the query string). */
   route?: string;
   accountId?: string;
+  /** The TCP peer's address, from Bun.serve (see client-request.ts). */
+  peer?: string;
   /** Headers added to whatever response leaves, errors included (e.g. rate-limit headers). */
   responseHeaders: Record<string, string>;
   /** A body problem found while parsing, raised only after authentication. */
@@ -23,12 +25,13 @@ const contexts = new WeakMap<Request, RequestContext>();
 /** Accept a caller's X-Request-Id when it is short and plain, so traces join up. */
 const INBOUND_ID = /^[A-Za-z0-9._:-]{8,64}$/;
 
-export function beginRequest(request: Request): RequestContext {
+export function beginRequest(request: Request, peer?: string): RequestContext {
   const inbound = request.headers.get("x-request-id");
   const context: RequestContext = {
     id: inbound && INBOUND_ID.test(inbound) ? inbound : `req_${crypto.randomUUID().replaceAll("-", "")}`,
     startedAt: performance.now(),
     responseHeaders: {},
+    peer,
   };
   contexts.set(request, context);
   return context;

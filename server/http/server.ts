@@ -7,6 +7,7 @@
  */
 import type { Server } from "bun";
 import type { Logger } from "../logging/logger.ts";
+import { routableRequest } from "./client-request.ts";
 import { ApiProblem, problemResponse } from "./problem.ts";
 import { beginRequest } from "./request-context.ts";
 
@@ -29,8 +30,11 @@ export interface HttpServer {
 export function startHttpServer(options: HttpServerOptions): HttpServer {
   const { logger, baseUrl, maxBodyBytes } = options;
 
-  async function fetch(request: Request): Promise<Response> {
-    const context = beginRequest(request);
+  async function fetch(received: Request, server: Server<undefined>): Promise<Response> {
+    // The peer is known only to Bun.serve, and only for the Request it made.
+    const peer = server.requestIP(received)?.address;
+    const request = routableRequest(received);
+    const context = beginRequest(request, peer);
     let response: Response;
     const declared = Number(request.headers.get("content-length") ?? "0");
     if (declared > maxBodyBytes) {

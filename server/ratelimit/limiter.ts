@@ -38,6 +38,8 @@ export interface RateLimiter {
   readonly backend: "memory" | "redis";
   /** Counts one request for `key` in its current window, atomically. */
   count(key: string, windowMs?: number): Promise<WindowCount>;
+  /** The current window's count for `key` without counting (0 when no window is open). */
+  peek(key: string): Promise<{ count: number; resetMs: number }>;
   close(): Promise<void>;
 }
 
@@ -82,8 +84,16 @@ if count == 1 or ttl < 0 then
 end
 return { count, ttl }`;
 
+// KEYS[1] = counter. Returns { count, ms until reset } without changing anything.
+const PEEK_SCRIPT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then ttl = 0 end
+return { count, ttl }`;
+
 type RedisWithScripts = Redis & {
   wpreportCount(key: string, windowMs: number): Promise<[number, number]>;
+  wpreportPeek(key: string): Promise<[number, number]>;
 };
 
 /** Atomic in-process counting on the unstorage memory driver's Map. */
@@ -107,6 +117,13 @@ class MemoryCounter {
     return { count: state.count, resetMs: state.resetAt - now, windowMs };
   }
 
+  peek(key: string): { count: number; resetMs: number } {
+    const now = Date.now();
+    const state = this.windows.get(key) as WindowState | undefined;
+    if (!state || state.resetAt <= now) return { count: 0, resetMs: 0 };
+    return { count: state.count, resetMs: state.resetAt - now };
+  }
+
   /** Drops expired windows now and then so idle accounts do not accumulate. */
   private prune(now: number) {
     if (now - this.lastPrune < 60_000) return;
@@ -128,6 +145,9 @@ export function createMemoryRateLimiter(): RateLimiter {
     async count(key, windowMs = RATE_WINDOW_MS) {
       return memory.count(KEY_PREFIX + key, windowMs);
     },
+    async peek(key) {
+      return memory.peek(KEY_PREFIX + key);
+    },
     close: () => memory.close(),
   };
 }
@@ -146,6 +166,7 @@ export function createRedisRateLimiter(redisUrl: string, logger: Logger): RateLi
   });
   const client = storage.getMount("").driver.getInstance?.() as RedisWithScripts;
   client.defineCommand("wpreportCount", { numberOfKeys: 1, lua: COUNT_SCRIPT });
+  client.defineCommand("wpreportPeek", { numberOfKeys: 1, lua: PEEK_SCRIPT });
   // ioredis reconnects on its own; errors are reported through the fallback warning.
   client.on("error", () => {});
 
@@ -169,6 +190,15 @@ export function createRedisRateLimiter(redisUrl: string, logger: Logger): RateLi
       } catch (error) {
         warn(error);
         return fallback.count(KEY_PREFIX + key, windowMs);
+      }
+    },
+    async peek(key) {
+      try {
+        const [count, ttl] = await client.wpreportPeek(KEY_PREFIX + key);
+        return { count: Number(count), resetMs: Number(ttl) };
+      } catch (error) {
+        warn(error);
+        return fallback.peek(KEY_PREFIX + key);
       }
     },
     async close() {

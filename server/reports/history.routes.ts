@@ -49,13 +49,17 @@ function diffOptions(query: { fail_on?: string; max_score_drop?: string; budgets
 }
 
 export function historyRoutes(
-  deps: ApiGuardDeps & { history: ReportHistoryService; reports: ReportService; baseUrl: string },
+  deps: ApiGuardDeps & {
+    history: ReportHistoryService;
+    reports: ReportService;
+    baseUrlFor: (request: Request) => string;
+  },
 ) {
   return new Elysia({ prefix: "/api" })
     .use(apiGuard(deps))
     .get(
       "/reports",
-      async ({ query, principal }) => {
+      async ({ query, principal, request }) => {
         if (query.status !== undefined && !STATUSES.includes(query.status as ReportStatus)) {
           throw new ApiProblem("invalid_request", `status must be one of ${STATUSES.join(", ")}.`);
         }
@@ -73,7 +77,7 @@ export function historyRoutes(
         });
         const headers: Record<string, string> = {};
         if (page.next_cursor) {
-          const next = new URL(`${deps.baseUrl}/api/reports`);
+          const next = new URL(`${deps.baseUrlFor(request)}/api/reports`);
           for (const [key, value] of Object.entries(query))
             if (value !== undefined && key !== "before") next.searchParams.set(key, value);
           next.searchParams.set("before", page.next_cursor);

@@ -17,20 +17,23 @@ export const GenerateReportBody = t.Object(
   { additionalProperties: false },
 );
 
-export function reportsRoutes(deps: ApiGuardDeps & { reports: ReportService; baseUrl: string }) {
-  const reportUrl = (id: string) => `${deps.baseUrl}/api/report/${id}`;
+export function reportsRoutes(
+  deps: ApiGuardDeps & { reports: ReportService; baseUrlFor: (request: Request) => string },
+) {
   return new Elysia({ prefix: "/api" })
     .use(apiGuard(deps))
     .post(
       "/generate-report",
-      async ({ body, principal, headers }) => {
+      async ({ body, principal, headers, request }) => {
         const prefer = (headers.prefer ?? "").toLowerCase();
         const respondAsync = /(^|[,;\s])respond-async($|[,;\s])/.test(prefer);
         const outcome = await deps.reports.generate(principal, body, {
           respondAsync,
           idempotencyKey: headers["idempotency-key"],
         });
-        const extra: Record<string, string> = { location: reportUrl(outcome.report.id) };
+        const extra: Record<string, string> = {
+          location: `${deps.baseUrlFor(request)}/api/report/${outcome.report.id}`,
+        };
         if (outcome.status === 202) extra["preference-applied"] = "respond-async";
         if (outcome.replayed) extra["idempotent-replayed"] = "true";
         return jsonResponse(outcome.report, outcome.status, extra);
@@ -67,12 +70,12 @@ export function reportsRoutes(deps: ApiGuardDeps & { reports: ReportService; bas
     )
     .get(
       "/report/:report_id",
-      async ({ params, principal, headers }) => {
+      async ({ params, principal, headers, request }) => {
         const report = await deps.reports.get(principal.accountId, params.report_id);
         if (!report) throw new ApiProblem("not_found", "There is no report with this id in your account.");
         // Content negotiation: SARIF for code-scanning uploads, JSON otherwise.
         if ((headers.accept ?? "").toLowerCase().includes(SARIF_CONTENT_TYPE)) {
-          const sarif = toSarif(report, API_VERSION, `${deps.baseUrl}/docs/checks`);
+          const sarif = toSarif(report, API_VERSION, `${deps.baseUrlFor(request)}/docs/checks`);
           return new Response(JSON.stringify(sarif), {
             headers: {
               "content-type": `${SARIF_CONTENT_TYPE}; charset=utf-8`,

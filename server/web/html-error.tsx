@@ -5,7 +5,7 @@ import { type WebDeps, webContext } from "./context.ts";
 import { ErrorPage, page } from "./render.tsx";
 
 export async function htmlError(problem: ApiProblem, request: Request, deps: WebDeps): Promise<Response> {
-  const ctx = await webContext(request, null, deps).catch(() => undefined);
+  const ctx = await webContext(request, deps).catch(() => undefined);
   const message =
     problem.code === "not_found"
       ? "There is no page at this address."

@@ -5,7 +5,6 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { Server } from "bun";
 import { Elysia } from "elysia";
 import type { VNode } from "preact";
 import { diff, isSeverity } from "../../shared/diff.ts";
@@ -13,7 +12,10 @@ import { toSarif } from "../../shared/sarif.ts";
 import type { AccountAuthService, AccountService } from "../accounts/account.service.ts";
 import { normaliseEmail } from "../accounts/account.service.ts";
 import { hashPassword, passwordProblem, verifyDecoy, verifyPassword } from "../accounts/password.ts";
+import { BILLING_NOT_CONFIGURED, DisabledBillingProvider } from "../billing/disabled.provider.ts";
 import type { BillingProvider } from "../billing/provider.ts";
+import type { BillingMode } from "../config.ts";
+import { requestBase } from "../http/client-request.ts";
 import { ApiProblem } from "../http/problem.ts";
 import { getPlan, isPlanId } from "../plans/catalogue.ts";
 import type { QuotaService } from "../quota/quota.service.ts";
@@ -23,6 +25,7 @@ import type { ReportService } from "../reports/reports.service.ts";
 import type { Principal, TokenService } from "../tokens/token.service.ts";
 import { API_VERSION } from "../version.ts";
 import {
+  addCookie,
   endSession,
   formFields,
   startSession,
@@ -32,6 +35,14 @@ import {
   WebError,
   webContext,
 } from "./context.ts";
+import {
+  DEVICE_COOKIE,
+  DEVICE_DAYS,
+  deviceCookieValue,
+  isTrustedDevice,
+  LoginThrottle,
+  retryWords,
+} from "./login-throttle.ts";
 import { AccountPage, LoginPage, SignupPage } from "./pages/auth.tsx";
 import { BillingPage } from "./pages/billing.tsx";
 import { formatDate } from "./pages/common.tsx";
@@ -52,13 +63,14 @@ export interface WebRouteDeps extends WebDeps {
   history: ReportHistoryService;
   limiter: RateLimiter;
   billing: BillingProvider;
+  /** BILLING_MODE as resolved by the config; `local` allows test mode to this machine only. */
+  billingMode: BillingMode;
   rateWindowSeconds: number;
 }
 
-/** Sign-in throttling: attempts per window, per client address and per account. */
-const LOGIN_WINDOW_MS = 15 * 60_000;
-const LOGIN_PER_IP = 20;
-const LOGIN_PER_ACCOUNT = 8;
+const NO_BILLING = new DisabledBillingProvider();
+
+/** Sign-up throttling: new accounts per window and client address (log-in: see login-throttle.ts). */
 const SIGNUP_WINDOW_MS = 60 * 60_000;
 const SIGNUP_PER_IP = 10;
 
@@ -93,7 +105,8 @@ function safeNext(next: string | undefined): string {
 }
 
 export function webRoutes(deps: WebRouteDeps) {
-  const load = (request: Request, server: Server<undefined> | null) => webContext(request, server, deps);
+  const load = (request: Request) => webContext(request, deps);
+  const logins = new LoginThrottle(deps.limiter);
 
   const requireSession = (ctx: WebContext, request: Request) => {
     if (ctx.session) return ctx.session;
@@ -144,43 +157,52 @@ export function webRoutes(deps: WebRouteDeps) {
     );
   }
 
+  /** The billing this browser may use: the local test mode is for browsers on this machine only. */
+  const billingFor = (ctx: WebContext): BillingProvider =>
+    deps.billingMode === "local" && !ctx.local ? NO_BILLING : deps.billing;
+
   async function throttled(key: string, limit: number, windowMs: number): Promise<number | undefined> {
     const window = await deps.limiter.count(key, windowMs);
     return window.count > limit ? Math.ceil(window.resetMs / 60_000) : undefined;
   }
 
   return new Elysia({ name: "web" })
-    .onError({ as: "scoped" }, async ({ error, request, server }) => {
+    .onError({ as: "scoped" }, async ({ error, request }) => {
       if (!(error instanceof WebError)) return;
       const location = (error as WebError & { location?: string }).location;
-      const ctx = await load(request, server ?? null);
+      const ctx = await load(request);
       if (location) return redirect(ctx, location);
       return page(ctx, "Error", <ErrorPage status={error.status} message={error.message} />, error.status);
     })
-    .get("/assets/:file", ({ params }) => {
+    .get("/assets/:file", ({ params, request }) => {
       const asset = ASSETS[params.file];
       if (!asset) throw new WebError(404, "There is no such file.");
+      const { origin } = requestBase(request, {
+        publicBaseUrl: deps.baseUrl,
+        publicBaseUrlSet: deps.publicBaseUrlSet,
+        trustedProxies: deps.trustProxy,
+      });
       return new Response(asset.body, {
         headers: {
-          ...securityHeaders(deps.baseUrl.startsWith("https:")),
+          ...securityHeaders(origin.startsWith("https:")),
           "content-type": `${asset.type}; charset=utf-8`,
           "cache-control": "public, max-age=3600",
         },
       });
     })
-    .get("/", async ({ request, server }) => {
-      const ctx = await load(request, server ?? null);
+    .get("/", async ({ request }) => {
+      const ctx = await load(request);
       return page(ctx, "WordPress reports for agencies and CI", <LandingPage ctx={ctx} />);
     })
-    .get("/signup", async ({ request, server }) => {
-      const ctx = await load(request, server ?? null);
+    .get("/signup", async ({ request }) => {
+      const ctx = await load(request);
       if (ctx.session) return redirect(ctx, "/dashboard");
       return page(ctx, "Sign up", <SignupPage ctx={ctx} />);
     })
-    .post("/signup", async ({ request, server, body }) => {
-      const ctx = await load(request, server ?? null);
+    .post("/signup", async ({ request, body }) => {
+      const ctx = await load(request);
       const form = formFields(body);
-      verifyCsrf(ctx, form, request, deps.baseUrl);
+      verifyCsrf(ctx, form, request);
       const retry = await throttled(`signup:ip:${ctx.ip}`, SIGNUP_PER_IP, SIGNUP_WINDOW_MS);
       if (retry)
         return page(
@@ -221,31 +243,36 @@ export function webRoutes(deps: WebRouteDeps) {
       await startSession(ctx, deps, account.id);
       return redirect(ctx, "/dashboard?notice=welcome");
     })
-    .get("/login", async ({ request, server, query }) => {
-      const ctx = await load(request, server ?? null);
+    .get("/login", async ({ request, query }) => {
+      const ctx = await load(request);
       const next = nextParam(query.next);
       if (ctx.session) return redirect(ctx, safeNext(next));
       return page(ctx, "Log in", <LoginPage ctx={ctx} next={next} query={query} />);
     })
-    .post("/login", async ({ request, server, body, query }) => {
-      const ctx = await load(request, server ?? null);
+    .post("/login", async ({ request, body, query }) => {
+      const ctx = await load(request);
       const form = formFields(body);
-      verifyCsrf(ctx, form, request, deps.baseUrl);
+      verifyCsrf(ctx, form, request);
       const next = nextParam(query.next);
       const email = normaliseEmail(form.email ?? "") ?? "";
-      const retry =
-        (await throttled(`login:ip:${ctx.ip}`, LOGIN_PER_IP, LOGIN_WINDOW_MS)) ??
-        (email ? await throttled(`login:account:${email}`, LOGIN_PER_ACCOUNT, LOGIN_WINDOW_MS) : undefined);
-      if (retry) {
-        const error = `Too many attempts. Try again in ${retry} minute${retry === 1 ? "" : "s"}.`;
-        return page(ctx, "Log in", <LoginPage ctx={ctx} email={form.email} next={next} error={error} />, 429);
-      }
       const credentials = email ? await deps.auth.credentials(email) : undefined;
+      const device = new Bun.CookieMap(request.headers.get("cookie") ?? "").get(DEVICE_COOKIE);
+      const refusal = await logins.refusal(email, ctx.ip, isTrustedDevice(device, credentials));
+      if (refusal) {
+        const error =
+          refusal.scope === "account"
+            ? `Too many failed attempts on this account. Try again in ${retryWords(refusal.retryAfterSeconds)}.`
+            : `Too many attempts. Try again in ${retryWords(refusal.retryAfterSeconds)}.`;
+        const response = page(ctx, "Log in", <LoginPage ctx={ctx} email={form.email} next={next} error={error} />, 429);
+        response.headers.set("retry-after", String(refusal.retryAfterSeconds));
+        return response;
+      }
       const password = form.password ?? "";
       const ok = credentials?.passwordHash
         ? await verifyPassword(password, credentials.passwordHash)
         : await verifyDecoy(password);
-      if (!ok || !credentials) {
+      if (!ok || !credentials?.passwordHash) {
+        await logins.failed(email, ctx.ip);
         return page(
           ctx,
           "Log in",
@@ -254,32 +281,41 @@ export function webRoutes(deps: WebRouteDeps) {
         );
       }
       await startSession(ctx, deps, credentials.accountId);
+      addCookie(
+        ctx,
+        DEVICE_COOKIE,
+        deviceCookieValue(credentials.accountId, credentials.passwordHash),
+        DEVICE_DAYS * 86_400,
+      );
       return redirect(ctx, safeNext(next));
     })
-    .post("/logout", async ({ request, server, body }) => {
-      const ctx = await load(request, server ?? null);
-      verifyCsrf(ctx, formFields(body), request, deps.baseUrl);
+    .post("/logout", async ({ request, body }) => {
+      const ctx = await load(request);
+      verifyCsrf(ctx, formFields(body), request);
       await endSession(ctx, deps);
       return redirect(ctx, "/login?notice=logged_out");
     })
-    .get("/account", async ({ request, server }) => {
-      const ctx = await load(request, server ?? null);
+    .get("/account", async ({ request }) => {
+      const ctx = await load(request);
       const session = requireSession(ctx, request);
       const hasPassword = (await deps.auth.passwordHash(session.accountId)) !== null;
       return page(ctx, "Account", <AccountPage ctx={ctx} hasPassword={hasPassword} />);
     })
-    .post("/account/password", async ({ request, server, body }) => {
-      const ctx = await load(request, server ?? null);
+    .post("/account/password", async ({ request, body }) => {
+      const ctx = await load(request);
       const session = requireSession(ctx, request);
       const form = formFields(body);
-      verifyCsrf(ctx, form, request, deps.baseUrl);
+      verifyCsrf(ctx, form, request);
       const current = await deps.auth.passwordHash(session.accountId);
       const fail = (message: string, status: number) =>
         page(ctx, "Account", <AccountPage ctx={ctx} hasPassword={current !== null} error={message} />, status);
-      const retry = await throttled(`login:account:${session.email}`, LOGIN_PER_ACCOUNT, LOGIN_WINDOW_MS);
-      if (retry) return fail(`Too many attempts. Try again in ${retry} minutes.`, 429);
-      if (current !== null && !(await verifyPassword(form.current ?? "", current)))
+      // Guessing the current password from a stolen session is throttled like logging in.
+      const refusal = await logins.refusal(session.email, ctx.ip, false);
+      if (refusal) return fail(`Too many attempts. Try again in ${retryWords(refusal.retryAfterSeconds)}.`, 429);
+      if (current !== null && !(await verifyPassword(form.current ?? "", current))) {
+        await logins.failed(session.email, ctx.ip);
         return fail("The current password is wrong.", 400);
+      }
       const problem = passwordProblem(form.password ?? "", session.email);
       if (problem) return fail(problem, 400);
       await deps.auth.setPassword(session.accountId, await hashPassword(form.password ?? ""));
@@ -291,16 +327,16 @@ export function webRoutes(deps: WebRouteDeps) {
       );
       return redirect(ctx, "/dashboard?notice=password_changed");
     })
-    .get("/dashboard", async ({ request, server, query }) => {
-      const ctx = await load(request, server ?? null);
+    .get("/dashboard", async ({ request, query }) => {
+      const ctx = await load(request);
       requireSession(ctx, request);
       return dashboard(ctx, query);
     })
-    .post("/analyse", async ({ request, server, body }) => {
-      const ctx = await load(request, server ?? null);
+    .post("/analyse", async ({ request, body }) => {
+      const ctx = await load(request);
       const session = requireSession(ctx, request);
       const form = formFields(body);
-      verifyCsrf(ctx, form, request, deps.baseUrl);
+      verifyCsrf(ctx, form, request);
       const url = (form.url ?? "").trim();
       try {
         const outcome = await deps.reports.generate(await principalFor(session.accountId), {
@@ -313,8 +349,8 @@ export function webRoutes(deps: WebRouteDeps) {
         return dashboard(ctx, {}, { url, error: analyseError(error) }, error.status < 500 ? error.status : 422);
       }
     })
-    .get("/reports", async ({ request, server, query }) => {
-      const ctx = await load(request, server ?? null);
+    .get("/reports", async ({ request, query }) => {
+      const ctx = await load(request);
       const session = requireSession(ctx, request);
       const search = (query.site ?? "").slice(0, 200);
       const grade = /^[A-F]$/.test(query.grade ?? "") ? (query.grade as string) : "";
@@ -335,8 +371,8 @@ export function webRoutes(deps: WebRouteDeps) {
         <ReportsPage reports={page_.data} search={search} grade={grade} next={page_.next_cursor} />,
       );
     })
-    .get("/reports/:id", async ({ request, server, params }) => {
-      const ctx = await load(request, server ?? null);
+    .get("/reports/:id", async ({ request, params }) => {
+      const ctx = await load(request);
       const session = requireSession(ctx, request);
       const report = await deps.reports.get(session.accountId, params.id);
       if (!report) throw new WebError(404, "There is no report with this id in your account.");
@@ -350,27 +386,27 @@ export function webRoutes(deps: WebRouteDeps) {
       ).data;
       return page(ctx, `Report — ${report.url}`, <ReportPage report={report} siblings={siblings} />);
     })
-    .get("/reports/:id/report.json", async ({ request, server, params }) => {
-      const ctx = await load(request, server ?? null);
+    .get("/reports/:id/report.json", async ({ request, params }) => {
+      const ctx = await load(request);
       const session = requireSession(ctx, request);
       const report = await deps.reports.get(session.accountId, params.id);
       if (!report) throw new WebError(404, "There is no report with this id in your account.");
       return download(ctx, JSON.stringify(report, null, 2), `${report.id}.json`, "application/json");
     })
-    .get("/reports/:id/report.sarif", async ({ request, server, params }) => {
-      const ctx = await load(request, server ?? null);
+    .get("/reports/:id/report.sarif", async ({ request, params }) => {
+      const ctx = await load(request);
       const session = requireSession(ctx, request);
       const report = await deps.reports.get(session.accountId, params.id);
       if (!report) throw new WebError(404, "There is no report with this id in your account.");
       return download(
         ctx,
-        JSON.stringify(toSarif(report, API_VERSION, `${deps.baseUrl}/docs/checks`), null, 2),
+        JSON.stringify(toSarif(report, API_VERSION, `${ctx.baseUrl}/docs/checks`), null, 2),
         `${report.id}.sarif`,
         "application/sarif+json",
       );
     })
-    .get("/reports/:id/compare", async ({ request, server, params, query }) => {
-      const ctx = await load(request, server ?? null);
+    .get("/reports/:id/compare", async ({ request, params, query }) => {
+      const ctx = await load(request);
       const session = requireSession(ctx, request);
       const head = await deps.reports.get(session.accountId, params.id);
       const base = query.base ? await deps.reports.get(session.accountId, query.base) : undefined;
@@ -379,20 +415,20 @@ export function webRoutes(deps: WebRouteDeps) {
       const result = diff(base, head, { failOn: failOn as "high" });
       return page(ctx, "Compare reports", <ComparePage base={base} head={head} diff={result} failOn={failOn} />);
     })
-    .get("/tokens", async ({ request, server, query }) => {
-      const ctx = await load(request, server ?? null);
+    .get("/tokens", async ({ request, query }) => {
+      const ctx = await load(request);
       const session = requireSession(ctx, request);
       return page(
         ctx,
         "API tokens",
-        <TokensPage ctx={ctx} query={query} tokens={await deps.tokens.list(session.accountId)} apiUrl={deps.baseUrl} />,
+        <TokensPage ctx={ctx} query={query} tokens={await deps.tokens.list(session.accountId)} apiUrl={ctx.baseUrl} />,
       );
     })
-    .post("/tokens", async ({ request, server, body }) => {
-      const ctx = await load(request, server ?? null);
+    .post("/tokens", async ({ request, body }) => {
+      const ctx = await load(request);
       const session = requireSession(ctx, request);
       const form = formFields(body);
-      verifyCsrf(ctx, form, request, deps.baseUrl);
+      verifyCsrf(ctx, form, request);
       const name = (form.name ?? "").trim();
       const days = form.expires ? Number(form.expires) : null;
       const render = (
@@ -405,7 +441,7 @@ export function webRoutes(deps: WebRouteDeps) {
             page(
               ctx,
               "API tokens",
-              <TokensPage ctx={ctx} query={{}} tokens={tokens} apiUrl={deps.baseUrl} {...extra} />,
+              <TokensPage ctx={ctx} query={{}} tokens={tokens} apiUrl={ctx.baseUrl} {...extra} />,
               status,
             ),
           );
@@ -419,52 +455,56 @@ export function webRoutes(deps: WebRouteDeps) {
       // Shown once, on this response only; never stored or logged in the clear.
       return render({ created: { token, name: record.name } }, 201);
     })
-    .post("/tokens/:id/revoke", async ({ request, server, body, params }) => {
-      const ctx = await load(request, server ?? null);
+    .post("/tokens/:id/revoke", async ({ request, body, params }) => {
+      const ctx = await load(request);
       const session = requireSession(ctx, request);
-      verifyCsrf(ctx, formFields(body), request, deps.baseUrl);
+      verifyCsrf(ctx, formFields(body), request);
       if (!(await deps.tokens.revoke(session.accountId, params.id)))
         throw new WebError(404, "There is no such active token in your account.");
       return redirect(ctx, "/tokens?notice=token_revoked");
     })
-    .get("/billing", async ({ request, server, query }) => {
-      const ctx = await load(request, server ?? null);
+    .get("/billing", async ({ request, query }) => {
+      const ctx = await load(request);
       const session = requireSession(ctx, request);
       return billingPage(ctx, session.accountId, query);
     })
-    .post("/billing/checkout", async ({ request, server, body }) => {
-      const ctx = await load(request, server ?? null);
+    .post("/billing/checkout", async ({ request, body }) => {
+      const ctx = await load(request);
       const session = requireSession(ctx, request);
       const form = formFields(body);
-      verifyCsrf(ctx, form, request, deps.baseUrl);
+      verifyCsrf(ctx, form, request);
+      const billing = billingFor(ctx);
+      if (billing.mode === "off") return billingPage(ctx, session.accountId, {}, BILLING_NOT_CONFIGURED, 403);
       const plan = form.plan ?? "";
-      if (!isPlanId(plan) || !deps.billing.purchasable().includes(plan))
+      if (!isPlanId(plan) || !billing.purchasable().includes(plan))
         return billingPage(ctx, session.accountId, {}, "That plan cannot be bought here.", 400);
       const account = await deps.auth.details(session.accountId);
       if (!account) throw new WebError(403, "Your account no longer exists.");
-      const target = await deps.billing.checkout(account, plan, {
-        success: `${deps.baseUrl}/billing?notice=${deps.billing.mode === "test" ? "plan_changed" : "checkout_done"}`,
-        cancel: `${deps.baseUrl}/billing?notice=checkout_cancelled`,
+      const target = await billing.checkout(account, plan, {
+        success: `${ctx.baseUrl}/billing?notice=${billing.mode === "test" ? "plan_changed" : "checkout_done"}`,
+        cancel: `${ctx.baseUrl}/billing?notice=checkout_cancelled`,
       });
       return redirect(ctx, target);
     })
-    .post("/billing/portal", async ({ request, server, body }) => {
-      const ctx = await load(request, server ?? null);
+    .post("/billing/portal", async ({ request, body }) => {
+      const ctx = await load(request);
       const session = requireSession(ctx, request);
-      verifyCsrf(ctx, formFields(body), request, deps.baseUrl);
+      verifyCsrf(ctx, formFields(body), request);
       const account = await deps.auth.details(session.accountId);
       if (!account) throw new WebError(403, "Your account no longer exists.");
-      const target = await deps.billing.portal(account, `${deps.baseUrl}/billing`);
+      const target = await billingFor(ctx).portal(account, `${ctx.baseUrl}/billing`);
       if (!target) return billingPage(ctx, session.accountId, {}, "There is no subscription to manage yet.", 400);
       return redirect(ctx, target);
     })
-    .post("/billing/cancel", async ({ request, server, body }) => {
-      const ctx = await load(request, server ?? null);
+    .post("/billing/cancel", async ({ request, body }) => {
+      const ctx = await load(request);
       const session = requireSession(ctx, request);
-      verifyCsrf(ctx, formFields(body), request, deps.baseUrl);
+      verifyCsrf(ctx, formFields(body), request);
+      const billing = billingFor(ctx);
+      if (billing.mode === "off") return billingPage(ctx, session.accountId, {}, BILLING_NOT_CONFIGURED, 403);
       const account = await deps.auth.details(session.accountId);
       if (!account) throw new WebError(403, "Your account no longer exists.");
-      await deps.billing.cancel(account);
+      await billing.cancel(account);
       return redirect(ctx, "/billing?notice=plan_cancelled");
     });
 
@@ -478,14 +518,15 @@ export function webRoutes(deps: WebRouteDeps) {
     const account = await deps.auth.details(accountId);
     if (!account) throw new WebError(403, "Your account no longer exists.");
     const usage = await deps.quota.usage(accountId, getPlan(account.planId).monthlyQuota);
+    const billing = billingFor(ctx);
     const view: VNode = (
       <BillingPage
         ctx={ctx}
         query={query}
         account={account}
-        mode={deps.billing.mode}
-        purchasable={deps.billing.purchasable()}
-        hasPortal={deps.billing.mode === "stripe" && account.stripeCustomerId !== null}
+        mode={billing.mode}
+        purchasable={billing.purchasable()}
+        hasPortal={billing.mode === "stripe" && account.stripeCustomerId !== null}
         usage={usage}
         error={error}
       />

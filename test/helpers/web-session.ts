@@ -1,6 +1,6 @@
 /**
  * A browser-like session against the web interface, with plain fetch: a cookie jar, the
- * CSRF token from the pages' hidden `_csrf` field / `wpr_csrf` cookie, redirects not
+ * CSRF token from the pages' hidden `_csrf` field, redirects not
  * followed (tests assert the 303 and its Location).
  *
  *   const web = await WebSession.signup(service.url);       // through GET + POST /signup
@@ -8,7 +8,6 @@
  *   const res = await web.post("/billing/checkout", { plan: "business" });
  */
 
-const CSRF_COOKIE = "wpr_csrf";
 const CSRF_FIELD = "_csrf";
 
 let counter = 0;
@@ -48,9 +47,13 @@ export class WebSession {
     return session;
   }
 
-  /** The CSRF token the next form would carry (the double-submit cookie's value). */
-  get csrf(): string {
-    return this.cookies.get(CSRF_COOKIE) ?? "";
+  /**
+   * The CSRF token a form of ours carries now. It is bound to the session (or, before
+   * log-in, to the `wpr_csrf` cookie), so it is read from a page, as a browser would.
+   */
+  async csrf(): Promise<string> {
+    const path = this.cookies.has("wpr_session") ? "/account" : "/login";
+    return hiddenCsrf(await (await this.get(path)).text());
   }
 
   async get(path: string, headers: Record<string, string> = {}): Promise<Response> {
@@ -61,9 +64,10 @@ export class WebSession {
   async post(
     path: string,
     fields: Record<string, string> = {},
-    csrf = this.csrf,
+    csrf?: string,
     headers: Record<string, string> = {},
   ): Promise<Response> {
+    csrf ??= await this.csrf();
     const body = new URLSearchParams({ ...fields, [CSRF_FIELD]: csrf });
     return this.request("POST", path, body.toString(), {
       "content-type": "application/x-www-form-urlencoded",

@@ -2,6 +2,7 @@
  * The web interface without a browser: a tiny cookie jar over fetch that reads pages, finds
  * the CSRF field and posts forms the way a browser would (urlencoded, redirects not followed).
  */
+import { requestFrom } from "../helpers/http-from.ts";
 
 export interface FormResponse {
   status: number;
@@ -21,6 +22,8 @@ export class Browserless {
     readonly baseUrl: string,
     /** Extra headers on every request (e.g. X-Forwarded-For behind TRUST_PROXY). */
     readonly headers: Record<string, string> = {},
+    /** Connect from this local address (e.g. 127.0.0.5), so the service sees another client. */
+    readonly localAddress?: string,
   ) {}
 
   cookieHeader(): string {
@@ -41,7 +44,14 @@ export class Browserless {
       body = new URLSearchParams(init.form).toString();
       headers["content-type"] = "application/x-www-form-urlencoded";
     }
-    const response = await fetch(new URL(path, this.baseUrl), { method, headers, body, redirect: "manual" });
+    const url = new URL(path, this.baseUrl).toString();
+    const response = this.localAddress
+      ? await requestFrom(url, { method, headers, body, localAddress: this.localAddress })
+      : await fetch(url, { method, headers, body, redirect: "manual" }).then(async (answer) => ({
+          status: answer.status,
+          headers: answer.headers,
+          body: await answer.text(),
+        }));
     const setCookies = response.headers.getSetCookie();
     for (const line of setCookies) {
       const [pair = "", ...attributes] = line.split(";");
@@ -55,7 +65,7 @@ export class Browserless {
     return {
       status: response.status,
       headers: response.headers,
-      body: await response.text(),
+      body: response.body,
       setCookies,
       location: response.headers.get("location"),
     } satisfies FormResponse;

@@ -1,5 +1,6 @@
 /** Plan and billing: the current plan and period, plan changes, management and cancellation. */
 import type { AccountDetails } from "../../accounts/account.service.ts";
+import { BILLING_NOT_CONFIGURED } from "../../billing/disabled.provider.ts";
 import { PLANS, type PlanId } from "../../plans/catalogue.ts";
 import type { WebContext } from "../context.ts";
 import { Csrf, Notice } from "../render.tsx";
@@ -11,7 +12,7 @@ export function BillingPage(props: {
   ctx: WebContext;
   query: Record<string, string | undefined>;
   account: AccountDetails;
-  mode: "stripe" | "test";
+  mode: "stripe" | "test" | "off";
   purchasable: PlanId[];
   hasPortal: boolean;
   /** Reports used this period, against the current plan's quota. */
@@ -28,6 +29,10 @@ export function BillingPage(props: {
       {mode === "test" ? (
         <p class="test-mode" role="note">
           Test mode — no payment provider is configured. Plan changes apply immediately and nothing is charged.
+        </p>
+      ) : mode === "off" ? (
+        <p class="test-mode" role="note" id="billing-off">
+          {BILLING_NOT_CONFIGURED}
         </p>
       ) : null}
       <FormError message={props.error} />

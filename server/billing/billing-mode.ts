@@ -1,0 +1,26 @@
+/** What the operator is told at start-up about how plans change (see BillingMode in config.ts). */
+import type { Config } from "../config.ts";
+import type { Logger } from "../logging/logger.ts";
+
+export function announceBillingMode(config: Pick<Config, "billingMode" | "publicBaseUrl">, logger: Logger): void {
+  switch (config.billingMode) {
+    case "test":
+      logger.warn(
+        "BILLING TEST MODE: every user can switch to any plan, Enterprise included, free of charge. Use it only for trials; configure STRIPE_* (or BILLING_MODE=off) before real users sign up.",
+        { public_base_url: config.publicBaseUrl },
+      );
+      return;
+    case "local":
+      logger.info(
+        "billing: test mode for browsers on this machine only (PUBLIC_BASE_URL and Stripe are not set); other users cannot change their plan",
+      );
+      return;
+    case "off":
+      logger.warn(
+        "billing is not configured (no STRIPE_* settings): users cannot change their plan; set plans with `npm run cli -- plan set`",
+      );
+      return;
+    case "stripe":
+      return;
+  }
+}

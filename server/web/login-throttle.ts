@@ -1,0 +1,124 @@
+/**
+ * Throttling of password guesses without handing attackers a way to lock people out
+ * (OWASP Authentication cheat sheet: per-address limits, per-account backoff, device cookies).
+ *
+ * Only *failed* attempts count, so a person who types their password right is never
+ * slowed down by their own successful logins.
+ * - Per address: after `perAddress` failures in the window, that address is refused for
+ *   every account (one machine guessing many accounts).
+ * - Per account and address: after `perAccountAddress` failures, that address is refused for
+ *   that account. An attacker locks out only themselves; the owner logs in from elsewhere.
+ * - Per account, all addresses: from `accountSoftLimit` failures on (a guess spread over
+ *   many addresses), each further failure starts a cooldown before the next attempt, from
+ *   `backoffBaseSeconds` doubling up to `maxBackoffSeconds` — a short wait, never a
+ *   lockout. A browser that logged in to the account before carries a device cookie and
+ *   skips the cooldown.
+ */
+import { createHmac, timingSafeEqual } from "node:crypto";
+import type { RateLimiter } from "../ratelimit/limiter.ts";
+
+export interface LoginPolicy {
+  windowMs: number;
+  perAddress: number;
+  perAccountAddress: number;
+  accountSoftLimit: number;
+  backoffBaseSeconds: number;
+  maxBackoffSeconds: number;
+}
+
+export const LOGIN_POLICY: LoginPolicy = {
+  windowMs: 15 * 60_000,
+  perAddress: 20,
+  perAccountAddress: 5,
+  accountSoftLimit: 10,
+  backoffBaseSeconds: 5,
+  maxBackoffSeconds: 60,
+};
+
+export interface LoginRefusal {
+  /** Whose counter refused: decides the wording. */
+  scope: "address" | "account";
+  retryAfterSeconds: number;
+}
+
+export class LoginThrottle {
+  constructor(
+    private readonly limiter: RateLimiter,
+    private readonly policy: LoginPolicy = LOGIN_POLICY,
+  ) {}
+
+  /** Why this attempt may not be checked now, or undefined when it may. */
+  async refusal(account: string, address: string, trustedDevice: boolean): Promise<LoginRefusal | undefined> {
+    const { policy } = this;
+    const byAddress = await this.limiter.peek(`login:fail:ip:${address}`);
+    if (byAddress.count >= policy.perAddress)
+      return { scope: "address", retryAfterSeconds: seconds(byAddress.resetMs) };
+    if (!account) return undefined;
+    const pair = await this.limiter.peek(`login:fail:pair:${account}:${address}`);
+    if (pair.count >= policy.perAccountAddress) return { scope: "address", retryAfterSeconds: seconds(pair.resetMs) };
+    if (trustedDevice) return undefined;
+    const failures = (await this.limiter.peek(`login:fail:account:${account}`)).count;
+    if (failures < policy.accountSoftLimit) return undefined;
+    const cooldown = await this.limiter.peek(`login:cooldown:${account}:${failures}`);
+    return cooldown.count > 0 ? { scope: "account", retryAfterSeconds: seconds(cooldown.resetMs) } : undefined;
+  }
+
+  async failed(account: string, address: string): Promise<void> {
+    const { policy } = this;
+    await this.limiter.count(`login:fail:ip:${address}`, policy.windowMs);
+    if (!account) return;
+    await this.limiter.count(`login:fail:pair:${account}:${address}`, policy.windowMs);
+    const failures = (await this.limiter.count(`login:fail:account:${account}`, policy.windowMs)).count;
+    if (failures >= policy.accountSoftLimit) {
+      // One cooldown per failure count: the next failure opens a new, twice as long one.
+      const cooldownSeconds = Math.min(
+        policy.maxBackoffSeconds,
+        policy.backoffBaseSeconds * 2 ** (failures - policy.accountSoftLimit),
+      );
+      await this.limiter.count(`login:cooldown:${account}:${failures}`, cooldownSeconds * 1000);
+    }
+  }
+}
+
+function seconds(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000));
+}
+
+/** "Try again in …" for a refusal. */
+export function retryWords(retryAfterSeconds: number): string {
+  if (retryAfterSeconds < 90) return `${retryAfterSeconds} second${retryAfterSeconds === 1 ? "" : "s"}`;
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  return `${minutes} minute${minutes === 1 ? "" : "s"}`;
+}
+
+/**
+ * The device cookie: proof that this browser logged in to the account before. Keyed with
+ * the account's password hash, which only the server knows, so it cannot be forged, needs
+ * no stored secret, and every device cookie ends when the password changes.
+ */
+export const DEVICE_COOKIE = "wpr_device";
+export const DEVICE_DAYS = 90;
+
+function deviceMac(accountId: string, expires: number, passwordHash: string): string {
+  return createHmac("sha256", passwordHash).update(`device|${accountId}|${expires}`).digest("base64url");
+}
+
+export function deviceCookieValue(accountId: string, passwordHash: string, now = Date.now()): string {
+  const expires = Math.floor(now / 1000) + DEVICE_DAYS * 86_400;
+  return `${accountId}.${expires}.${deviceMac(accountId, expires, passwordHash)}`;
+}
+
+export function isTrustedDevice(
+  value: string | null | undefined,
+  credentials: { accountId: string; passwordHash: string | null } | undefined,
+  now = Date.now(),
+): boolean {
+  if (!value || !credentials?.passwordHash) return false;
+  const [accountId, expiresText, mac] = value.split(".");
+  const expires = Number(expiresText);
+  if (accountId !== credentials.accountId || !Number.isSafeInteger(expires) || expires * 1000 <= now || !mac)
+    return false;
+  const expected = Buffer.from(deviceMac(accountId, expires, credentials.passwordHash));
+  const sent = Buffer.from(mac);
+  return sent.length === expected.length && timingSafeEqual(sent, expected);
+}
