@@ -6,6 +6,7 @@
  * `server` is null, so only the Bun.serve wrapper (server.ts) can ask `server.requestIP()`.
  * It records the peer in the request context; everything else reads it from there.
  */
+import os from "node:os";
 import ipaddr from "ipaddr.js";
 import { requestContext } from "./request-context.ts";
 
@@ -95,11 +96,33 @@ export function requestBase(request: Request, options: OriginOptions): { origin:
   const scheme = proto === "https" ? "https" : "http";
   if (!host || !/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/.test(host)) return configured;
   try {
-    const origin = new URL(`${scheme}://${host}`).origin;
-    return { origin, baseUrl: origin };
+    const url = new URL(`${scheme}://${host}`);
+    // Only names that cannot be rebound by someone else's DNS: IP literals, localhost and this
+    // machine's own name. A page on attacker.example that rebinds its name to 127.0.0.1 must not
+    // count as our origin (DNS rebinding); serve other names with PUBLIC_BASE_URL set.
+    if (!isOwnHostName(url.hostname)) return configured;
+    return { origin: url.origin, baseUrl: url.origin };
   } catch {
     return configured;
   }
+}
+
+function isOwnHostName(hostname: string): boolean {
+  const bare = hostname.replace(/^\[(.*)\]$/, "$1").toLowerCase();
+  if (ipaddr.isValid(bare) || bare === "localhost" || bare.endsWith(".localhost")) return true;
+  const own = os.hostname().toLowerCase();
+  return bare === own || bare.startsWith(`${own}.`);
+}
+
+/**
+ * A request from a browser on this very machine: a loopback peer, a loopback Host, and no
+ * sign of a proxy in between (a same-host reverse proxy would make every client look local).
+ */
+export function isLocalRequest(request: Request, clientIp: string): boolean {
+  const proxied = ["x-forwarded-for", "forwarded", "via"].some((name) => request.headers.has(name));
+  const host = request.headers.get("host") ?? "";
+  const hostname = host.replace(/:\d+$/, "");
+  return !proxied && isLoopbackHost(clientIp) && hostname !== "" && isLoopbackHost(hostname);
 }
 
 /** True for 127.0.0.0/8, ::1 and localhost names: someone on this very machine. */

@@ -23,7 +23,8 @@ export async function readBodyCapped(request: Request, maxBytes: number): Promis
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {
-      await reader.cancel().catch(() => {});
+      // Not awaited: on a rebuilt Request (see client-request.ts) Bun's cancel() never settles.
+      reader.cancel().catch(() => {});
       throw tooLarge(maxBytes);
     }
     chunks.push(value);

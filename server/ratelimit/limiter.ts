@@ -40,6 +40,8 @@ export interface RateLimiter {
   count(key: string, windowMs?: number): Promise<WindowCount>;
   /** The current window's count for `key` without counting (0 when no window is open). */
   peek(key: string): Promise<{ count: number; resetMs: number }>;
+  /** Takes one count back from the current window (never below 0, never opens a window). */
+  uncount(key: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -84,6 +86,12 @@ if count == 1 or ttl < 0 then
 end
 return { count, ttl }`;
 
+// KEYS[1] = counter. Decrements an open window, never below 0.
+const UNCOUNT_SCRIPT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count > 0 then redis.call('DECR', KEYS[1]) end
+return 0`;
+
 // KEYS[1] = counter. Returns { count, ms until reset } without changing anything.
 const PEEK_SCRIPT = `
 local count = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -94,6 +102,7 @@ return { count, ttl }`;
 type RedisWithScripts = Redis & {
   wpreportCount(key: string, windowMs: number): Promise<[number, number]>;
   wpreportPeek(key: string): Promise<[number, number]>;
+  wpreportUncount(key: string): Promise<number>;
 };
 
 /** Atomic in-process counting on the unstorage memory driver's Map. */
@@ -115,6 +124,11 @@ class MemoryCounter {
     }
     state.count += 1;
     return { count: state.count, resetMs: state.resetAt - now, windowMs };
+  }
+
+  uncount(key: string): void {
+    const state = this.windows.get(key) as WindowState | undefined;
+    if (state && state.resetAt > Date.now() && state.count > 0) state.count -= 1;
   }
 
   peek(key: string): { count: number; resetMs: number } {
@@ -148,6 +162,9 @@ export function createMemoryRateLimiter(): RateLimiter {
     async peek(key) {
       return memory.peek(KEY_PREFIX + key);
     },
+    async uncount(key) {
+      memory.uncount(KEY_PREFIX + key);
+    },
     close: () => memory.close(),
   };
 }
@@ -167,6 +184,7 @@ export function createRedisRateLimiter(redisUrl: string, logger: Logger): RateLi
   const client = storage.getMount("").driver.getInstance?.() as RedisWithScripts;
   client.defineCommand("wpreportCount", { numberOfKeys: 1, lua: COUNT_SCRIPT });
   client.defineCommand("wpreportPeek", { numberOfKeys: 1, lua: PEEK_SCRIPT });
+  client.defineCommand("wpreportUncount", { numberOfKeys: 1, lua: UNCOUNT_SCRIPT });
   // ioredis reconnects on its own; errors are reported through the fallback warning.
   client.on("error", () => {});
 
@@ -199,6 +217,14 @@ export function createRedisRateLimiter(redisUrl: string, logger: Logger): RateLi
       } catch (error) {
         warn(error);
         return fallback.peek(KEY_PREFIX + key);
+      }
+    },
+    async uncount(key) {
+      try {
+        await client.wpreportUncount(KEY_PREFIX + key);
+      } catch (error) {
+        warn(error);
+        fallback.uncount(KEY_PREFIX + key);
       }
     },
     async close() {

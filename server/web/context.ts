@@ -11,7 +11,7 @@
  *    session id). Before log-in, the `wpr_csrf` cookie (random) stands in for the session.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { clientAddress, isLoopbackHost, requestBase } from "../http/client-request.ts";
+import { clientAddress, isLocalRequest, requestBase } from "../http/client-request.ts";
 import { isStorableText } from "../http/storable-text.ts";
 import { SESSION_COOKIE, SESSION_DAYS, type SessionService, type WebSession } from "./session.service.ts";
 
@@ -102,7 +102,7 @@ export async function webContext(request: Request, deps: WebDeps): Promise<WebCo
     ip,
     origin,
     baseUrl,
-    local: isLoopbackHost(ip) && isLoopbackHost(new URL(origin).hostname),
+    local: isLocalRequest(request, ip),
     path: new URL(request.url).pathname,
   };
 }

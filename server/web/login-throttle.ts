@@ -2,19 +2,22 @@
  * Throttling of password guesses without handing attackers a way to lock people out
  * (OWASP Authentication cheat sheet: per-address limits, per-account backoff, device cookies).
  *
- * Only *failed* attempts count, so a person who types their password right is never
- * slowed down by their own successful logins.
+ * Every attempt is counted *before* its password is checked (atomically, so a burst of
+ * parallel attempts cannot all slip past the check), and taken back when it succeeds: in
+ * effect only failures count, and a person who types their password right is never slowed
+ * down by their own log-ins.
  * - Per address: after `perAddress` failures in the window, that address is refused for
- *   every account (one machine guessing many accounts).
+ *   every account (one machine guessing many accounts). IPv6 clients count per /64.
  * - Per account and address: after `perAccountAddress` failures, that address is refused for
  *   that account. An attacker locks out only themselves; the owner logs in from elsewhere.
  * - Per account, all addresses: from `accountSoftLimit` failures on (a guess spread over
- *   many addresses), each further failure starts a cooldown before the next attempt, from
- *   `backoffBaseSeconds` doubling up to `maxBackoffSeconds` — a short wait, never a
- *   lockout. A browser that logged in to the account before carries a device cookie and
- *   skips the cooldown.
+ *   many addresses), each failure starts a cooldown before the next attempt, from
+ *   `backoffBaseSeconds` doubling up to `maxBackoffSeconds`, and only one attempt at a time
+ *   is checked. A browser that logged in to the account before (or signed it up, or changed
+ *   its password) carries a device cookie and skips this; others wait at most a minute.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
+import ipaddr from "ipaddr.js";
 import type { RateLimiter } from "../ratelimit/limiter.ts";
 
 export interface LoginPolicy {
@@ -47,36 +50,62 @@ export class LoginThrottle {
     private readonly policy: LoginPolicy = LOGIN_POLICY,
   ) {}
 
-  /** Why this attempt may not be checked now, or undefined when it may. */
-  async refusal(account: string, address: string, trustedDevice: boolean): Promise<LoginRefusal | undefined> {
+  /**
+   * Counts the attempt and says why it may not be checked now, or undefined when it may.
+   * Call `succeeded` after a right password (the attempt is taken back) or `failed` after a
+   * wrong one; a refused attempt needs neither.
+   */
+  async attempt(account: string, address: string, trustedDevice: boolean): Promise<LoginRefusal | undefined> {
     const { policy } = this;
-    const byAddress = await this.limiter.peek(`login:fail:ip:${address}`);
-    if (byAddress.count >= policy.perAddress)
-      return { scope: "address", retryAfterSeconds: seconds(byAddress.resetMs) };
+    const byAddress = await this.limiter.count(`login:fail:ip:${address}`, policy.windowMs);
+    if (byAddress.count > policy.perAddress) return { scope: "address", retryAfterSeconds: seconds(byAddress.resetMs) };
     if (!account) return undefined;
-    const pair = await this.limiter.peek(`login:fail:pair:${account}:${address}`);
-    if (pair.count >= policy.perAccountAddress) return { scope: "address", retryAfterSeconds: seconds(pair.resetMs) };
+    const pair = await this.limiter.count(`login:fail:pair:${account}:${address}`, policy.windowMs);
+    if (pair.count > policy.perAccountAddress) return { scope: "address", retryAfterSeconds: seconds(pair.resetMs) };
     if (trustedDevice) return undefined;
     const failures = (await this.limiter.peek(`login:fail:account:${account}`)).count;
     if (failures < policy.accountSoftLimit) return undefined;
     const cooldown = await this.limiter.peek(`login:cooldown:${account}:${failures}`);
-    return cooldown.count > 0 ? { scope: "account", retryAfterSeconds: seconds(cooldown.resetMs) } : undefined;
+    if (cooldown.count > 0) return { scope: "account", retryAfterSeconds: seconds(cooldown.resetMs) };
+    // Past the soft limit, one attempt per failure count: parallel guesses queue behind it.
+    const gate = await this.limiter.count(`login:gate:${account}:${failures}`, this.cooldownMs(failures));
+    return gate.count > 1 ? { scope: "account", retryAfterSeconds: seconds(gate.resetMs) } : undefined;
   }
 
-  async failed(account: string, address: string): Promise<void> {
-    const { policy } = this;
-    await this.limiter.count(`login:fail:ip:${address}`, policy.windowMs);
+  /** The password was right: this attempt does not count against the address or the pair. */
+  async succeeded(account: string, address: string): Promise<void> {
+    await this.limiter.uncount(`login:fail:ip:${address}`);
+    if (account) await this.limiter.uncount(`login:fail:pair:${account}:${address}`);
+  }
+
+  /** The password was wrong: the account's failures grow, and past the soft limit a cooldown starts. */
+  async failed(account: string): Promise<void> {
     if (!account) return;
-    await this.limiter.count(`login:fail:pair:${account}:${address}`, policy.windowMs);
-    const failures = (await this.limiter.count(`login:fail:account:${account}`, policy.windowMs)).count;
-    if (failures >= policy.accountSoftLimit) {
+    const failures = (await this.limiter.count(`login:fail:account:${account}`, this.policy.windowMs)).count;
+    if (failures >= this.policy.accountSoftLimit) {
       // One cooldown per failure count: the next failure opens a new, twice as long one.
-      const cooldownSeconds = Math.min(
-        policy.maxBackoffSeconds,
-        policy.backoffBaseSeconds * 2 ** (failures - policy.accountSoftLimit),
-      );
-      await this.limiter.count(`login:cooldown:${account}:${failures}`, cooldownSeconds * 1000);
+      await this.limiter.count(`login:cooldown:${account}:${failures}`, this.cooldownMs(failures));
     }
+  }
+
+  private cooldownMs(failures: number): number {
+    const { policy } = this;
+    const exponent = Math.max(0, failures - policy.accountSoftLimit);
+    return Math.min(policy.maxBackoffSeconds, policy.backoffBaseSeconds * 2 ** exponent) * 1000;
+  }
+}
+
+/**
+ * The address a throttle counts: IPv4 as is, IPv6 by its /64 (one customer network is
+ * usually a /64, and every address in it is the same attacker's).
+ */
+export function throttleAddress(address: string): string {
+  if (!address.includes(":")) return address;
+  try {
+    const parts = ipaddr.IPv6.parse(address).toNormalizedString().split(":");
+    return `${parts.slice(0, 4).join(":")}::/64`;
+  } catch {
+    return address;
   }
 }
 

@@ -42,6 +42,7 @@ import {
   isTrustedDevice,
   LoginThrottle,
   retryWords,
+  throttleAddress,
 } from "./login-throttle.ts";
 import { AccountPage, LoginPage, SignupPage } from "./pages/auth.tsx";
 import { BillingPage } from "./pages/billing.tsx";
@@ -157,6 +158,11 @@ export function webRoutes(deps: WebRouteDeps) {
     );
   }
 
+  /** Remembers this browser as one the account logged in with (see login-throttle.ts). */
+  const trustThisDevice = (ctx: WebContext, accountId: string, passwordHash: string) =>
+    addCookie(ctx, DEVICE_COOKIE, deviceCookieValue(accountId, passwordHash), DEVICE_DAYS * 86_400);
+  const deviceCookie = (request: Request) => new Bun.CookieMap(request.headers.get("cookie") ?? "").get(DEVICE_COOKIE);
+
   /** The billing this browser may use: the local test mode is for browsers on this machine only. */
   const billingFor = (ctx: WebContext): BillingProvider =>
     deps.billingMode === "local" && !ctx.local ? NO_BILLING : deps.billing;
@@ -203,7 +209,7 @@ export function webRoutes(deps: WebRouteDeps) {
       const ctx = await load(request);
       const form = formFields(body);
       verifyCsrf(ctx, form, request);
-      const retry = await throttled(`signup:ip:${ctx.ip}`, SIGNUP_PER_IP, SIGNUP_WINDOW_MS);
+      const retry = await throttled(`signup:ip:${throttleAddress(ctx.ip)}`, SIGNUP_PER_IP, SIGNUP_WINDOW_MS);
       if (retry)
         return page(
           ctx,
@@ -226,7 +232,8 @@ export function webRoutes(deps: WebRouteDeps) {
         );
       const problem = passwordProblem(password, email);
       if (problem) return page(ctx, "Sign up", <SignupPage ctx={ctx} email={email} error={problem} />, 400);
-      const account = await deps.auth.createWithPassword(email, await hashPassword(password));
+      const passwordHash = await hashPassword(password);
+      const account = await deps.auth.createWithPassword(email, passwordHash);
       if (!account) {
         // Same words whether or not the email is known (the form cannot tell more without email verification).
         return page(
@@ -241,6 +248,7 @@ export function webRoutes(deps: WebRouteDeps) {
         );
       }
       await startSession(ctx, deps, account.id);
+      trustThisDevice(ctx, account.id, passwordHash);
       return redirect(ctx, "/dashboard?notice=welcome");
     })
     .get("/login", async ({ request, query }) => {
@@ -256,8 +264,8 @@ export function webRoutes(deps: WebRouteDeps) {
       const next = nextParam(query.next);
       const email = normaliseEmail(form.email ?? "") ?? "";
       const credentials = email ? await deps.auth.credentials(email) : undefined;
-      const device = new Bun.CookieMap(request.headers.get("cookie") ?? "").get(DEVICE_COOKIE);
-      const refusal = await logins.refusal(email, ctx.ip, isTrustedDevice(device, credentials));
+      const address = throttleAddress(ctx.ip);
+      const refusal = await logins.attempt(email, address, isTrustedDevice(deviceCookie(request), credentials));
       if (refusal) {
         const error =
           refusal.scope === "account"
@@ -272,7 +280,7 @@ export function webRoutes(deps: WebRouteDeps) {
         ? await verifyPassword(password, credentials.passwordHash)
         : await verifyDecoy(password);
       if (!ok || !credentials?.passwordHash) {
-        await logins.failed(email, ctx.ip);
+        await logins.failed(email);
         return page(
           ctx,
           "Log in",
@@ -280,13 +288,9 @@ export function webRoutes(deps: WebRouteDeps) {
           401,
         );
       }
+      await logins.succeeded(email, address);
       await startSession(ctx, deps, credentials.accountId);
-      addCookie(
-        ctx,
-        DEVICE_COOKIE,
-        deviceCookieValue(credentials.accountId, credentials.passwordHash),
-        DEVICE_DAYS * 86_400,
-      );
+      trustThisDevice(ctx, credentials.accountId, credentials.passwordHash);
       return redirect(ctx, safeNext(next));
     })
     .post("/logout", async ({ request, body }) => {
@@ -310,17 +314,23 @@ export function webRoutes(deps: WebRouteDeps) {
       const fail = (message: string, status: number) =>
         page(ctx, "Account", <AccountPage ctx={ctx} hasPassword={current !== null} error={message} />, status);
       // Guessing the current password from a stolen session is throttled like logging in.
-      const refusal = await logins.refusal(session.email, ctx.ip, false);
+      const address = throttleAddress(ctx.ip);
+      const trusted = isTrustedDevice(deviceCookie(request), { accountId: session.accountId, passwordHash: current });
+      const refusal = await logins.attempt(session.email, address, trusted);
       if (refusal) return fail(`Too many attempts. Try again in ${retryWords(refusal.retryAfterSeconds)}.`, 429);
       if (current !== null && !(await verifyPassword(form.current ?? "", current))) {
-        await logins.failed(session.email, ctx.ip);
+        await logins.failed(session.email);
         return fail("The current password is wrong.", 400);
       }
+      await logins.succeeded(session.email, address);
       const problem = passwordProblem(form.password ?? "", session.email);
       if (problem) return fail(problem, 400);
-      await deps.auth.setPassword(session.accountId, await hashPassword(form.password ?? ""));
-      // A new session for this browser; every other session ends.
+      const passwordHash = await hashPassword(form.password ?? "");
+      await deps.auth.setPassword(session.accountId, passwordHash);
+      // A new session for this browser; every other session ends, and so does every device
+      // cookie (keyed with the old hash) but this browser's new one.
       await startSession(ctx, deps, session.accountId);
+      trustThisDevice(ctx, session.accountId, passwordHash);
       await deps.sessions.destroyOthers(
         session.accountId,
         ctx.cookies.map((line) => /^wpr_session=([^;]*)/.exec(line)?.[1]).find(Boolean),

@@ -1,6 +1,13 @@
 /** Who sent a request and where to: routing URL, client address behind proxies, request origin. */
 import { describe, expect, test } from "bun:test";
-import { clientAddress, isLoopbackHost, requestBase, routableRequest } from "../../server/http/client-request.ts";
+import os from "node:os";
+import {
+  clientAddress,
+  isLocalRequest,
+  isLoopbackHost,
+  requestBase,
+  routableRequest,
+} from "../../server/http/client-request.ts";
 import { beginRequest } from "../../server/http/request-context.ts";
 
 /** Elysia 1.4's own path extraction, which the fix must satisfy. */
@@ -70,20 +77,35 @@ describe("requestBase", () => {
   test("unset: the Host the client used; odd or missing hosts fall back to the default", () => {
     expect(requestBase(at("127.0.0.1:3000"), unset).origin).toBe("http://127.0.0.1:3000");
     expect(requestBase(at("[::1]:3000"), unset).origin).toBe("http://[::1]:3000");
-    expect(requestBase(at("WP.Example"), unset).origin).toBe("http://wp.example");
-    for (const odd of ["", "a b", "x/y", "évil", "x:1:2", "user@host"]) {
+    expect(requestBase(at("LocalHost:3000"), unset).origin).toBe("http://localhost:3000");
+    expect(requestBase(at(`${os.hostname()}:3000`), unset).origin).toBe(`http://${os.hostname().toLowerCase()}:3000`);
+    // A name someone else's DNS controls is not ours (DNS rebinding of a local trial).
+    for (const odd of ["", "a b", "x/y", "évil", "x:1:2", "user@host", "attacker.example:3000", "wp.example"]) {
       expect({ odd, origin: requestBase(at(odd), unset).origin }).toEqual({ odd, origin: "http://localhost:3000" });
     }
     expect(requestBase(at(undefined), unset).origin).toBe("http://localhost:3000");
   });
 
   test("forwarded host and scheme count only behind a trusted proxy", () => {
-    const headers = { "x-forwarded-host": "wp.example", "x-forwarded-proto": "https" };
+    const headers = { "x-forwarded-host": "203.0.113.5", "x-forwarded-proto": "https" };
     expect(requestBase(at("10.0.0.2:3000", headers), unset).origin).toBe("http://10.0.0.2:3000");
     expect(requestBase(at("10.0.0.2:3000", headers), { ...unset, trustedProxies: 1 }).origin).toBe(
-      "https://wp.example",
+      "https://203.0.113.5",
     );
   });
+});
+
+test("a local request: loopback peer and Host, and no proxy in between", () => {
+  const request = (host: string, headers: Record<string, string> = {}) =>
+    new Request("http://wpreport.internal/", { headers: { host, ...headers } });
+  expect(isLocalRequest(request("127.0.0.1:3000"), "127.0.0.1")).toBe(true);
+  expect(isLocalRequest(request("localhost:3000"), "::1")).toBe(true);
+  expect(isLocalRequest(request("[::1]:3000"), "127.0.0.1")).toBe(true);
+  expect(isLocalRequest(request("wpreport.example:3000"), "127.0.0.1")).toBe(false);
+  expect(isLocalRequest(request("127.0.0.1:3000"), "203.0.113.9")).toBe(false);
+  for (const proxy of ["x-forwarded-for", "forwarded", "via"]) {
+    expect(isLocalRequest(request("127.0.0.1:3000", { [proxy]: "1.1 nginx" }), "127.0.0.1")).toBe(false);
+  }
 });
 
 test("isLoopbackHost", () => {

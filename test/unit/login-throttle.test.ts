@@ -12,6 +12,7 @@ import {
   LOGIN_POLICY,
   LoginThrottle,
   retryWords,
+  throttleAddress,
 } from "../../server/web/login-throttle.ts";
 import { HAS_REDIS, REDIS_URL } from "../helpers/env.ts";
 
@@ -35,25 +36,47 @@ describe.each(limiters)("LoginThrottle on the %s limiter", (_name, create) => {
     expect((await limiter.peek(key)).count).toBe(2);
   });
 
-  test("per account and address: the 6th attempt from one address is refused, other addresses are not", async () => {
+  test("per account and address: the 6th failure from one address is refused, other addresses are not", async () => {
     const throttle = new LoginThrottle(limiter);
     const account = unique("owner@example.com");
     for (let i = 0; i < LOGIN_POLICY.perAccountAddress; i++) {
-      expect(await throttle.refusal(account, "192.0.2.1", false)).toBeUndefined();
-      await throttle.failed(account, "192.0.2.1");
+      expect(await throttle.attempt(account, "192.0.2.1", false)).toBeUndefined();
+      await throttle.failed(account);
     }
-    const refusal = await throttle.refusal(account, "192.0.2.1", false);
+    const refusal = await throttle.attempt(account, "192.0.2.1", false);
     expect(refusal?.scope).toBe("address");
     expect(refusal?.retryAfterSeconds).toBeGreaterThan(14 * 60);
-    expect(await throttle.refusal(account, "192.0.2.2", false)).toBeUndefined();
+    expect(await throttle.attempt(account, "192.0.2.2", false)).toBeUndefined();
+  });
+
+  test("successful attempts are taken back: the owner is never throttled by their own log-ins", async () => {
+    const throttle = new LoginThrottle(limiter);
+    const account = unique("regular@example.com");
+    for (let i = 0; i < 3 * LOGIN_POLICY.perAccountAddress; i++) {
+      expect(await throttle.attempt(account, "192.0.2.9", false)).toBeUndefined();
+      await throttle.succeeded(account, "192.0.2.9");
+    }
+  });
+
+  test("a parallel burst cannot slip past the check: only the limit gets through", async () => {
+    const throttle = new LoginThrottle(limiter);
+    const account = unique("burst@example.com");
+    const results = await Promise.all(
+      Array.from({ length: 40 }, () => throttle.attempt(account, "192.0.2.50", false)),
+    );
+    expect(results.filter((refusal) => refusal === undefined)).toHaveLength(LOGIN_POLICY.perAccountAddress);
   });
 
   test("per address: 20 failures over many accounts refuse the address for every account", async () => {
     const throttle = new LoginThrottle(limiter);
     const address = unique("198.51.100.1");
-    for (let i = 0; i < LOGIN_POLICY.perAddress; i++) await throttle.failed(unique("a@example.com"), address);
-    expect((await throttle.refusal(unique("b@example.com"), address, true))?.scope).toBe("address");
-    expect(await throttle.refusal("", address, false)).toBeDefined();
+    for (let i = 0; i < LOGIN_POLICY.perAddress; i++) {
+      const account = unique("a@example.com");
+      expect(await throttle.attempt(account, address, false)).toBeUndefined();
+      await throttle.failed(account);
+    }
+    expect((await throttle.attempt(unique("b@example.com"), address, true))?.scope).toBe("address");
+    expect(await throttle.attempt("", address, false)).toBeDefined();
   });
 
   test("the account cooldown starts at the soft limit, doubles, is capped, and a trusted device skips it", async () => {
@@ -62,12 +85,35 @@ describe.each(limiters)("LoginThrottle on the %s limiter", (_name, create) => {
     const account = unique("target@example.com");
     const cooldowns: number[] = [];
     for (let i = 1; i <= 6; i++) {
-      await throttle.failed(account, `203.0.113.${i}`);
-      cooldowns.push((await throttle.refusal(account, "203.0.113.200", false))?.retryAfterSeconds ?? 0);
+      await throttle.failed(account);
+      cooldowns.push((await throttle.attempt(account, `203.0.113.${i}`, false))?.retryAfterSeconds ?? 0);
     }
     expect(cooldowns).toEqual([0, 0, 5, 10, 12, 12]);
-    expect(await throttle.refusal(account, "203.0.113.200", true)).toBeUndefined();
+    expect(await throttle.attempt(account, "203.0.113.200", true)).toBeUndefined();
   });
+
+  test("past the soft limit, parallel attempts from many addresses are checked one at a time", async () => {
+    const policy = { ...LOGIN_POLICY, accountSoftLimit: 2, backoffBaseSeconds: 5 };
+    const throttle = new LoginThrottle(limiter, policy);
+    const account = unique("gated@example.com");
+    await throttle.failed(account);
+    // Failure 1 of 2: below the soft limit, every address may try.
+    expect(await throttle.attempt(account, "203.0.113.1", false)).toBeUndefined();
+    await throttle.failed(account);
+    // Failure 2 starts a cooldown: nobody without a device cookie gets a check now.
+    const during = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => throttle.attempt(account, `203.0.113.${10 + i}`, false)),
+    );
+    expect(during.every((refusal) => refusal?.scope === "account")).toBe(true);
+  });
+});
+
+test("IPv6 clients are throttled per /64; IPv4 per address", () => {
+  expect(throttleAddress("2001:db8:1:2:aaaa::1")).toBe("2001:db8:1:2::/64");
+  expect(throttleAddress("2001:db8:1:2:ffff:ffff:ffff:ffff")).toBe("2001:db8:1:2::/64");
+  expect(throttleAddress("2001:db8:1:3::1")).toBe("2001:db8:1:3::/64");
+  expect(throttleAddress("198.51.100.7")).toBe("198.51.100.7");
+  expect(throttleAddress("unknown")).toBe("unknown");
 });
 
 describe("device cookie", () => {

@@ -52,6 +52,30 @@ describe("log-in and sign-up throttles use the real client address", () => {
     expect((await from("127.0.0.11").logIn(someoneElse, PASSWORD)).status).toBe(303);
   });
 
+  test("a burst of 30 parallel guesses from one address: only 5 passwords are checked", async () => {
+    const email = newEmail();
+    await from("127.0.0.20").signUp(email, PASSWORD);
+    const attacker = from("127.0.0.21");
+    const page = await attacker.get("/login");
+    const csrf = Browserless.csrfOf(page.body);
+    const statuses = await Promise.all(
+      Array.from(
+        { length: 30 },
+        async (_, i) =>
+          (await attacker.request("POST", "/login", { form: { _csrf: csrf, email, password: `guess ${i}` } })).status,
+      ),
+    );
+    expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(25);
+    expect((await from("127.0.0.20").logIn(email, PASSWORD)).status).toBe(303);
+  });
+
+  test("sign-up trusts the browser that signed up (device cookie)", async () => {
+    const web = from("127.0.0.22");
+    const response = await web.signUp(newEmail(), PASSWORD);
+    expect(response.setCookies.some((line) => line.startsWith("wpr_device="))).toBe(true);
+  });
+
   test("20 failures from one address (many accounts) refuse that address only", async () => {
     const guesser = from("127.0.0.6");
     for (let attempt = 1; attempt <= 20; attempt++) {
@@ -192,6 +216,18 @@ describe("routing reads the requested path, whatever the Host header", () => {
     });
   }
 
+  test("an oversized streamed body on a rebuilt request still answers 413 at once", async () => {
+    const started = performance.now();
+    const response = await requestFrom(`${service.url}/api/generate-report`, {
+      method: "POST",
+      // No Content-Length: Node sends the body chunked, so only counting bytes can stop it.
+      headers: { host: "x", "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: `{"url":"${"a".repeat(200_000)}"}`,
+    });
+    expect(response.status).toBe(413);
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
   test("an HTTP/1.0 request without any Host header routes on its path too", async () => {
     const port = Number(new URL(service.url).port);
     const wrong = await rawRequest(port, `GET /abc/api/usage HTTP/1.0\r\nAuthorization: Bearer ${token}\r\n\r\n`);
@@ -222,6 +258,15 @@ describe("PUBLIC_BASE_URL unset: the address the browser used is ours", () => {
     await web.signUp(newEmail(), PASSWORD);
     const created = await web.submit("/tokens", "/tokens", { name: "ci" });
     expect(textOf(created.body)).toContain(`${localhost}/api/usage`);
+  });
+
+  test("a name that is not ours (DNS rebinding to the local trial) is not our origin", async () => {
+    const port = new URL(service.url).port;
+    const rebound = `http://attacker.example:${port}`;
+    const web = new Browserless(service.url, { host: `attacker.example:${port}`, origin: rebound }, "127.0.0.1");
+    const response = await web.submit("/signup", "/signup", { email: newEmail(), password: PASSWORD });
+    expect(response.status).toBe(403);
+    expect(textOf(response.body)).toContain("This form was sent from another site.");
   });
 
   test("a form from another origin is still refused", async () => {
