@@ -61,9 +61,7 @@ describe.each(limiters)("LoginThrottle on the %s limiter", (_name, create) => {
   test("a parallel burst cannot slip past the check: only the limit gets through", async () => {
     const throttle = new LoginThrottle(limiter);
     const account = unique("burst@example.com");
-    const results = await Promise.all(
-      Array.from({ length: 40 }, () => throttle.attempt(account, "192.0.2.50", false)),
-    );
+    const results = await Promise.all(Array.from({ length: 40 }, () => throttle.attempt(account, "192.0.2.50", false)));
     expect(results.filter((refusal) => refusal === undefined)).toHaveLength(LOGIN_POLICY.perAccountAddress);
   });
 
