@@ -10,6 +10,7 @@ import { requestBase } from "./http/client-request.ts";
 import { docsRoutes } from "./http/docs.routes.ts";
 import { errorsPlugin } from "./http/errors.plugin.ts";
 import { requestContext } from "./http/request-context.ts";
+import { metricsRoutes } from "./queue/metrics.routes.ts";
 import { historyRoutes } from "./reports/history.routes.ts";
 import { reportsRoutes } from "./reports/reports.routes.ts";
 import type { Services } from "./services.ts";
@@ -29,6 +30,7 @@ export function createApp(
     limiter: services.limiter,
     maxBodyBytes: config.maxBodyBytes,
     rateWindowSeconds: config.rateLimitWindowSeconds,
+    onRateLimited: () => services.metrics.rateLimited(),
   };
   const origins = {
     publicBaseUrl: config.publicBaseUrl,
@@ -77,6 +79,7 @@ export function createApp(
       }),
     )
     .use(healthRoutes({ sql: services.db.sql, isShuttingDown: state.isShuttingDown }))
+    .use(metricsRoutes(services))
     .use(docsRoutes())
     .use(reportsRoutes({ ...guard, reports: services.reports, baseUrlFor }))
     .use(historyRoutes({ ...guard, history: services.history, reports: services.reports, baseUrlFor }))

@@ -10,7 +10,7 @@ import path from "node:path";
 import { parseDnsServers } from "./analyzer/fetch/dns-servers.ts";
 import { parseAllowlist } from "./analyzer/fetch/target-policy.ts";
 import { isLoopbackHost } from "./http/client-request.ts";
-import { isPlanId, PLAN_IDS } from "./plans/catalogue.ts";
+import { isPlanId, PLAN_IDS, PLANS, type PlanId } from "./plans/catalogue.ts";
 
 export interface Config {
   /** TCP port the HTTP server listens on. */
@@ -55,9 +55,30 @@ export interface Config {
   trustProxy: number;
   /** Stripe billing; undefined → test mode or no billing, per billingMode. */
   stripe: StripeConfig | undefined;
-  /** How plans change: see resolveBillingMode. */
+  /** How plans change: see BillingMode. */
   billingMode: BillingMode;
+  /** WPREPORT_ROLE: `all` (API and worker in one process), `api` or `worker`. */
+  role: ServiceRole;
+  /** Analyses one worker process runs at once. */
+  workerConcurrency: number;
+  /** Analyses of one site (host name) at once, across every worker. */
+  hostConcurrency: number;
+  /** Analyses per account at once, by plan (defaults from the plan catalogue). */
+  accountConcurrency: Record<PlanId, number>;
+  /** Queued + running analyses past which new ones are refused with 503 overloaded. */
+  queueMaxDepth: number;
+  /** How long a queued analysis may wait for a worker before it fails (credit returned). */
+  queueWaitMs: number;
+  /** How long a synchronous generate-report call waits before answering 202 instead. */
+  syncWaitMs: number;
+  /** Bytes one analysis may download in all; past it the report is partial. */
+  analysisMaxBytes: number;
+  /** Bearer token that opens GET /metrics; unset → /metrics is 404. */
+  metricsToken: string | undefined;
 }
+
+export type ServiceRole = "all" | "api" | "worker";
+const ROLES: readonly ServiceRole[] = ["all", "api", "worker"];
 
 /**
  * - `stripe`: Stripe keys are configured; plans are bought through Checkout.
@@ -212,6 +233,29 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     return isLoopbackHost(new URL(publicBaseUrl).hostname) ? "test" : "off";
   };
 
+  const roleRaw = (read("WPREPORT_ROLE") ?? "all").toLowerCase();
+  if (!ROLES.includes(roleRaw as ServiceRole))
+    problems.push(`WPREPORT_ROLE must be one of ${ROLES.join(", ")}, got "${roleRaw}"`);
+  else if (roleRaw !== "all" && !databaseUrl)
+    problems.push(`WPREPORT_ROLE=${roleRaw} needs DATABASE_URL: the embedded database has one owner process (use all)`);
+
+  const accountConcurrency = (): Record<PlanId, number> => {
+    const limits = Object.fromEntries(PLANS.map((plan) => [plan.id, plan.concurrentAnalyses])) as Record<
+      PlanId,
+      number
+    >;
+    for (const pair of (read("ACCOUNT_CONCURRENCY") ?? "").split(",").map((item) => item.trim())) {
+      if (!pair) continue;
+      const [plan = "", value = ""] = pair.split("=").map((part) => part.trim());
+      if (!isPlanId(plan) || !/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 100) {
+        problems.push(`ACCOUNT_CONCURRENCY entry "${pair}" must look like free=1 (a plan id and 1-100)`);
+        continue;
+      }
+      limits[plan] = Number(value);
+    }
+    return limits;
+  };
+
   const logLevelRaw = (read("LOG_LEVEL") ?? "info").toLowerCase();
   if (!LOG_LEVELS.includes(logLevelRaw as LogLevel)) {
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${logLevelRaw}"`);
@@ -238,7 +282,17 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     trustProxy: trustProxy(),
     stripe,
     billingMode: billingMode(stripe),
+    role: ROLES.includes(roleRaw as ServiceRole) ? (roleRaw as ServiceRole) : "all",
+    workerConcurrency: int("WORKER_CONCURRENCY", 4, 1, 64),
+    hostConcurrency: int("HOST_CONCURRENCY", 2, 1, 50),
+    accountConcurrency: accountConcurrency(),
+    queueMaxDepth: int("QUEUE_MAX_DEPTH", 200, 1, 100_000),
+    queueWaitMs: int("QUEUE_WAIT_MS", 120_000, 1_000, 3_600_000),
+    syncWaitMs: 0,
+    analysisMaxBytes: int("ANALYSIS_MAX_BYTES", 32 * 1024 * 1024, 1024 * 1024, 1024 * 1024 * 1024),
+    metricsToken: read("METRICS_TOKEN"),
   };
+  config.syncWaitMs = int("SYNC_WAIT_MS", config.analysisTimeoutMs + 15_000, 1_000, 600_000);
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

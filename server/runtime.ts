@@ -1,6 +1,11 @@
 /**
- * Running the service: database, services, HTTP server, background sweeper, and an
- * orderly stop. Used by server/main.ts and by the tests (which start real instances).
+ * Running the service: database, services, the roles (API: HTTP server; worker: analysis
+ * jobs), background sweeper, and an orderly stop. Used by server/main.ts and by the tests
+ * (which start real instances).
+ *
+ * Roles (WPREPORT_ROLE): `all` runs both in one process (`npm start`, the embedded default);
+ * `api` serves HTTP and only enqueues analyses; `worker` only runs them, with a bare
+ * /healthz for orchestrators. Every role runs the sweeper (its statements are idempotent).
  */
 import { createApp } from "./app.ts";
 import { announceBillingMode } from "./billing/billing-mode.ts";
@@ -9,6 +14,7 @@ import { type Database, openDatabase } from "./db/database.ts";
 import { startHttpServer } from "./http/server.ts";
 import type { Logger } from "./logging/logger.ts";
 import { syncPlans } from "./plans/sync.ts";
+import { metricsResponse } from "./queue/metrics.routes.ts";
 import type { RateLimiter } from "./ratelimit/limiter.ts";
 import type { AnalyzeFn } from "./reports/reports.service.ts";
 import { createServices, type Services } from "./services.ts";
@@ -21,6 +27,14 @@ export interface RunningService {
   sweep(): Promise<{ credits: number; reports: number; keys: number }>;
   /** Graceful stop: refuse new work, finish in-flight requests, close pools. */
   stop(): Promise<void>;
+}
+
+/** What a worker-only process answers over HTTP: health, and metrics for the operator. */
+async function workerEndpoints(request: Request, services: Services, stopping: boolean): Promise<Response> {
+  const path = new URL(request.url).pathname;
+  if (path === "/healthz") return Response.json({ status: stopping ? "stopping" : "ok", role: "worker" });
+  if (path === "/metrics") return metricsResponse(request, services);
+  return new Response("wpreport worker: no API here\n", { status: 404 });
 }
 
 export interface StartOptions {
@@ -37,9 +51,11 @@ export async function startService(
 ): Promise<RunningService> {
   const db = options.db ?? (await openDatabase(config, logger, { role: "server" }));
   await syncPlans(db.sql);
-  const services = createServices(config, logger, db, options);
+  const services = await createServices(config, logger, db, options);
   announceBillingMode(config, logger);
   let shuttingDown = false;
+  const servesApi = config.role !== "worker";
+  const runsJobs = config.role !== "api";
   const app = createApp(services, { isShuttingDown: () => shuttingDown });
   const http = startHttpServer({
     port: config.port,
@@ -47,8 +63,11 @@ export async function startService(
     baseUrl: config.publicBaseUrl,
     maxBodyBytes: config.maxBodyBytes,
     logger,
-    handle: (request) => app.handle(request),
+    handle: servesApi
+      ? (request) => app.handle(request)
+      : (request) => workerEndpoints(request, services, shuttingDown),
   });
+  if (runsJobs) await services.worker.start();
 
   const sweep = async () => {
     const credits = await services.quota.sweepExpired();
@@ -78,8 +97,14 @@ export async function startService(
       stopping ??= (async () => {
         shuttingDown = true;
         clearInterval(timer);
+        // In-flight requests finish first: a synchronous call waiting for its report gets it
+        // (in `all`, this process's worker is still running) — or, past the analysis deadline,
+        // a 202 with the report's Location while the report finishes elsewhere.
+        const answerWaiting = setTimeout(() => services.reports.drain(), config.analysisTimeoutMs);
         await http.stop();
-        await services.reports.drain(config.analysisTimeoutMs);
+        clearTimeout(answerWaiting);
+        // Running analyses finish (up to their deadline); no new job is taken.
+        if (runsJobs) await services.worker.stop(config.analysisTimeoutMs + 2_000);
         await services.close();
         if (!options.db) await db.close();
       })();

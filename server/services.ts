@@ -6,6 +6,7 @@ import type { Agent } from "undici/index.js";
 import { AccountAuthService, AccountService } from "./accounts/account.service.ts";
 import { analyze } from "./analyzer/analyze.ts";
 import { createSafeAgent } from "./analyzer/fetch/safe-agent.ts";
+import { DEFAULT_CLIENT_LIMITS } from "./analyzer/fetch/safe-client.ts";
 import { TargetPolicy } from "./analyzer/fetch/target-policy.ts";
 import { emptyIntel, type Intel, loadIntel } from "./analyzer/intel/index.ts";
 import { DisabledBillingProvider } from "./billing/disabled.provider.ts";
@@ -18,6 +19,10 @@ import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import { IdempotencyService } from "./idempotency/idempotency.service.ts";
 import type { Logger } from "./logging/logger.ts";
+import { AnalysisWorker } from "./queue/analysis-worker.ts";
+import { HostSlots } from "./queue/host-slots.ts";
+import { type JobQueue, jobExpirySeconds, openJobQueue } from "./queue/job-queue.ts";
+import { createMetrics, type QueueMetrics } from "./queue/metrics.ts";
 import { QuotaService, RESERVATION_GRACE_MS } from "./quota/quota.service.ts";
 import { createRateLimiter, type RateLimiter } from "./ratelimit/limiter.ts";
 import { ReportHistoryService } from "./reports/report-history.service.ts";
@@ -45,6 +50,10 @@ export interface Services {
   limiter: RateLimiter;
   policy: TargetPolicy;
   agent: Agent;
+  queue: JobQueue;
+  /** The worker role's job runner; started by runtime.ts when the role includes it. */
+  worker: AnalysisWorker;
+  metrics: QueueMetrics;
   close(): Promise<void>;
 }
 
@@ -66,12 +75,24 @@ function billingProvider(config: Config, subscriptions: SubscriptionService, log
   }
 }
 
-export function createServices(
+/**
+ * How long the pieces of one report may take, derived from the configuration:
+ * - a job must start (or restart after a crashed worker) within `startWithinMs` of its creation;
+ * - its credit and its report are given up after `holdMs` (the sweeper then returns the credit
+ *   and fails the report), which covers waiting, one retry and the analysis itself.
+ */
+export function reportDeadlines(config: Pick<Config, "analysisTimeoutMs" | "queueWaitMs">) {
+  const expireInSeconds = jobExpirySeconds(config.analysisTimeoutMs);
+  const startWithinMs = config.queueWaitMs + expireInSeconds * 1000;
+  return { startWithinMs, holdMs: startWithinMs + config.analysisTimeoutMs + RESERVATION_GRACE_MS };
+}
+
+export async function createServices(
   config: Config,
   logger: Logger,
   db: Database,
   overrides: { analyze?: AnalyzeFn; limiter?: RateLimiter; billing?: BillingProvider } = {},
-): Services {
+): Promise<Services> {
   const { sql } = db;
   const policy = new TargetPolicy(config.targetAllowlist);
   // Kept for compatibility, but "127.0.0.1" also exposes that host's PostgreSQL and Redis.
@@ -81,22 +102,41 @@ export function createServices(
     });
   }
   const agent = createSafeAgent(policy, undefined, config.dnsServers);
-  const quota = new QuotaService(sql, config.analysisTimeoutMs);
-  const idempotency = new IdempotencyService(sql, config.analysisTimeoutMs + RESERVATION_GRACE_MS);
+  const limits = { ...DEFAULT_CLIENT_LIMITS, maxTotalBytes: config.analysisMaxBytes };
+  const deadlines = reportDeadlines(config);
+  const quota = new QuotaService(sql, deadlines.holdMs);
+  // A key stays "in progress" while its synchronous request may still be waiting.
+  const idempotency = new IdempotencyService(sql, config.syncWaitMs + RESERVATION_GRACE_MS);
   const limiter = overrides.limiter ?? createRateLimiter(config.redisUrl, logger);
   // A bad intel file stops the start-up with its reason, rather than reports without data.
   const intel = config.intelFile ? loadIntel(config.intelFile) : emptyIntel();
   const analyzeSite: AnalyzeFn =
-    overrides.analyze ?? ((url, signal) => analyze(url, { agent, policy, userAgent: USER_AGENT, intel }, signal));
+    overrides.analyze ??
+    ((url, signal) => analyze(url, { agent, policy, userAgent: USER_AGENT, intel, limits }, signal));
   const subscriptions = new SubscriptionService(sql);
+  const metrics = createMetrics(sql);
+  const queue = await openJobQueue(config, db, logger);
   const reports = new ReportService({
     sql,
     quota,
     idempotency,
-    analyze: analyzeSite,
+    queue,
     policy,
-    analysisTimeoutMs: config.analysisTimeoutMs,
+    staleAfterMs: deadlines.holdMs,
+    queueMaxDepth: config.queueMaxDepth,
+    syncWaitMs: config.syncWaitMs,
     logger,
+    metrics,
+  });
+  const worker = new AnalysisWorker({
+    sql,
+    quota,
+    queue,
+    hostSlots: new HostSlots(sql, config.hostConcurrency, config.analysisTimeoutMs + RESERVATION_GRACE_MS),
+    analyze: analyzeSite,
+    config,
+    logger,
+    metrics,
   });
   return {
     config,
@@ -116,7 +156,11 @@ export function createServices(
     limiter,
     policy,
     agent,
+    queue,
+    worker,
+    metrics,
     async close() {
+      await queue.stop({ graceful: false, timeoutMs: 1_000 });
       await limiter.close();
       await agent.close();
     },

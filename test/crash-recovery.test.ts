@@ -1,7 +1,8 @@
 /**
- * A process killed mid-analysis (SIGKILL, no chance to clean up) loses no credit: once the
- * reservation has expired, the sweeper of any instance releases it, marks the unfinished
- * async report failed, and frees the Idempotency-Key.
+ * A process killed mid-analysis (SIGKILL, no chance to clean up) loses no credit and leaves
+ * nothing half-done: its jobs expire and another process's worker takes them over (here the
+ * site never answers, so they end failed, not charged) — or, past every deadline, the sweeper
+ * releases the credit and fails the report. The Idempotency-Key of the killed request is freed.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
@@ -22,7 +23,13 @@ describe.each(BACKENDS)("crash recovery on %s", (backend) => {
   });
 
   test("SIGKILL during analyses: the sweeper gives the credits back", async () => {
-    const env: Record<string, string> = { ANALYSIS_TIMEOUT_MS: "1500", SWEEP_INTERVAL_MS: "200" };
+    const env: Record<string, string> = {
+      ANALYSIS_TIMEOUT_MS: "1500",
+      SWEEP_INTERVAL_MS: "200",
+      SYNC_WAIT_MS: "2000",
+      // Bounds the sweeper's path too (a credit reserved just before the kill, with no report yet).
+      QUEUE_WAIT_MS: "3000",
+    };
     if (backend === "postgres") {
       db = await createPostgresDatabase();
       env.DATABASE_URL = db.url as string;
@@ -74,16 +81,15 @@ describe.each(BACKENDS)("crash recovery on %s", (backend) => {
       };
     // Right after the crash the credits are still held (the analyses could be running elsewhere)...
     expect((await readUsage()).in_progress).toBe(2);
-    // ...until the reservations expire (deadline + grace) and the sweeper runs.
+    // ...until the survivor's worker takes the expired jobs over (or the sweeper gives up on them).
     let usage = await readUsage();
-    for (let i = 0; i < 100 && usage.in_progress > 0; i++) {
+    for (let i = 0; i < 600 && usage.in_progress > 0; i++) {
       await Bun.sleep(100);
       usage = await readUsage();
     }
     expect(usage).toMatchObject({ used: 0, in_progress: 0, remaining: 50 });
 
-    // The sweeper releases credits and fails stale reports in two statements, and the report
-    // turns stale a moment after its reservation expires: poll for it too.
+    // The report is stored failed, once, with the reason it ended.
     const readReport = async () =>
       (await (await fetch(`${survivor?.url}/api/report/${asyncId}`, { headers: auth })).json()) as {
         status: string;
@@ -95,7 +101,8 @@ describe.each(BACKENDS)("crash recovery on %s", (backend) => {
       report = await readReport();
     }
     expect(report.status).toBe("failed");
-    expect(report.errors[0]?.kind).toBe("interrupted");
+    expect(report.errors).toHaveLength(1);
+    expect(["site_unreachable", "interrupted", "overloaded"]).toContain(report.errors[0]?.kind as string);
 
     // The key of the killed request is free again: a retry runs (and times out on this site) instead of 409.
     const retry = await fetch(`${survivor.url}/api/generate-report`, {
@@ -106,5 +113,5 @@ describe.each(BACKENDS)("crash recovery on %s", (backend) => {
     expect(retry.status).toBe(422);
     expect(((await retry.json()) as { code: string }).code).toBe("site_unreachable");
     expect((await readUsage()).used).toBe(0);
-  }, 60_000);
+  }, 120_000);
 });

@@ -20,7 +20,9 @@ describe("docs", () => {
     const readme = cells(read("README.md"));
     for (const plan of PLANS) {
       const price = plan.priceEurCents === null ? "—" : String(plan.priceEurCents / 100);
-      expect(readme).toContain(`|\`${plan.id}\`|${price}|${plan.monthlyQuota}|${plan.requestsPerMinute}|`);
+      expect(readme).toContain(
+        `|\`${plan.id}\`|${price}|${plan.monthlyQuota}|${plan.requestsPerMinute}|${plan.concurrentAnalyses}|`,
+      );
     }
   });
 

@@ -21,6 +21,8 @@ export interface ApiGuardDeps {
   limiter: RateLimiter;
   maxBodyBytes: number;
   rateWindowSeconds: number;
+  /** Told of every 429 (metrics). */
+  onRateLimited?: () => void;
 }
 
 const UNAUTHORIZED_HEADERS = {
@@ -66,6 +68,7 @@ export function apiGuard(deps: ApiGuardDeps) {
       );
       context.responseHeaders = { ...context.responseHeaders, ...rateLimitHeaders(decision) };
       if (!decision.allowed) {
+        deps.onRateLimited?.();
         const retryAfter = Math.max(1, Math.ceil(decision.resetMs / 1000));
         throw new ApiProblem(
           "rate_limited",

@@ -29,6 +29,7 @@ export const PROBLEMS = {
   rate_limited: { status: 429, title: "Too many requests" },
   internal_error: { status: 500, title: "Internal server error" },
   unavailable: { status: 503, title: "Service unavailable" },
+  overloaded: { status: 503, title: "Too many analyses are waiting" },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ProblemCode = keyof typeof PROBLEMS;

@@ -10,18 +10,55 @@ export interface Plan {
   priceEurCents: number | null;
   monthlyQuota: number;
   requestsPerMinute: number;
+  /** Analyses of one account that run at once; more wait in the queue (ACCOUNT_CONCURRENCY overrides). */
+  concurrentAnalyses: number;
 }
 
 export const PLAN_IDS = ["free", "premium", "starter", "business", "professional", "enterprise"] as const;
 export type PlanId = (typeof PLAN_IDS)[number];
 
 export const PLANS: readonly Plan[] = [
-  { id: "free", name: "Free", priceEurCents: 0, monthlyQuota: 3, requestsPerMinute: 10 },
-  { id: "premium", name: "Premium", priceEurCents: null, monthlyQuota: 15, requestsPerMinute: 20 },
-  { id: "starter", name: "Starter", priceEurCents: 1900, monthlyQuota: 50, requestsPerMinute: 30 },
-  { id: "business", name: "Business", priceEurCents: 3900, monthlyQuota: 150, requestsPerMinute: 60 },
-  { id: "professional", name: "Professional", priceEurCents: 9900, monthlyQuota: 500, requestsPerMinute: 120 },
-  { id: "enterprise", name: "Enterprise", priceEurCents: 25900, monthlyQuota: 2000, requestsPerMinute: 300 },
+  { id: "free", name: "Free", priceEurCents: 0, monthlyQuota: 3, requestsPerMinute: 10, concurrentAnalyses: 1 },
+  {
+    id: "premium",
+    name: "Premium",
+    priceEurCents: null,
+    monthlyQuota: 15,
+    requestsPerMinute: 20,
+    concurrentAnalyses: 2,
+  },
+  {
+    id: "starter",
+    name: "Starter",
+    priceEurCents: 1900,
+    monthlyQuota: 50,
+    requestsPerMinute: 30,
+    concurrentAnalyses: 2,
+  },
+  {
+    id: "business",
+    name: "Business",
+    priceEurCents: 3900,
+    monthlyQuota: 150,
+    requestsPerMinute: 60,
+    concurrentAnalyses: 3,
+  },
+  {
+    id: "professional",
+    name: "Professional",
+    priceEurCents: 9900,
+    monthlyQuota: 500,
+    requestsPerMinute: 120,
+    concurrentAnalyses: 5,
+  },
+  {
+    id: "enterprise",
+    name: "Enterprise",
+    priceEurCents: 25900,
+    monthlyQuota: 2000,
+    requestsPerMinute: 300,
+    concurrentAnalyses: 10,
+  },
 ];
 
 export const DEFAULT_PLAN: PlanId = "free";

@@ -34,14 +34,15 @@ export const RESERVATION_GRACE_MS = 5_000;
 export class QuotaService {
   constructor(
     private readonly sql: Sql,
-    private readonly analysisTimeoutMs: number,
+    /** How long a reservation lasts before the sweeper may release it (see reportDeadlines). */
+    private readonly holdMs: number,
   ) {}
 
   /** Holds one credit, or returns undefined when the quota is used up. */
   async reserve(accountId: string, now = new Date()): Promise<Reservation | undefined> {
     const period = quotaPeriod(now);
     const id = newId("res");
-    const holdMs = this.analysisTimeoutMs + RESERVATION_GRACE_MS;
+    const holdMs = this.holdMs;
     await this.sql`
       insert into usage_periods (account_id, period_start) values (${accountId}, ${period.key})
       on conflict do nothing`;

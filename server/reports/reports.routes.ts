@@ -84,7 +84,12 @@ export function reportsRoutes(
             },
           });
         }
-        return jsonResponse(report, 200, { vary: "accept" });
+        // Where a queued report stands: 1 = next to be taken by a worker.
+        const position = report.status === "queued" ? await deps.reports.queuePosition(report.id) : undefined;
+        return jsonResponse(report, 200, {
+          vary: "accept",
+          ...(position ? { "queue-position": String(position) } : {}),
+        });
       },
       {
         params: t.Object({ report_id: t.String({ maxLength: 64 }) }),

@@ -1,16 +1,16 @@
 /**
- * Reports: generate (validate → reserve credit → analyse → store + charge), read, and
- * the housekeeping that keeps credits honest when analyses die.
+ * Reports on the API side: generate (validate → check capacity → reserve a credit → store
+ * the queued report → enqueue), wait for a worker to finish it when the caller wants the
+ * result now, read, and the housekeeping that keeps credits honest when analyses die.
  *
- * No transaction is ever held open across the network work of an analysis; storing the
- * report and charging its credit is one short transaction at the end.
+ * The API process never analyses: workers do (server/queue/analysis-worker.ts), and store
+ * the report and charge its credit in one short transaction at the end.
  */
 import { REPORT_SCHEMA_VERSION, type Report, type ReportMetadata } from "../../shared/report.ts";
 import type { AnalysisResult } from "../analyzer/analyze.ts";
-import { SiteUnreachableError, TargetNotAllowedError } from "../analyzer/errors.ts";
 import type { TargetPolicy } from "../analyzer/fetch/target-policy.ts";
 import { siteKey, validateTargetUrl } from "../analyzer/target-url.ts";
-import type { Queryable, Sql } from "../db/database.ts";
+import type { Sql } from "../db/database.ts";
 import { ApiProblem } from "../http/problem.ts";
 import {
   type IdempotencyService,
@@ -19,9 +19,11 @@ import {
 } from "../idempotency/idempotency.service.ts";
 import { isId, newId } from "../lib/ids.ts";
 import type { Logger } from "../logging/logger.ts";
-import type { QuotaService, Reservation } from "../quota/quota.service.ts";
-import { RESERVATION_GRACE_MS } from "../quota/quota.service.ts";
+import type { JobQueue } from "../queue/job-queue.ts";
+import type { QueueMetrics } from "../queue/metrics.ts";
+import type { QuotaService } from "../quota/quota.service.ts";
 import type { Principal } from "../tokens/token.service.ts";
+import { problemFrom, type StoredFailure } from "./report-outcome.ts";
 
 export type AnalyzeFn = (url: string, signal: AbortSignal) => Promise<AnalysisResult>;
 
@@ -47,14 +49,22 @@ interface ReportsDeps {
   sql: Sql;
   quota: QuotaService;
   idempotency: IdempotencyService;
-  analyze: AnalyzeFn;
+  queue: JobQueue;
   policy: TargetPolicy;
-  analysisTimeoutMs: number;
+  /** Reports unfinished longer than this are failed by the sweeper (credit long released). */
+  staleAfterMs: number;
+  /** QUEUE_MAX_DEPTH: queued + running reports past which new ones are refused. */
+  queueMaxDepth: number;
+  /** SYNC_WAIT_MS: how long a synchronous call waits for its report before answering 202. */
+  syncWaitMs: number;
   logger: Logger;
+  metrics: QueueMetrics;
 }
 
+/** How often a waiting synchronous request looks at its report. */
+const WAIT_POLL_MS = 150;
+
 export class ReportService {
-  private readonly background = new Set<Promise<void>>();
   private readonly shutdown = new AbortController();
 
   constructor(private readonly deps: ReportsDeps) {}
@@ -107,6 +117,7 @@ export class ReportService {
     const verdict = validateTargetUrl(input.url, this.deps.policy);
     if (!verdict.ok) throw new ApiProblem(verdict.code, verdict.detail);
     const target = verdict.url.toString();
+    await this.assertCapacity();
 
     const reservation = await this.deps.quota.reserve(principal.accountId);
     if (!reservation) throw await this.quotaExhausted(principal);
@@ -114,7 +125,7 @@ export class ReportService {
     const report: Report = {
       id: newId("rep"),
       schema_version: REPORT_SCHEMA_VERSION,
-      status: options.respondAsync ? "queued" : "running",
+      status: "queued",
       url: input.url,
       final_url: null,
       redirects: [],
@@ -133,36 +144,74 @@ export class ReportService {
       checks: [],
       errors: [],
     };
-    const owner = { accountId: principal.accountId, siteKey: siteKey(verdict.url) };
-
-    if (options.respondAsync) {
-      try {
-        await this.insertWith(this.deps.sql, report, owner);
-      } catch (error) {
-        await this.deps.quota.release(reservation.id);
-        throw error;
-      }
-      this.track(this.runInBackground(report, target, reservation));
-      return { status: 202, report, replayed: false };
-    }
-
+    const { sql } = this.deps;
     try {
-      const result = await this.runAnalysis(target);
-      const completed = this.complete(report, result);
-      await this.deps.sql.begin(async (tx) => {
-        await this.insertWith(tx, completed, owner);
-        await this.deps.quota.commit(tx, reservation.id);
+      // The report and its job are one transaction: after a crash there is either both or neither.
+      await sql.begin(async (tx) => {
+        await tx`
+          insert into reports (id, account_id, url, site_key, status, metadata, body, created_at, reservation_id, target)
+          values (${report.id}, ${principal.accountId}, ${report.url}, ${siteKey(verdict.url)}, 'queued',
+                  ${tx.json(report.metadata as never)}, ${tx.json(report as never)}, ${report.created_at},
+                  ${reservation.id}, ${target})`;
+        const job = { reportId: report.id, accountId: principal.accountId, target, host: verdict.url.hostname };
+        await this.deps.queue.send({ ...job, plan: principal.planId }, { tx });
       });
-      return { status: 201, report: completed, replayed: false };
+      this.deps.queue.wakeLocal?.();
     } catch (error) {
-      await this.deps.quota.release(reservation.id).catch((releaseError) => {
-        this.deps.logger.error("could not release credit; the sweeper will", {
-          reservation_id: reservation.id,
-          error: releaseError,
-        });
-      });
-      throw toProblem(error) ?? error;
+      await this.deps.quota.release(reservation.id).catch(() => {});
+      throw error;
     }
+    if (options.respondAsync) return { status: 202, report, replayed: false };
+
+    const final = await this.waitFor(principal.accountId, report.id);
+    if (final?.report.status === "completed") return { status: 201, report: final.report, replayed: false };
+    if (final?.report.status === "failed") {
+      // A synchronous call that produced no report leaves none behind: the caller gets the
+      // problem (e.g. 422 site_unreachable), as if the analysis had run in this request.
+      await sql`delete from reports where id = ${report.id} and status = 'failed'`;
+      throw problemFrom(final.failure);
+    }
+    // Still queued or running at the deadline: the report finishes in the background.
+    return { status: 202, report: final?.report ?? report, replayed: false };
+  }
+
+  /** Refuses new work, before any credit is taken, when too much is waiting already. */
+  private async assertCapacity(): Promise<void> {
+    const [row] = await this.deps.sql<{ n: number }[]>`
+      select count(*)::int as n from reports where status in ('queued', 'running')`;
+    if ((row?.n ?? 0) < this.deps.queueMaxDepth) return;
+    this.deps.metrics.overloaded();
+    throw new ApiProblem(
+      "overloaded",
+      "Too many analyses are waiting across the service. Nothing was charged; retry after the Retry-After delay.",
+      { headers: { "retry-after": "30" }, extensions: { retry_after: 30 } },
+    );
+  }
+
+  /** Polls the report until a worker finishes it, the sync deadline passes, or we shut down. */
+  private async waitFor(
+    accountId: string,
+    reportId: string,
+  ): Promise<{ report: Report; failure: StoredFailure | null } | undefined> {
+    const deadline = Date.now() + this.deps.syncWaitMs;
+    for (;;) {
+      const [row] = await this.deps.sql<{ body: Report; failure: StoredFailure | null }[]>`
+        select body, failure from reports where id = ${reportId} and account_id = ${accountId}`;
+      if (!row) return undefined;
+      const done = row.body.status === "completed" || row.body.status === "failed";
+      if (done || Date.now() >= deadline || this.shutdown.signal.aborted)
+        return { report: row.body, failure: row.failure };
+      await Bun.sleep(WAIT_POLL_MS);
+    }
+  }
+
+  /** 1-based place of a queued report in the service-wide queue (oldest first); undefined otherwise. */
+  async queuePosition(reportId: string): Promise<number | undefined> {
+    const [row] = await this.deps.sql<{ n: number | null }[]>`
+      select (select count(*)::int from reports q
+              where q.status = 'queued' and (q.created_at, q.id) <= (r.created_at, r.id)) as n
+      from reports r where r.id = ${reportId} and r.status = 'queued'`;
+    return row?.n ?? undefined;
   }
 
   async get(accountId: string, reportId: string): Promise<Report | undefined> {
@@ -172,95 +221,27 @@ export class ReportService {
     return row?.body;
   }
 
-  /** Marks analyses that outlived their deadline (crashed process) as failed. */
+  /** Marks reports that outlived every deadline (crashed workers, lost jobs) as failed. */
   async sweepStale(): Promise<number> {
-    const staleMs = this.deps.analysisTimeoutMs + RESERVATION_GRACE_MS;
     const failure = [
       { stage: "analysis", kind: "interrupted", message: "the analysis was interrupted and did not finish" },
     ];
+    const stored: StoredFailure = {
+      code: "internal_error",
+      detail: "The analysis was interrupted and did not finish.",
+    };
     const rows = await this.deps.sql`
       update reports set
-        status = 'failed', completed_at = now(),
+        status = 'failed', completed_at = now(), failure = ${this.deps.sql.json(stored as never)},
         body = body || jsonb_build_object('status', 'failed', 'completed_at', to_jsonb(now()), 'errors', ${this.deps.sql.json(failure)}::jsonb)
-      where status in ('queued', 'running') and created_at < now() - ${staleMs} * interval '1 millisecond'
+      where status in ('queued', 'running') and created_at < now() - ${this.deps.staleAfterMs} * interval '1 millisecond'
       returning id`;
     return rows.length;
   }
 
-  /** Waits for background analyses (graceful shutdown); aborts them after `timeoutMs`. */
-  async drain(timeoutMs: number): Promise<void> {
-    const all = Promise.allSettled([...this.background]);
-    const timer = setTimeout(() => this.shutdown.abort(), timeoutMs);
-    await all;
-    clearTimeout(timer);
-  }
-
-  private async runAnalysis(target: string): Promise<AnalysisResult> {
-    const signal = AbortSignal.any([AbortSignal.timeout(this.deps.analysisTimeoutMs), this.shutdown.signal]);
-    return this.deps.analyze(target, signal);
-  }
-
-  private complete(report: Report, result: AnalysisResult): Report {
-    const completedAt = new Date();
-    return {
-      ...report,
-      ...result,
-      status: "completed",
-      completed_at: completedAt.toISOString(),
-      duration_ms: Math.max(0, completedAt.getTime() - Date.parse(report.created_at)),
-    };
-  }
-
-  private async runInBackground(report: Report, target: string, reservation: Reservation): Promise<void> {
-    const { sql, quota, logger } = this.deps;
-    try {
-      await sql`update reports set status = 'running', body = jsonb_set(body, '{status}', '"running"') where id = ${report.id}`;
-      const result = await this.runAnalysis(target);
-      const completed = this.complete(report, result);
-      await sql.begin(async (tx) => {
-        await this.updateWith(tx, completed);
-        await quota.commit(tx, reservation.id);
-      });
-    } catch (error) {
-      await quota.release(reservation.id).catch(() => {});
-      let problem = toProblem(error);
-      if (!problem) {
-        logger.error("background analysis failed", { report_id: report.id, error });
-        problem = new ApiProblem("internal_error", "The analysis failed unexpectedly.");
-      }
-      const failed: Report = {
-        ...report,
-        status: "failed",
-        completed_at: new Date().toISOString(),
-        duration_ms: Math.max(0, Date.now() - Date.parse(report.created_at)),
-        errors: [{ stage: "analysis", kind: problem.code, message: problem.detail }],
-      };
-      await this.updateWith(sql, failed).catch((updateError) => {
-        logger.error("could not mark report failed; the sweeper will", { report_id: report.id, error: updateError });
-      });
-    }
-  }
-
-  private track(task: Promise<void>) {
-    this.background.add(task);
-    task.finally(() => this.background.delete(task));
-  }
-
-  /** The owning account and the site key live in columns, not in the report body. */
-  private async insertWith(sql: Queryable, report: Report, owner: { accountId: string; siteKey: string }) {
-    await sql`
-      insert into reports (id, account_id, url, site_key, status, metadata, score, grade, body, created_at, completed_at)
-      values (${report.id}, ${owner.accountId}, ${report.url}, ${owner.siteKey}, ${report.status},
-              ${sql.json(report.metadata as never)}, ${report.summary?.score ?? null}, ${report.summary?.grade ?? null},
-              ${sql.json(report as never)}, ${report.created_at}, ${report.completed_at})`;
-  }
-
-  private async updateWith(sql: Queryable, report: Report) {
-    await sql`
-      update reports set status = ${report.status}, score = ${report.summary?.score ?? null},
-        grade = ${report.summary?.grade ?? null}, body = ${sql.json(report as never)},
-        completed_at = ${report.completed_at}
-      where id = ${report.id}`;
+  /** Graceful shutdown: waiting synchronous requests answer now (202, their report continues). */
+  async drain(): Promise<void> {
+    this.shutdown.abort();
   }
 
   private async quotaExhausted(principal: Principal): Promise<ApiProblem> {
@@ -272,16 +253,4 @@ export class ReportService {
       { extensions: { quota: usage.quota, used: usage.used, in_progress: usage.reserved, resets_at: resetsAt } },
     );
   }
-}
-
-/** Analysis failures that mean "no report": the caller's URL, or the site, not us. */
-function toProblem(error: unknown): ApiProblem | undefined {
-  if (error instanceof ApiProblem) return error;
-  if (error instanceof TargetNotAllowedError) {
-    return new ApiProblem("url_not_allowed", `The site cannot be analysed: ${error.message}.`);
-  }
-  if (error instanceof SiteUnreachableError) {
-    return new ApiProblem("site_unreachable", error.message, { extensions: { reason: error.kind } });
-  }
-  return undefined;
 }

@@ -20,6 +20,7 @@ function client(allowlist: string[], limits = {}, deadline = AbortSignal.timeout
     maxRedirects: 3,
     requestTimeoutMs: 2_000,
     concurrency: 4,
+    maxTotalBytes: 32 * 1024 * 1024,
     ...limits,
   });
 }
@@ -103,6 +104,19 @@ describe("SafeClient", () => {
     expect(result.truncated).toBe(true);
     expect(result.body.byteLength).toBe(256 * 1024);
     expect(c.timings[0]?.bytes).toBe(256 * 1024);
+  });
+
+  test("the analysis's total budget: a response is cut at what is left, then requests fail as `budget`", async () => {
+    const c = client(["127.0.0.1"], { maxBodyBytes: 256 * 1024, maxTotalBytes: 400 * 1024 });
+    const first = await c.fetch(`${site.url}bomb`);
+    expect(first.body.byteLength).toBe(256 * 1024);
+    const second = await c.fetch(`${site.url}bomb`);
+    expect(second.truncated).toBe(true);
+    expect(second.body.byteLength).toBe(144 * 1024);
+    const third = await failureOf(c.fetch(`${site.url}`));
+    expect(third.kind).toBe("budget");
+    expect(third.message).toContain("409600 bytes");
+    expect(c.timings).toHaveLength(2);
   });
 
   test("a 1-byte-per-second drip ends at the request timeout", async () => {

@@ -107,7 +107,8 @@ beforeAll(async () => {
   const sitePorts = [toRedisByIp, toRedisByName, linking].map((site) => `${HOSTILE_HOST}:${site.port}`);
   const common = { DNS_SERVERS: dns.address, ANALYSIS_TIMEOUT_MS: "5000" };
   ported = await startTestService({ env: { ...common, TARGET_ALLOWLIST: sitePorts.join(",") } });
-  plain = await startTestService({ db: ported.db, env: { ...common, TARGET_ALLOWLIST: HOSTILE_HOST } });
+  // Its own database: services sharing one share its job queue (and run each other's jobs).
+  plain = await startTestService({ env: { ...common, TARGET_ALLOWLIST: HOSTILE_HOST } });
   for (const service of [ported, plain]) tokens.set(service, (await service.token(undefined, "enterprise")).token);
 }, 60_000);
 
@@ -233,7 +234,7 @@ test("entries without a port are warned about at start-up, once each", async () 
     warn: (msg, fields) => warnings.push({ msg, entry: fields?.entry }),
   };
   const config = loadConfig({ TARGET_ALLOWLIST: "127.0.0.1,localhost:8088,[::1]:8080,10.0.0.0/8,wp.internal" });
-  const services = createServices(config, logger, ported.db);
+  const services = await createServices(config, logger, ported.db);
   await services.close();
   const allowlist = warnings.filter((warning) => warning.msg.startsWith("TARGET_ALLOWLIST"));
   expect(allowlist.map((warning) => warning.entry)).toEqual(["127.0.0.1", "10.0.0.0/8", "wp.internal"]);

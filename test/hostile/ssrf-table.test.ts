@@ -75,12 +75,12 @@ beforeAll(async () => {
     "rebind.test": { A: (nth) => (nth === 1 ? ["127.0.0.2"] : ["127.0.0.1"]) },
   });
   strict = await startTestService({ env: { TARGET_ALLOWLIST: "", ANALYSIS_TIMEOUT_MS: "5000" } });
+  // Each its own database: services sharing one share its job queue, and any of their workers
+  // may run any job — instances of one deployment must be configured alike.
   resolving = await startTestService({
-    db: strict.db,
     env: { TARGET_ALLOWLIST: "", DNS_SERVERS: dns.address, ANALYSIS_TIMEOUT_MS: "5000" },
   });
   relay = await startTestService({
-    db: strict.db,
     env: { TARGET_ALLOWLIST: "127.0.0.2,localhost", DNS_SERVERS: dns.address, ANALYSIS_TIMEOUT_MS: "5000" },
   });
   for (const service of [strict, resolving, relay]) {

@@ -22,6 +22,11 @@ export interface ClientLimits {
   requestTimeoutMs: number;
   /** Requests in flight at once to the site. */
   concurrency: number;
+  /**
+   * Decoded bytes one analysis may read in all (ANALYSIS_MAX_BYTES). Past it, further
+   * requests fail with kind `budget` and the report is partial, with those errors listed.
+   */
+  maxTotalBytes: number;
 }
 
 export const DEFAULT_CLIENT_LIMITS: ClientLimits = {
@@ -29,6 +34,7 @@ export const DEFAULT_CLIENT_LIMITS: ClientLimits = {
   maxRedirects: 5,
   requestTimeoutMs: 10_000,
   concurrency: 5,
+  maxTotalBytes: 32 * 1024 * 1024,
 };
 
 export type FetchFailureKind =
@@ -40,6 +46,7 @@ export type FetchFailureKind =
   | "too_many_redirects"
   | "invalid_redirect"
   | "protocol"
+  | "budget"
   | "aborted";
 
 export class FetchFailure extends Error {
@@ -107,6 +114,8 @@ export class SafeClient {
   readonly timings: TimingRow[] = [];
   private active = 0;
   private readonly waiting: (() => void)[] = [];
+  /** Decoded bytes read so far, against limits.maxTotalBytes. */
+  private bytesRead = 0;
 
   constructor(
     private readonly agent: Agent,
@@ -159,6 +168,13 @@ export class SafeClient {
     body: string | undefined,
     options: FetchOptions,
   ): Promise<Omit<FetchResult, "redirects">> {
+    if (this.bytesRead >= this.limits.maxTotalBytes) {
+      throw new FetchFailure(
+        "budget",
+        `not fetched: the analysis already read its budget of ${this.limits.maxTotalBytes} bytes`,
+        url,
+      );
+    }
     await this.acquire();
     const started = performance.now();
     const row: TimingRow = { url, method, status: null, bytes: 0, transfer_bytes: null, ttfb_ms: null, ms: 0 };
@@ -197,7 +213,8 @@ export class SafeClient {
       const length = Number(headers.get("content-length"));
       row.transfer_bytes = Number.isFinite(length) && headers.has("content-length") ? length : null;
       const encoding = headers.get("content-encoding")?.trim().toLowerCase() || null;
-      const cap = Math.min(options.maxBodyBytes ?? this.limits.maxBodyBytes, this.limits.maxBodyBytes);
+      const remaining = Math.max(0, this.limits.maxTotalBytes - this.bytesRead);
+      const cap = Math.min(options.maxBodyBytes ?? this.limits.maxBodyBytes, this.limits.maxBodyBytes, remaining);
       const skipBody = method === "HEAD" || options.discardBody === true;
       const { data, truncated } = skipBody
         ? { data: Buffer.alloc(0), truncated: false }
@@ -205,6 +222,7 @@ export class SafeClient {
       // Read what is left off the wire (up to a small limit) so the connection can be reused;
       // destroying the stream would close the socket and cost a new connection next time.
       if (skipBody) await response.body.dump({ limit: DUMP_LIMIT, signal }).catch(() => discard(response.body));
+      this.bytesRead += data.byteLength;
       row.bytes = data.byteLength;
       row.ms = round(performance.now() - started);
       return {

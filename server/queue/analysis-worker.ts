@@ -1,0 +1,151 @@
+/**
+ * The worker role: takes analysis jobs from the queue and finishes each report exactly once.
+ *
+ * Exactly once, under crashes: pg-boss may hand a job to a second worker (the first one died
+ * or stalled past `expireInSeconds`). The report row is the truth — a job whose report is
+ * already completed or failed is dropped, and storing the result is one transaction whose
+ * UPDATE only matches an unfinished report, committing the credit in the same transaction.
+ * A report that cannot start in time (queue too long, or a crash too late) fails with its
+ * credit returned.
+ */
+import type { Report } from "../../shared/report.ts";
+import type { Config } from "../config.ts";
+import type { Queryable, Sql } from "../db/database.ts";
+import { ApiProblem } from "../http/problem.ts";
+import type { Logger } from "../logging/logger.ts";
+import type { QuotaService } from "../quota/quota.service.ts";
+import { completedReport, failedReport, storedFailure, toProblem } from "../reports/report-outcome.ts";
+import type { AnalyzeFn } from "../reports/reports.service.ts";
+import type { HostSlots } from "./host-slots.ts";
+import { ANALYSIS_QUEUE, type AnalysisJob, type JobQueue } from "./job-queue.ts";
+import type { QueueMetrics } from "./metrics.ts";
+
+export interface WorkerDeps {
+  sql: Sql;
+  quota: QuotaService;
+  queue: JobQueue;
+  hostSlots: HostSlots;
+  analyze: AnalyzeFn;
+  config: Pick<Config, "workerConcurrency" | "accountConcurrency" | "analysisTimeoutMs" | "queueWaitMs">;
+  logger: Logger;
+  metrics: QueueMetrics;
+}
+
+/** Seconds before a job whose host is busy is offered again. */
+const HOST_BUSY_RETRY_SECONDS = 2;
+
+interface ReportRow {
+  status: string;
+  created_at: Date;
+  reservation_id: string | null;
+  body: Report;
+}
+
+export class AnalysisWorker {
+  private readonly shutdown = new AbortController();
+  private workerId: string | undefined;
+
+  constructor(private readonly deps: WorkerDeps) {}
+
+  async start(): Promise<void> {
+    const { queue, config } = this.deps;
+    this.workerId = await queue.boss.work<AnalysisJob>(
+      ANALYSIS_QUEUE,
+      {
+        localConcurrency: config.workerConcurrency,
+        batchSize: 1,
+        pollingIntervalSeconds: 0.5,
+        notifyPollingIntervalSeconds: 2,
+        groupConcurrency: { default: 1, tiers: config.accountConcurrency },
+      },
+      async ([job]) => {
+        if (job) await this.run(job.data);
+      },
+    );
+    const id = this.workerId;
+    queue.wakeLocal = () => queue.boss.notifyWorker(id);
+  }
+
+  /** Stops taking jobs, lets running ones finish (up to `timeoutMs`), then aborts them. */
+  async stop(timeoutMs: number): Promise<void> {
+    this.deps.queue.wakeLocal = undefined;
+    const abort = setTimeout(() => this.shutdown.abort(), timeoutMs);
+    try {
+      if (this.workerId) await this.deps.queue.boss.offWork(ANALYSIS_QUEUE, { id: this.workerId, wait: true });
+    } finally {
+      clearTimeout(abort);
+    }
+  }
+
+  /** One job. Public for tests; the queue calls it. */
+  async run(job: AnalysisJob): Promise<void> {
+    const { sql, hostSlots, queue, config, metrics } = this.deps;
+    const [row] = await sql<ReportRow[]>`
+      select status, created_at, reservation_id, body from reports where id = ${job.reportId}`;
+    if (!row || (row.status !== "queued" && row.status !== "running")) return; // finished already
+
+    const startBy = row.created_at.getTime() + config.queueWaitMs + queue.expireInSeconds * 1000;
+    if (Date.now() > startBy) {
+      const problem = new ApiProblem(
+        "overloaded",
+        "The service was too busy to start this analysis in time. Nothing was charged; try again.",
+      );
+      await this.fail(row, job, problem, "queue");
+      return;
+    }
+    if (!(await hostSlots.acquire(job.host, job.reportId))) {
+      // Politeness: the site is being analysed HOST_CONCURRENCY times already. Offer the job
+      // again shortly instead of holding a worker slot while waiting.
+      await queue.send(job, { startAfterSeconds: HOST_BUSY_RETRY_SECONDS });
+      return;
+    }
+    const startedAt = Date.now();
+    const done = metrics.startRun();
+    try {
+      await sql`
+        update reports set status = 'running', started_at = coalesce(started_at, now()),
+          body = jsonb_set(body, '{status}', '"running"')
+        where id = ${job.reportId} and status in ('queued', 'running')`;
+      const signal = AbortSignal.any([AbortSignal.timeout(config.analysisTimeoutMs), this.shutdown.signal]);
+      const result = await this.deps.analyze(job.target, signal);
+      const completed = completedReport(row.body, result, startedAt);
+      await sql.begin(async (tx) => {
+        if (await this.store(tx, completed, null)) await this.deps.quota.commit(tx, row.reservation_id ?? "");
+      });
+      done("completed");
+    } catch (error) {
+      const problem = toProblem(error);
+      if (!problem) this.deps.logger.error("analysis failed", { report_id: job.reportId, error });
+      const failure = problem ?? new ApiProblem("internal_error", "The analysis failed unexpectedly.");
+      await this.fail(row, job, failure, "analysis");
+      done(failure.code);
+    } finally {
+      await hostSlots.release(job.host, job.reportId).catch(() => {});
+    }
+  }
+
+  private async fail(row: ReportRow, job: AnalysisJob, problem: ApiProblem, stage: string): Promise<void> {
+    const failed = failedReport(row.body, problem, stage);
+    try {
+      await this.deps.sql.begin(async (tx) => {
+        await this.store(tx, failed, problem);
+      });
+    } catch (error) {
+      this.deps.logger.error("could not mark report failed; the sweeper will", { report_id: job.reportId, error });
+    }
+    // Idempotent: a credit already committed (or released) is not touched again.
+    if (row.reservation_id) await this.deps.quota.release(row.reservation_id).catch(() => {});
+  }
+
+  /** Writes the final state if the report is still unfinished; false when another attempt won. */
+  private async store(tx: Queryable, report: Report, problem: ApiProblem | null): Promise<boolean> {
+    const rows = await tx`
+      update reports set status = ${report.status}, score = ${report.summary?.score ?? null},
+        grade = ${report.summary?.grade ?? null}, body = ${tx.json(report as never)},
+        completed_at = ${report.completed_at},
+        failure = ${problem ? tx.json(storedFailure(problem) as never) : null}
+      where id = ${report.id} and status in ('queued', 'running')
+      returning id`;
+    return rows.length > 0;
+  }
+}

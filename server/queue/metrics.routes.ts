@@ -1,0 +1,28 @@
+/**
+ * GET /metrics (Prometheus text format). Closed unless METRICS_TOKEN is set, and then only
+ * with `Authorization: Bearer <METRICS_TOKEN>`: queue figures are the operator's business.
+ * Answers 404 when closed, so its existence is not advertised.
+ */
+import { timingSafeEqual } from "node:crypto";
+import { Elysia } from "elysia";
+import type { Services } from "../services.ts";
+
+export async function metricsResponse(request: Request, services: Pick<Services, "config" | "metrics">) {
+  const expected = services.config.metricsToken;
+  const sent = /^Bearer (.+)$/.exec(request.headers.get("authorization") ?? "")?.[1] ?? "";
+  const ok =
+    expected !== undefined &&
+    sent.length === expected.length &&
+    timingSafeEqual(Buffer.from(sent), Buffer.from(expected));
+  if (!ok) return new Response("Not found\n", { status: 404, headers: { "content-type": "text/plain" } });
+  const body = await services.metrics.registry.metrics();
+  return new Response(body, {
+    headers: { "content-type": services.metrics.registry.contentType, "cache-control": "no-store" },
+  });
+}
+
+export function metricsRoutes(services: Pick<Services, "config" | "metrics">) {
+  return new Elysia({ name: "metrics" }).get("/metrics", ({ request }) => metricsResponse(request, services), {
+    detail: { hide: true },
+  });
+}

@@ -1,0 +1,47 @@
+/** The queue's configuration: roles, limits and their defaults. */
+import { expect, test } from "bun:test";
+import { type ConfigError, loadConfig } from "../../server/config.ts";
+
+const problemsOf = (env: Record<string, string>) => {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (error) {
+    return (error as ConfigError).problems;
+  }
+};
+
+test("defaults: one process does both, limits from the plan table", () => {
+  const config = loadConfig({});
+  expect(config).toMatchObject({
+    role: "all",
+    workerConcurrency: 4,
+    hostConcurrency: 2,
+    queueMaxDepth: 200,
+    queueWaitMs: 120_000,
+    syncWaitMs: 45_000,
+    analysisMaxBytes: 32 * 1024 * 1024,
+    metricsToken: undefined,
+  });
+  expect(config.accountConcurrency).toMatchObject({ free: 1, starter: 2, business: 3, enterprise: 10 });
+});
+
+test("roles and per-plan concurrency are read and checked", () => {
+  const config = loadConfig({
+    DATABASE_URL: "postgres://db/wp",
+    WPREPORT_ROLE: "Worker",
+    ACCOUNT_CONCURRENCY: "free=2, enterprise=20",
+    ANALYSIS_TIMEOUT_MS: "10000",
+  });
+  expect(config.role).toBe("worker");
+  expect(config.accountConcurrency).toMatchObject({ free: 2, starter: 2, enterprise: 20 });
+  expect(config.syncWaitMs).toBe(25_000);
+  expect(problemsOf({ WPREPORT_ROLE: "api" })).toEqual([
+    "WPREPORT_ROLE=api needs DATABASE_URL: the embedded database has one owner process (use all)",
+  ]);
+  expect(problemsOf({ WPREPORT_ROLE: "both" })).toEqual(['WPREPORT_ROLE must be one of all, api, worker, got "both"']);
+  expect(problemsOf({ ACCOUNT_CONCURRENCY: "gold=3,free=0" })).toEqual([
+    'ACCOUNT_CONCURRENCY entry "gold=3" must look like free=1 (a plan id and 1-100)',
+    'ACCOUNT_CONCURRENCY entry "free=0" must look like free=1 (a plan id and 1-100)',
+  ]);
+});
