@@ -1,19 +1,13 @@
 /** BILLING_MODE and TRUST_PROXY as the config reads them, and what start-up says about billing. */
 import { describe, expect, test } from "bun:test";
 import { announceBillingMode } from "../../server/billing/billing-mode.ts";
-import { type ConfigError, loadConfig } from "../../server/config.ts";
+import { loadConfig } from "../../server/config.ts";
 import { createLogger } from "../../server/logging/logger.ts";
+import { configProblems } from "../helpers/config.ts";
 
 const STRIPE = { STRIPE_SECRET_KEY: "sk_test_1", STRIPE_WEBHOOK_SECRET: "whsec_1", STRIPE_PRICES: "starter=price_1" };
 
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-    return [];
-  } catch (error) {
-    return (error as ConfigError).problems;
-  }
-}
+const problemsOf = configProblems;
 
 describe("billing mode", () => {
   test("without Stripe, test mode is the default only for a loopback PUBLIC_BASE_URL", () => {

@@ -1,15 +1,9 @@
 /** The queue's configuration: roles, limits and their defaults. */
 import { expect, test } from "bun:test";
-import { type ConfigError, loadConfig } from "../../server/config.ts";
+import { loadConfig } from "../../server/config.ts";
+import { configProblems } from "../helpers/config.ts";
 
-const problemsOf = (env: Record<string, string>) => {
-  try {
-    loadConfig(env);
-    return [];
-  } catch (error) {
-    return (error as ConfigError).problems;
-  }
-};
+const problemsOf = configProblems;
 
 test("defaults: one process does both, limits from the plan table", () => {
   const config = loadConfig({});
