@@ -103,7 +103,7 @@ export async function openJobQueue(
     monitorIntervalSeconds: 5,
   });
   boss.on("error", (error) => logger.error("job queue error", { error }));
-  await boss.start();
+  await startSerialised(db.sql, () => boss.start());
   // A worker that dies mid-job holds it until it expires; then pg-boss gives it to another
   // worker once (retryLimit 1). The report row decides whether there is anything left to do.
   const expireInSeconds = jobExpirySeconds(config.analysisTimeoutMs);
@@ -141,6 +141,22 @@ function inTransaction(tx: Queryable): Db {
       return { rows: (await tx.unsafe(text, (values ?? []) as never[])) as unknown as unknown[] };
     },
   };
+}
+
+/**
+ * pg-boss installs and migrates its schema at start; several processes starting at once on a
+ * new database race on CREATE SCHEMA ("duplicate key … pg_namespace_nspname_index"). A
+ * session advisory lock lets one process at a time through.
+ */
+async function startSerialised(sql: Sql, start: () => Promise<unknown>): Promise<void> {
+  const lock = await sql.reserve();
+  try {
+    await lock`select pg_advisory_lock(hashtext('wpreport:pg-boss start'))`;
+    await start();
+  } finally {
+    await lock`select pg_advisory_unlock(hashtext('wpreport:pg-boss start'))`.catch(() => {});
+    lock.release();
+  }
 }
 
 function embeddedless(db: Database): boolean {
