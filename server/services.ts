@@ -135,6 +135,7 @@ export async function createServices(
     hostSlots: new HostSlots(sql, config.hostConcurrency, config.analysisTimeoutMs + RESERVATION_GRACE_MS),
     analyze: analyzeSite,
     config,
+    startWithinMs: deadlines.startWithinMs,
     logger,
     metrics,
   });

@@ -26,7 +26,9 @@ export interface WorkerDeps {
   queue: JobQueue;
   hostSlots: HostSlots;
   analyze: AnalyzeFn;
-  config: Pick<Config, "workerConcurrency" | "accountConcurrency" | "analysisTimeoutMs" | "queueWaitMs">;
+  config: Pick<Config, "workerConcurrency" | "accountConcurrency" | "analysisTimeoutMs">;
+  /** A job must start within this long of its report's creation (see reportDeadlines). */
+  startWithinMs: number;
   logger: Logger;
   metrics: QueueMetrics;
 }
@@ -79,13 +81,12 @@ export class AnalysisWorker {
 
   /** One job. Public for tests; the queue calls it. */
   async run(job: AnalysisJob): Promise<void> {
-    const { sql, hostSlots, queue, config, metrics } = this.deps;
+    const { sql, hostSlots, queue, config, metrics, startWithinMs } = this.deps;
     const [row] = await sql<ReportRow[]>`
       select status, created_at, reservation_id, body from reports where id = ${job.reportId}`;
     if (!row || (row.status !== "queued" && row.status !== "running")) return; // finished already
 
-    const startBy = row.created_at.getTime() + config.queueWaitMs + queue.expireInSeconds * 1000;
-    if (Date.now() > startBy) {
+    if (Date.now() > row.created_at.getTime() + startWithinMs) {
       const problem = new ApiProblem(
         "overloaded",
         "The service was too busy to start this analysis in time. Nothing was charged; try again.",
@@ -110,7 +111,8 @@ export class AnalysisWorker {
       const result = await this.deps.analyze(job.target, signal);
       const completed = completedReport(row.body, result, startedAt);
       await sql.begin(async (tx) => {
-        if (await this.store(tx, completed, null)) await this.deps.quota.commit(tx, row.reservation_id ?? "");
+        const stored = await this.store(tx, completed, null);
+        if (stored && row.reservation_id) await this.deps.quota.commit(tx, row.reservation_id);
       });
       done("completed");
     } catch (error) {
@@ -127,9 +129,7 @@ export class AnalysisWorker {
   private async fail(row: ReportRow, job: AnalysisJob, problem: ApiProblem, stage: string): Promise<void> {
     const failed = failedReport(row.body, problem, stage);
     try {
-      await this.deps.sql.begin(async (tx) => {
-        await this.store(tx, failed, problem);
-      });
+      await this.store(this.deps.sql, failed, problem);
     } catch (error) {
       this.deps.logger.error("could not mark report failed; the sweeper will", { report_id: job.reportId, error });
     }

@@ -69,6 +69,15 @@ function cookie(name: string, value: string, secure: boolean, maxAgeSeconds: num
   }).serialize();
 }
 
+/** Our origin and base URL for this request (see requestBase). */
+export function webBase(request: Request, deps: WebDeps): { origin: string; baseUrl: string } {
+  return requestBase(request, {
+    publicBaseUrl: deps.baseUrl,
+    publicBaseUrlSet: deps.publicBaseUrlSet,
+    trustedProxies: deps.trustProxy,
+  });
+}
+
 /** The form token for a session id (or, before log-in, the `wpr_csrf` cookie). */
 function csrfToken(binder: string): string {
   return createHmac("sha256", binder).update("wpreport web form v1").digest("base64url");
@@ -76,11 +85,7 @@ function csrfToken(binder: string): string {
 
 export async function webContext(request: Request, deps: WebDeps): Promise<WebContext> {
   const jar = new Bun.CookieMap(request.headers.get("cookie") ?? "");
-  const { origin, baseUrl } = requestBase(request, {
-    publicBaseUrl: deps.baseUrl,
-    publicBaseUrlSet: deps.publicBaseUrlSet,
-    trustedProxies: deps.trustProxy,
-  });
+  const { origin, baseUrl } = webBase(request, deps);
   const secure = origin.startsWith("https:");
   const sessionId = jar.get(SESSION_COOKIE) ?? undefined;
   const session = await deps.sessions.lookup(sessionId);

@@ -15,7 +15,6 @@ import { hashPassword, passwordProblem, verifyDecoy, verifyPassword } from "../a
 import { BILLING_NOT_CONFIGURED, DisabledBillingProvider } from "../billing/disabled.provider.ts";
 import type { BillingProvider } from "../billing/provider.ts";
 import type { BillingMode } from "../config.ts";
-import { requestBase } from "../http/client-request.ts";
 import { ApiProblem } from "../http/problem.ts";
 import { getPlan, isPlanId } from "../plans/catalogue.ts";
 import type { QuotaService } from "../quota/quota.service.ts";
@@ -33,6 +32,7 @@ import {
   type WebContext,
   type WebDeps,
   WebError,
+  webBase,
   webContext,
 } from "./context.ts";
 import {
@@ -183,11 +183,7 @@ export function webRoutes(deps: WebRouteDeps) {
     .get("/assets/:file", ({ params, request }) => {
       const asset = ASSETS[params.file];
       if (!asset) throw new WebError(404, "There is no such file.");
-      const { origin } = requestBase(request, {
-        publicBaseUrl: deps.baseUrl,
-        publicBaseUrlSet: deps.publicBaseUrlSet,
-        trustedProxies: deps.trustProxy,
-      });
+      const { origin } = webBase(request, deps);
       return new Response(asset.body, {
         headers: {
           ...securityHeaders(origin.startsWith("https:")),
