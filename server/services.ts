@@ -2,13 +2,12 @@
  * Wiring: builds every service from the configuration and a database, once per process.
  * Routes receive what they need from here; nothing reaches for globals.
  */
-import type { Agent } from "undici/index.js";
+import { availableParallelism } from "node:os";
 import { AccountAuthService, AccountService } from "./accounts/account.service.ts";
-import { analyze } from "./analyzer/analyze.ts";
-import { createSafeAgent } from "./analyzer/fetch/safe-agent.ts";
 import { DEFAULT_CLIENT_LIMITS } from "./analyzer/fetch/safe-client.ts";
 import { TargetPolicy } from "./analyzer/fetch/target-policy.ts";
 import { emptyIntel, type Intel, loadIntel } from "./analyzer/intel/index.ts";
+import { AnalysisThreads, poolSize } from "./analyzer/threads/analysis-threads.ts";
 import { DisabledBillingProvider } from "./billing/disabled.provider.ts";
 import type { BillingProvider } from "./billing/provider.ts";
 import { createStripeClient, PriceBook } from "./billing/stripe.client.ts";
@@ -49,7 +48,6 @@ export interface Services {
   history: ReportHistoryService;
   limiter: RateLimiter;
   policy: TargetPolicy;
-  agent: Agent;
   queue: JobQueue;
   /** The worker role's job runner; started by runtime.ts when the role includes it. */
   worker: AnalysisWorker;
@@ -101,7 +99,6 @@ export async function createServices(
       entry,
     });
   }
-  const agent = createSafeAgent(policy, undefined, config.dnsServers);
   const limits = { ...DEFAULT_CLIENT_LIMITS, maxTotalBytes: config.analysisMaxBytes };
   const deadlines = reportDeadlines(config);
   const quota = new QuotaService(sql, deadlines.holdMs);
@@ -110,9 +107,18 @@ export async function createServices(
   const limiter = overrides.limiter ?? createRateLimiter(config.redisUrl, logger);
   // A bad intel file stops the start-up with its reason, rather than reports without data.
   const intel = config.intelFile ? loadIntel(config.intelFile) : emptyIntel();
-  const analyzeSite: AnalyzeFn =
-    overrides.analyze ??
-    ((url, signal) => analyze(url, { agent, policy, userAgent: USER_AGENT, intel, limits }, signal));
+  // Analyses run on threads, so that parsing a big page never stalls this event loop.
+  const threads = new AnalysisThreads(
+    {
+      allowlist: config.targetAllowlist,
+      dnsServers: config.dnsServers,
+      userAgent: USER_AGENT,
+      limits,
+      intelFile: config.intelFile,
+    },
+    poolSize(config.workerConcurrency, availableParallelism()),
+  );
+  const analyzeSite: AnalyzeFn = overrides.analyze ?? threads.analyze;
   const subscriptions = new SubscriptionService(sql);
   const metrics = createMetrics(sql);
   const queue = await openJobQueue(config, db, logger);
@@ -156,14 +162,13 @@ export async function createServices(
     history: new ReportHistoryService(sql),
     limiter,
     policy,
-    agent,
     queue,
     worker,
     metrics,
     async close() {
       await queue.stop({ graceful: false, timeoutMs: 1_000 });
       await limiter.close();
-      await agent.close();
+      await threads.close();
     },
   };
 }
