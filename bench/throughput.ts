@@ -22,6 +22,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, symlinkSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Subprocess } from "bun";
 import postgres from "postgres";
@@ -84,9 +85,12 @@ async function startProxy(rttMs: number): Promise<{ url: string; stop(): void }>
   return { url: new TextDecoder().decode(value).trim(), stop: () => child.kill() };
 }
 
-/** A worktree of the baseline commit, sharing this checkout's node_modules (a superset). */
+/**
+ * A worktree of the baseline commit, sharing this checkout's node_modules (a superset). It
+ * lives outside the repository, where `bun test` would find its tests.
+ */
 function baselineCheckout(): string {
-  const dir = path.join(ROOT, ".bench", `baseline-${baselineRef}`);
+  const dir = path.join(tmpdir(), `wpreport-bench-baseline-${baselineRef}`);
   if (!existsSync(dir)) {
     execFileSync("git", ["worktree", "add", "--detach", dir, baselineRef], { cwd: ROOT, stdio: "ignore" });
     symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
