@@ -103,7 +103,8 @@ export class AnalysisThreads {
 
   private dispatch(): void {
     while (this.waiting.length > 0) {
-      // The least busy thread with room; a new thread only when every one is full.
+      // The least busy thread with room; a new one (up to the limit) rather than doubling up,
+      // so that analyses spread over the cores first.
       const open = this.slots.filter((candidate) => candidate.jobs.size < this.size.perThread);
       let slot = open.sort((a, b) => a.jobs.size - b.jobs.size)[0];
       if ((!slot || slot.jobs.size > 0) && this.slots.length < this.size.threads) slot = this.spawn();
