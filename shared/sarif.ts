@@ -57,7 +57,8 @@ export function toSarif(report: Report, toolVersion: string, informationUri: str
                 help: { text: check.remediation },
                 defaultConfiguration: { level: LEVEL[check.severity] },
                 properties: {
-                  tags: [check.category, ...(check.category === "security" ? ["security"] : [])],
+                  // The category is the tag ("security" for the security rules); SARIF wants tags unique.
+                  tags: [check.category],
                   ...(check.category === "security" ? { "security-severity": SECURITY_SEVERITY[check.severity] } : {}),
                 },
               };

@@ -18894,7 +18894,7 @@ function toSarif(report, toolVersion, informationUri) {
                 help: { text: check.remediation },
                 defaultConfiguration: { level: LEVEL[check.severity] },
                 properties: {
-                  tags: [check.category, ...check.category === "security" ? ["security"] : []],
+                  tags: [check.category],
                   ...check.category === "security" ? { "security-severity": SECURITY_SEVERITY[check.severity] } : {}
                 }
               };
