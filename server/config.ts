@@ -10,6 +10,7 @@ import path from "node:path";
 import { parseDnsServers } from "./analyzer/fetch/dns-servers.ts";
 import { parseAllowlist } from "./analyzer/fetch/target-policy.ts";
 import { isLoopbackHost } from "./http/client-request.ts";
+import { WORDFENCE_FEED_URL, WPORG_API_URL } from "./intel/source-ids.ts";
 import { isPlanId, PLAN_IDS, PLANS, type PlanId } from "./plans/catalogue.ts";
 
 export interface Config {
@@ -46,8 +47,10 @@ export interface Config {
   rateLimitWindowSeconds: number;
   /** Minimum log level written to stdout. */
   logLevel: LogLevel;
-  /** Component intelligence file (latest versions, vulnerabilities); see docs/intel.md. */
+  /** Component intelligence file in our format, imported at start-up when it changed; see docs/intel.md. */
   intelFile: string | undefined;
+  /** Component intelligence sources and their refresh (docs/intel.md). */
+  intel: IntelConfig;
   /**
    * Reverse proxies of ours in front of the service (0 = none). With N, the client address is
    * the N-th X-Forwarded-For entry from the right, and X-Forwarded-Host/-Proto are honoured.
@@ -75,6 +78,22 @@ export interface Config {
   analysisMaxBytes: number;
   /** Bearer token that opens GET /metrics; unset → /metrics is 404. */
   metricsToken: string | undefined;
+}
+
+export interface IntelConfig {
+  /** WORDFENCE_API_KEY: turns the Wordfence Intelligence feed on. A secret: never logged. */
+  wordfenceApiKey: string | undefined;
+  /** The feed's URL (a local copy or a test stub may stand in). */
+  wordfenceFeedUrl: string;
+  /** WordPress.org API origin for latest versions; undefined when lookups are off (air-gapped). */
+  wporgApiUrl: string | undefined;
+  /** When the refresh job runs (cron, UTC); undefined = never on its own. */
+  refreshCron: string | undefined;
+  /** How long a report waits for WordPress.org answers it does not have cached. */
+  lookupBudgetMs: number;
+  /** A feed download's whole deadline, and the longest it may go without receiving a byte. */
+  downloadTimeoutMs: number;
+  stallTimeoutMs: number;
 }
 
 export type ServiceRole = "all" | "api" | "worker";
@@ -261,6 +280,25 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${logLevelRaw}"`);
   }
 
+  const intelConfig = (): IntelConfig => {
+    const wporgRaw = read("WPORG_API_URL");
+    const cronRaw = read("INTEL_REFRESH_CRON") ?? "0 */6 * * *";
+    const cronOff = cronRaw.toLowerCase() === "off";
+    if (!cronOff && !/^\S+( \S+){4,5}$/.test(cronRaw)) {
+      problems.push(`INTEL_REFRESH_CRON must be a cron expression such as "0 */6 * * *", or off; got "${cronRaw}"`);
+    }
+    return {
+      wordfenceApiKey: read("WORDFENCE_API_KEY"),
+      wordfenceFeedUrl: url("WORDFENCE_FEED_URL", ["http:", "https:"]) ?? WORDFENCE_FEED_URL,
+      wporgApiUrl:
+        wporgRaw?.toLowerCase() === "off" ? undefined : (url("WPORG_API_URL", ["http:", "https:"]) ?? WPORG_API_URL),
+      refreshCron: cronOff ? undefined : cronRaw,
+      lookupBudgetMs: int("INTEL_LOOKUP_BUDGET_MS", 1_500, 0, 30_000),
+      downloadTimeoutMs: int("INTEL_DOWNLOAD_TIMEOUT_MS", 15 * 60_000, 1_000, 3_600_000),
+      stallTimeoutMs: int("INTEL_STALL_TIMEOUT_MS", 60_000, 100, 600_000),
+    };
+  };
+
   const stripe = stripeConfig();
   const config: Config = {
     port,
@@ -279,6 +317,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     rateLimitWindowSeconds: int("RATE_LIMIT_WINDOW_SECONDS", 60, 1, 3_600),
     logLevel: LOG_LEVELS.includes(logLevelRaw as LogLevel) ? (logLevelRaw as LogLevel) : "info",
     intelFile: read("INTEL_FILE") ? path.resolve(cwd, read("INTEL_FILE") as string) : undefined,
+    intel: intelConfig(),
     trustProxy: trustProxy(),
     stripe,
     billingMode: billingMode(stripe),

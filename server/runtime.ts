@@ -12,6 +12,7 @@ import { announceBillingMode } from "./billing/billing-mode.ts";
 import type { Config } from "./config.ts";
 import { type Database, openDatabase } from "./db/database.ts";
 import { startHttpServer } from "./http/server.ts";
+import { startIntelRefreshWorker } from "./intel/intel-jobs.ts";
 import type { Logger } from "./logging/logger.ts";
 import { syncPlans } from "./plans/sync.ts";
 import { metricsResponse } from "./queue/metrics.routes.ts";
@@ -67,7 +68,16 @@ export async function startService(
       ? (request) => app.handle(request)
       : (request) => workerEndpoints(request, services, shuttingDown),
   });
-  if (runsJobs) await services.worker.start();
+  if (runsJobs) {
+    await services.worker.start();
+    await startIntelRefreshWorker(
+      services.queue.boss,
+      services.intelRefresher,
+      services.intel.store,
+      config.intel,
+      logger,
+    );
+  }
 
   const sweep = async () => {
     const credits = await services.quota.sweepExpired();

@@ -6,7 +6,6 @@ import { availableParallelism } from "node:os";
 import { AccountAuthService, AccountService } from "./accounts/account.service.ts";
 import { DEFAULT_CLIENT_LIMITS } from "./analyzer/fetch/safe-client.ts";
 import { TargetPolicy } from "./analyzer/fetch/target-policy.ts";
-import { emptyIntel, type Intel, loadIntel } from "./analyzer/intel/index.ts";
 import { AnalysisThreads, poolSize } from "./analyzer/threads/analysis-threads.ts";
 import { DisabledBillingProvider } from "./billing/disabled.provider.ts";
 import type { BillingProvider } from "./billing/provider.ts";
@@ -17,6 +16,13 @@ import { TestModeBillingProvider } from "./billing/test-mode.provider.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import { IdempotencyService } from "./idempotency/idempotency.service.ts";
+import { importIntelFile } from "./intel/importer.ts";
+import { IntelService } from "./intel/intel.service.ts";
+import { IntelStore } from "./intel/intel.store.ts";
+import { createIntelRefreshQueue } from "./intel/intel-jobs.ts";
+import { LatestVersions } from "./intel/latest-versions.ts";
+import { IntelRefresher } from "./intel/refresh.ts";
+import { WporgClient } from "./intel/wporg.ts";
 import type { Logger } from "./logging/logger.ts";
 import { AnalysisWorker } from "./queue/analysis-worker.ts";
 import { HostSlots } from "./queue/host-slots.ts";
@@ -40,7 +46,9 @@ export interface Services {
   sessions: SessionService;
   subscriptions: SubscriptionService;
   billing: BillingProvider;
-  intel: Intel;
+  /** Component intelligence: the per-report lookup, the store, the refresher. */
+  intel: IntelService;
+  intelRefresher: IntelRefresher;
   tokens: TokenService;
   quota: QuotaService;
   idempotency: IdempotencyService;
@@ -105,23 +113,25 @@ export async function createServices(
   // A key stays "in progress" while its synchronous request may still be waiting.
   const idempotency = new IdempotencyService(sql, config.syncWaitMs + RESERVATION_GRACE_MS);
   const limiter = overrides.limiter ?? createRateLimiter(config.redisUrl, logger);
-  // A bad intel file stops the start-up with its reason, rather than reports without data.
-  const intel = config.intelFile ? loadIntel(config.intelFile) : emptyIntel();
+  const intelStore = new IntelStore(sql);
+  // A bad intel file stops the start-up with its reason, rather than reports without data;
+  // an unchanged one is not imported again.
+  if (config.intelFile) await importIntelFile(intelStore, config.intelFile);
+  const wporg = config.intel.wporgApiUrl ? new WporgClient(config.intel.wporgApiUrl, USER_AGENT) : null;
+  const latestVersions = new LatestVersions(intelStore, wporg, logger);
+  const intel = new IntelService(intelStore, latestVersions, config.intel.lookupBudgetMs);
+  const intelRefresher = new IntelRefresher(intelStore, latestVersions, config.intel, USER_AGENT, logger);
   // Analyses run on threads, so that parsing a big page never stalls this event loop.
   const threads = new AnalysisThreads(
-    {
-      allowlist: config.targetAllowlist,
-      dnsServers: config.dnsServers,
-      userAgent: USER_AGENT,
-      limits,
-      intelFile: config.intelFile,
-    },
+    { allowlist: config.targetAllowlist, dnsServers: config.dnsServers, userAgent: USER_AGENT, limits },
     poolSize(config.workerConcurrency, availableParallelism()),
+    intel.lookup,
   );
   const analyzeSite: AnalyzeFn = overrides.analyze ?? threads.analyze;
   const subscriptions = new SubscriptionService(sql);
   const metrics = createMetrics(sql);
   const queue = await openJobQueue(config, db, logger);
+  await createIntelRefreshQueue(queue.boss, config.intel);
   const reports = new ReportService({
     sql,
     quota,
@@ -155,6 +165,7 @@ export async function createServices(
     subscriptions,
     billing: overrides.billing ?? billingProvider(config, subscriptions, logger),
     intel,
+    intelRefresher,
     tokens: new TokenService(sql),
     quota,
     idempotency,

@@ -7,7 +7,7 @@
  * /api/schema/report.json is generated from the TypeBox schema in server/reports and is
  * checked against these types by the type checker.
  */
-export const REPORT_SCHEMA_VERSION = "1.0.0";
+export const REPORT_SCHEMA_VERSION = "1.1.0";
 
 export type ReportStatus = "queued" | "running" | "completed" | "failed";
 export type Severity = "critical" | "high" | "medium" | "low" | "info";
@@ -69,16 +69,57 @@ export interface Summary {
   failed: Record<Severity, number>;
 }
 
-/** A known vulnerability of a component version (from the configured vulnerability data). */
+/** A known vulnerability of a component version (from the component intelligence, docs/intel.md). */
 export interface Vulnerability {
+  /** The source's identifier (a Wordfence Intelligence UUID, or an imported file's id). */
   id: string;
   title: string;
+  /** From the CVSS rating (critical/high/medium/low; "None" → info); medium when unscored. */
   severity: Severity;
+  /** CVSS base score 0–10, null when unscored. */
   cvss: number | null;
+  /** The rating as the source names it ("Critical", "High", …), null when unscored. Since 1.1.0. */
+  cvss_rating?: string | null;
+  /** The CVSS vector, e.g. "CVSS:3.1/AV:N/AC:L/…", null when not given. Since 1.1.0. */
+  cvss_vector?: string | null;
   cve: string[];
-  /** First version without the vulnerability, or null when unfixed. */
+  /** The affected range the installed version falls in, e.g. "<= 5.0.2" or ">= 6.1, < 6.1.10". Since 1.1.0. */
+  affected?: string;
+  /** The version to update to: the first patched release after the installed one; null when unfixed. */
   fixed_in: string | null;
   references: string[];
+  /** Which intel source reported it (`wordfence`, `file`). Since 1.1.0. */
+  source?: string;
+}
+
+/**
+ * Why `latest_version` is null: `not_in_directory` (not on WordPress.org: premium or custom),
+ * `closed` (closed on WordPress.org), `lookup_failed` (WordPress.org did not answer in time),
+ * `no_data` (no source knows it, e.g. latest-version lookups are off).
+ */
+export type LatestVersionReason = "not_in_directory" | "closed" | "lookup_failed" | "no_data";
+export const LATEST_VERSION_REASONS: readonly LatestVersionReason[] = [
+  "not_in_directory",
+  "closed",
+  "lookup_failed",
+  "no_data",
+];
+
+/** A data source behind the report's latest versions and vulnerabilities. */
+export interface IntelSource {
+  /** Stable id: `wordfence`, `wordpress.org`, `file`. */
+  id: string;
+  name: string;
+  /** How current the data is (ISO 8601), null when unknown. */
+  as_of: string | null;
+  /** The copyright and licence notices the source's terms require to be shown with its data. */
+  attribution: string | null;
+  url: string | null;
+}
+
+/** Where the component intelligence of a report came from. Since 1.1.0. */
+export interface ReportIntel {
+  sources: IntelSource[];
 }
 
 export interface WordPressInfo {
@@ -103,6 +144,8 @@ export interface WordPressInfo {
   multisite: boolean | null;
   /** Newest release known to the service, when it knows one. */
   latest_version: string | null;
+  /** Why latest_version is null (null when it is known). Since 1.1.0. */
+  latest_version_reason?: LatestVersionReason | null;
   /** True when `version` is older than `latest_version`; null when either is unknown. */
   outdated: boolean | null;
   vulnerabilities: Vulnerability[];
@@ -121,6 +164,8 @@ export interface Component {
   /** Where each fact was seen: asset URL, HTML comment, header, REST namespace, readme… */
   evidence: Evidence[];
   latest_version: string | null;
+  /** Why latest_version is null (null when it is known). Since 1.1.0. */
+  latest_version_reason?: LatestVersionReason | null;
   outdated: boolean | null;
   vulnerabilities: Vulnerability[];
 }
@@ -350,4 +395,6 @@ export interface Report {
   security: SecurityInfo | null;
   checks: Check[];
   errors: ReportError[];
+  /** The sources of latest versions and vulnerabilities, with their attribution; null before completion. Since 1.1.0. */
+  intel?: ReportIntel | null;
 }

@@ -26,7 +26,7 @@ import type { Detected, Facts } from "./facts.ts";
 import { type ClientLimits, DEFAULT_CLIENT_LIMITS, SafeClient } from "./fetch/safe-client.ts";
 import type { TargetPolicy } from "./fetch/target-policy.ts";
 import { gather } from "./gather/gather.ts";
-import { applyIntel, emptyIntel, type Intel } from "./intel/index.ts";
+import { applyIntel, emptyIntel, type Intel, type IntelLookup, intelQuery } from "./intel/index.ts";
 import { summarise } from "./score.ts";
 
 export type AnalysisResult = Pick<
@@ -43,6 +43,7 @@ export type AnalysisResult = Pick<
   | "security"
   | "checks"
   | "errors"
+  | "intel"
 >;
 
 export interface AnalyzeOptions {
@@ -50,8 +51,11 @@ export interface AnalyzeOptions {
   policy: TargetPolicy;
   userAgent: string;
   limits?: ClientLimits;
-  /** Latest versions and known vulnerabilities (INTEL_FILE); none by default. */
-  intel?: Intel;
+  /**
+   * Latest versions and known vulnerabilities: fixed data, or a lookup asked about the
+   * detected components between detect and audit (the service's database). None by default.
+   */
+  intel?: Intel | IntelLookup;
 }
 
 export async function analyze(url: string, options: AnalyzeOptions, signal: AbortSignal): Promise<AnalysisResult> {
@@ -63,7 +67,20 @@ export async function analyze(url: string, options: AnalyzeOptions, signal: Abor
     options.limits ?? DEFAULT_CLIENT_LIMITS,
   );
   const artifacts = await gather(url, client);
-  return buildResult(artifacts, options.intel);
+  const detected = detect(artifacts);
+  const source = options.intel ?? emptyIntel();
+  let intel = emptyIntel();
+  try {
+    intel = typeof source === "function" ? await source(intelQuery(detected)) : source;
+  } catch (error) {
+    // The site's report still stands without component data; the checks then skip.
+    artifacts.errors.push({
+      stage: "intel",
+      kind: "intel_unavailable",
+      message: `Latest versions and known vulnerabilities could not be looked up: ${(error as Error).message}`,
+    });
+  }
+  return resultFrom(detected, intel);
 }
 
 /** Detect stage: components, hosting and users from the artifacts. */
@@ -85,8 +102,13 @@ export function detect(artifacts: Artifacts): Detected {
 
 /** Everything after gathering: pure, so saved artifacts reproduce a report exactly. */
 export function buildResult(artifacts: Artifacts, intel: Intel = emptyIntel()): AnalysisResult {
+  return resultFrom(detect(artifacts), intel);
+}
+
+function resultFrom(found: Detected, intel: Intel): AnalysisResult {
   // Intel fills latest_version/outdated/vulnerabilities before the audits read them.
-  const detected = applyIntel(detect(artifacts), intel);
+  const detected = applyIntel(found, intel);
+  const { artifacts } = detected;
   const { homepage } = artifacts;
   const base = {
     final_url: homepage.url,
@@ -95,6 +117,7 @@ export function buildResult(artifacts: Artifacts, intel: Intel = emptyIntel()): 
     theme: detected.theme,
     plugins: detected.plugins,
     hosting: detected.hosting,
+    intel: { sources: intel.sources },
   };
   if (detected.hosting.blocked_by_waf) {
     // The homepage is a challenge page: reporting its "findings" would be reporting on the WAF.

@@ -5,6 +5,7 @@
 import type {
   DisclosedUser,
   HostingInfo,
+  IntelSource,
   PerformanceInfo,
   PluginInfo,
   SecurityInfo,
@@ -16,6 +17,13 @@ import type { Artifacts } from "./artifacts.ts";
 import type { SitePaths } from "./detect/site-paths.ts";
 
 /** The output of the detect stage. */
+/** What the audits need to know about the component intelligence itself. */
+export interface IntelFacts {
+  /** A vulnerability source is loaded: no advisory for a component means none is known. */
+  vulnerabilityData: boolean;
+  sources: IntelSource[];
+}
+
 export interface Detected {
   artifacts: Artifacts;
   paths: SitePaths;
@@ -24,6 +32,8 @@ export interface Detected {
   plugins: PluginInfo[];
   hosting: HostingInfo;
   users: DisclosedUser[];
+  /** Set when the intel has been applied (applyIntel); absent means no data. */
+  intel?: IntelFacts;
 }
 
 /** Everything an audit may read. */

@@ -4,10 +4,12 @@
  * (a new token, --json listings) goes to `out` (stdout).
  */
 import { AccountService, normaliseEmail } from "../accounts/account.service.ts";
+import type { Config } from "../config.ts";
 import type { Sql } from "../db/database.ts";
 import { isPlanId, PLAN_IDS, PLANS, type PlanId } from "../plans/catalogue.ts";
 import { QuotaService } from "../quota/quota.service.ts";
 import { TokenService } from "../tokens/token.service.ts";
+import { INTEL_HELP, runIntelCommand } from "./intel-commands.ts";
 
 export class UsageError extends Error {}
 
@@ -38,6 +40,8 @@ Accounts
 Plans
   plan list
   plan set --email <email> --plan <plan>    takes effect at once
+
+${INTEL_HELP}
 
 Plan ids: ${PLAN_IDS.join(", ")}.
 The CLI reaches the database the server uses: DATABASE_URL when set, otherwise the
@@ -97,13 +101,14 @@ function planFlag(args: ParsedArgs, required = false): PlanId | undefined {
 
 const iso = (date: Date | null) => (date ? date.toISOString() : "-");
 
-export async function runCommand(sql: Sql, argv: string[], io: CliIO): Promise<void> {
+export async function runCommand(sql: Sql, argv: string[], io: CliIO, config?: Config): Promise<void> {
   const args = parseArgs(argv);
   const [group, action, target] = args.positional;
   if (!group || group === "help" || args.flags.help) {
     io.out(HELP);
     return;
   }
+  if (group === "intel") return runIntelCommand(sql, action, args, io, config);
   const accounts = new AccountService(sql);
   const tokens = new TokenService(sql);
   const json = args.flags.json === true;

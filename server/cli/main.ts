@@ -20,7 +20,7 @@ async function main(argv: string[]): Promise<number> {
   const db = await openDatabase(config, silentLogger, { role: "cli" });
   try {
     await syncPlans(db.sql);
-    await runCommand(db.sql, argv, io);
+    await runCommand(db.sql, argv, io, config);
     return 0;
   } finally {
     await db.close();

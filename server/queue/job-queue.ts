@@ -83,15 +83,16 @@ function onOurPool(sql: Sql): Db {
 }
 
 export async function openJobQueue(
-  config: Pick<Config, "analysisTimeoutMs" | "accountConcurrency">,
+  config: Pick<Config, "analysisTimeoutMs" | "accountConcurrency" | "role">,
   db: Database,
   logger: Logger,
 ): Promise<JobQueue> {
   const boss = new PgBoss({
     db: onOurPool(db.sql),
     schema: SCHEMA,
-    // Cron schedules are not used; maintenance (expiry, retention) is.
-    schedule: false,
+    // Cron schedules (the intel refresh) are evaluated where jobs run; pg-boss sends one job
+    // per occurrence however many processes evaluate them.
+    schedule: config.role !== "api",
     supervise: true,
     // On PostgreSQL, workers in every process wake the moment a job is queued (polling stays
     // as the backstop). PGlite's notifications do not cross its socket: there workers poll,

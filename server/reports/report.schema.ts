@@ -75,11 +75,38 @@ const VulnerabilitySchema = t.Object({
   id: t.String(),
   title: t.String(),
   severity: SeveritySchema,
-  cvss: Nullable(t.Number()),
+  cvss: Nullable(t.Number({ minimum: 0, maximum: 10 })),
+  cvss_rating: t.Optional(Nullable(t.String({ description: "As the source names it: Critical, High, Medium, Low, None" }))),
+  cvss_vector: t.Optional(Nullable(t.String())),
   cve: t.Array(t.String()),
-  fixed_in: Nullable(t.String()),
+  affected: t.Optional(t.String({ description: 'The matched range, e.g. "<= 5.0.2" or ">= 6.1, < 6.1.10"' })),
+  fixed_in: Nullable(t.String({ description: "The version to update to; null when unfixed" })),
   references: t.Array(t.String()),
+  source: t.Optional(t.String({ description: "The intel source that reported it: wordfence, file" })),
 });
+
+const LatestVersionReasonSchema = t.Optional(
+  Nullable(
+    t.UnionEnum(["not_in_directory", "closed", "lookup_failed", "no_data"], {
+      description: "Why latest_version is null; null when it is known",
+    }),
+  ),
+);
+
+const IntelSchema = t.Object(
+  {
+    sources: t.Array(
+      t.Object({
+        id: t.String({ description: "wordfence, wordpress.org, file" }),
+        name: t.String(),
+        as_of: Nullable(t.String({ description: "How current the data is (ISO 8601)" })),
+        attribution: Nullable(t.String({ description: "Notices the source's terms require with its data" })),
+        url: Nullable(t.String()),
+      }),
+    ),
+  },
+  { description: "Where latest versions and vulnerabilities came from" },
+);
 
 export const WordPressSchema = t.Object({
   detected: t.Boolean(),
@@ -93,6 +120,7 @@ export const WordPressSchema = t.Object({
   install_path: Nullable(t.String()),
   multisite: Nullable(t.Boolean()),
   latest_version: Nullable(t.String()),
+  latest_version_reason: LatestVersionReasonSchema,
   outdated: Nullable(t.Boolean()),
   vulnerabilities: t.Array(VulnerabilitySchema),
 });
@@ -105,6 +133,7 @@ const componentFields = {
   confidence: t.Integer({ minimum: 0, maximum: 100 }),
   evidence: t.Array(EvidenceSchema),
   latest_version: Nullable(t.String()),
+  latest_version_reason: LatestVersionReasonSchema,
   outdated: Nullable(t.Boolean()),
   vulnerabilities: t.Array(VulnerabilitySchema),
 };
@@ -269,6 +298,7 @@ export const ReportSchema = t.Object(
         message: t.String(),
       }),
     ),
+    intel: t.Optional(Nullable(IntelSchema)),
   },
   {
     $id: "https://wpreport.dev/schema/report-v1.json",

@@ -143,6 +143,7 @@ export class ReportService {
       security: null,
       checks: [],
       errors: [],
+      intel: null,
     };
     const { sql } = this.deps;
     try {

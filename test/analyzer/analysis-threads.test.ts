@@ -26,7 +26,7 @@ describe("analysis threads", () => {
   });
   const pool = (allowlist: string[], threads = 1, perThread = 1) => {
     const analysisThreads = new AnalysisThreads(
-      { allowlist, dnsServers: [], userAgent: UA, limits: DEFAULT_CLIENT_LIMITS, intelFile: undefined },
+      { allowlist, dnsServers: [], userAgent: UA, limits: DEFAULT_CLIENT_LIMITS },
       { threads, perThread },
     );
     pools.push(analysisThreads);

@@ -36,12 +36,13 @@ const current = parseIntel({
 });
 
 describe("core", () => {
-  test("no intel data → both checks skip and say no version data is configured", () => {
-    for (const id of ["components.core_outdated", "components.core_vulnerable"]) {
-      const check = run(auditCore, withIntel(fixture, emptyIntel()), id);
-      expect(check.status).toBe("skip");
-      expect(check.message).toContain("No version data is configured");
-    }
+  test("no intel data → both checks skip and say what is missing", () => {
+    const outdated = run(auditCore, withIntel(fixture, emptyIntel()), "components.core_outdated");
+    expect(outdated.status).toBe("skip");
+    expect(outdated.message).toBe("No latest version is known (WordPress: no data source knows it).");
+    const vulnerable = run(auditCore, withIntel(fixture, emptyIntel()), "components.core_vulnerable");
+    expect(vulnerable.status).toBe("skip");
+    expect(vulnerable.message).toContain("No vulnerability data is configured");
   });
 
   test("6.1.9 against the test data: outdated (fail) and a medium advisory (fail)", () => {
@@ -52,8 +53,10 @@ describe("core", () => {
     expect(outdated.evidence).toEqual(["WordPress 6.1.9 → 6.8.3"]);
     const vulnerable = run(auditCore, facts, "components.core_vulnerable");
     expect(vulnerable.status).toBe("fail");
+    // The check takes its worst vulnerability's severity.
+    expect(vulnerable.severity).toBe("medium");
     expect(vulnerable.evidence).toEqual([
-      "WordPress 6.1.9: TEST-0001 (medium, CVSS 6.4) Test advisory: stored XSS in a core block — fixed in 6.1.10",
+      "WordPress 6.1.9: TEST-0001 (medium, CVSS 6.4) Test advisory: stored XSS in a core block [affects >= 6.1, < 6.1.10] — update WordPress to 6.1.10",
     ]);
   });
 
@@ -90,17 +93,18 @@ describe("plugins", () => {
     const none = run(auditPlugins, withIntel(fixture, emptyIntel()), "components.plugins_outdated");
     expect(none).toMatchObject({ status: "skip" });
     expect(none.message).toBe(
-      "No version data is configured for akismet, xrds-simple, so they cannot be compared with the latest release.",
+      "No latest version is known (akismet: no data source knows it; xrds-simple: no data source knows it).",
     );
     const facts = withIntel(fixture);
     const outdated = run(auditPlugins, facts, "components.plugins_outdated");
     expect(outdated.status).toBe("fail");
     expect(outdated.evidence).toEqual(["akismet 5.0.2 → 5.3.5"]);
-    expect(outdated.message).toContain("1 more with version data could not be compared");
+    expect(outdated.message).toContain("1 more could not be compared (version or latest release unknown)");
     const vulnerable = run(auditPlugins, facts, "components.plugins_vulnerable");
     expect(vulnerable.status).toBe("fail");
+    expect(vulnerable.severity).toBe("high");
     expect(vulnerable.evidence).toEqual([
-      "akismet 5.0.2: TEST-0101 (high, CVSS 7.1, CVE-0000-00101) Test advisory: CSRF in settings — fixed in 5.0.3",
+      "akismet 5.0.2: TEST-0101 (high, CVSS 7.1, CVE-0000-00101) Test advisory: CSRF in settings [affects >= 5.0, < 5.0.3] — update akismet to 5.0.3",
     ]);
   });
 
@@ -133,8 +137,9 @@ describe("theme", () => {
   test("twentytwentythree 1.0 with a low advisory → warn; no theme → skip", () => {
     const check = run(auditTheme, withIntel(tt3), "components.theme_vulnerable");
     expect(check.status).toBe("warn");
+    expect(check.severity).toBe("low");
     expect(check.evidence).toEqual([
-      "twentytwentythree 1.0: TEST-0201 (low, CVSS 3.1) Test advisory: low-impact information disclosure — no fix available",
+      "twentytwentythree 1.0: TEST-0201 (low, CVSS 3.1) Test advisory: low-impact information disclosure [affects <= 1.1] — no fix available",
     ]);
     expect(run(auditTheme, { ...withIntel(tt3), theme: null }, "components.theme_outdated").message).toBe(
       "No theme was detected.",

@@ -67,13 +67,21 @@ describe("loadIntel", () => {
       title: "Test advisory: CSRF in settings",
       severity: "high",
       cvss: 7.1,
+      cvss_rating: null,
+      cvss_vector: null,
       cve: ["CVE-0000-00101"],
-      affected: [{ introduced: "5.0", fixed_in: "5.0.3", last_affected: null }],
+      affected: [{ from: "5.0", from_inclusive: true, to: "5.0.3", to_inclusive: false }],
+      patched: ["5.0.3"],
       references: ["https://example.org/advisories/TEST-0101"],
+      source: "file",
     });
     // Optional fields default: no cve, no references, cvss null.
     expect(intel.plugins.get("xrds-simple")?.vulnerabilities[0]).toMatchObject({ cvss: null, cve: [], references: [] });
-    expect(intel.themes.get("twentytwentyone")).toEqual({ latest_version: "2.6", vulnerabilities: [] });
+    expect(intel.themes.get("twentytwentyone")).toEqual({
+      latest_version: "2.6",
+      latest_version_reason: null,
+      vulnerabilities: [],
+    });
   });
 
   test("a missing file and a file that is not JSON fail with the path in the message", () => {
@@ -172,9 +180,14 @@ describe("applyIntel", () => {
   test("no data (the default): every component keeps null / [] ", () => {
     const result = applyIntel(detected, emptyIntel());
     for (const component of [result.wordpress, result.theme, ...result.plugins]) {
-      expect(component).toMatchObject({ latest_version: null, outdated: null, vulnerabilities: [] });
+      expect(component).toMatchObject({
+        latest_version: null,
+        latest_version_reason: "no_data",
+        outdated: null,
+        vulnerabilities: [],
+      });
     }
-    expect(result).toEqual(detected);
+    expect(result.intel).toEqual({ vulnerabilityData: false, sources: [] });
   });
 
   test("WordPress 6.1.9: outdated; only the advisory whose 6.1 fix is newer than 6.1.9 applies", () => {
@@ -189,9 +202,13 @@ describe("applyIntel", () => {
         title: "Test advisory: stored XSS in a core block",
         severity: "medium",
         cvss: 6.4,
+        cvss_rating: null,
+        cvss_vector: null,
         cve: [],
+        affected: ">= 6.1, < 6.1.10",
         fixed_in: "6.1.10",
         references: ["https://example.org/advisories/TEST-0001"],
+        source: "file",
       },
     ]);
   });
@@ -240,6 +257,7 @@ describe("applyIntel", () => {
     // A version we cannot read is treated like an unknown one.
     expect(assessComponent("trunk", aioseo)).toEqual({
       latest_version: "4.7.3.2",
+      latest_version_reason: null,
       outdated: null,
       vulnerabilities: [],
     });

@@ -59,6 +59,10 @@ export async function startTestService(
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
     TARGET_ALLOWLIST: "127.0.0.1,localhost,::1",
     LOG_LEVEL: process.env.LOG_LEVEL ?? "silent",
+    // No lookups on the internet from tests (there is none here); tests that need
+    // WordPress.org or a refresh point these at local stubs.
+    WPORG_API_URL: "off",
+    INTEL_REFRESH_CRON: "off",
     ...options.env,
   });
   const running = await startService(config, createLogger(config.logLevel), { ...options, db });

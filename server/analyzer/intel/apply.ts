@@ -5,32 +5,23 @@
  * A component whose version is unknown (or not a version) gets `outdated: null` and no
  * vulnerabilities: claiming a vulnerability for a version we do not know would be a guess.
  */
-import type { Component, Severity, ThemeInfo, Vulnerability } from "../../../shared/report.ts";
+import type { Component, LatestVersionReason, Severity, ThemeInfo, Vulnerability } from "../../../shared/report.ts";
 import type { Detected } from "../facts.ts";
-import type { Intel, IntelComponent, IntelRange } from "./data.ts";
-import { compareVersions } from "./versions.ts";
+import type { Intel, IntelComponent } from "./data.ts";
+import { compareVersions, describeRange, firstFix, inRange, parseVersion } from "./versions.ts";
 
-type Assessment = Pick<Component, "latest_version" | "outdated" | "vulnerabilities">;
+type Assessment = Pick<Component, "latest_version" | "latest_version_reason" | "outdated" | "vulnerabilities">;
 
 const SEVERITY_ORDER: Record<Severity, number> = { critical: 0, high: 1, medium: 2, low: 3, info: 4 };
 
-/** True when `version` falls in the range (a bound that cannot be compared never matches). */
-function inRange(version: string, range: IntelRange): boolean {
-  const order = (bound: string) => compareVersions(version, bound);
-  const fromIntroduced = range.introduced === null || (order(range.introduced) ?? -1) >= 0;
-  const beforeFix = range.fixed_in === null || (order(range.fixed_in) ?? 1) < 0;
-  const upToLastAffected = range.last_affected === null || (order(range.last_affected) ?? 1) <= 0;
-  return fromIntroduced && beforeFix && upToLastAffected;
-}
-
 export function assessComponent(version: string | null, entry: IntelComponent | null | undefined): Assessment {
-  if (!entry) return { latest_version: null, outdated: null, vulnerabilities: [] };
-  const order = version === null ? null : compareVersions(version, entry.latest_version);
-  if (version === null || order === null) {
-    return { latest_version: entry.latest_version, outdated: null, vulnerabilities: [] };
+  const latest = entry?.latest_version ?? null;
+  const reason: LatestVersionReason | null = latest === null ? (entry?.latest_version_reason ?? "no_data") : null;
+  if (version === null || parseVersion(version) === null) {
+    return { latest_version: latest, latest_version_reason: reason, outdated: null, vulnerabilities: [] };
   }
   const vulnerabilities: Vulnerability[] = [];
-  for (const vulnerability of entry.vulnerabilities) {
+  for (const vulnerability of entry?.vulnerabilities ?? []) {
     const range = vulnerability.affected.find((candidate) => inRange(version, candidate));
     if (!range) continue;
     vulnerabilities.push({
@@ -38,17 +29,27 @@ export function assessComponent(version: string | null, entry: IntelComponent | 
       title: vulnerability.title,
       severity: vulnerability.severity,
       cvss: vulnerability.cvss,
+      cvss_rating: vulnerability.cvss_rating,
+      cvss_vector: vulnerability.cvss_vector,
       cve: [...vulnerability.cve],
+      affected: describeRange(range),
       // The fix on the site's own branch, which is the update the site needs.
-      fixed_in: range.fixed_in,
+      fixed_in: firstFix(version, vulnerability.patched, vulnerability.affected),
       references: [...vulnerability.references],
+      source: vulnerability.source,
     });
   }
   vulnerabilities.sort(
     (a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
   );
+  const order = latest === null ? null : compareVersions(version, latest);
   // A version newer than the data's latest means the data is behind, not the site.
-  return { latest_version: entry.latest_version, outdated: order < 0, vulnerabilities };
+  return {
+    latest_version: latest,
+    latest_version_reason: reason,
+    outdated: order === null ? null : order < 0,
+    vulnerabilities,
+  };
 }
 
 function applyToTheme(theme: ThemeInfo, intel: Intel): ThemeInfo {
@@ -62,7 +63,8 @@ function applyToTheme(theme: ThemeInfo, intel: Intel): ThemeInfo {
 
 /**
  * The detected components with latest_version, outdated and vulnerabilities filled from
- * `intel`. Generic so it also takes Facts; everything else is passed through unchanged.
+ * `intel`, and what the audits need to know about the data itself. Generic so it also
+ * takes Facts; everything else is passed through unchanged.
  */
 export function applyIntel<T extends Detected>(detected: T, intel: Intel): T {
   const { wordpress } = detected;
@@ -76,5 +78,6 @@ export function applyIntel<T extends Detected>(detected: T, intel: Intel): T {
       ...plugin,
       ...assessComponent(plugin.version, intel.plugins.get(plugin.slug.toLowerCase())),
     })),
+    intel: { vulnerabilityData: intel.vulnerabilityData, sources: intel.sources },
   };
 }

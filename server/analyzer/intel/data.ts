@@ -7,34 +7,38 @@
  * versions and impossible ranges are refused with the path of the bad value.
  */
 import { readFileSync } from "node:fs";
-import { SEVERITIES, type Severity } from "../../../shared/report.ts";
-import { compareVersions, isDataVersion } from "./versions.ts";
+import {
+  type IntelSource,
+  type LatestVersionReason,
+  SEVERITIES,
+  type Severity,
+} from "../../../shared/report.ts";
+import { SLUG } from "./query.ts";
+import { compareVersions, isDataVersion, type VersionRange } from "./versions.ts";
 
 export const INTEL_FORMAT = 1;
-
-/** Versions a vulnerability affects: `introduced` ≤ v < `fixed_in`, or ≤ `last_affected`. */
-export interface IntelRange {
-  /** First affected version (inclusive); null = every version before the bound. */
-  introduced: string | null;
-  /** First version with the fix (exclusive bound); null = no fix on this range. */
-  fixed_in: string | null;
-  /** Last affected version (inclusive), for advisories that say "<= x" and name no fix. */
-  last_affected: string | null;
-}
 
 export interface IntelVulnerability {
   id: string;
   title: string;
   severity: Severity;
   cvss: number | null;
+  cvss_rating: string | null;
+  cvss_vector: string | null;
   cve: string[];
   /** One range per release branch: core backports fixes (6.4.2 and 6.1.5 both fix one issue). */
-  affected: IntelRange[];
+  affected: VersionRange[];
+  /** Versions that carry the fix (the file's fixed_in values; Wordfence's patched_versions). */
+  patched: string[];
   references: string[];
+  /** The intel source that reported it: `file`, `wordfence`. */
+  source: string;
 }
 
 export interface IntelComponent {
-  latest_version: string;
+  /** Newest release, or null with the reason. */
+  latest_version: string | null;
+  latest_version_reason: LatestVersionReason | null;
   vulnerabilities: IntelVulnerability[];
 }
 
@@ -45,6 +49,13 @@ export interface Intel {
   /** By slug, lower case. Maps, not objects: a slug such as `constructor` must not find Object's. */
   plugins: ReadonlyMap<string, IntelComponent>;
   themes: ReadonlyMap<string, IntelComponent>;
+  /**
+   * True when a vulnerability source is loaded: a component it has no advisory for then has
+   * no known vulnerabilities. False: nothing can be said (the checks skip).
+   */
+  vulnerabilityData: boolean;
+  /** Where the data came from, for the report (with the attribution each source requires). */
+  sources: IntelSource[];
 }
 
 export class IntelDataError extends Error {
@@ -53,8 +64,18 @@ export class IntelDataError extends Error {
 
 /** No data: every component keeps latest_version/outdated null and no vulnerabilities. */
 export function emptyIntel(): Intel {
-  return { updated: null, wordpress: null, plugins: new Map(), themes: new Map() };
+  return {
+    updated: null,
+    wordpress: null,
+    plugins: new Map(),
+    themes: new Map(),
+    vulnerabilityData: false,
+    sources: [],
+  };
 }
+
+/** The source row a data file stands for in a report. */
+export const FILE_SOURCE_ID = "file";
 
 /** Reads and validates a data file; throws IntelDataError naming the file and the bad value. */
 export function loadIntel(path: string): Intel {
@@ -73,7 +94,6 @@ export function loadIntel(path: string): Intel {
   return parseIntel(data, `intel data ${path}`);
 }
 
-const SLUG = /^[a-z0-9][a-z0-9._-]{0,99}$/;
 const CVE = /^CVE-\d{4}-\d{4,}$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -111,7 +131,7 @@ export function parseIntel(data: unknown, source = "intel data"): Intel {
     return (value as unknown[]).map((entry, index) => item(entry, `${path}[${index}]`));
   };
 
-  const range = (value: unknown, path: string): IntelRange => {
+  const range = (value: unknown, path: string): VersionRange & { fixed_in: string | null } => {
     const record = object(value, path, ["introduced", "fixed_in", "last_affected"]);
     const introduced = optionalVersion(record.introduced, `${path}.introduced`);
     const fixedIn = optionalVersion(record.fixed_in, `${path}.fixed_in`);
@@ -123,7 +143,14 @@ export function parseIntel(data: unknown, source = "intel data"): Intel {
     if (introduced && lastAffected && (compareVersions(introduced, lastAffected) ?? 0) > 0) {
       fail(path, `introduced (${introduced}) must not be newer than last_affected (${lastAffected})`);
     }
-    return { introduced, fixed_in: fixedIn, last_affected: lastAffected };
+    // [introduced, fixed_in) or [introduced, last_affected]; fixed_in is kept as a patched version.
+    return {
+      from: introduced,
+      from_inclusive: true,
+      to: fixedIn ?? lastAffected,
+      to_inclusive: fixedIn === null,
+      fixed_in: fixedIn,
+    };
   };
 
   const vulnerability = (value: unknown, path: string): IntelVulnerability => {
@@ -136,23 +163,27 @@ export function parseIntel(data: unknown, source = "intel data"): Intel {
     if (cvss !== null && (typeof cvss !== "number" || !(cvss >= 0 && cvss <= 10))) {
       fail(`${path}.cvss`, "must be a number from 0 to 10, or null");
     }
-    const affected = list(record.affected, `${path}.affected`, range);
-    if (affected.length === 0) fail(`${path}.affected`, "must list at least one version range");
+    const ranges = list(record.affected, `${path}.affected`, range);
+    if (ranges.length === 0) fail(`${path}.affected`, "must list at least one version range");
     return {
       id: text(record.id, `${path}.id`, 100),
       title: text(record.title, `${path}.title`, 300),
       severity: severity as Severity,
       cvss: cvss as number | null,
+      cvss_rating: null,
+      cvss_vector: null,
       cve: list(record.cve, `${path}.cve`, (entry, at) => {
         if (typeof entry !== "string" || !CVE.test(entry)) fail(at, 'must be a CVE id such as "CVE-2024-12345"');
         return entry as string;
       }),
-      affected,
+      affected: ranges.map(({ from, from_inclusive, to, to_inclusive }) => ({ from, from_inclusive, to, to_inclusive })),
+      patched: ranges.flatMap((entry) => (entry.fixed_in === null ? [] : [entry.fixed_in])),
       references: list(record.references, `${path}.references`, (entry, at) => {
         const url = text(entry, at, 2048);
         if (!/^https?:\/\//i.test(url)) fail(at, "must be an http(s) URL");
         return url;
       }),
+      source: FILE_SOURCE_ID,
     };
   };
 
@@ -164,7 +195,11 @@ export function parseIntel(data: unknown, source = "intel data"): Intel {
       if (ids.has(entry.id)) fail(`${path}.vulnerabilities[${index}].id`, `duplicate id "${entry.id}"`);
       ids.add(entry.id);
     }
-    return { latest_version: version(record.latest_version, `${path}.latest_version`), vulnerabilities };
+    return {
+      latest_version: version(record.latest_version, `${path}.latest_version`),
+      latest_version_reason: null,
+      vulnerabilities,
+    };
   };
 
   const components = (value: unknown, path: string): Map<string, IntelComponent> => {
@@ -185,12 +220,22 @@ export function parseIntel(data: unknown, source = "intel data"): Intel {
     updated = text(root.updated, "updated", 10);
     if (!DATE.test(updated)) fail("updated", 'must be a date such as "2026-11-20"');
   }
-  if (root.source !== undefined) text(root.source, "source", 500);
+  const description = root.source === undefined ? null : text(root.source, "source", 500);
   if (root.wordpress === undefined) fail("wordpress", "is required (at least its latest_version)");
   return {
     updated,
     wordpress: component(root.wordpress, "wordpress"),
     plugins: components(root.plugins, "plugins"),
     themes: components(root.themes, "themes"),
+    vulnerabilityData: true,
+    sources: [
+      {
+        id: FILE_SOURCE_ID,
+        name: description ?? "Imported intel file",
+        as_of: updated,
+        attribution: null,
+        url: null,
+      },
+    ],
   };
 }

@@ -2,15 +2,16 @@
  * Entry point of an analysis thread (node:worker_threads). It runs whole analyses — the
  * requests to the site, the HTML parse and the audits — so that a 5 MB page being parsed
  * never holds up the event loop that answers the API, /healthz and the queue. Each thread
- * builds its own connection agent, target policy and intel from ThreadSetup; they are the
- * same objects the main thread would have built, from the same configuration.
+ * builds its own connection agent and target policy from ThreadSetup; they are the same
+ * objects the main thread would have built, from the same configuration. The component
+ * intelligence is asked of the main thread, which holds the database.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { analyze } from "../analyze.ts";
 import { SiteUnreachableError } from "../errors.ts";
 import { createSafeAgent } from "../fetch/safe-agent.ts";
 import { TargetPolicy } from "../fetch/target-policy.ts";
-import { emptyIntel, loadIntel } from "../intel/index.ts";
+import type { Intel, IntelQuery } from "../intel/index.ts";
 import type { FromThread, ThreadError, ThreadSetup, ToThread } from "./protocol.ts";
 
 const port = parentPort;
@@ -18,8 +19,17 @@ if (!port) throw new Error("analysis-thread.ts runs as a worker thread only");
 const setup = workerData as ThreadSetup;
 const policy = new TargetPolicy(setup.allowlist);
 const agent = createSafeAgent(policy, undefined, setup.dnsServers);
-const intel = setup.intelFile ? loadIntel(setup.intelFile) : emptyIntel();
 const running = new Map<number, AbortController>();
+const intelAnswers = new Map<number, { resolve(intel: Intel): void; reject(error: Error): void }>();
+
+/** Asks the main thread for the intel of one analysis's components (its id is the analysis's). */
+function lookupIntel(id: number): (query: IntelQuery) => Promise<Intel> {
+  return (query) =>
+    new Promise<Intel>((resolve, reject) => {
+      intelAnswers.set(id, { resolve, reject });
+      port?.postMessage({ type: "intel", id, query } satisfies FromThread);
+    });
+}
 
 function describe(error: unknown): ThreadError {
   if (!(error instanceof Error)) return { name: "Error", message: String(error) };
@@ -34,7 +44,7 @@ async function run(id: number, url: string): Promise<void> {
   try {
     const result = await analyze(
       url,
-      { agent, policy, userAgent: setup.userAgent, intel, limits: setup.limits },
+      { agent, policy, userAgent: setup.userAgent, intel: lookupIntel(id), limits: setup.limits },
       controller.signal,
     );
     reply = { type: "done", id, result };
@@ -42,6 +52,7 @@ async function run(id: number, url: string): Promise<void> {
     reply = { type: "failed", id, error: describe(error) };
   } finally {
     running.delete(id);
+    intelAnswers.delete(id);
   }
   port?.postMessage(reply);
   // A thread's heap is only collected when it feels pressure, and threads that kept their
@@ -52,5 +63,10 @@ async function run(id: number, url: string): Promise<void> {
 
 port.on("message", (message: ToThread) => {
   if (message.type === "analyze") void run(message.id, message.url);
-  else running.get(message.id)?.abort(new DOMException("The analysis was stopped", "TimeoutError"));
+  else if (message.type === "intel-answer") {
+    const waiting = intelAnswers.get(message.id);
+    intelAnswers.delete(message.id);
+    if (message.intel) waiting?.resolve(message.intel);
+    else waiting?.reject(new Error(message.error ?? "no intel"));
+  } else running.get(message.id)?.abort(new DOMException("The analysis was stopped", "TimeoutError"));
 });

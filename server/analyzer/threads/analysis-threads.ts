@@ -21,7 +21,8 @@
 import { Worker } from "node:worker_threads";
 import type { AnalysisResult } from "../analyze.ts";
 import { SiteUnreachableError, TargetNotAllowedError } from "../errors.ts";
-import type { FromThread, ThreadError, ThreadSetup } from "./protocol.ts";
+import { emptyIntel, type IntelLookup, type IntelQuery } from "../intel/index.ts";
+import type { FromThread, ThreadError, ThreadSetup, ToThread } from "./protocol.ts";
 
 const ENTRY = new URL("./analysis-thread.ts", import.meta.url);
 
@@ -76,6 +77,8 @@ export class AnalysisThreads {
   constructor(
     private readonly setup: ThreadSetup,
     private readonly size: PoolSize,
+    /** Answers the threads' intel questions (the service's database); none → no data. */
+    private readonly intel: IntelLookup | undefined = undefined,
     private readonly abortGraceMs = 5_000,
   ) {}
 
@@ -147,10 +150,24 @@ export class AnalysisThreads {
   private settle(slot: Slot, message: FromThread): void {
     const job = slot.jobs.get(message.id);
     if (slot.retired || !job) return;
+    if (message.type === "intel") {
+      void this.answerIntel(slot, message.id, message.query);
+      return;
+    }
     slot.jobs.delete(message.id);
     if (message.type === "done") job.resolve(message.result);
     else job.reject(rebuildError(message.error));
     this.dispatch();
+  }
+
+  private async answerIntel(slot: Slot, id: number, query: IntelQuery): Promise<void> {
+    let reply: ToThread;
+    try {
+      reply = { type: "intel-answer", id, intel: this.intel ? await this.intel(query) : emptyIntel() };
+    } catch (error) {
+      reply = { type: "intel-answer", id, intel: null, error: (error as Error).message };
+    }
+    if (!slot.retired && slot.jobs.has(id)) slot.worker.postMessage(reply);
   }
 
   /** The thread died (an uncaught error, or out of memory): fail its jobs, start afresh. */

@@ -5,17 +5,24 @@
  */
 import type { AnalysisResult } from "../analyze.ts";
 import type { ClientLimits } from "../fetch/safe-client.ts";
+import type { Intel, IntelQuery } from "../intel/index.ts";
 
-/** What a thread needs to build its own agent, policy and intel (workerData). */
+/** What a thread needs to build its own agent and policy (workerData). */
 export interface ThreadSetup {
   allowlist: readonly string[];
   dnsServers: readonly string[];
   userAgent: string;
   limits: ClientLimits;
-  intelFile: string | undefined;
 }
 
-export type ToThread = { type: "analyze"; id: number; url: string } | { type: "abort"; id: number };
+/**
+ * The component intelligence lives in the database, which only the main thread holds (PGlite
+ * has one owner): a thread asks for it with `intel` and gets `intel-answer` back.
+ */
+export type ToThread =
+  | { type: "analyze"; id: number; url: string }
+  | { type: "abort"; id: number }
+  | { type: "intel-answer"; id: number; intel: Intel | null; error?: string };
 
 export interface ThreadError {
   name: string;
@@ -27,4 +34,5 @@ export interface ThreadError {
 
 export type FromThread =
   | { type: "done"; id: number; result: AnalysisResult }
-  | { type: "failed"; id: number; error: ThreadError };
+  | { type: "failed"; id: number; error: ThreadError }
+  | { type: "intel"; id: number; query: IntelQuery };

@@ -1,16 +1,31 @@
 /**
  * The shared shape of the outdated/vulnerable checks of core, theme and plugins. Each reads
  * what intel filled in (latest_version, outdated, vulnerabilities) and skips when there is
- * nothing to compare: no version data for the component, or its version unknown.
+ * nothing to compare: no latest version / no vulnerability data, or the version unknown.
+ *
+ * The vulnerable check takes the severity of its worst vulnerability (from CVSS), so a
+ * critical advisory fails it as critical and a low one only warns.
  */
-import { type Check, SEVERITIES, type Severity, type Vulnerability } from "../../../../shared/report.ts";
+import {
+  type Check,
+  type LatestVersionReason,
+  SEVERITIES,
+  type Severity,
+  type Vulnerability,
+} from "../../../../shared/report.ts";
+import type { IntelFacts } from "../../facts.ts";
+import { parseVersion } from "../../intel/versions.ts";
 import { siteText } from "../../untrusted-text.ts";
 import { type CheckId, makeCheck } from "../catalogue.ts";
 
 export interface Assessable {
+  /** How messages name it: the slug for plugins and themes (site text). */
   name: string;
+  /** The slug for the update command ("wp plugin update <slug>"). */
+  slug: string;
   version: string | null;
   latest_version: string | null;
+  latest_version_reason?: LatestVersionReason | null;
   outdated: boolean | null;
   vulnerabilities: Vulnerability[];
 }
@@ -25,44 +40,53 @@ export interface ComponentKind {
 /** Vulnerabilities of these severities fail the check; only low/info ones warn. */
 const FAILING: ReadonlySet<Severity> = new Set(["critical", "high", "medium"]);
 
+const REASONS: Record<LatestVersionReason, string> = {
+  not_in_directory: "not in the WordPress.org directory",
+  closed: "closed on WordPress.org",
+  lookup_failed: "WordPress.org did not answer in time",
+  no_data: "no data source knows it",
+};
+
 const names = (items: readonly Assessable[]) => items.map((item) => item.name).join(", ");
 const labelled = (item: Assessable) => `${item.name} ${item.version ?? "(version unknown)"}`;
 
+/** "akismet 5.0.2: <id> (high, CVSS 7.5, CVE-…) <title> — update akismet to 5.0.3". */
 export function describeVulnerability(item: Assessable, vulnerability: Vulnerability): string {
   const score = vulnerability.cvss === null ? "" : `, CVSS ${vulnerability.cvss}`;
   const cve = vulnerability.cve.length > 0 ? `, ${vulnerability.cve.join(" ")}` : "";
-  const fix = vulnerability.fixed_in ? `fixed in ${vulnerability.fixed_in}` : "no fix available";
+  const range = vulnerability.affected ? ` [affects ${vulnerability.affected}]` : "";
+  const fix = vulnerability.fixed_in ? `update ${item.slug} to ${vulnerability.fixed_in}` : "no fix available";
   return siteText(
-    `${labelled(item)}: ${vulnerability.id} (${vulnerability.severity}${score}${cve}) ${vulnerability.title} — ${fix}`,
-    500,
+    `${labelled(item)}: ${vulnerability.id} (${vulnerability.severity}${score}${cve}) ${vulnerability.title}${range} — ${fix}`,
+    600,
   );
 }
 
-export function assessComponents(kind: ComponentKind, items: readonly Assessable[], none: string): Check[] {
-  const skipBoth = (message: string) => [
-    makeCheck(kind.outdated, "skip", message),
-    makeCheck(kind.vulnerable, "skip", message),
-  ];
-  if (items.length === 0) return skipBoth(none);
+export function assessComponents(
+  kind: ComponentKind,
+  items: readonly Assessable[],
+  none: string,
+  intel: IntelFacts | undefined,
+): Check[] {
+  if (items.length === 0) {
+    return [makeCheck(kind.outdated, "skip", none), makeCheck(kind.vulnerable, "skip", none)];
+  }
+  return [outdatedCheck(kind, items), vulnerableCheck(kind, items, intel?.vulnerabilityData ?? false)];
+}
+
+function outdatedCheck(kind: ComponentKind, items: readonly Assessable[]): Check {
   const withData = items.filter((item) => item.latest_version !== null);
   if (withData.length === 0) {
-    const them = items.length === 1 ? "it" : "they";
-    return skipBoth(
-      `No version data is configured for ${names(items)}, so ${them} cannot be compared with the latest release.`,
-    );
+    const why = items.map((item) => `${item.name}: ${REASONS[item.latest_version_reason ?? "no_data"]}`).join("; ");
+    return makeCheck(kind.outdated, "skip", siteText(`No latest version is known (${why}).`, 1000));
   }
   // outdated is null exactly when the installed version is unknown or not a version.
   const comparable = withData.filter((item) => item.outdated !== null);
   if (comparable.length === 0) {
-    return skipBoth(`The installed version of ${names(withData)} could not be detected.`);
+    return makeCheck(kind.outdated, "skip", `The installed version of ${names(withData)} could not be detected.`);
   }
-  const unknown = withData.length - comparable.length;
-  const aside =
-    unknown > 0 ? ` ${unknown} more with version data could not be compared: their version is unknown.` : "";
-  return [outdatedCheck(kind, comparable, aside), vulnerableCheck(kind, comparable, aside)];
-}
-
-function outdatedCheck(kind: ComponentKind, comparable: readonly Assessable[], aside: string): Check {
+  const unknown = items.length - comparable.length;
+  const aside = unknown > 0 ? ` ${unknown} more could not be compared (version or latest release unknown).` : "";
   const behind = comparable.filter((item) => item.outdated);
   const evidence = behind.map((item) => `${labelled(item)} → ${item.latest_version}`);
   if (behind.length === 0) {
@@ -79,7 +103,21 @@ function outdatedCheck(kind: ComponentKind, comparable: readonly Assessable[], a
   return makeCheck(kind.outdated, "fail", message + aside, evidence);
 }
 
-function vulnerableCheck(kind: ComponentKind, comparable: readonly Assessable[], aside: string): Check {
+function vulnerableCheck(kind: ComponentKind, items: readonly Assessable[], vulnerabilityData: boolean): Check {
+  if (!vulnerabilityData) {
+    const them = items.length === 1 ? "it" : "they";
+    return makeCheck(
+      kind.vulnerable,
+      "skip",
+      `No vulnerability data is configured, so whether ${names(items)} ${items.length === 1 ? "has" : "have"} known vulnerabilities cannot be said; ${them} can be checked once a source is loaded (docs/intel.md).`,
+    );
+  }
+  const comparable = items.filter((item) => item.version !== null && parseVersion(item.version) !== null);
+  if (comparable.length === 0) {
+    return makeCheck(kind.vulnerable, "skip", `The installed version of ${names(items)} could not be detected.`);
+  }
+  const unknown = items.length - comparable.length;
+  const aside = unknown > 0 ? ` ${unknown} more could not be checked: their version is unknown.` : "";
   const affected = comparable.filter((item) => item.vulnerabilities.length > 0);
   if (affected.length === 0) {
     return makeCheck(
@@ -89,13 +127,17 @@ function vulnerableCheck(kind: ComponentKind, comparable: readonly Assessable[],
     );
   }
   const entries = affected.flatMap((item) => item.vulnerabilities.map((vulnerability) => ({ item, vulnerability })));
-  const worst = SEVERITIES.find((severity) => entries.some(({ vulnerability }) => vulnerability.severity === severity));
+  const worst = SEVERITIES.find((severity) =>
+    entries.some(({ vulnerability }) => vulnerability.severity === severity),
+  ) as Severity;
   const count =
     entries.length === 1 ? "1 known vulnerability affects" : `${entries.length} known vulnerabilities affect`;
-  return makeCheck(
+  const check = makeCheck(
     kind.vulnerable,
-    worst && FAILING.has(worst) ? "fail" : "warn",
+    FAILING.has(worst) ? "fail" : "warn",
     `${count} ${affected.map(labelled).join(", ")} (most severe: ${worst}).${aside}`,
     entries.map(({ item, vulnerability }) => describeVulnerability(item, vulnerability)),
   );
+  // The check is as severe as its worst vulnerability (CVSS), not a fixed catalogue level.
+  return { ...check, severity: worst };
 }

@@ -2,9 +2,10 @@
 import type { Audit } from "../types.ts";
 import { assessComponents } from "./assess.ts";
 
-export const auditCore: Audit = ({ wordpress }) =>
+export const auditCore: Audit = ({ wordpress, intel }) =>
   assessComponents(
     { outdated: "components.core_outdated", vulnerable: "components.core_vulnerable", plural: "WordPress installs" },
-    wordpress.detected ? [{ ...wordpress, name: "WordPress" }] : [],
+    wordpress.detected ? [{ ...wordpress, name: "WordPress", slug: "WordPress" }] : [],
     "The site does not look like WordPress.",
+    intel,
   );

@@ -5,7 +5,7 @@
 import type { Audit } from "../types.ts";
 import { type Assessable, assessComponents } from "./assess.ts";
 
-export const auditTheme: Audit = ({ theme }) => {
+export const auditTheme: Audit = ({ theme, intel }) => {
   const themes: Assessable[] = [];
   if (theme) {
     themes.push({ ...theme, name: theme.slug });
@@ -15,5 +15,6 @@ export const auditTheme: Audit = ({ theme }) => {
     { outdated: "components.theme_outdated", vulnerable: "components.theme_vulnerable", plural: "themes" },
     themes,
     "No theme was detected.",
+    intel,
   );
 };

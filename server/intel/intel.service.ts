@@ -1,0 +1,145 @@
+/**
+ * The component intelligence a report is given: for the components it detected, their
+ * advisories from every served source and their latest version (the newest any source
+ * knows: an imported file, or WordPress.org), with the sources and their attribution.
+ */
+import type { IntelSource } from "../../shared/report.ts";
+import type { Intel, IntelComponent, IntelVulnerability } from "../analyzer/intel/data.ts";
+import { FILE_SOURCE_ID } from "../analyzer/intel/data.ts";
+import type { IntelQuery } from "../analyzer/intel/query.ts";
+import { compareVersions } from "../analyzer/intel/versions.ts";
+import type { AdvisoryRow, ComponentType, IntelStore, SourceRow } from "./intel.store.ts";
+import { componentKey, type LatestVersions, queriedComponents } from "./latest-versions.ts";
+import { WORDFENCE_SOURCE_ID, WORDFENCE_SOURCE_NAME, WPORG_SOURCE_ID, WPORG_SOURCE_NAME } from "./source-ids.ts";
+
+/** Sources listed first win when two report the same CVE. */
+const SOURCE_ORDER = [WORDFENCE_SOURCE_ID, FILE_SOURCE_ID];
+
+function vulnerabilityOf(row: AdvisoryRow & { source: string }): IntelVulnerability {
+  return {
+    id: row.id,
+    title: row.title,
+    severity: row.severity,
+    cvss: row.cvss_score === null ? null : Math.round(row.cvss_score * 10) / 10,
+    cvss_rating: row.cvss_rating,
+    cvss_vector: row.cvss_vector,
+    cve: row.cve,
+    affected: row.affected,
+    patched: row.patched,
+    references: row.refs,
+    source: row.source,
+  };
+}
+
+function sourceInfo(row: SourceRow): IntelSource {
+  if (row.id === WORDFENCE_SOURCE_ID) {
+    return {
+      id: row.id,
+      name: WORDFENCE_SOURCE_NAME,
+      as_of: row.as_of ? new Date(row.as_of).toISOString() : null,
+      attribution: row.attribution,
+      url: "https://www.wordfence.com/threat-intel/vulnerabilities/",
+    };
+  }
+  return {
+    id: row.id,
+    name: row.id === FILE_SOURCE_ID ? "Imported intel file" : row.id,
+    as_of: row.as_of ? new Date(row.as_of).toISOString() : null,
+    attribution: row.attribution,
+    url: null,
+  };
+}
+
+export class IntelService {
+  constructor(
+    readonly store: IntelStore,
+    readonly latest: LatestVersions,
+    private readonly budgetMs: number,
+  ) {}
+
+  /** The Intel for one report's components (an IntelLookup). Never slower than the budget plus a few queries. */
+  lookup = async (query: IntelQuery): Promise<Intel> => {
+    const [sources, advisories, fileVersions, wporg] = await Promise.all([
+      this.store.sources(),
+      this.store.advisories(query),
+      this.store.latestVersions(query),
+      this.latest.forQuery(query, this.budgetMs),
+    ]);
+    const served = sources.filter((source) => source.generation !== null);
+    const components = new Map<string, IntelComponent>();
+    const entry = (type: ComponentType, slug: string): IntelComponent => {
+      const key = componentKey(type, slug);
+      let found = components.get(key);
+      if (!found) {
+        found = { latest_version: null, latest_version_reason: null, vulnerabilities: [] };
+        components.set(key, found);
+      }
+      return found;
+    };
+
+    // Advisories, one per CVE across sources (the first source in SOURCE_ORDER wins).
+    const rank = (source: string) => {
+      const index = SOURCE_ORDER.indexOf(source);
+      return index === -1 ? SOURCE_ORDER.length : index;
+    };
+    advisories.sort((a, b) => rank(a.source) - rank(b.source) || a.id.localeCompare(b.id));
+    const seen = new Set<string>();
+    for (const row of advisories) {
+      const key = componentKey(row.component_type, row.slug);
+      const identity = row.cve.length > 0 ? `${key}|${row.cve[0]}` : `${key}|${row.source}|${row.id}`;
+      if (seen.has(identity)) continue;
+      seen.add(identity);
+      entry(row.component_type, row.slug).vulnerabilities.push(vulnerabilityOf(row));
+    }
+
+    // Latest version: the newest any source knows.
+    const newer = (current: string | null, candidate: string) =>
+      current === null || (compareVersions(candidate, current) ?? 0) > 0 ? candidate : current;
+    for (const row of fileVersions) {
+      const component = entry(row.component_type, row.slug);
+      component.latest_version = newer(component.latest_version, row.latest_version);
+    }
+    let wporgUsed = false;
+    let wporgOldest: Date | null = null;
+    for (const [type, slug] of queriedComponents(query)) {
+      const component = entry(type, slug);
+      const answer = wporg.get(componentKey(type, slug));
+      if (answer?.latest_version) {
+        component.latest_version = newer(component.latest_version, answer.latest_version);
+        wporgUsed = true;
+        // The report's as-of for WordPress.org: its oldest answer used.
+        const at = answer.fetched_at ? new Date(answer.fetched_at) : null;
+        if (at && (!wporgOldest || at < wporgOldest)) wporgOldest = at;
+      }
+      if (component.latest_version === null) {
+        component.latest_version_reason = answer?.reason ?? (this.latest.enabled ? "lookup_failed" : "no_data");
+      }
+    }
+
+    const reportSources = served.map(sourceInfo);
+    if (wporgUsed) {
+      reportSources.push({
+        id: WPORG_SOURCE_ID,
+        name: WPORG_SOURCE_NAME,
+        as_of: wporgOldest ? (wporgOldest as Date).toISOString() : null,
+        attribution: null,
+        url: "https://wordpress.org/plugins/",
+      });
+    }
+    const byType = (type: ComponentType) =>
+      new Map(
+        [...components]
+          .filter(([key]) => key.startsWith(`${type}:`))
+          .map(([key, value]) => [key.slice(type.length + 1), value] as const),
+      );
+    const file = served.find((source) => source.id === FILE_SOURCE_ID);
+    return {
+      updated: file?.as_of ? new Date(file.as_of).toISOString().slice(0, 10) : null,
+      wordpress: components.get(componentKey("wordpress", "wordpress")) ?? null,
+      plugins: byType("plugin"),
+      themes: byType("theme"),
+      vulnerabilityData: served.length > 0,
+      sources: reportSources,
+    };
+  };
+}

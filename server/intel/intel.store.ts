@@ -1,0 +1,245 @@
+/**
+ * The component intelligence tables (migration 0004): imports written as generations and
+ * swapped in atomically, the per-report lookup, and WordPress.org's cached answers.
+ *
+ * One import of a source at a time is enforced by a lease on the source row rather than an
+ * advisory lock: PGlite is a single session, where advisory locks exclude nobody.
+ */
+import type { LatestVersionReason, Severity } from "../../shared/report.ts";
+import type { IntelQuery } from "../analyzer/intel/query.ts";
+import type { VersionRange } from "../analyzer/intel/versions.ts";
+import type { Sql } from "../db/database.ts";
+
+export type ComponentType = "wordpress" | "plugin" | "theme";
+
+/** One advisory as it affects one component. */
+export interface AdvisoryRow {
+  component_type: ComponentType;
+  slug: string;
+  id: string;
+  title: string;
+  severity: Severity;
+  cvss_score: number | null;
+  cvss_rating: string | null;
+  cvss_vector: string | null;
+  cve: string[];
+  affected: VersionRange[];
+  patched: string[];
+  refs: string[];
+  published_at: Date | null;
+  updated_at: Date | null;
+}
+
+export interface LatestVersionRow {
+  component_type: ComponentType;
+  slug: string;
+  latest_version: string;
+}
+
+export interface SourceRow {
+  id: string;
+  generation: string | null;
+  as_of: Date | null;
+  fetched_at: Date | null;
+  etag: string | null;
+  last_modified: string | null;
+  content_sha256: string | null;
+  record_count: number;
+  attribution: string | null;
+  checked_at: Date | null;
+  last_error: string | null;
+  importing: boolean;
+}
+
+export interface WporgAnswer {
+  component_type: ComponentType;
+  slug: string;
+  latest_version: string | null;
+  reason: LatestVersionReason | null;
+  fetched_at: Date;
+  expires_at: Date;
+}
+
+/** What a finished import records about itself. */
+export interface ImportSummary {
+  as_of: Date | null;
+  record_count: number;
+  attribution: string | null;
+  etag?: string | null;
+  last_modified?: string | null;
+  content_sha256?: string | null;
+}
+
+export class ImportBusyError extends Error {
+  override name = "ImportBusyError";
+}
+
+/** How long an import may go without renewing its lease before another may take over. */
+export const IMPORT_LEASE_MS = 120_000;
+
+/** An import under way: rows go into a new generation that nobody reads until commit(). */
+export class ImportSession {
+  private committed = false;
+  constructor(
+    private readonly sql: Sql,
+    readonly source: string,
+    readonly generation: string,
+    private readonly previous: string | null,
+    private readonly leaseMs: number,
+  ) {}
+
+  async addAdvisories(rows: readonly AdvisoryRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const values = rows.map((row) => ({
+      ...row,
+      source: this.source,
+      generation: this.generation,
+      affected: this.sql.json(row.affected as never),
+    }));
+    // A record may list one component twice (two software entries): the first one wins.
+    await this.sql`insert into intel_advisories ${this.sql(values as never[])} on conflict do nothing`;
+    await this.renew();
+  }
+
+  async addLatestVersions(rows: readonly LatestVersionRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const values = rows.map((row) => ({ ...row, source: this.source, generation: this.generation }));
+    await this.sql`insert into intel_latest_versions ${this.sql(values as never[])} on conflict do nothing`;
+    await this.renew();
+  }
+
+  /** Keeps the lease while the import runs; throws when another import took it over. */
+  async renew(): Promise<void> {
+    const rows = await this.sql`
+      update intel_sources set import_lease_until = now() + ${`${this.leaseMs} milliseconds`}::interval
+      where id = ${this.source} and importing_generation = ${this.generation}
+      returning 1`;
+    if (rows.length === 0) throw new ImportBusyError(`the ${this.source} import lost its lease to another import`);
+  }
+
+  /** Serves the new generation (one statement), then drops the old one. */
+  async commit(summary: ImportSummary): Promise<void> {
+    const rows = await this.sql`
+      update intel_sources set
+        generation = ${this.generation}, as_of = ${summary.as_of}, fetched_at = now(), checked_at = now(),
+        etag = ${summary.etag ?? null}, last_modified = ${summary.last_modified ?? null},
+        content_sha256 = ${summary.content_sha256 ?? null}, record_count = ${summary.record_count},
+        attribution = ${summary.attribution}, last_error = null,
+        importing_generation = null, import_lease_until = null
+      where id = ${this.source} and importing_generation = ${this.generation}
+      returning 1`;
+    if (rows.length === 0) throw new ImportBusyError(`the ${this.source} import lost its lease to another import`);
+    this.committed = true;
+    if (this.previous !== null) await dropGeneration(this.sql, this.source, this.previous);
+  }
+
+  /** Gives the import up: its rows go, the served data stays, the reason is recorded. */
+  async abort(reason: string): Promise<void> {
+    if (this.committed) return;
+    await dropGeneration(this.sql, this.source, this.generation);
+    await this.sql`
+      update intel_sources set importing_generation = null, import_lease_until = null,
+        checked_at = now(), last_error = ${reason.slice(0, 1000)}
+      where id = ${this.source} and importing_generation = ${this.generation}`;
+  }
+}
+
+async function dropGeneration(sql: Sql, source: string, generation: string): Promise<void> {
+  await sql`delete from intel_advisories where source = ${source} and generation = ${generation}`;
+  await sql`delete from intel_latest_versions where source = ${source} and generation = ${generation}`;
+}
+
+export class IntelStore {
+  constructor(
+    private readonly sql: Sql,
+    private readonly leaseMs = IMPORT_LEASE_MS,
+  ) {}
+
+  /** Starts an import of `source`; ImportBusyError when another one holds the lease. */
+  async beginImport(source: string): Promise<ImportSession> {
+    const { sql } = this;
+    await sql`insert into intel_sources (id) values (${source}) on conflict do nothing`;
+    const [row] = await sql<{ generation: string; previous: string | null }[]>`
+      update intel_sources set
+        importing_generation = nextval('intel_generation_seq'),
+        import_lease_until = now() + ${`${this.leaseMs} milliseconds`}::interval
+      where id = ${source} and (import_lease_until is null or import_lease_until < now())
+      returning importing_generation::text as generation, generation::text as previous`;
+    if (!row) throw new ImportBusyError(`another import of ${source} is running; try again when it has finished`);
+    // Rows of an import that was killed before it could clean up: nobody reads them.
+    await sql`
+      delete from intel_advisories where source = ${source}
+        and generation <> ${row.generation} and generation is distinct from ${row.previous}::bigint`;
+    await sql`
+      delete from intel_latest_versions where source = ${source}
+        and generation <> ${row.generation} and generation is distinct from ${row.previous}::bigint`;
+    return new ImportSession(sql, source, row.generation, row.previous, this.leaseMs);
+  }
+
+  /** A refresh that did not import (304, or an error before any row): when, and why it failed. */
+  async recordCheck(source: string, error: string | null): Promise<void> {
+    await this.sql`insert into intel_sources (id) values (${source}) on conflict do nothing`;
+    await this.sql`update intel_sources set checked_at = now(), last_error = ${error?.slice(0, 1000) ?? null} where id = ${source}`;
+  }
+
+  async sources(): Promise<SourceRow[]> {
+    return this.sql<SourceRow[]>`
+      select id, generation::text as generation, as_of, fetched_at, etag, last_modified, content_sha256,
+             record_count, attribution, checked_at, last_error,
+             (import_lease_until is not null and import_lease_until > now()) as importing
+      from intel_sources order by id`;
+  }
+
+  async source(id: string): Promise<SourceRow | undefined> {
+    return (await this.sources()).find((row) => row.id === id);
+  }
+
+  /** The served advisories of the queried components, from every source. */
+  async advisories(query: IntelQuery): Promise<(AdvisoryRow & { source: string })[]> {
+    return this.sql<(AdvisoryRow & { source: string })[]>`
+      select a.source, a.component_type, a.slug, a.id, a.title, a.severity, a.cvss_score, a.cvss_rating,
+             a.cvss_vector, a.cve, a.affected, a.patched, a.refs, a.published_at, a.updated_at
+      from intel_advisories a
+      join intel_sources s on s.id = a.source and s.generation = a.generation
+      where (a.component_type = 'wordpress' and a.slug = 'wordpress' and ${query.wordpress})
+         or (a.component_type = 'plugin' and a.slug = any(${query.plugins}::text[]))
+         or (a.component_type = 'theme' and a.slug = any(${query.themes}::text[]))`;
+  }
+
+  /** Latest versions from imported files, for the queried components. */
+  async latestVersions(query: IntelQuery): Promise<(LatestVersionRow & { source: string })[]> {
+    return this.sql<(LatestVersionRow & { source: string })[]>`
+      select l.source, l.component_type, l.slug, l.latest_version
+      from intel_latest_versions l
+      join intel_sources s on s.id = l.source and s.generation = l.generation
+      where (l.component_type = 'wordpress' and l.slug = 'wordpress' and ${query.wordpress})
+         or (l.component_type = 'plugin' and l.slug = any(${query.plugins}::text[]))
+         or (l.component_type = 'theme' and l.slug = any(${query.themes}::text[]))`;
+  }
+
+  /** True when some source serves advisories (then "none for this component" means none known). */
+  async hasVulnerabilityData(): Promise<boolean> {
+    const [row] = await this.sql<{ any: boolean }[]>`
+      select exists (select 1 from intel_sources where generation is not null and id <> 'wordpress.org') as any`;
+    return row?.any ?? false;
+  }
+
+  async wporgAnswers(query: IntelQuery): Promise<WporgAnswer[]> {
+    return this.sql<WporgAnswer[]>`
+      select component_type, slug, latest_version, reason, fetched_at, expires_at
+      from intel_wporg_versions
+      where (component_type = 'wordpress' and slug = 'wordpress' and ${query.wordpress})
+         or (component_type = 'plugin' and slug = any(${query.plugins}::text[]))
+         or (component_type = 'theme' and slug = any(${query.themes}::text[]))`;
+  }
+
+  async saveWporgAnswer(answer: Omit<WporgAnswer, "fetched_at" | "expires_at">, ttlMs: number): Promise<void> {
+    await this.sql`
+      insert into intel_wporg_versions (component_type, slug, latest_version, reason, fetched_at, expires_at)
+      values (${answer.component_type}, ${answer.slug}, ${answer.latest_version}, ${answer.reason}, now(),
+              now() + ${`${ttlMs} milliseconds`}::interval)
+      on conflict (component_type, slug) do update set
+        latest_version = excluded.latest_version, reason = excluded.reason,
+        fetched_at = excluded.fetched_at, expires_at = excluded.expires_at`;
+  }
+}
