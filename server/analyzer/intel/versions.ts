@@ -7,7 +7,7 @@
  * in One SEO, whose advisories are fixed in such versions). semver.coerce (loose, keeping the
  * pre-release) reads the first three numbers; any further numbers become build metadata,
  * which semver.compareBuild orders numerically once everything else is equal. So
- * 4.7.3 < 4.7.3.1 < 4.7.3.2 < 4.7.4, 4.7.3 = 4.7.3.0, and 6.5-RC1 < 6.5.
+ * 4.7.3 < 4.7.3.1 < 4.7.3.2 < 4.7.4, 4.7.3 = 4.7.3.0, and 5.0-beta < 5.0-RC1 < 5.0.
  *
  * Known limit: a pre-release written without a hyphen ("1.0rc2") reads as the release
  * (1.0.0), like a version with letters glued on.
@@ -15,7 +15,9 @@
 import semver, { SemVer } from "semver";
 
 /** A version as semver, or null when the text holds no version number. */
-export function parseVersion(version: string): SemVer | null {
+export function parseVersion(text: string): SemVer | null {
+  // Lower case, so that pre-releases order as WordPress names them: alpha < beta < RC.
+  const version = text.toLowerCase();
   const coerced = semver.coerce(version, { loose: true, includePrerelease: true });
   if (!coerced) return null;
   // Numbers after the third, without trailing zeros: "1.2.3.0" is "1.2.3".
