@@ -44,6 +44,8 @@ export async function startIntelRefreshWorker(
   if (config.refreshCron && config.wordfenceApiKey && !wordfence?.generation) {
     logger.info("intel: no Wordfence data yet, refreshing now");
     await boss.send(INTEL_REFRESH_QUEUE, {}, { singletonKey: "first" });
+    // This process's worker takes it now rather than at its next poll.
+    boss.notifyWorker(id);
   }
   return id;
 }
