@@ -60,26 +60,72 @@ function Evidence({ component }: { component: Pick<Component, "evidence"> }) {
   );
 }
 
-function Vulnerabilities({ component }: { component: Pick<Component, "vulnerabilities"> }) {
+/** Each known vulnerability with what to do about it: "update akismet to 5.0.3". */
+function Vulnerabilities({ component, slug }: { component: Pick<Component, "vulnerabilities">; slug: string }) {
   if (component.vulnerabilities.length === 0) return null;
   return (
-    <ul class="small">
+    <ul class="small vulnerabilities">
       {component.vulnerabilities.map((vulnerability) => (
-        <li key={vulnerability.id}>
+        <li key={vulnerability.id} data-vulnerability={vulnerability.id}>
           <span class={`badge sev-${vulnerability.severity}`}>{vulnerability.severity}</span> {vulnerability.title}
-          {vulnerability.fixed_in ? ` — fixed in ${vulnerability.fixed_in}` : ""}
+          <span class="muted">
+            {vulnerability.cvss !== null ? ` · CVSS ${vulnerability.cvss}` : ""}
+            {vulnerability.cve.length > 0 ? ` · ${vulnerability.cve.join(", ")}` : ""}
+            {vulnerability.affected ? ` · affects ${vulnerability.affected}` : ""}
+          </span>{" "}
+          <strong class="fix">
+            {vulnerability.fixed_in ? `Update ${slug} to ${vulnerability.fixed_in}` : "No fix available: remove or replace it"}
+          </strong>
+          {vulnerability.references[0] ? (
+            <>
+              {" "}
+              <a href={vulnerability.references[0]} rel="noopener noreferrer nofollow">
+                advisory
+              </a>
+            </>
+          ) : null}
         </li>
       ))}
     </ul>
   );
 }
 
-function versionCell(version: string | null, latest: string | null, outdated: boolean | null) {
+const REASONS: Record<string, string> = {
+  not_in_directory: "not on WordPress.org",
+  closed: "closed on WordPress.org",
+  lookup_failed: "latest version not available now",
+  no_data: "",
+};
+
+function versionCell(component: Pick<Component, "version" | "latest_version" | "latest_version_reason" | "outdated">) {
+  const { version, latest_version: latest, outdated } = component;
+  const reason = component.latest_version_reason ? REASONS[component.latest_version_reason] : "";
   return (
     <>
       {version ?? <span class="muted">unknown</span>}
       {outdated ? <span class="badge sev-medium"> outdated{latest ? ` (${latest})` : ""}</span> : null}
+      {reason ? <div class="small muted">{reason}</div> : null}
     </>
+  );
+}
+
+/** Where the versions and vulnerabilities came from, with the notices the sources require. */
+function DataSources({ report }: { report: Report }) {
+  const sources = report.intel?.sources ?? [];
+  if (sources.length === 0) return null;
+  return (
+    <details class="card small" id="data-sources">
+      <summary>Data sources</summary>
+      <ul>
+        {sources.map((source) => (
+          <li key={source.id}>
+            <strong>{source.name}</strong>
+            {source.as_of ? <span class="muted"> · as of {formatDate(source.as_of)}</span> : null}
+            {source.attribution ? <pre class="attribution">{source.attribution}</pre> : null}
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }
 
@@ -97,12 +143,12 @@ function Components({ report }: { report: Report }) {
               <strong>WordPress</strong>
             </td>
             <td data-label="Version" class="version">
-              {versionCell(wordpress.version, wordpress.latest_version, wordpress.outdated)}
+              {versionCell(wordpress)}
             </td>
             <td data-label="Confidence">{wordpress.confidence}%</td>
             <td data-label="Details">
               <Evidence component={wordpress} />
-              <Vulnerabilities component={wordpress} />
+              <Vulnerabilities component={wordpress} slug="WordPress" />
             </td>
           </tr>
           {theme ? (
@@ -115,12 +161,12 @@ function Components({ report }: { report: Report }) {
                 {theme.parent ? <div class="small">child of {theme.parent.name ?? theme.parent.slug}</div> : null}
               </td>
               <td data-label="Version" class="version">
-                {versionCell(theme.version, theme.latest_version, theme.outdated)}
+                {versionCell(theme)}
               </td>
               <td data-label="Confidence">{theme.confidence}%</td>
               <td data-label="Details">
                 <Evidence component={theme} />
-                <Vulnerabilities component={theme} />
+                <Vulnerabilities component={theme} slug={theme.slug} />
               </td>
             </tr>
           ) : null}
@@ -133,12 +179,12 @@ function Components({ report }: { report: Report }) {
                 <div class="mono small muted slug">{plugin.slug}</div>
               </td>
               <td data-label="Version" class="version">
-                {versionCell(plugin.version, plugin.latest_version, plugin.outdated)}
+                {versionCell(plugin)}
               </td>
               <td data-label="Confidence">{plugin.confidence}%</td>
               <td data-label="Details">
                 <Evidence component={plugin} />
-                <Vulnerabilities component={plugin} />
+                <Vulnerabilities component={plugin} slug={plugin.slug} />
               </td>
             </tr>
           ))}
@@ -377,6 +423,7 @@ export function ReportPage({ report, siblings }: { report: Report; siblings: Rep
         </form>
       ) : null}
       <Components report={report} />
+      <DataSources report={report} />
       <section aria-labelledby="findings-heading">
         <h2 id="findings-heading">Findings ({failing.length})</h2>
         {failing.length === 0 ? <p>Nothing failed. 🎉</p> : null}
