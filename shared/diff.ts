@@ -9,6 +9,12 @@
  * have count as rank 0, so a failing check that appears is listed as a regression — but
  * the verdict ignores checks the baseline did not have at all (a newer analyzer adding
  * checks is not the site getting worse).
+ *
+ * A vulnerability in the head report that the baseline did not list is one of two kinds:
+ * `new_vulnerability` — the component is in both reports at the same version, so the site
+ * did not change and the risk is newly published (the nightly audit of an unchanged site);
+ * or `component_changed` — the component was added or its version changed, so the change
+ * brought it in. Both fail the verdict at or above `failOn`, each with its own reason line.
  */
 import { METRICS, type MetricDefinition, metricByKey } from "./metrics.ts";
 import type { Check, CheckStatus, Component, Report, Severity, Vulnerability } from "./report.ts";
@@ -49,9 +55,35 @@ export interface ComponentChange {
   after: string | null;
 }
 
+/**
+ * Why a vulnerability is in the diff. In `new_vulnerabilities`: `new_vulnerability` (same
+ * component, same version in both reports: newly published, the site did not change) or
+ * `component_changed` (the component was added or its version changed). In
+ * `fixed_vulnerabilities`: `component_changed` (updated, downgraded or removed) or
+ * `advisory_withdrawn` (same version in both reports: the advisory no longer lists it).
+ */
+export type VulnerabilityChangeKind = "new_vulnerability" | "component_changed" | "advisory_withdrawn";
+
 export interface VulnerabilityChange {
+  /** `<type>:<slug>`, e.g. `plugin:akismet`, `core:wordpress`. */
   component: string;
+  component_type: ComponentChange["type"];
+  /** The component's slug (`wordpress` for core). */
+  slug: string;
+  /** The installed version the vulnerability affects: head's for a new one, the baseline's for a fixed one. */
+  version: string | null;
+  kind: VulnerabilityChangeKind;
+  /** How the component changed between the two reports; null when it did not. */
+  component_change: ComponentChange["change"] | null;
+  /** What to do, e.g. "update akismet to 5.0.3" or "no fix available: remove or replace akismet". */
+  fix: string;
   vulnerability: Vulnerability;
+}
+
+/** How many of `new_vulnerabilities` are of each kind (all severities). */
+export interface RegressionKinds {
+  new_vulnerability: number;
+  component_changed: number;
 }
 
 export interface MetricChange {
@@ -91,6 +123,8 @@ export interface Diff {
   improvements: CheckChange[];
   new_vulnerabilities: VulnerabilityChange[];
   fixed_vulnerabilities: VulnerabilityChange[];
+  /** Counts of `new_vulnerabilities` by kind. */
+  regression_kinds: RegressionKinds;
   components: ComponentChange[];
   metrics: MetricChange[];
   budgets: BudgetResult[];
@@ -131,16 +165,14 @@ function bySeverity(a: CheckChange, b: CheckChange): number {
   return severityRank(b.severity) - severityRank(a.severity) || a.id.localeCompare(b.id);
 }
 
-function components(
-  report: Report | null,
-): Map<
-  string,
-  { type: ComponentChange["type"]; component: Pick<Component, "slug" | "name" | "version" | "vulnerabilities"> }
-> {
-  const map = new Map<
-    string,
-    { type: ComponentChange["type"]; component: Pick<Component, "slug" | "name" | "version" | "vulnerabilities"> }
-  >();
+type ComponentEntry = {
+  type: ComponentChange["type"];
+  component: Pick<Component, "slug" | "name" | "version" | "vulnerabilities">;
+};
+
+/** Core, the theme (and its parent theme: its code runs on every page too), and the plugins, by `<type>:<slug>`. */
+function components(report: Report | null): Map<string, ComponentEntry> {
+  const map = new Map<string, ComponentEntry>();
   if (!report) return map;
   if (report.wordpress?.detected) {
     map.set("core:wordpress", {
@@ -153,9 +185,28 @@ function components(
       },
     });
   }
-  if (report.theme) map.set(`theme:${report.theme.slug}`, { type: "theme", component: report.theme });
+  if (report.theme) {
+    map.set(`theme:${report.theme.slug}`, { type: "theme", component: report.theme });
+    const parent = report.theme.parent;
+    if (parent && !map.has(`theme:${parent.slug}`))
+      map.set(`theme:${parent.slug}`, { type: "theme", component: parent });
+  }
   for (const plugin of report.plugins ?? []) map.set(`plugin:${plugin.slug}`, { type: "plugin", component: plugin });
   return map;
+}
+
+/** How a component changed from `old` to `now`; null when it is in both at the same version (or in neither). */
+function changeKind(
+  old: ComponentEntry | undefined,
+  now: ComponentEntry | undefined,
+): ComponentChange["change"] | null {
+  if (!old) return now ? "added" : null;
+  if (!now) return "removed";
+  const from = old.component.version;
+  const to = now.component.version;
+  if (from === to) return null;
+  const order = from && to ? compareDottedVersions(to, from) : 0;
+  return order > 0 ? "updated" : order < 0 ? "downgraded" : "version_changed";
 }
 
 function componentChanges(base: Report | null, head: Report): ComponentChange[] {
@@ -166,35 +217,103 @@ function componentChanges(base: Report | null, head: Report): ComponentChange[] 
   for (const key of [...new Set([...before.keys(), ...after.keys()])].sort()) {
     const old = before.get(key);
     const now = after.get(key);
-    const type = (now ?? old)?.type as ComponentChange["type"];
-    const slug = (now ?? old)?.component.slug as string;
-    const name = now?.component.name ?? old?.component.name ?? null;
-    const from = old?.component.version ?? null;
-    const to = now?.component.version ?? null;
-    if (!old) changes.push({ type, slug, name, change: "added", before: null, after: to });
-    else if (!now) changes.push({ type, slug, name, change: "removed", before: from, after: null });
-    else if (from !== to) {
-      const order = from && to ? compareDottedVersions(to, from) : 0;
-      changes.push({
-        type,
-        slug,
-        name,
-        change: order > 0 ? "updated" : order < 0 ? "downgraded" : "version_changed",
-        before: from,
-        after: to,
-      });
-    }
+    const change = changeKind(old, now);
+    if (!change) continue;
+    changes.push({
+      type: (now ?? old)?.type as ComponentChange["type"],
+      slug: (now ?? old)?.component.slug as string,
+      name: now?.component.name ?? old?.component.name ?? null,
+      change,
+      before: old?.component.version ?? null,
+      after: now?.component.version ?? null,
+    });
   }
   return changes;
 }
 
-function vulnerabilitySet(report: Report | null): Map<string, VulnerabilityChange> {
-  const map = new Map<string, VulnerabilityChange>();
-  for (const [key, { component }] of components(report)) {
-    for (const vulnerability of component.vulnerabilities ?? [])
-      map.set(`${key}#${vulnerability.id}`, { component: key, vulnerability });
+/** How a component is named to people: "WordPress" for core, the slug otherwise. */
+export function componentLabel(type: ComponentChange["type"], slug: string): string {
+  return type === "core" ? "WordPress" : slug;
+}
+
+/** "update akismet to 5.0.3", "update WordPress to 6.1.10", or what to do when there is no fix. */
+export function vulnerabilityFix(type: ComponentChange["type"], slug: string, fixedIn: string | null): string {
+  const label = componentLabel(type, slug);
+  if (fixedIn) return `update ${label} to ${fixedIn}`;
+  return type === "core"
+    ? "no fix available: watch for a WordPress security release and block the attack (WAF) meanwhile"
+    : `no fix available: remove or replace ${label}`;
+}
+
+/**
+ * One line for a vulnerability of an installed component:
+ * "akismet 5.0.2: <id> <title> (high, CVSS 7.5, CVE-2023-1234) [affects <= 5.0.2] — update akismet to 5.0.3".
+ */
+export function describeVulnerability(
+  type: ComponentChange["type"],
+  slug: string,
+  version: string | null,
+  vulnerability: Vulnerability,
+): string {
+  const score = vulnerability.cvss === null || vulnerability.cvss === undefined ? "" : `, CVSS ${vulnerability.cvss}`;
+  const cve = (vulnerability.cve ?? []).length > 0 ? `, ${(vulnerability.cve ?? []).join(" ")}` : "";
+  const range = vulnerability.affected ? ` [affects ${vulnerability.affected}]` : "";
+  return `${componentLabel(type, slug)} ${version ?? "(version unknown)"}: ${vulnerability.id} ${vulnerability.title} (${vulnerability.severity}${score}${cve})${range} — ${vulnerabilityFix(type, slug, vulnerability.fixed_in ?? null)}`;
+}
+
+/** `describeVulnerability` for an entry of the diff. */
+export function describeVulnerabilityChange(change: VulnerabilityChange): string {
+  return describeVulnerability(change.component_type, change.slug, change.version, change.vulnerability);
+}
+
+/**
+ * The vulnerabilities `from` lists and `to` does not, keyed `<type>:<slug>#<id>`. `added` says
+ * which direction: true for new ones (from = head), false for fixed ones (from = base).
+ */
+function vulnerabilityChanges(from: Report, to: Report, added: boolean): VulnerabilityChange[] {
+  const here = components(from);
+  const there = components(to);
+  const known = new Set<string>();
+  for (const [key, { component }] of there)
+    for (const vulnerability of component.vulnerabilities ?? []) known.add(`${key}#${vulnerability.id}`);
+  const changes: VulnerabilityChange[] = [];
+  const seen = new Set<string>();
+  for (const [key, entry] of here) {
+    const { type, component } = entry;
+    // The component change as seen from base to head, whichever side this one is on.
+    const change = added ? changeKind(there.get(key), entry) : changeKind(entry, there.get(key));
+    for (const vulnerability of component.vulnerabilities ?? []) {
+      const id = `${key}#${vulnerability.id}`;
+      if (known.has(id) || seen.has(id)) continue;
+      seen.add(id);
+      changes.push({
+        component: key,
+        component_type: type,
+        slug: component.slug,
+        version: component.version ?? null,
+        kind: change ? "component_changed" : added ? "new_vulnerability" : "advisory_withdrawn",
+        component_change: change,
+        fix: vulnerabilityFix(type, component.slug, vulnerability.fixed_in ?? null),
+        vulnerability,
+      });
+    }
   }
-  return map;
+  return changes.sort(
+    (a, b) =>
+      severityRank(b.vulnerability.severity) - severityRank(a.vulnerability.severity) ||
+      `${a.component}#${a.vulnerability.id}`.localeCompare(`${b.component}#${b.vulnerability.id}`),
+  );
+}
+
+/** "3 newly published vulnerabilities …: akismet 5.0.2 CVE-2023-1 (high), …" — at most 5 named. */
+function vulnerabilityReason(intro: string, changes: VulnerabilityChange[]): string {
+  const named = changes
+    .slice(0, 5)
+    .map(
+      ({ component_type, slug, version, vulnerability }) =>
+        `${componentLabel(component_type, slug)} ${version ?? "(version unknown)"} ${vulnerability.cve?.[0] ?? vulnerability.id} (${vulnerability.severity})`,
+    );
+  return `${intro}: ${named.join(", ")}${changes.length > 5 ? ", …" : ""}`;
 }
 
 function metricChanges(base: Report | null, head: Report, options: DiffOptions): MetricChange[] {
@@ -255,23 +374,12 @@ export function diff(base: Report | null, head: Report, options: DiffOptions = {
   regressions.sort(bySeverity);
   improvements.sort(bySeverity);
 
-  const oldVulns = vulnerabilitySet(base);
-  const newVulns = vulnerabilitySet(head);
-  const byVulnSeverity = (a: VulnerabilityChange, b: VulnerabilityChange) =>
-    severityRank(b.vulnerability.severity) - severityRank(a.vulnerability.severity) ||
-    `${a.component}#${a.vulnerability.id}`.localeCompare(`${b.component}#${b.vulnerability.id}`);
-  const new_vulnerabilities = base
-    ? [...newVulns]
-        .filter(([key]) => !oldVulns.has(key))
-        .map(([, v]) => v)
-        .sort(byVulnSeverity)
-    : [];
-  const fixed_vulnerabilities = base
-    ? [...oldVulns]
-        .filter(([key]) => !newVulns.has(key))
-        .map(([, v]) => v)
-        .sort(byVulnSeverity)
-    : [];
+  const new_vulnerabilities = base ? vulnerabilityChanges(head, base, true) : [];
+  const fixed_vulnerabilities = base ? vulnerabilityChanges(base, head, false) : [];
+  const regression_kinds: RegressionKinds = {
+    new_vulnerability: new_vulnerabilities.filter((change) => change.kind === "new_vulnerability").length,
+    component_changed: new_vulnerabilities.filter((change) => change.kind === "component_changed").length,
+  };
 
   const before = base?.summary?.score ?? null;
   const after = head.summary?.score ?? null;
@@ -291,9 +399,21 @@ export function diff(base: Report | null, head: Report, options: DiffOptions = {
       );
     }
     const vulnerable = new_vulnerabilities.filter((change) => severityRank(change.vulnerability.severity) >= threshold);
-    if (vulnerable.length > 0)
+    const published = vulnerable.filter((change) => change.kind === "new_vulnerability");
+    if (published.length > 0)
       reasons.push(
-        `${vulnerable.length} new known vulnerabilit${vulnerable.length === 1 ? "y" : "ies"} at severity ${failOn} or above`,
+        vulnerabilityReason(
+          `${published.length} newly published vulnerabilit${published.length === 1 ? "y affects" : "ies affect"} unchanged components at severity ${failOn} or above (new_vulnerability)`,
+          published,
+        ),
+      );
+    const brought = vulnerable.filter((change) => change.kind !== "new_vulnerability");
+    if (brought.length > 0)
+      reasons.push(
+        vulnerabilityReason(
+          `${brought.length} vulnerabilit${brought.length === 1 ? "y" : "ies"} came with component changes at severity ${failOn} or above (component_changed)`,
+          brought,
+        ),
       );
   }
   if (
@@ -321,6 +441,7 @@ export function diff(base: Report | null, head: Report, options: DiffOptions = {
     improvements,
     new_vulnerabilities,
     fixed_vulnerabilities,
+    regression_kinds,
     components: componentChanges(base, head),
     metrics: metricChanges(base, head, options),
     budgets,

@@ -18690,11 +18690,27 @@ function components(report) {
       }
     });
   }
-  if (report.theme)
+  if (report.theme) {
     map.set(`theme:${report.theme.slug}`, { type: "theme", component: report.theme });
+    const parent = report.theme.parent;
+    if (parent && !map.has(`theme:${parent.slug}`))
+      map.set(`theme:${parent.slug}`, { type: "theme", component: parent });
+  }
   for (const plugin of report.plugins ?? [])
     map.set(`plugin:${plugin.slug}`, { type: "plugin", component: plugin });
   return map;
+}
+function changeKind(old, now) {
+  if (!old)
+    return now ? "added" : null;
+  if (!now)
+    return "removed";
+  const from = old.component.version;
+  const to = now.component.version;
+  if (from === to)
+    return null;
+  const order = from && to ? compareDottedVersions(to, from) : 0;
+  return order > 0 ? "updated" : order < 0 ? "downgraded" : "version_changed";
 }
 function componentChanges(base, head) {
   if (!base)
@@ -18705,36 +18721,72 @@ function componentChanges(base, head) {
   for (const key of [...new Set([...before.keys(), ...after.keys()])].sort()) {
     const old = before.get(key);
     const now = after.get(key);
-    const type = (now ?? old)?.type;
-    const slug = (now ?? old)?.component.slug;
-    const name = now?.component.name ?? old?.component.name ?? null;
-    const from = old?.component.version ?? null;
-    const to = now?.component.version ?? null;
-    if (!old)
-      changes.push({ type, slug, name, change: "added", before: null, after: to });
-    else if (!now)
-      changes.push({ type, slug, name, change: "removed", before: from, after: null });
-    else if (from !== to) {
-      const order = from && to ? compareDottedVersions(to, from) : 0;
-      changes.push({
-        type,
-        slug,
-        name,
-        change: order > 0 ? "updated" : order < 0 ? "downgraded" : "version_changed",
-        before: from,
-        after: to
-      });
-    }
+    const change = changeKind(old, now);
+    if (!change)
+      continue;
+    changes.push({
+      type: (now ?? old)?.type,
+      slug: (now ?? old)?.component.slug,
+      name: now?.component.name ?? old?.component.name ?? null,
+      change,
+      before: old?.component.version ?? null,
+      after: now?.component.version ?? null
+    });
   }
   return changes;
 }
-function vulnerabilitySet(report) {
-  const map = new Map;
-  for (const [key, { component }] of components(report)) {
+function componentLabel(type, slug) {
+  return type === "core" ? "WordPress" : slug;
+}
+function vulnerabilityFix(type, slug, fixedIn) {
+  const label = componentLabel(type, slug);
+  if (fixedIn)
+    return `update ${label} to ${fixedIn}`;
+  return type === "core" ? "no fix available: watch for a WordPress security release and block the attack (WAF) meanwhile" : `no fix available: remove or replace ${label}`;
+}
+function describeVulnerability(type, slug, version, vulnerability) {
+  const score = vulnerability.cvss === null || vulnerability.cvss === undefined ? "" : `, CVSS ${vulnerability.cvss}`;
+  const cve = (vulnerability.cve ?? []).length > 0 ? `, ${(vulnerability.cve ?? []).join(" ")}` : "";
+  const range = vulnerability.affected ? ` [affects ${vulnerability.affected}]` : "";
+  return `${componentLabel(type, slug)} ${version ?? "(version unknown)"}: ${vulnerability.id} ${vulnerability.title} (${vulnerability.severity}${score}${cve})${range} — ${vulnerabilityFix(type, slug, vulnerability.fixed_in ?? null)}`;
+}
+function describeVulnerabilityChange(change) {
+  return describeVulnerability(change.component_type, change.slug, change.version, change.vulnerability);
+}
+function vulnerabilityChanges(from, to, added) {
+  const here = components(from);
+  const there = components(to);
+  const known = new Set;
+  for (const [key, { component }] of there)
     for (const vulnerability of component.vulnerabilities ?? [])
-      map.set(`${key}#${vulnerability.id}`, { component: key, vulnerability });
+      known.add(`${key}#${vulnerability.id}`);
+  const changes = [];
+  const seen = new Set;
+  for (const [key, entry] of here) {
+    const { type, component } = entry;
+    const change = added ? changeKind(there.get(key), entry) : changeKind(entry, there.get(key));
+    for (const vulnerability of component.vulnerabilities ?? []) {
+      const id = `${key}#${vulnerability.id}`;
+      if (known.has(id) || seen.has(id))
+        continue;
+      seen.add(id);
+      changes.push({
+        component: key,
+        component_type: type,
+        slug: component.slug,
+        version: component.version ?? null,
+        kind: change ? "component_changed" : added ? "new_vulnerability" : "advisory_withdrawn",
+        component_change: change,
+        fix: vulnerabilityFix(type, component.slug, vulnerability.fixed_in ?? null),
+        vulnerability
+      });
+    }
   }
-  return map;
+  return changes.sort((a, b) => severityRank(b.vulnerability.severity) - severityRank(a.vulnerability.severity) || `${a.component}#${a.vulnerability.id}`.localeCompare(`${b.component}#${b.vulnerability.id}`));
+}
+function vulnerabilityReason(intro, changes) {
+  const named = changes.slice(0, 5).map(({ component_type, slug, version, vulnerability }) => `${componentLabel(component_type, slug)} ${version ?? "(version unknown)"} ${vulnerability.cve?.[0] ?? vulnerability.id} (${vulnerability.severity})`);
+  return `${intro}: ${named.join(", ")}${changes.length > 5 ? ", …" : ""}`;
 }
 function metricChanges(base, head, options) {
   if (!base)
@@ -18794,11 +18846,12 @@ function diff(base, head, options = {}) {
   }
   regressions.sort(bySeverity);
   improvements.sort(bySeverity);
-  const oldVulns = vulnerabilitySet(base);
-  const newVulns = vulnerabilitySet(head);
-  const byVulnSeverity = (a, b) => severityRank(b.vulnerability.severity) - severityRank(a.vulnerability.severity) || `${a.component}#${a.vulnerability.id}`.localeCompare(`${b.component}#${b.vulnerability.id}`);
-  const new_vulnerabilities = base ? [...newVulns].filter(([key]) => !oldVulns.has(key)).map(([, v]) => v).sort(byVulnSeverity) : [];
-  const fixed_vulnerabilities = base ? [...oldVulns].filter(([key]) => !newVulns.has(key)).map(([, v]) => v).sort(byVulnSeverity) : [];
+  const new_vulnerabilities = base ? vulnerabilityChanges(head, base, true) : [];
+  const fixed_vulnerabilities = base ? vulnerabilityChanges(base, head, false) : [];
+  const regression_kinds = {
+    new_vulnerability: new_vulnerabilities.filter((change) => change.kind === "new_vulnerability").length,
+    component_changed: new_vulnerabilities.filter((change) => change.kind === "component_changed").length
+  };
   const before = base?.summary?.score ?? null;
   const after = head.summary?.score ?? null;
   const scoreDelta = before !== null && after !== null ? after - before : null;
@@ -18811,8 +18864,12 @@ function diff(base, head, options = {}) {
       reasons.push(`${gating.length} check${gating.length === 1 ? "" : "s"} regressed at severity ${failOn} or above: ${gating.slice(0, 5).map((change) => change.id).join(", ")}${gating.length > 5 ? ", …" : ""}`);
     }
     const vulnerable = new_vulnerabilities.filter((change) => severityRank(change.vulnerability.severity) >= threshold);
-    if (vulnerable.length > 0)
-      reasons.push(`${vulnerable.length} new known vulnerabilit${vulnerable.length === 1 ? "y" : "ies"} at severity ${failOn} or above`);
+    const published = vulnerable.filter((change) => change.kind === "new_vulnerability");
+    if (published.length > 0)
+      reasons.push(vulnerabilityReason(`${published.length} newly published vulnerabilit${published.length === 1 ? "y affects" : "ies affect"} unchanged components at severity ${failOn} or above (new_vulnerability)`, published));
+    const brought = vulnerable.filter((change) => change.kind !== "new_vulnerability");
+    if (brought.length > 0)
+      reasons.push(vulnerabilityReason(`${brought.length} vulnerabilit${brought.length === 1 ? "y" : "ies"} came with component changes at severity ${failOn} or above (component_changed)`, brought));
   }
   if (options.maxScoreDrop !== undefined && options.maxScoreDrop !== null && scoreDelta !== null && -scoreDelta > options.maxScoreDrop) {
     reasons.push(`the score dropped by ${-scoreDelta} points (${before} → ${after}), more than the allowed ${options.maxScoreDrop}`);
@@ -18829,6 +18886,7 @@ function diff(base, head, options = {}) {
     improvements,
     new_vulnerabilities,
     fixed_vulnerabilities,
+    regression_kinds,
     components: componentChanges(base, head),
     metrics: metricChanges(base, head, options),
     budgets,
@@ -18867,6 +18925,29 @@ var SECURITY_SEVERITY = {
   low: "3.0",
   info: "1.0"
 };
+var VULNERABLE_CHECKS = {
+  "components.core_vulnerable": (report) => report.wordpress?.detected ? [
+    {
+      type: "core",
+      slug: "wordpress",
+      version: report.wordpress.version,
+      vulnerabilities: report.wordpress.vulnerabilities ?? []
+    }
+  ] : [],
+  "components.theme_vulnerable": (report) => [report.theme, report.theme?.parent].filter((theme) => !!theme).map((theme) => ({
+    type: "theme",
+    slug: theme.slug,
+    version: theme.version,
+    vulnerabilities: theme.vulnerabilities ?? []
+  })),
+  "components.plugins_vulnerable": (report) => (report.plugins ?? []).map((plugin) => ({
+    type: "plugin",
+    slug: plugin.slug,
+    version: plugin.version,
+    vulnerabilities: plugin.vulnerabilities ?? []
+  }))
+};
+var clean = (text) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ");
 function toSarif(report, toolVersion, informationUri) {
   const failing = report.checks.filter((check) => check.status === "fail" || check.status === "warn");
   const rules = new Map;
@@ -18875,6 +18956,48 @@ function toSarif(report, toolVersion, informationUri) {
       rules.set(check.id, check);
   const ruleIds = [...rules.keys()].sort();
   const site = report.final_url ?? report.url;
+  const location = [{ physicalLocation: { artifactLocation: { uri: site } } }];
+  const results = failing.flatMap((check) => {
+    const ruleIndex = ruleIds.indexOf(check.id);
+    const perVulnerability = (VULNERABLE_CHECKS[check.id]?.(report) ?? []).flatMap((component) => {
+      const seen = new Set;
+      return component.vulnerabilities.filter((vulnerability) => !seen.has(vulnerability.id) && !!seen.add(vulnerability.id)).map((vulnerability) => ({
+        ruleId: check.id,
+        ruleIndex,
+        level: LEVEL[vulnerability.severity] ?? LEVEL[check.severity],
+        message: {
+          text: clean(describeVulnerability(component.type, component.slug, component.version, vulnerability))
+        },
+        locations: location,
+        partialFingerprints: {
+          "wpreportVulnerability/v1": `${check.id}@${site}#${component.type}:${component.slug}#${vulnerability.id}`
+        },
+        properties: {
+          component: `${component.type}:${component.slug}`,
+          version: component.version,
+          vulnerability_id: vulnerability.id,
+          severity: vulnerability.severity,
+          cvss: vulnerability.cvss ?? null,
+          cve: vulnerability.cve ?? [],
+          affected: vulnerability.affected ?? null,
+          fixed_in: vulnerability.fixed_in ?? null
+        }
+      }));
+    });
+    if (perVulnerability.length > 0)
+      return perVulnerability;
+    return [
+      {
+        ruleId: check.id,
+        ruleIndex,
+        level: check.status === "warn" && LEVEL[check.severity] === "error" ? "warning" : LEVEL[check.severity],
+        message: { text: [check.message, ...check.evidence.map((line) => `• ${line}`)].join(`
+`) },
+        locations: location,
+        partialFingerprints: { "wpreportCheck/v1": `${check.id}@${site}` }
+      }
+    ];
+  });
   return {
     $schema: "https://json.schemastore.org/sarif-2.1.0.json",
     version: "2.1.0",
@@ -18887,6 +19010,7 @@ function toSarif(report, toolVersion, informationUri) {
             informationUri,
             rules: ruleIds.map((id) => {
               const check = rules.get(id);
+              const security = check.category === "security" || id.endsWith("_vulnerable");
               return {
                 id,
                 name: id.replace(/[._]([a-z])/g, (_, letter) => letter.toUpperCase()),
@@ -18894,23 +19018,15 @@ function toSarif(report, toolVersion, informationUri) {
                 help: { text: check.remediation },
                 defaultConfiguration: { level: LEVEL[check.severity] },
                 properties: {
-                  tags: [check.category],
-                  ...check.category === "security" ? { "security-severity": SECURITY_SEVERITY[check.severity] } : {}
+                  tags: security && check.category !== "security" ? [check.category, "security"] : [check.category],
+                  ...security ? { "security-severity": SECURITY_SEVERITY[check.severity] } : {}
                 }
               };
             })
           }
         },
         automationDetails: { id: `wpreport/${report.url}` },
-        results: failing.map((check) => ({
-          ruleId: check.id,
-          ruleIndex: ruleIds.indexOf(check.id),
-          level: check.status === "warn" && LEVEL[check.severity] === "error" ? "warning" : LEVEL[check.severity],
-          message: { text: [check.message, ...check.evidence.map((line) => `• ${line}`)].join(`
-`) },
-          locations: [{ physicalLocation: { artifactLocation: { uri: site } } }],
-          partialFingerprints: { "wpreportCheck/v1": `${check.id}@${site}` }
-        })),
+        results,
         properties: {
           report_id: report.id,
           score: report.summary?.score ?? null,
@@ -18919,6 +19035,40 @@ function toSarif(report, toolVersion, informationUri) {
       }
     ]
   };
+}
+
+// action/src/text.ts
+function vulnerabilityLines(title, changes) {
+  if (changes.length === 0)
+    return [];
+  return [
+    "",
+    `${title} (${changes.length}):`,
+    ...changes.map((change) => `  [${change.vulnerability.severity}] ${change.kind}: ${describeVulnerabilityChange(change)}${change.component_change ? ` (component ${change.component_change})` : ""}`)
+  ];
+}
+function renderText(report, base, result, failOn) {
+  const lines = [];
+  lines.push(`wpreport: ${result.verdict.result === "pass" ? "PASSED" : "FAILED"} — ${report.final_url ?? report.url}`);
+  lines.push(`report ${report.id}, score ${result.score.before ?? "—"} → ${result.score.after ?? "—"}, grade ${result.grade.after ?? "—"}, baseline ${base?.id ?? "none"}, fail-on ${failOn}`);
+  for (const reason of result.verdict.reasons)
+    lines.push(`  ✗ ${reason}`);
+  if (result.regressions.length > 0) {
+    lines.push("", `Regressions (${result.regressions.length}):`);
+    for (const change of result.regressions)
+      lines.push(`  [${change.severity}] ${change.id}: ${change.before ?? "absent"} → ${change.after ?? "absent"} — ${change.message}`);
+  }
+  lines.push(...vulnerabilityLines("New vulnerabilities in unchanged components", result.new_vulnerabilities.filter((change) => change.kind === "new_vulnerability")), ...vulnerabilityLines("Vulnerabilities introduced by component changes", result.new_vulnerabilities.filter((change) => change.kind !== "new_vulnerability")));
+  if (result.components.length > 0) {
+    lines.push("", "Component changes:");
+    for (const change of result.components)
+      lines.push(`  ${change.type} ${change.slug}: ${change.change} ${change.before ?? "—"} → ${change.after ?? "—"}`);
+  }
+  for (const metric of result.metrics.filter((m) => m.direction === "worse")) {
+    lines.push(`  ▼ ${metric.label}: ${metric.before} → ${metric.after}${metric.percent !== null ? ` (${metric.percent > 0 ? "+" : ""}${metric.percent}%)` : ""}`);
+  }
+  return lines.join(`
+`).replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "");
 }
 
 // action/src/cli.ts
@@ -18942,28 +19092,6 @@ Environment:
 Exit codes: 0 passed · 1 failed the thresholds · 2 could not check`;
 
 class UsageError extends Error {
-}
-function text(report, base, result, failOn) {
-  const lines = [];
-  lines.push(`wpreport: ${result.verdict.result === "pass" ? "PASSED" : "FAILED"} — ${report.final_url ?? report.url}`);
-  lines.push(`report ${report.id}, score ${result.score.before ?? "—"} → ${result.score.after ?? "—"}, grade ${result.grade.after ?? "—"}, baseline ${base?.id ?? "none"}, fail-on ${failOn}`);
-  for (const reason of result.verdict.reasons)
-    lines.push(`  ✗ ${reason}`);
-  if (result.regressions.length > 0) {
-    lines.push("", `Regressions (${result.regressions.length}):`);
-    for (const change of result.regressions)
-      lines.push(`  [${change.severity}] ${change.id}: ${change.before ?? "absent"} → ${change.after ?? "absent"} — ${change.message}`);
-  }
-  if (result.components.length > 0) {
-    lines.push("", "Component changes:");
-    for (const change of result.components)
-      lines.push(`  ${change.type} ${change.slug}: ${change.change} ${change.before ?? "—"} → ${change.after ?? "—"}`);
-  }
-  for (const metric of result.metrics.filter((m) => m.direction === "worse")) {
-    lines.push(`  ▼ ${metric.label}: ${metric.before} → ${metric.after}${metric.percent !== null ? ` (${metric.percent > 0 ? "+" : ""}${metric.percent}%)` : ""}`);
-  }
-  return lines.join(`
-`).replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "");
 }
 async function main(argv, env, out, err) {
   let options;
@@ -19011,7 +19139,7 @@ ${USAGE}`);
     else if (options.format === "sarif")
       out(JSON.stringify(toSarif(report, "1.0.0", `${options.apiUrl}/docs/checks`), null, 2));
     else
-      out(text(report, base, result, options.failOn));
+      out(renderText(report, base, result, options.failOn));
     return result.verdict.result === "pass" ? 0 : 1;
   } catch (error) {
     err(error instanceof ApiError ? `wpreport: ${explain(error)}` : `wpreport: ${error.message}`);

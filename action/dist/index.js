@@ -37298,11 +37298,27 @@ function components(report) {
       }
     });
   }
-  if (report.theme)
+  if (report.theme) {
     map.set(`theme:${report.theme.slug}`, { type: "theme", component: report.theme });
+    const parent = report.theme.parent;
+    if (parent && !map.has(`theme:${parent.slug}`))
+      map.set(`theme:${parent.slug}`, { type: "theme", component: parent });
+  }
   for (const plugin of report.plugins ?? [])
     map.set(`plugin:${plugin.slug}`, { type: "plugin", component: plugin });
   return map;
+}
+function changeKind(old, now) {
+  if (!old)
+    return now ? "added" : null;
+  if (!now)
+    return "removed";
+  const from = old.component.version;
+  const to = now.component.version;
+  if (from === to)
+    return null;
+  const order = from && to ? compareDottedVersions(to, from) : 0;
+  return order > 0 ? "updated" : order < 0 ? "downgraded" : "version_changed";
 }
 function componentChanges(base, head) {
   if (!base)
@@ -37313,36 +37329,72 @@ function componentChanges(base, head) {
   for (const key of [...new Set([...before.keys(), ...after.keys()])].sort()) {
     const old = before.get(key);
     const now = after.get(key);
-    const type = (now ?? old)?.type;
-    const slug = (now ?? old)?.component.slug;
-    const name = now?.component.name ?? old?.component.name ?? null;
-    const from = old?.component.version ?? null;
-    const to = now?.component.version ?? null;
-    if (!old)
-      changes.push({ type, slug, name, change: "added", before: null, after: to });
-    else if (!now)
-      changes.push({ type, slug, name, change: "removed", before: from, after: null });
-    else if (from !== to) {
-      const order = from && to ? compareDottedVersions(to, from) : 0;
-      changes.push({
-        type,
-        slug,
-        name,
-        change: order > 0 ? "updated" : order < 0 ? "downgraded" : "version_changed",
-        before: from,
-        after: to
-      });
-    }
+    const change = changeKind(old, now);
+    if (!change)
+      continue;
+    changes.push({
+      type: (now ?? old)?.type,
+      slug: (now ?? old)?.component.slug,
+      name: now?.component.name ?? old?.component.name ?? null,
+      change,
+      before: old?.component.version ?? null,
+      after: now?.component.version ?? null
+    });
   }
   return changes;
 }
-function vulnerabilitySet(report) {
-  const map = new Map;
-  for (const [key, { component }] of components(report)) {
+function componentLabel(type, slug) {
+  return type === "core" ? "WordPress" : slug;
+}
+function vulnerabilityFix(type, slug, fixedIn) {
+  const label = componentLabel(type, slug);
+  if (fixedIn)
+    return `update ${label} to ${fixedIn}`;
+  return type === "core" ? "no fix available: watch for a WordPress security release and block the attack (WAF) meanwhile" : `no fix available: remove or replace ${label}`;
+}
+function describeVulnerability(type, slug, version, vulnerability) {
+  const score = vulnerability.cvss === null || vulnerability.cvss === undefined ? "" : `, CVSS ${vulnerability.cvss}`;
+  const cve = (vulnerability.cve ?? []).length > 0 ? `, ${(vulnerability.cve ?? []).join(" ")}` : "";
+  const range = vulnerability.affected ? ` [affects ${vulnerability.affected}]` : "";
+  return `${componentLabel(type, slug)} ${version ?? "(version unknown)"}: ${vulnerability.id} ${vulnerability.title} (${vulnerability.severity}${score}${cve})${range} — ${vulnerabilityFix(type, slug, vulnerability.fixed_in ?? null)}`;
+}
+function describeVulnerabilityChange(change) {
+  return describeVulnerability(change.component_type, change.slug, change.version, change.vulnerability);
+}
+function vulnerabilityChanges(from, to, added) {
+  const here = components(from);
+  const there = components(to);
+  const known = new Set;
+  for (const [key, { component }] of there)
     for (const vulnerability of component.vulnerabilities ?? [])
-      map.set(`${key}#${vulnerability.id}`, { component: key, vulnerability });
+      known.add(`${key}#${vulnerability.id}`);
+  const changes = [];
+  const seen = new Set;
+  for (const [key, entry] of here) {
+    const { type, component } = entry;
+    const change = added ? changeKind(there.get(key), entry) : changeKind(entry, there.get(key));
+    for (const vulnerability of component.vulnerabilities ?? []) {
+      const id = `${key}#${vulnerability.id}`;
+      if (known.has(id) || seen.has(id))
+        continue;
+      seen.add(id);
+      changes.push({
+        component: key,
+        component_type: type,
+        slug: component.slug,
+        version: component.version ?? null,
+        kind: change ? "component_changed" : added ? "new_vulnerability" : "advisory_withdrawn",
+        component_change: change,
+        fix: vulnerabilityFix(type, component.slug, vulnerability.fixed_in ?? null),
+        vulnerability
+      });
+    }
   }
-  return map;
+  return changes.sort((a, b) => severityRank(b.vulnerability.severity) - severityRank(a.vulnerability.severity) || `${a.component}#${a.vulnerability.id}`.localeCompare(`${b.component}#${b.vulnerability.id}`));
+}
+function vulnerabilityReason(intro, changes) {
+  const named = changes.slice(0, 5).map(({ component_type, slug, version, vulnerability }) => `${componentLabel(component_type, slug)} ${version ?? "(version unknown)"} ${vulnerability.cve?.[0] ?? vulnerability.id} (${vulnerability.severity})`);
+  return `${intro}: ${named.join(", ")}${changes.length > 5 ? ", …" : ""}`;
 }
 function metricChanges(base, head, options) {
   if (!base)
@@ -37402,11 +37454,12 @@ function diff(base, head, options = {}) {
   }
   regressions.sort(bySeverity);
   improvements.sort(bySeverity);
-  const oldVulns = vulnerabilitySet(base);
-  const newVulns = vulnerabilitySet(head);
-  const byVulnSeverity = (a, b) => severityRank(b.vulnerability.severity) - severityRank(a.vulnerability.severity) || `${a.component}#${a.vulnerability.id}`.localeCompare(`${b.component}#${b.vulnerability.id}`);
-  const new_vulnerabilities = base ? [...newVulns].filter(([key]) => !oldVulns.has(key)).map(([, v]) => v).sort(byVulnSeverity) : [];
-  const fixed_vulnerabilities = base ? [...oldVulns].filter(([key]) => !newVulns.has(key)).map(([, v]) => v).sort(byVulnSeverity) : [];
+  const new_vulnerabilities = base ? vulnerabilityChanges(head, base, true) : [];
+  const fixed_vulnerabilities = base ? vulnerabilityChanges(base, head, false) : [];
+  const regression_kinds = {
+    new_vulnerability: new_vulnerabilities.filter((change) => change.kind === "new_vulnerability").length,
+    component_changed: new_vulnerabilities.filter((change) => change.kind === "component_changed").length
+  };
   const before = base?.summary?.score ?? null;
   const after = head.summary?.score ?? null;
   const scoreDelta = before !== null && after !== null ? after - before : null;
@@ -37419,8 +37472,12 @@ function diff(base, head, options = {}) {
       reasons.push(`${gating.length} check${gating.length === 1 ? "" : "s"} regressed at severity ${failOn} or above: ${gating.slice(0, 5).map((change) => change.id).join(", ")}${gating.length > 5 ? ", …" : ""}`);
     }
     const vulnerable = new_vulnerabilities.filter((change) => severityRank(change.vulnerability.severity) >= threshold);
-    if (vulnerable.length > 0)
-      reasons.push(`${vulnerable.length} new known vulnerabilit${vulnerable.length === 1 ? "y" : "ies"} at severity ${failOn} or above`);
+    const published = vulnerable.filter((change) => change.kind === "new_vulnerability");
+    if (published.length > 0)
+      reasons.push(vulnerabilityReason(`${published.length} newly published vulnerabilit${published.length === 1 ? "y affects" : "ies affect"} unchanged components at severity ${failOn} or above (new_vulnerability)`, published));
+    const brought = vulnerable.filter((change) => change.kind !== "new_vulnerability");
+    if (brought.length > 0)
+      reasons.push(vulnerabilityReason(`${brought.length} vulnerabilit${brought.length === 1 ? "y" : "ies"} came with component changes at severity ${failOn} or above (component_changed)`, brought));
   }
   if (options.maxScoreDrop !== undefined && options.maxScoreDrop !== null && scoreDelta !== null && -scoreDelta > options.maxScoreDrop) {
     reasons.push(`the score dropped by ${-scoreDelta} points (${before} → ${after}), more than the allowed ${options.maxScoreDrop}`);
@@ -37437,6 +37494,7 @@ function diff(base, head, options = {}) {
     improvements,
     new_vulnerabilities,
     fixed_vulnerabilities,
+    regression_kinds,
     components: componentChanges(base, head),
     metrics: metricChanges(base, head, options),
     budgets,
@@ -37479,14 +37537,18 @@ function fromRegression(change) {
     message: clean(`${change.id} (${change.severity}): ${change.before ?? "absent"} → ${change.after ?? "absent"}. ${change.message} Fix: ${change.remediation}`, 1000)
   };
 }
+function fromVulnerability(change) {
+  const component = `${componentLabel(change.component_type, change.slug)} ${change.version ?? "(version unknown)"}`;
+  return {
+    level: LEVEL[change.vulnerability.severity] ?? "warning",
+    title: clean(change.kind === "new_vulnerability" ? `wpreport: new_vulnerability in unchanged ${component}` : `wpreport: vulnerability came with ${component} (component_changed)`, 120),
+    message: clean(`${change.kind}: ${describeVulnerabilityChange(change)}.${change.kind === "new_vulnerability" ? " Newly published for a version that did not change since the baseline." : ` The component was ${change.component_change ?? "changed"} since the baseline.`} Fix: ${change.fix}.`, 1000)
+  };
+}
 function annotationsFor(diff) {
   const all = [
     ...diff.regressions.map(fromRegression),
-    ...diff.new_vulnerabilities.map(({ component, vulnerability }) => ({
-      level: LEVEL[vulnerability.severity],
-      title: clean(`wpreport: new vulnerability in ${component}`, 120),
-      message: clean(`${vulnerability.title}${vulnerability.fixed_in ? ` — fixed in ${vulnerability.fixed_in}` : ""}`, 1000)
-    })),
+    ...diff.new_vulnerabilities.map(fromVulnerability),
     ...diff.budgets.filter((budget) => budget.exceeded).map((budget) => ({
       level: "error",
       title: `wpreport: ${budget.label} over budget`,
@@ -37602,6 +37664,18 @@ function regressionRows(changes, limit) {
     rows.push(`| | …and ${changes.length - limit} more | | |`);
   return rows;
 }
+function vulnerabilityRows(changes, limit) {
+  const rows = ["| Severity | Component | Vulnerability | CVE | Affected | Fix |", "|---|---|---|---|---|---|"];
+  for (const change of changes.slice(0, limit)) {
+    const { vulnerability } = change;
+    const cvss = vulnerability.cvss === null || vulnerability.cvss === undefined ? "" : ` (CVSS ${vulnerability.cvss})`;
+    const how = change.component_change ? ` (${change.component_change})` : "";
+    rows.push(`| ${vulnerability.severity}${cvss} | ${change.component_type} \`${md(componentLabel(change.component_type, change.slug), 100)}\` ${md(change.version ?? "(version unknown)", 40)}${how} | ${md(vulnerability.title, 200)}<br>${md(vulnerability.id, 80)} | ${(vulnerability.cve ?? []).map((cve) => md(cve, 40)).join(", ") || "—"} | ${md(vulnerability.affected ?? "—", 80)} | ${md(change.fix, 120)} |`);
+  }
+  if (changes.length > limit)
+    rows.push(`| | …and ${changes.length - limit} more | | | | |`);
+  return rows;
+}
 function renderMarkdown({ report, base, diff, reportUrl, failOn }, options = {}) {
   const limit = options.limit ?? 50;
   const lines = [];
@@ -37620,12 +37694,13 @@ function renderMarkdown({ report, base, diff, reportUrl, failOn }, options = {})
   } else if (base) {
     lines.push("No check got worse. \uD83C\uDF89", "");
   }
-  if (diff.new_vulnerabilities.length > 0) {
-    lines.push("#### New known vulnerabilities", "");
-    for (const { component, vulnerability } of diff.new_vulnerabilities.slice(0, limit)) {
-      lines.push(`- **${vulnerability.severity}** ${md(component)}: ${md(vulnerability.title)}${vulnerability.fixed_in ? ` (fixed in ${md(vulnerability.fixed_in)})` : ""}`);
-    }
-    lines.push("");
+  const published = diff.new_vulnerabilities.filter((change) => change.kind === "new_vulnerability");
+  if (published.length > 0) {
+    lines.push(`#### New vulnerabilities in unchanged components (${published.length})`, "", "Published since the baseline for component versions that did not change (`new_vulnerability`): the site did not change, the risk is new.", "", ...vulnerabilityRows(published, limit), "");
+  }
+  const brought = diff.new_vulnerabilities.filter((change) => change.kind !== "new_vulnerability");
+  if (brought.length > 0) {
+    lines.push(`#### Vulnerabilities introduced by component changes (${brought.length})`, "", "Components added or changed since the baseline bring these known vulnerabilities (`component_changed`).", "", ...vulnerabilityRows(brought, limit), "");
   }
   if (diff.components.length > 0) {
     lines.push("#### Component changes", "", "| Component | Change | Version |", "|---|---|---|");
@@ -37648,6 +37723,12 @@ function renderMarkdown({ report, base, diff, reportUrl, failOn }, options = {})
       lines.push(`| ${budget.label} | ${budget.kind === "max" ? "≤" : "≥"} ${budget.limit} | ${budget.value ?? "—"} | ${budget.exceeded ? "❌" : "✅"} |`);
     }
     lines.push("");
+  }
+  if (diff.fixed_vulnerabilities.length > 0) {
+    lines.push(`<details><summary>Fixed vulnerabilities (${diff.fixed_vulnerabilities.length})</summary>`, "");
+    for (const change of diff.fixed_vulnerabilities.slice(0, limit))
+      lines.push(`- ${change.component_type} \`${md(componentLabel(change.component_type, change.slug), 100)}\` ${md(change.version ?? "—", 40)}: ${md(change.vulnerability.title)} (${change.kind === "advisory_withdrawn" ? "advisory withdrawn" : change.component_change ?? ""})`);
+    lines.push("", "</details>", "");
   }
   if (diff.improvements.length > 0) {
     lines.push(`<details><summary>Improvements (${diff.improvements.length})</summary>`, "");

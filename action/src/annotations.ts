@@ -5,7 +5,13 @@
  * into one last annotation of that level.
  */
 import * as core from "@actions/core";
-import type { CheckChange, Diff } from "../../shared/diff.ts";
+import {
+  type CheckChange,
+  componentLabel,
+  type Diff,
+  describeVulnerabilityChange,
+  type VulnerabilityChange,
+} from "../../shared/diff.ts";
 import type { Severity } from "../../shared/report.ts";
 
 type Level = "error" | "warning" | "notice";
@@ -40,18 +46,33 @@ function fromRegression(change: CheckChange): Annotation {
   };
 }
 
+/** One per new vulnerability, the kind (`new_vulnerability` / `component_changed`) named literally, the fix in the message. */
+function fromVulnerability(change: VulnerabilityChange): Annotation {
+  const component = `${componentLabel(change.component_type, change.slug)} ${change.version ?? "(version unknown)"}`;
+  return {
+    level: LEVEL[change.vulnerability.severity] ?? "warning",
+    title: clean(
+      change.kind === "new_vulnerability"
+        ? `wpreport: new_vulnerability in unchanged ${component}`
+        : `wpreport: vulnerability came with ${component} (component_changed)`,
+      120,
+    ),
+    message: clean(
+      `${change.kind}: ${describeVulnerabilityChange(change)}.${
+        change.kind === "new_vulnerability"
+          ? " Newly published for a version that did not change since the baseline."
+          : ` The component was ${change.component_change ?? "changed"} since the baseline.`
+      } Fix: ${change.fix}.`,
+      1_000,
+    ),
+  };
+}
+
 /** The annotations for a diff: regressions, new vulnerabilities and exceeded budgets, capped and grouped. */
 export function annotationsFor(diff: Diff): Annotation[] {
   const all: Annotation[] = [
     ...diff.regressions.map(fromRegression),
-    ...diff.new_vulnerabilities.map(({ component, vulnerability }) => ({
-      level: LEVEL[vulnerability.severity],
-      title: clean(`wpreport: new vulnerability in ${component}`, 120),
-      message: clean(
-        `${vulnerability.title}${vulnerability.fixed_in ? ` — fixed in ${vulnerability.fixed_in}` : ""}`,
-        1_000,
-      ),
-    })),
+    ...diff.new_vulnerabilities.map(fromVulnerability),
     ...diff.budgets
       .filter((budget) => budget.exceeded)
       .map((budget) => ({

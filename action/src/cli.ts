@@ -10,9 +10,10 @@
  */
 import { parseArgs } from "node:util";
 import { ApiError, explain, idempotencyKeyFor, WpreportClient } from "../../shared/client.ts";
-import { type Diff, diff, isSeverity, parseBudgets } from "../../shared/diff.ts";
-import type { Report, ReportMetadata, Severity } from "../../shared/report.ts";
+import { diff, isSeverity, parseBudgets } from "../../shared/diff.ts";
+import type { ReportMetadata, Severity } from "../../shared/report.ts";
 import { toSarif } from "../../shared/sarif.ts";
+import { renderText } from "./text.ts";
 
 const USAGE = `Usage: wpreport check --url <site> [options]
 
@@ -34,34 +35,6 @@ Environment:
 Exit codes: 0 passed · 1 failed the thresholds · 2 could not check`;
 
 class UsageError extends Error {}
-
-function text(report: Report, base: Report | null, result: Diff, failOn: string): string {
-  const lines: string[] = [];
-  lines.push(`wpreport: ${result.verdict.result === "pass" ? "PASSED" : "FAILED"} — ${report.final_url ?? report.url}`);
-  lines.push(
-    `report ${report.id}, score ${result.score.before ?? "—"} → ${result.score.after ?? "—"}, grade ${result.grade.after ?? "—"}, baseline ${base?.id ?? "none"}, fail-on ${failOn}`,
-  );
-  for (const reason of result.verdict.reasons) lines.push(`  ✗ ${reason}`);
-  if (result.regressions.length > 0) {
-    lines.push("", `Regressions (${result.regressions.length}):`);
-    for (const change of result.regressions)
-      lines.push(
-        `  [${change.severity}] ${change.id}: ${change.before ?? "absent"} → ${change.after ?? "absent"} — ${change.message}`,
-      );
-  }
-  if (result.components.length > 0) {
-    lines.push("", "Component changes:");
-    for (const change of result.components)
-      lines.push(`  ${change.type} ${change.slug}: ${change.change} ${change.before ?? "—"} → ${change.after ?? "—"}`);
-  }
-  for (const metric of result.metrics.filter((m) => m.direction === "worse")) {
-    lines.push(
-      `  ▼ ${metric.label}: ${metric.before} → ${metric.after}${metric.percent !== null ? ` (${metric.percent > 0 ? "+" : ""}${metric.percent}%)` : ""}`,
-    );
-  }
-  // Site text could carry terminal escape sequences: strip control characters.
-  return lines.join("\n").replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "");
-}
 
 export async function main(
   argv: string[],
@@ -115,7 +88,7 @@ export async function main(
       out(JSON.stringify({ report, baseline_id: base?.id ?? null, diff: result }, null, 2));
     else if (options.format === "sarif")
       out(JSON.stringify(toSarif(report, "1.0.0", `${options.apiUrl}/docs/checks`), null, 2));
-    else out(text(report, base, result, options.failOn));
+    else out(renderText(report, base, result, options.failOn));
     return result.verdict.result === "pass" ? 0 : 1;
   } catch (error) {
     err(error instanceof ApiError ? `wpreport: ${explain(error)}` : `wpreport: ${(error as Error).message}`);

@@ -4,7 +4,7 @@
  * names) is untrusted: it is HTML-escaped, table-safe, stripped of mentions and links, and
  * length-capped before it reaches GitHub's renderer.
  */
-import type { CheckChange, Diff } from "../../shared/diff.ts";
+import { type CheckChange, componentLabel, type Diff, type VulnerabilityChange } from "../../shared/diff.ts";
 import type { Report } from "../../shared/report.ts";
 
 /** Escapes site text for GitHub-flavoured markdown (tables included). */
@@ -42,6 +42,21 @@ function regressionRows(changes: CheckChange[], limit: number): string[] {
   return rows;
 }
 
+/** A table of vulnerabilities: severity, component, the advisory, CVE, affected range, the fix. */
+function vulnerabilityRows(changes: VulnerabilityChange[], limit: number): string[] {
+  const rows = ["| Severity | Component | Vulnerability | CVE | Affected | Fix |", "|---|---|---|---|---|---|"];
+  for (const change of changes.slice(0, limit)) {
+    const { vulnerability } = change;
+    const cvss = vulnerability.cvss === null || vulnerability.cvss === undefined ? "" : ` (CVSS ${vulnerability.cvss})`;
+    const how = change.component_change ? ` (${change.component_change})` : "";
+    rows.push(
+      `| ${vulnerability.severity}${cvss} | ${change.component_type} \`${md(componentLabel(change.component_type, change.slug), 100)}\` ${md(change.version ?? "(version unknown)", 40)}${how} | ${md(vulnerability.title, 200)}<br>${md(vulnerability.id, 80)} | ${(vulnerability.cve ?? []).map((cve) => md(cve, 40)).join(", ") || "—"} | ${md(vulnerability.affected ?? "—", 80)} | ${md(change.fix, 120)} |`,
+    );
+  }
+  if (changes.length > limit) rows.push(`| | …and ${changes.length - limit} more | | | | |`);
+  return rows;
+}
+
 export interface RenderContext {
   report: Report;
   base: Report | null;
@@ -50,7 +65,7 @@ export interface RenderContext {
   failOn: string;
 }
 
-/** The full result in markdown: verdict, score, regressions, components, metrics, budgets. */
+/** The full result in markdown: verdict, score, regressions, new vulnerabilities by kind, components, metrics, budgets. */
 export function renderMarkdown(
   { report, base, diff, reportUrl, failOn }: RenderContext,
   options: { limit?: number } = {},
@@ -81,14 +96,27 @@ export function renderMarkdown(
   } else if (base) {
     lines.push("No check got worse. 🎉", "");
   }
-  if (diff.new_vulnerabilities.length > 0) {
-    lines.push("#### New known vulnerabilities", "");
-    for (const { component, vulnerability } of diff.new_vulnerabilities.slice(0, limit)) {
-      lines.push(
-        `- **${vulnerability.severity}** ${md(component)}: ${md(vulnerability.title)}${vulnerability.fixed_in ? ` (fixed in ${md(vulnerability.fixed_in)})` : ""}`,
-      );
-    }
-    lines.push("");
+  const published = diff.new_vulnerabilities.filter((change) => change.kind === "new_vulnerability");
+  if (published.length > 0) {
+    lines.push(
+      `#### New vulnerabilities in unchanged components (${published.length})`,
+      "",
+      "Published since the baseline for component versions that did not change (`new_vulnerability`): the site did not change, the risk is new.",
+      "",
+      ...vulnerabilityRows(published, limit),
+      "",
+    );
+  }
+  const brought = diff.new_vulnerabilities.filter((change) => change.kind !== "new_vulnerability");
+  if (brought.length > 0) {
+    lines.push(
+      `#### Vulnerabilities introduced by component changes (${brought.length})`,
+      "",
+      "Components added or changed since the baseline bring these known vulnerabilities (`component_changed`).",
+      "",
+      ...vulnerabilityRows(brought, limit),
+      "",
+    );
   }
   if (diff.components.length > 0) {
     lines.push("#### Component changes", "", "| Component | Change | Version |", "|---|---|---|");
@@ -117,6 +145,14 @@ export function renderMarkdown(
       );
     }
     lines.push("");
+  }
+  if (diff.fixed_vulnerabilities.length > 0) {
+    lines.push(`<details><summary>Fixed vulnerabilities (${diff.fixed_vulnerabilities.length})</summary>`, "");
+    for (const change of diff.fixed_vulnerabilities.slice(0, limit))
+      lines.push(
+        `- ${change.component_type} \`${md(componentLabel(change.component_type, change.slug), 100)}\` ${md(change.version ?? "—", 40)}: ${md(change.vulnerability.title)} (${change.kind === "advisory_withdrawn" ? "advisory withdrawn" : (change.component_change ?? "")})`,
+      );
+    lines.push("", "</details>", "");
   }
   if (diff.improvements.length > 0) {
     lines.push(`<details><summary>Improvements (${diff.improvements.length})</summary>`, "");

@@ -2,8 +2,9 @@
 import { describe, expect, test } from "bun:test";
 import { annotationsFor, PER_LEVEL } from "../../action/src/annotations.ts";
 import { md, renderMarkdown } from "../../action/src/markdown.ts";
+import { renderText } from "../../action/src/text.ts";
 import { diff } from "../../shared/diff.ts";
-import type { Check } from "../../shared/report.ts";
+import type { Check, PluginInfo, Report, Vulnerability } from "../../shared/report.ts";
 import { baseReport } from "../diff/report-arbitrary.ts";
 
 const check = (id: string, status: Check["status"], severity: Check["severity"], message = "m"): Check => ({
@@ -69,5 +70,112 @@ describe("markdown", () => {
       "| high | `security.x`<br>Title security.x | ✅ pass → ❌ fail | &lt;b&gt;bad&lt;/b&gt; |",
     );
     expect(markdown).not.toContain("<b>");
+  });
+});
+
+/** A nightly audit: akismet unchanged but newly vulnerable; jetpack added with an advisory. */
+function vulnerableSites(): { base: Report; head: Report } {
+  const plugin = (slug: string, version: string, vulnerabilities: Vulnerability[] = []): PluginInfo => ({
+    slug,
+    name: slug,
+    version,
+    version_confidence: 90,
+    confidence: 100,
+    evidence: [],
+    latest_version: null,
+    outdated: null,
+    vulnerabilities,
+    category: null,
+  });
+  const base = baseReport("rep_a");
+  base.plugins = [plugin("akismet", "5.0.2")];
+  const head = baseReport("rep_b");
+  head.plugins = [
+    plugin("akismet", "5.0.2", [
+      {
+        id: "wf-1111",
+        title: "Stored XSS via <b>comment</b>",
+        severity: "high",
+        cvss: 7.2,
+        cvss_rating: "High",
+        cvss_vector: null,
+        cve: ["CVE-2026-1111"],
+        affected: "<= 5.0.2",
+        fixed_in: "5.0.3",
+        references: [],
+        source: "wordfence",
+      },
+    ]),
+    plugin("jetpack", "12.0", [
+      { id: "wf-2222", title: "CSRF", severity: "medium", cvss: 5.4, cve: [], fixed_in: null, references: [] },
+    ]),
+  ];
+  return { base, head };
+}
+
+describe("new vulnerabilities by kind", () => {
+  test("the summary has its own section for new_vulnerability findings, apart from component changes", () => {
+    const { base, head } = vulnerableSites();
+    const markdown = renderMarkdown({
+      report: head,
+      base,
+      diff: diff(base, head),
+      reportUrl: "https://w.example/api/report/rep_b",
+      failOn: "high",
+    });
+    expect(markdown).toContain("#### New vulnerabilities in unchanged components (1)");
+    expect(markdown).toContain("`new_vulnerability`");
+    expect(markdown).toContain(
+      "| high (CVSS 7.2) | plugin `akismet` 5.0.2 | Stored XSS via &lt;b&gt;comment&lt;/b&gt;<br>wf-1111 | CVE-2026-1111 | &lt;= 5.0.2 | update akismet to 5.0.3 |",
+    );
+    expect(markdown).toContain("#### Vulnerabilities introduced by component changes (1)");
+    expect(markdown).toContain(
+      "| medium (CVSS 5.4) | plugin `jetpack` 12.0 (added) | CSRF<br>wf-2222 | — | — | no fix available: remove or replace jetpack |",
+    );
+    const published = markdown.indexOf("New vulnerabilities in unchanged components");
+    const introduced = markdown.indexOf("introduced by component changes");
+    expect(published).toBeLessThan(introduced);
+    // The unchanged component's section holds only it.
+    expect(markdown.slice(published, introduced)).not.toContain("jetpack");
+    // The reason line is escaped markdown (`\_` renders as `_`).
+    expect(markdown).toContain("(new\\_vulnerability): akismet 5.0.2 CVE-2026-1111 (high)");
+    expect(markdown).not.toContain("<b>");
+  });
+
+  test("one annotation per new vulnerability, the kind named, the fix in the message", () => {
+    const { base, head } = vulnerableSites();
+    const annotations = annotationsFor(diff(base, head));
+    expect(annotations).toEqual([
+      {
+        level: "error",
+        title: "wpreport: new_vulnerability in unchanged akismet 5.0.2",
+        message:
+          "new_vulnerability: akismet 5.0.2: wf-1111 Stored XSS via <b>comment</b> (high, CVSS 7.2, CVE-2026-1111) [affects <= 5.0.2] — update akismet to 5.0.3. Newly published for a version that did not change since the baseline. Fix: update akismet to 5.0.3.",
+      },
+      {
+        level: "warning",
+        title: "wpreport: vulnerability came with jetpack 12.0 (component_changed)",
+        message:
+          "component_changed: jetpack 12.0: wf-2222 CSRF (medium, CVSS 5.4) — no fix available: remove or replace jetpack. The component was added since the baseline. Fix: no fix available: remove or replace jetpack.",
+      },
+    ]);
+  });
+
+  test("the CLI's text output lists them by kind", () => {
+    const { base, head } = vulnerableSites();
+    const text = renderText(head, base, diff(base, head), "high");
+    expect(text).toContain("wpreport: FAILED");
+    expect(text).toContain(
+      [
+        "New vulnerabilities in unchanged components (1):",
+        "  [high] new_vulnerability: akismet 5.0.2: wf-1111 Stored XSS via <b>comment</b> (high, CVSS 7.2, CVE-2026-1111) [affects <= 5.0.2] — update akismet to 5.0.3",
+        "",
+        "Vulnerabilities introduced by component changes (1):",
+        "  [medium] component_changed: jetpack 12.0: wf-2222 CSRF (medium, CVSS 5.4) — no fix available: remove or replace jetpack (component added)",
+      ].join("\n"),
+    );
+    expect(text).toContain(
+      "  ✗ 1 newly published vulnerability affects unchanged components at severity high or above (new_vulnerability): akismet 5.0.2 CVE-2026-1111 (high)",
+    );
   });
 });

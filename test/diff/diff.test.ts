@@ -150,9 +150,15 @@ describe("diff examples", () => {
       });
     });
     const result = diff(base, vulnerable);
-    expect(result.new_vulnerabilities.map((v) => v.vulnerability.id)).toEqual(["TEST-1"]);
-    expect(result.verdict.reasons).toEqual(["1 new known vulnerability at severity high or above"]);
-    expect(diff(vulnerable, base).fixed_vulnerabilities.map((v) => v.vulnerability.id)).toEqual(["TEST-1"]);
+    expect(result.new_vulnerabilities.map((v) => [v.vulnerability.id, v.kind, v.fix])).toEqual([
+      ["TEST-1", "new_vulnerability", "update WordPress to 6.1.10"],
+    ]);
+    expect(result.verdict.reasons).toEqual([
+      "1 newly published vulnerability affects unchanged components at severity high or above (new_vulnerability): WordPress 6.1.9 TEST-1 (high)",
+    ]);
+    expect(diff(vulnerable, base).fixed_vulnerabilities.map((v) => [v.vulnerability.id, v.kind])).toEqual([
+      ["TEST-1", "advisory_withdrawn"],
+    ]);
   });
 
   test("budgets parse from the Action's input format", () => {
@@ -193,6 +199,18 @@ describe("diff properties", () => {
           backward.metrics.map((m) => [m.metric, m.direction === "worse" ? "better" : "worse"]),
         );
         expect(forward.new_vulnerabilities.length).toBe(backward.fixed_vulnerabilities.length);
+        // A vulnerability's kind mirrors too: newly published one way is a withdrawn advisory the other.
+        const mirrored = { new_vulnerability: "advisory_withdrawn", component_changed: "component_changed" } as const;
+        const key = (v: { component: string; vulnerability: { id: string } }) => `${v.component}#${v.vulnerability.id}`;
+        expect(
+          forward.new_vulnerabilities
+            .map((v) => [key(v), mirrored[v.kind as keyof typeof mirrored]])
+            .sort((x, y) => String(x[0]).localeCompare(String(y[0]))),
+        ).toEqual(
+          backward.fixed_vulnerabilities
+            .map((v) => [key(v), v.kind])
+            .sort((x, y) => String(x[0]).localeCompare(String(y[0]))),
+        );
       }),
       { numRuns: 500 },
     );
@@ -205,6 +223,43 @@ describe("diff properties", () => {
         const failing = SEVERITIES.map((severity) => diff(a, b, { failOn: severity }).verdict.result === "fail");
         for (let i = 1; i < failing.length; i++) if (failing[i - 1]) expect(failing[i]).toBe(true);
         if (diff(a, b, { failOn: "none" }).verdict.result === "fail") expect(failing.every(Boolean)).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  test("a new vulnerability is new_vulnerability exactly when its component has the same version in both reports", () => {
+    fc.assert(
+      fc.property(reportArbitrary, reportArbitrary, (a, b) => {
+        const result = diff(a, b);
+        const versions = (r: Report) => {
+          const map = new Map<string, string | null>();
+          if (r.wordpress?.detected) map.set("core:wordpress", r.wordpress.version);
+          if (r.theme) map.set(`theme:${r.theme.slug}`, r.theme.version);
+          if (r.theme?.parent) map.set(`theme:${r.theme.parent.slug}`, r.theme.parent.version);
+          for (const plugin of r.plugins) map.set(`plugin:${plugin.slug}`, plugin.version);
+          return map;
+        };
+        const before = versions(a);
+        for (const change of result.new_vulnerabilities) {
+          const unchanged = before.has(change.component) && before.get(change.component) === change.version;
+          expect(change.kind).toBe(unchanged ? "new_vulnerability" : "component_changed");
+          expect(change.component_change === null).toBe(unchanged);
+        }
+        expect(result.regression_kinds.new_vulnerability + result.regression_kinds.component_changed).toBe(
+          result.new_vulnerabilities.length,
+        );
+        // Each kind has its own reason line, present exactly when one of that kind is at or above fail-on.
+        const gating = result.new_vulnerabilities.filter((v) =>
+          ["critical", "high"].includes(v.vulnerability.severity),
+        );
+        expect(result.verdict.reasons.some((r) => r.includes("(new_vulnerability)"))).toBe(
+          gating.some((v) => v.kind === "new_vulnerability"),
+        );
+        expect(result.verdict.reasons.some((r) => r.includes("(component_changed)"))).toBe(
+          gating.some((v) => v.kind === "component_changed"),
+        );
+        expect(diff(a, b, { failOn: "none" }).verdict.reasons.join()).not.toContain("vulnerabilit");
       }),
       { numRuns: 500 },
     );

@@ -1,6 +1,6 @@
 /** fast-check generators of reports for the diff engine's property tests. */
 import fc from "fast-check";
-import { CHECK_CATEGORIES, type Check, type Report, SEVERITIES } from "../../shared/report.ts";
+import { CHECK_CATEGORIES, type Check, type Report, SEVERITIES, type Vulnerability } from "../../shared/report.ts";
 
 const CHECK_IDS = [
   "security.https",
@@ -25,6 +25,25 @@ export const checkArbitrary: fc.Arbitrary<Check> = fc.record({
 
 const versionArbitrary = fc.option(fc.constantFrom("1.0", "1.2.3", "2.0", "5.0.2", "6.1.9"), { nil: null });
 
+/** Advisories by id; a severity drawn per report, as a re-scored advisory would be. */
+const vulnerabilitiesArbitrary = (ids: string[]): fc.Arbitrary<Vulnerability[]> =>
+  fc
+    .uniqueArray(fc.record({ id: fc.constantFrom(...ids), severity: fc.constantFrom(...SEVERITIES) }), {
+      selector: (v) => v.id,
+      maxLength: ids.length,
+    })
+    .map((list) =>
+      list.map(({ id, severity }) => ({
+        id,
+        title: id,
+        severity,
+        cvss: null,
+        cve: [],
+        fixed_in: id.endsWith("1") ? "9.9" : null,
+        references: [],
+      })),
+    );
+
 export const reportArbitrary: fc.Arbitrary<Report> = fc
   .record({
     id: fc.constantFrom("rep_a", "rep_b", "rep_c"),
@@ -34,15 +53,29 @@ export const reportArbitrary: fc.Arbitrary<Report> = fc
     html: fc.integer({ min: 0, max: 3_000_000 }),
     core: versionArbitrary,
     plugins: fc.uniqueArray(
-      fc.record({ slug: fc.constantFrom("akismet", "jetpack", "woocommerce"), version: versionArbitrary }),
+      fc.record({
+        slug: fc.constantFrom("akismet", "jetpack", "woocommerce"),
+        version: versionArbitrary,
+        vulns: vulnerabilitiesArbitrary(["P1", "P2"]),
+      }),
       {
         selector: (plugin) => plugin.slug,
         maxLength: 3,
       },
     ),
     vulns: fc.uniqueArray(fc.constantFrom("V1", "V2", "V3"), { maxLength: 3 }),
+    theme: fc.option(
+      fc.record({
+        version: versionArbitrary,
+        vulns: vulnerabilitiesArbitrary(["T1", "T2"]),
+        parent: fc.option(fc.record({ version: versionArbitrary, vulns: vulnerabilitiesArbitrary(["T1", "T3"]) }), {
+          nil: null,
+        }),
+      }),
+      { nil: null },
+    ),
   })
-  .map(({ id, checks, score, ttfb, html, core, plugins, vulns }) => {
+  .map(({ id, checks, score, ttfb, html, core, plugins, vulns, theme }) => {
     const report = baseReport(id);
     report.checks = checks;
     report.summary = {
@@ -76,9 +109,27 @@ export const reportArbitrary: fc.Arbitrary<Report> = fc
       evidence: [],
       latest_version: null,
       outdated: null,
-      vulnerabilities: [],
+      vulnerabilities: plugin.vulns,
       category: null,
     }));
+    const component = (slug: string, version: string | null, vulnerabilities: Vulnerability[]) => ({
+      slug,
+      name: slug,
+      version,
+      version_confidence: 100,
+      confidence: 100,
+      evidence: [],
+      latest_version: null,
+      outdated: null,
+      vulnerabilities,
+    });
+    report.theme = theme
+      ? {
+          ...component("child-theme", theme.version, theme.vulns),
+          author: null,
+          parent: theme.parent ? component("parent-theme", theme.parent.version, theme.parent.vulns) : null,
+        }
+      : null;
     return report;
   });
 
