@@ -136,7 +136,9 @@ export async function importIntelFile(store: IntelStore, file: string): Promise<
   const served = await store.source(FILE_SOURCE_ID);
   const asOf = intel.updated ? new Date(`${intel.updated}T00:00:00Z`) : null;
   const entries: [ComponentType, string, IntelComponent][] = [
-    ...(intel.wordpress ? [["wordpress", "wordpress", intel.wordpress] as [ComponentType, string, IntelComponent]] : []),
+    ...(intel.wordpress
+      ? [["wordpress", "wordpress", intel.wordpress] as [ComponentType, string, IntelComponent]]
+      : []),
     ...[...intel.plugins].map(([slug, entry]) => ["plugin", slug, entry] as [ComponentType, string, IntelComponent]),
     ...[...intel.themes].map(([slug, entry]) => ["theme", slug, entry] as [ComponentType, string, IntelComponent]),
   ];

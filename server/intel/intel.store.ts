@@ -179,7 +179,8 @@ export class IntelStore {
   /** A refresh that did not import (304, or an error before any row): when, and why it failed. */
   async recordCheck(source: string, error: string | null): Promise<void> {
     await this.sql`insert into intel_sources (id) values (${source}) on conflict do nothing`;
-    await this.sql`update intel_sources set checked_at = now(), last_error = ${error?.slice(0, 1000) ?? null} where id = ${source}`;
+    await this
+      .sql`update intel_sources set checked_at = now(), last_error = ${error?.slice(0, 1000) ?? null} where id = ${source}`;
   }
 
   async sources(): Promise<SourceRow[]> {

@@ -107,8 +107,7 @@ export class IntelRefresher {
       }
       if (!response.ok || !response.body) {
         await response.body?.cancel().catch(() => {});
-        const hint =
-          response.status === 401 || response.status === 403 ? " (check WORDFENCE_API_KEY)" : "";
+        const hint = response.status === 401 || response.status === 403 ? " (check WORDFENCE_API_KEY)" : "";
         throw new DownloadError(`the feed answered ${response.status}${hint}`);
       }
       const result = await importWordfenceFeed(

@@ -25,7 +25,6 @@ import type { VersionRange } from "../analyzer/intel/versions.ts";
 import type { AdvisoryRow, ComponentType } from "./intel.store.ts";
 import { WORDFENCE_SOURCE_NAME, WORDFENCE_TERMS_URL } from "./source-ids.ts";
 
-
 /** A copyright notice a record carries, to be reproduced with the data. */
 export interface CopyrightNotice {
   holder: string;
@@ -47,7 +46,8 @@ type Json = Record<string, unknown>;
 const TYPES: Record<string, ComponentType> = { plugin: "plugin", theme: "theme", core: "wordpress" };
 const CVE = /^CVE-\d{4}-\d{4,}$/;
 
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 const text = (value: unknown, max: number): string | null =>
   typeof value === "string" && value.trim() !== "" ? value.trim().slice(0, max) : null;
 

@@ -10,7 +10,6 @@ import type { LatestVersionReason } from "../../shared/report.ts";
 import { isDataVersion } from "../analyzer/intel/versions.ts";
 import type { ComponentType } from "./intel.store.ts";
 
-
 export interface LatestAnswer {
   latest_version: string | null;
   reason: LatestVersionReason | null;
@@ -19,7 +18,18 @@ export interface LatestAnswer {
 /** The directory's answers are small once the long fields are turned off; anything bigger is wrong. */
 const MAX_ANSWER_BYTES = 2 * 1024 * 1024;
 /** Fields a plugin/theme answer would otherwise carry in full (readme sections, reviews…). */
-const LEAN_FIELDS = ["sections", "description", "reviews", "banners", "icons", "screenshots", "versions", "tags", "contributors", "ratings"]
+const LEAN_FIELDS = [
+  "sections",
+  "description",
+  "reviews",
+  "banners",
+  "icons",
+  "screenshots",
+  "versions",
+  "tags",
+  "contributors",
+  "ratings",
+]
   .map((field) => `request%5Bfields%5D%5B${field}%5D=0`)
   .join("&");
 
@@ -78,7 +88,9 @@ export class WporgClient {
 
 function newestOffer(offers: unknown): string | null {
   if (!Array.isArray(offers)) return null;
-  const first = offers.find((offer) => typeof offer === "object" && offer !== null && typeof offer.version === "string");
+  const first = offers.find(
+    (offer) => typeof offer === "object" && offer !== null && typeof offer.version === "string",
+  );
   // The first offer is the newest release (the others are older branches' updates).
   return first ? (first.version as string) : null;
 }

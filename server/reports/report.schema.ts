@@ -76,7 +76,9 @@ const VulnerabilitySchema = t.Object({
   title: t.String(),
   severity: SeveritySchema,
   cvss: Nullable(t.Number({ minimum: 0, maximum: 10 })),
-  cvss_rating: t.Optional(Nullable(t.String({ description: "As the source names it: Critical, High, Medium, Low, None" }))),
+  cvss_rating: t.Optional(
+    Nullable(t.String({ description: "As the source names it: Critical, High, Medium, Low, None" })),
+  ),
   cvss_vector: t.Optional(Nullable(t.String())),
   cve: t.Array(t.String()),
   affected: t.Optional(t.String({ description: 'The matched range, e.g. "<= 5.0.2" or ">= 6.1, < 6.1.10"' })),

@@ -22,7 +22,12 @@ export function syntheticRecord(n: number, slug = `plugin-${n}`): Record<string,
         name: slug,
         slug,
         affected_versions: {
-          [`* - 1.${n % 10}`]: { from_version: "*", from_inclusive: true, to_version: `1.${n % 10}`, to_inclusive: true },
+          [`* - 1.${n % 10}`]: {
+            from_version: "*",
+            from_inclusive: true,
+            to_version: `1.${n % 10}`,
+            to_inclusive: true,
+          },
         },
         patched: true,
         patched_versions: [`1.${(n % 10) + 1}`],
@@ -37,7 +42,10 @@ export function syntheticRecord(n: number, slug = `plugin-${n}`): Record<string,
     cve: null,
     published: "2026-01-01 00:00:00",
     updated: "2026-01-02 00:00:00",
-    copyrights: { message: "m", defiant: { notice: "Copyright 2012-2026 Defiant Inc.", license: "l", license_url: "u" } },
+    copyrights: {
+      message: "m",
+      defiant: { notice: "Copyright 2012-2026 Defiant Inc.", license: "l", license_url: "u" },
+    },
   };
 }
 

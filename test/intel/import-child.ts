@@ -3,10 +3,11 @@
  * kills an import midway. Its lease is short (IMPORT_LEASE_MS) so that the next import need
  * not wait long after the kill. Prints "rows" once it has written some.
  */
+
+import { createReadStream } from "node:fs";
 import postgres from "postgres";
 import { importWordfenceFeed } from "../../server/intel/importer.ts";
 import { IntelStore } from "../../server/intel/intel.store.ts";
-import { createReadStream } from "node:fs";
 
 const [file, url, lease] = process.argv.slice(2) as [string, string, string];
 const sql = postgres(url, { max: 2, onnotice: () => {} });

@@ -7,9 +7,9 @@
  * and the diff between the two flags it as a `new_vulnerability`.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { importWordfenceFile } from "../../server/intel/importer.ts";
 import type { Diff } from "../../shared/diff.ts";
 import type { Report } from "../../shared/report.ts";
-import { importWordfenceFile } from "../../server/intel/importer.ts";
 import { BACKENDS } from "../helpers/databases.ts";
 import { HAS_WORDPRESS, WORDPRESS_URL } from "../helpers/env.ts";
 import { expectValidReport } from "../helpers/report-schema.ts";
@@ -111,7 +111,12 @@ describe.skipIf(!HAS_WORDPRESS).each(BACKENDS)("component intelligence on the re
       change.vulnerability.severity,
     ]);
     expect(found).toContainEqual(["new_vulnerability", "akismet", SAMPLE_AKISMET_ID, "medium"]);
-    expect(found).toContainEqual(["new_vulnerability", "wordpress", "6f2e0d4b-2a8c-4b8e-8d1f-6c4a9e7b3c02", "critical"]);
+    expect(found).toContainEqual([
+      "new_vulnerability",
+      "wordpress",
+      "6f2e0d4b-2a8c-4b8e-8d1f-6c4a9e7b3c02",
+      "critical",
+    ]);
     // The critical core advisory fails the gate; the medium akismet one alone would not.
     expect(result.body.verdict.result).toBe("fail");
     expect(result.body.verdict.reasons.join("\n")).toContain("new_vulnerability");

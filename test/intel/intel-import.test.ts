@@ -10,10 +10,10 @@ import path from "node:path";
 import { intelQuery } from "../../server/analyzer/intel/index.ts";
 import type { IntelQuery } from "../../server/analyzer/intel/query.ts";
 import {
+  IntelImportError,
   importIntelFile,
   importWordfenceFeed,
   importWordfenceFile,
-  IntelImportError,
 } from "../../server/intel/importer.ts";
 import { IntelService } from "../../server/intel/intel.service.ts";
 import { ImportBusyError, IntelStore } from "../../server/intel/intel.store.ts";
@@ -103,11 +103,12 @@ describe.each(BACKENDS)("intel imports on %s", (backend) => {
     const intel = await service.lookup(QUERY);
     expect(intel.plugins.get("akismet")?.latest_version).toBe("5.3.5");
     // Both sources' advisories (matching them to the installed version is applyIntel's job).
-    expect(intel.plugins.get("akismet")?.vulnerabilities.map((entry) => entry.source).sort()).toEqual([
-      "file",
-      "file",
-      "wordfence",
-    ]);
+    expect(
+      intel.plugins
+        .get("akismet")
+        ?.vulnerabilities.map((entry) => entry.source)
+        .sort(),
+    ).toEqual(["file", "file", "wordfence"]);
     expect(intel.sources.map((entry) => entry.id).sort()).toEqual(["file", "wordfence"]);
   });
 

@@ -137,7 +137,10 @@ describe.each(BACKENDS)("refreshing the intel on %s", (backend) => {
     const [first, second] = await Promise.all([service.lookup(query), service.lookup(query)]);
     expect(Date.now() - started).toBeLessThan(700);
     for (const intel of [first, second]) {
-      expect(intel.plugins.get("slow-plugin")).toMatchObject({ latest_version: null, latest_version_reason: "lookup_failed" });
+      expect(intel.plugins.get("slow-plugin")).toMatchObject({
+        latest_version: null,
+        latest_version_reason: "lookup_failed",
+      });
     }
     await Bun.sleep(1_000);
     expect(stub.hits.get("plugin:slow-plugin")).toBe(backend === BACKENDS[0] ? 1 : 2);
@@ -169,7 +172,10 @@ describe("the scheduled refresh through the service", () => {
       }
       expect(source).toMatchObject({ record_count: 3, last_error: null });
       const schedules = await service.running.services.queue.boss.getSchedules();
-      expect(schedules.map((schedule) => [schedule.name, schedule.cron])).toContainEqual(["intel-refresh", "0 3 * * *"]);
+      expect(schedules.map((schedule) => [schedule.name, schedule.cron])).toContainEqual([
+        "intel-refresh",
+        "0 3 * * *",
+      ]);
     } finally {
       await service.stop();
     }

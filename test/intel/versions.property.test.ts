@@ -60,12 +60,16 @@ describe("compareVersions", () => {
 
   test("a pre-release comes before its release and after the previous one (5.0-beta < 5.0 < 5.0.1)", () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 40 }), { minLength: 2, maxLength: 3 }), preRelease, (numbers, tag) => {
-        const version = numbers.join(".");
-        expect(sign(compareVersions(`${version}-${tag}`, version))).toBe(-1);
-        const previous = [...numbers.slice(0, -1), (numbers.at(-1) ?? 0) - 1];
-        if ((numbers.at(-1) ?? 0) > 0) expect(sign(compareVersions(`${version}-${tag}`, previous.join(".")))).toBe(1);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 40 }), { minLength: 2, maxLength: 3 }),
+        preRelease,
+        (numbers, tag) => {
+          const version = numbers.join(".");
+          expect(sign(compareVersions(`${version}-${tag}`, version))).toBe(-1);
+          const previous = [...numbers.slice(0, -1), (numbers.at(-1) ?? 0) - 1];
+          if ((numbers.at(-1) ?? 0) > 0) expect(sign(compareVersions(`${version}-${tag}`, previous.join(".")))).toBe(1);
+        },
+      ),
     );
   });
 

@@ -27,7 +27,13 @@ export const STUB_API_KEY = "wf-test-key-3f9a8c2e1d";
 const PLUGINS: Record<string, unknown> = {
   akismet: { name: "Akismet Anti-spam", slug: "akismet", version: "5.3.5" },
   "xrds-simple": { name: "XRDS-Simple", slug: "xrds-simple", version: "1.2" },
-  "closed-plugin": { error: "closed", name: "Closed Plugin", slug: "closed-plugin", closed: true, reason: "security-issue" },
+  "closed-plugin": {
+    error: "closed",
+    name: "Closed Plugin",
+    slug: "closed-plugin",
+    closed: true,
+    reason: "security-issue",
+  },
 };
 const THEMES: Record<string, unknown> = {
   twentytwentyone: { name: "Twenty Twenty-One", slug: "twentytwentyone", version: "2.6" },
@@ -91,7 +97,13 @@ export function startIntelStub(): IntelStub {
         hit("core");
         return Response.json({
           offers: [
-            { response: "upgrade", download: "https://downloads.wordpress.org/release/wordpress-6.8.3.zip", current: "6.8.3", version: "6.8.3", locale: "en_US" },
+            {
+              response: "upgrade",
+              download: "https://downloads.wordpress.org/release/wordpress-6.8.3.zip",
+              current: "6.8.3",
+              version: "6.8.3",
+              locale: "en_US",
+            },
             { response: "autoupdate", current: "6.1.10", version: "6.1.10", locale: "en_US" },
           ],
           translations: [],

@@ -7,12 +7,7 @@
  * versions and impossible ranges are refused with the path of the bad value.
  */
 import { readFileSync } from "node:fs";
-import {
-  type IntelSource,
-  type LatestVersionReason,
-  SEVERITIES,
-  type Severity,
-} from "../../../shared/report.ts";
+import { type IntelSource, type LatestVersionReason, SEVERITIES, type Severity } from "../../../shared/report.ts";
 import { SLUG } from "./query.ts";
 import { compareVersions, isDataVersion, type VersionRange } from "./versions.ts";
 
@@ -176,7 +171,12 @@ export function parseIntel(data: unknown, source = "intel data"): Intel {
         if (typeof entry !== "string" || !CVE.test(entry)) fail(at, 'must be a CVE id such as "CVE-2024-12345"');
         return entry as string;
       }),
-      affected: ranges.map(({ from, from_inclusive, to, to_inclusive }) => ({ from, from_inclusive, to, to_inclusive })),
+      affected: ranges.map(({ from, from_inclusive, to, to_inclusive }) => ({
+        from,
+        from_inclusive,
+        to,
+        to_inclusive,
+      })),
       patched: ranges.flatMap((entry) => (entry.fixed_in === null ? [] : [entry.fixed_in])),
       references: list(record.references, `${path}.references`, (entry, at) => {
         const url = text(entry, at, 2048);

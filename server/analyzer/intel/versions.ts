@@ -80,7 +80,11 @@ export function describeRange(range: VersionRange): string {
  * not itself affected. Core backports fixes to old branches (6.1.10 and 6.4.2 may both fix
  * one advisory), so a site on 6.1.5 is told 6.1.10, not the newest branch.
  */
-export function firstFix(version: string, patched: readonly string[], affected: readonly VersionRange[]): string | null {
+export function firstFix(
+  version: string,
+  patched: readonly string[],
+  affected: readonly VersionRange[],
+): string | null {
   const candidates = patched
     .filter((candidate) => (compareVersions(candidate, version) ?? 0) > 0)
     .filter((candidate) => !affected.some((range) => inRange(candidate, range)))

@@ -74,7 +74,9 @@ function Vulnerabilities({ component, slug }: { component: Pick<Component, "vuln
             {vulnerability.affected ? ` · affects ${vulnerability.affected}` : ""}
           </span>{" "}
           <strong class="fix">
-            {vulnerability.fixed_in ? `Update ${slug} to ${vulnerability.fixed_in}` : "No fix available: remove or replace it"}
+            {vulnerability.fixed_in
+              ? `Update ${slug} to ${vulnerability.fixed_in}`
+              : "No fix available: remove or replace it"}
           </strong>
           {vulnerability.references[0] ? (
             <>
