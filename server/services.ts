@@ -33,9 +33,10 @@ import { createRateLimiter, type RateLimiter } from "./ratelimit/limiter.ts";
 import { ReportHistoryService } from "./reports/report-history.service.ts";
 import { type AnalyzeFn, ReportService } from "./reports/reports.service.ts";
 import { TokenService } from "./tokens/token.service.ts";
+import { USER_AGENT } from "./version.ts";
 import { SessionService } from "./web/session.service.ts";
 
-export const USER_AGENT = "wpreport/0.1 (WordPress site analyzer; +https://github.com/wpreport/wpreport)";
+export { USER_AGENT } from "./version.ts";
 
 export interface Services {
   config: Config;

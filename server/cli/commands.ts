@@ -9,7 +9,7 @@ import type { Sql } from "../db/database.ts";
 import { isPlanId, PLAN_IDS, PLANS, type PlanId } from "../plans/catalogue.ts";
 import { QuotaService } from "../quota/quota.service.ts";
 import { TokenService } from "../tokens/token.service.ts";
-import { INTEL_HELP, runIntelCommand } from "./intel-commands.ts";
+import { INTEL_HELP } from "./intel-help.ts";
 
 export class UsageError extends Error {}
 
@@ -108,7 +108,11 @@ export async function runCommand(sql: Sql, argv: string[], io: CliIO, config?: C
     io.out(HELP);
     return;
   }
-  if (group === "intel") return runIntelCommand(sql, action, args, io, config);
+  if (group === "intel") {
+    // Loaded on demand: the feed parser and the refresh are not needed for token and plan commands.
+    const { runIntelCommand } = await import("./intel-commands.ts");
+    return runIntelCommand(sql, action, args, io, config);
+  }
   const accounts = new AccountService(sql);
   const tokens = new TokenService(sql);
   const json = args.flags.json === true;

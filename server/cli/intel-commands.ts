@@ -12,17 +12,9 @@ import { LatestVersions } from "../intel/latest-versions.ts";
 import { IntelRefresher } from "../intel/refresh.ts";
 import { WporgClient } from "../intel/wporg.ts";
 import { silentLogger } from "../logging/logger.ts";
-import { USER_AGENT } from "../services.ts";
+import { USER_AGENT } from "../version.ts";
 import type { CliIO, ParsedArgs } from "./commands.ts";
 import { UsageError } from "./commands.ts";
-
-export const INTEL_HELP = `Component intelligence (docs/intel.md)
-  intel import --file <path> [--source file|wordfence]
-               Imports a data file: our format (the default; the INTEL_FILE format) or a
-               saved Wordfence Intelligence v3 production feed. The served data is
-               replaced only once the whole file has been read.
-  intel status [--json]                     sources, as-of dates, record counts, last errors
-  intel refresh                             downloads what is configured now (as the job does)`;
 
 const SOURCES = ["file", "wordfence"] as const;
 
