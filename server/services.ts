@@ -114,7 +114,7 @@ export async function createServices(
   // A key stays "in progress" while its synchronous request may still be waiting.
   const idempotency = new IdempotencyService(sql, config.syncWaitMs + RESERVATION_GRACE_MS);
   const limiter = overrides.limiter ?? createRateLimiter(config.redisUrl, logger);
-  const intelStore = new IntelStore(sql);
+  const intelStore = new IntelStore(sql, undefined, db.kind === "embedded");
   // A bad intel file stops the start-up with its reason, rather than reports without data;
   // an unchanged one is not imported again.
   if (config.intelFile) await importIntelFile(intelStore, config.intelFile);

@@ -25,7 +25,7 @@ export async function runIntelCommand(
   io: CliIO,
   config: Config | undefined,
 ): Promise<void> {
-  const store = new IntelStore(sql);
+  const store = new IntelStore(sql, undefined, !config?.databaseUrl);
   switch (action) {
     case "import": {
       const file = args.flags.file;

@@ -8,7 +8,7 @@ import type { Intel, IntelComponent, IntelVulnerability } from "../analyzer/inte
 import { FILE_SOURCE_ID } from "../analyzer/intel/data.ts";
 import type { IntelQuery } from "../analyzer/intel/query.ts";
 import { compareVersions } from "../analyzer/intel/versions.ts";
-import type { AdvisoryRow, ComponentType, IntelStore, SourceRow } from "./intel.store.ts";
+import type { AdvisoryRow, ComponentType, IntelStore, LatestVersionRow, SourceRow } from "./intel.store.ts";
 import { componentKey, type LatestVersions, queriedComponents } from "./latest-versions.ts";
 import { WORDFENCE_SOURCE_ID, WORDFENCE_SOURCE_NAME, WPORG_SOURCE_ID, WPORG_SOURCE_NAME } from "./source-ids.ts";
 
@@ -50,7 +50,23 @@ function sourceInfo(row: SourceRow): IntelSource {
   };
 }
 
+/** Components whose served advisories and file versions are kept in memory (core and popular plugins recur). */
+const CACHE_LIMIT = 5_000;
+
+interface Cached {
+  advisories: (AdvisoryRow & { source: string })[];
+  latest: (LatestVersionRow & { source: string })[];
+}
+
 export class IntelService {
+  /**
+   * Advisories and file versions by component, valid for one set of served generations:
+   * an import changes the key, and the cache starts afresh. Core alone has hundreds of
+   * advisories; reading and parsing them for every report cost ~10 ms (bench:intel).
+   */
+  private cache = new Map<string, Cached>();
+  private cacheKey = "";
+
   constructor(
     readonly store: IntelStore,
     readonly latest: LatestVersions,
@@ -59,13 +75,11 @@ export class IntelService {
 
   /** The Intel for one report's components (an IntelLookup). Never slower than the budget plus a few queries. */
   lookup = async (query: IntelQuery): Promise<Intel> => {
-    const [sources, advisories, fileVersions, wporg] = await Promise.all([
-      this.store.sources(),
-      this.store.advisories(query),
-      this.store.latestVersions(query),
-      this.latest.forQuery(query, this.budgetMs),
-    ]);
+    const [sources, wporg] = await Promise.all([this.store.sources(), this.latest.forQuery(query, this.budgetMs)]);
     const served = sources.filter((source) => source.generation !== null);
+    const found = await this.served(query, served);
+    let advisories = found.advisories;
+    const fileVersions = found.fileVersions;
     const components = new Map<string, IntelComponent>();
     const entry = (type: ComponentType, slug: string): IntelComponent => {
       const key = componentKey(type, slug);
@@ -78,6 +92,7 @@ export class IntelService {
     };
 
     // Advisories, one per CVE across sources (the first source in SOURCE_ORDER wins).
+    advisories = [...advisories];
     const rank = (source: string) => {
       const index = SOURCE_ORDER.indexOf(source);
       return index === -1 ? SOURCE_ORDER.length : index;
@@ -141,5 +156,47 @@ export class IntelService {
       vulnerabilityData: served.length > 0,
       sources: reportSources,
     };
+  };
+
+  /** The served advisories and file versions of the queried components, from memory when it can. */
+  private async served(
+    query: IntelQuery,
+    served: SourceRow[],
+  ): Promise<{
+    advisories: (AdvisoryRow & { source: string })[];
+    fileVersions: (LatestVersionRow & { source: string })[];
+  }> {
+    const key = served.map((source) => `${source.id}@${source.generation}`).join(",");
+    if (key !== this.cacheKey || this.cache.size > CACHE_LIMIT) {
+      this.cache = new Map();
+      this.cacheKey = key;
+    }
+    const components = queriedComponents(query);
+    const missing = components.filter(([type, slug]) => !this.cache.has(componentKey(type, slug)));
+    if (missing.length > 0) {
+      const ask: IntelQuery = {
+        wordpress: missing.some(([type]) => type === "wordpress"),
+        plugins: missing.filter(([type]) => type === "plugin").map(([, slug]) => slug),
+        themes: missing.filter(([type]) => type === "theme").map(([, slug]) => slug),
+      };
+      const [rows, versions] = await Promise.all([this.store.advisories(ask), this.store.latestVersions(ask)]);
+      const cache = this.cacheKey === key ? this.cache : new Map<string, Cached>();
+      for (const [type, slug] of missing) cache.set(componentKey(type, slug), { advisories: [], latest: [] });
+      for (const row of rows) cache.get(componentKey(row.component_type, row.slug))?.advisories.push(row);
+      for (const row of versions) cache.get(componentKey(row.component_type, row.slug))?.latest.push(row);
+      if (cache !== this.cache) return collect(cache, components);
+    }
+    return collect(this.cache, components);
+  }
+}
+
+function collect(
+  cache: Map<string, Cached>,
+  components: [ComponentType, string][],
+): { advisories: (AdvisoryRow & { source: string })[]; fileVersions: (LatestVersionRow & { source: string })[] } {
+  const entries = components.map(([type, slug]) => cache.get(componentKey(type, slug)));
+  return {
+    advisories: entries.flatMap((entry) => entry?.advisories ?? []),
+    fileVersions: entries.flatMap((entry) => entry?.latest ?? []),
   };
 }

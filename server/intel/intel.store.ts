@@ -131,6 +131,9 @@ export class ImportSession {
     if (rows.length === 0) throw new ImportBusyError(`the ${this.source} import lost its lease to another import`);
     this.committed = true;
     if (this.previous !== null) await dropGeneration(this.sql, this.source, this.previous);
+    // The swap leaves a generation's worth of dead rows, and fresh statistics matter to the
+    // lookup's plan (PGlite never autovacuums). Best effort: the new data is served already.
+    await this.sql`vacuum analyze intel_advisories, intel_latest_versions`.simple().catch(() => {});
   }
 
   /** Gives the import up: its rows go, the served data stays, the reason is recorded. */
@@ -153,6 +156,8 @@ export class IntelStore {
   constructor(
     private readonly sql: Sql,
     private readonly leaseMs = IMPORT_LEASE_MS,
+    /** Collect garbage after each imported batch (the embedded PGlite; see importer.ts). */
+    readonly collectAfterBatch = false,
   ) {}
 
   /** Starts an import of `source`; ImportBusyError when another one holds the lease. */
