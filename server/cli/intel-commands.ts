@@ -50,7 +50,7 @@ export async function runIntelCommand(
     case "status": {
       const sources = await store.sources();
       if (args.flags.json === true) {
-        io.out(JSON.stringify(sources.map(({ attribution, ...row }) => ({ ...row, attribution }))));
+        io.out(JSON.stringify(sources));
         return;
       }
       if (sources.length === 0) io.err("No intel source has been imported or fetched yet.");

@@ -223,13 +223,6 @@ export class IntelStore {
          or (l.component_type = 'theme' and l.slug = any(${query.themes}::text[]))`;
   }
 
-  /** True when some source serves advisories (then "none for this component" means none known). */
-  async hasVulnerabilityData(): Promise<boolean> {
-    const [row] = await this.sql<{ any: boolean }[]>`
-      select exists (select 1 from intel_sources where generation is not null and id <> 'wordpress.org') as any`;
-    return row?.any ?? false;
-  }
-
   async wporgAnswers(query: IntelQuery): Promise<WporgAnswer[]> {
     return this.sql<WporgAnswer[]>`
       select component_type, slug, latest_version, reason, fetched_at, expires_at

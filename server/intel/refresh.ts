@@ -12,7 +12,7 @@ import type { Logger } from "../logging/logger.ts";
 import { importWordfenceFeed } from "./importer.ts";
 import type { IntelStore } from "./intel.store.ts";
 import type { LatestVersions } from "./latest-versions.ts";
-import { WORDFENCE_SOURCE_ID } from "./source-ids.ts";
+import { WORDFENCE_SOURCE_ID, WPORG_SOURCE_ID } from "./source-ids.ts";
 
 export type RefreshOutcome =
   | { source: string; result: "updated"; records: number }
@@ -131,7 +131,7 @@ export class IntelRefresher {
 
   /** Core's latest release, ahead of the reports that will ask for it. */
   async refreshCore(): Promise<RefreshOutcome> {
-    const source = "wordpress.org";
+    const source = WPORG_SOURCE_ID;
     if (!this.latest.enabled) return { source, result: "skipped", reason: "WPORG_API_URL is off" };
     const answer = await this.latest.fetch("wordpress", "wordpress");
     return answer.latest_version
