@@ -67,6 +67,22 @@ export interface Summary {
   categories: Record<CheckCategory, number | null>;
   /** Count of failed (fail or warn) checks by severity. */
   failed: Record<Severity, number>;
+  /**
+   * Why the grade is lower than the score alone would give: each failed critical check caps
+   * the grade at F, each failed high one at C (docs/scoring.md). Empty when nothing capped
+   * it. Since 1.2.0.
+   */
+  grade_caps?: GradeCap[];
+}
+
+/** A limit on the grade set by the worst findings, as SSL Labs and Mozilla Observatory do. */
+export interface GradeCap {
+  /** The best grade the report can have while these checks fail. */
+  grade: Summary["grade"];
+  severity: Severity;
+  /** The failing checks that set this cap. */
+  checks: string[];
+  reason: string;
 }
 
 /** A known vulnerability of a component version (from the component intelligence, docs/intel.md). */

@@ -8,11 +8,18 @@
  * its category at 30, a failed high one at 60 — one exposed database dump is never averaged
  * away. The overall score is the mean of the categories that had at least one check that
  * passed, warned or failed; the grade follows from it.
+ *
+ * The grade then follows the worst finding, as SSL Labs and Mozilla Observatory cap theirs:
+ * a failed critical check (an exposed wp-config backup, .env, database dump…) caps it at F,
+ * a failed high one at C. The score is left as measured — the diff compares scores, and a
+ * cap that moved the score would hide every other change — and the caps are listed with
+ * their reasons in `summary.grade_caps`.
  */
 import {
   CHECK_CATEGORIES,
   type Check,
   type CheckCategory,
+  type GradeCap,
   SEVERITIES,
   type Severity,
   type Summary,
@@ -31,6 +38,34 @@ export const GRADE_FLOORS: readonly [Summary["grade"], number][] = [
   ["E", 50],
   ["F", 0],
 ];
+
+type Grade = Summary["grade"];
+
+/** The best grade a report can have while a check of this severity fails. */
+export const GRADE_CAP: Partial<Record<Severity, Grade>> = { critical: "F", high: "C" };
+
+const GRADE_ORDER: readonly Grade[] = ["A", "B", "C", "D", "E", "F"];
+const worse = (a: Grade, b: Grade): Grade => (GRADE_ORDER.indexOf(a) >= GRADE_ORDER.indexOf(b) ? a : b);
+
+/** The caps that failed checks put on the grade, worst first. */
+export function gradeCaps(checks: readonly Check[]): GradeCap[] {
+  const caps: GradeCap[] = [];
+  for (const severity of SEVERITIES) {
+    const grade = GRADE_CAP[severity];
+    if (!grade) continue;
+    const failing = checks.filter((check) => check.status === "fail" && check.severity === severity);
+    if (failing.length === 0) continue;
+    const first = failing[0] as Check;
+    const more = failing.length > 1 ? ` and ${failing.length - 1} more` : "";
+    caps.push({
+      grade,
+      severity,
+      checks: failing.map((check) => check.id),
+      reason: `${severity === "critical" ? "A critical" : "A high"} finding fails (${first.id}${more}): the grade is at most ${grade}.`,
+    });
+  }
+  return caps;
+}
 
 export function summarise(checks: readonly Check[]): Summary {
   const state = new Map<CheckCategory, { factor: number; cap: number }>();
@@ -54,6 +89,10 @@ export function summarise(checks: readonly Check[]): Summary {
   ) as Record<CheckCategory, number | null>;
   const scored = Object.values(categories).filter((value): value is number => value !== null);
   const score = scored.length === 0 ? 100 : Math.round(scored.reduce((a, b) => a + b, 0) / scored.length);
-  const grade = GRADE_FLOORS.find(([, floor]) => score >= floor)?.[0] ?? "F";
-  return { score, grade, categories, failed };
+  const caps = gradeCaps(checks);
+  const measured = GRADE_FLOORS.find(([, floor]) => score >= floor)?.[0] ?? "F";
+  const grade = caps.reduce<Grade>((best, cap) => worse(best, cap.grade), measured);
+  // Only the caps that lowered the grade explain it; a C site with a high finding is just C.
+  const binding = caps.filter((cap) => worse(measured, cap.grade) !== measured);
+  return { score, grade, categories, failed, grade_caps: binding };
 }

@@ -69,6 +69,19 @@ export const SummarySchema = t.Object({
     low: t.Integer(),
     info: t.Integer(),
   }),
+  grade_caps: t.Optional(
+    t.Array(
+      t.Object({
+        grade: t.UnionEnum(["A", "B", "C", "D", "E", "F"]),
+        severity: SeveritySchema,
+        checks: t.Array(t.String()),
+        reason: t.String(),
+      }),
+      {
+        description: "Why the grade is lower than the score gives: failed critical checks cap it at F, high ones at C",
+      },
+    ),
+  ),
 });
 
 const VulnerabilitySchema = t.Object({

@@ -110,6 +110,35 @@ describe("summarise", () => {
     expect(many).toBe(90);
   });
 
+  test("a failed critical check caps the grade at F, a failed high one at C, and the caps say why", () => {
+    const passing = Array.from({ length: 30 }, (_, i) => make(i % 2 ? "seo" : "performance", "high", "pass"));
+    const critical = summarise([...passing, make("security", "critical", "fail")]);
+    // performance 100, seo 100, security 30 → 77 (C) by score; the critical finding makes it F.
+    expect(critical.score).toBe(77);
+    expect(critical.grade).toBe("F");
+    expect(critical.grade_caps).toEqual([
+      {
+        grade: "F",
+        severity: "critical",
+        checks: ["security.x"],
+        reason: "A critical finding fails (security.x): the grade is at most F.",
+      },
+    ]);
+    const noHigh = summarise([...passing, make("seo", "medium", "fail")]);
+    expect(noHigh).toMatchObject({ grade: "A", grade_caps: [] });
+    const highOnly = summarise([...passing.slice(0, 2), make("security", "high", "fail")]);
+    expect(highOnly.score).toBe(87);
+    expect(highOnly.grade).toBe("C");
+    expect(highOnly.grade_caps?.map((cap) => [cap.grade, cap.checks])).toEqual([["C", ["security.x"]]]);
+    // A warning is not a failure: no cap.
+    expect(summarise([...passing, make("security", "critical", "warn")]).grade_caps).toEqual([]);
+  });
+
+  test("a cap that would not lower the grade is not listed", () => {
+    const many = Array.from({ length: 8 }, () => make("security", "high", "fail"));
+    expect(summarise(many)).toMatchObject({ grade: "F", grade_caps: [] });
+  });
+
   test("grades follow the floors", () => {
     const many = Array.from({ length: 8 }, () => make("security", "critical", "fail"));
     expect(summarise(many)).toMatchObject({ score: 0, grade: "F", categories: { security: 0 } });

@@ -403,6 +403,11 @@ export function ReportPage({ report, siblings }: { report: Report; siblings: Rep
                 (category) => `${CATEGORY_NAMES[category]} ${summary.categories[category] ?? "—"}`,
               ).join(" · ")}
             </div>
+            {(summary.grade_caps ?? []).map((cap) => (
+              <div class="small" key={cap.grade} data-grade-cap={cap.grade}>
+                Grade capped at {cap.grade}: {cap.reason}
+              </div>
+            ))}
           </div>
         </section>
       ) : null}
