@@ -369,10 +369,15 @@ export interface SecurityInfo {
     multicall: boolean | null;
     pingback: boolean | null;
   };
+  /** Which routes disclosed user accounts (`users[]` has who, and where each was seen). */
   user_enumeration: {
     rest_api: boolean;
     author_archives: boolean;
     oembed: boolean;
+    /** Core's users sitemap (wp-sitemap-users-1.xml) lists author archives. Since 1.2.0. */
+    sitemap?: boolean;
+    /** Feeds name post authors (display names). Since 1.2.0. */
+    feed?: boolean;
   };
   users: DisclosedUser[];
   exposed_files: ExposedFile[];

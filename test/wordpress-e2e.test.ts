@@ -97,6 +97,17 @@ describe.skipIf(!HAS_WORDPRESS).each(BACKENDS)("the real WordPress fixture throu
     expect(report.security?.user_enumeration).toMatchObject({ rest_api: true, author_archives: true });
   });
 
+  test("the users sitemap lists both, and user_enumeration fails naming every route", () => {
+    const users = report.security?.users ?? [];
+    for (const user of users) expect(user.sources).toContain("sitemap");
+    expect(report.security?.user_enumeration).toMatchObject({ sitemap: true, feed: true });
+    const found = check(report, "security.user_enumeration");
+    expect(found?.status).toBe("fail");
+    expect(found?.message).toContain(
+      "the REST API (/wp-json/wp/v2/users), author archives (/?author=N), the users sitemap",
+    );
+  });
+
   test("XML-RPC enabled, readme.html exposed, no HTTPS, security headers missing", () => {
     expect(report.security?.xmlrpc).toEqual({ enabled: true, methods: 80, multicall: true, pingback: true });
     expect(report.security?.exposed_files).toContainEqual(

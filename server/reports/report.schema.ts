@@ -275,7 +275,13 @@ export const SecuritySchema = t.Object({
     multicall: Nullable(t.Boolean()),
     pingback: Nullable(t.Boolean()),
   }),
-  user_enumeration: t.Object({ rest_api: t.Boolean(), author_archives: t.Boolean(), oembed: t.Boolean() }),
+  user_enumeration: t.Object({
+    rest_api: t.Boolean(),
+    author_archives: t.Boolean(),
+    oembed: t.Boolean(),
+    sitemap: t.Optional(t.Boolean({ description: "core's users sitemap lists author archives (since 1.2.0)" })),
+    feed: t.Optional(t.Boolean({ description: "feeds name post authors (since 1.2.0)" })),
+  }),
   users: t.Array(DisclosedUserSchema),
   exposed_files: t.Array(
     t.Object({ path: t.String(), url: t.String(), kind: t.String(), status: t.Integer(), evidence: t.String() }),

@@ -79,6 +79,7 @@ describe("the fixture as captured", () => {
       "security.xmlrpc_enabled": "fail",
       "security.xmlrpc_multicall": "fail",
       "security.xmlrpc_pingback": "fail",
+      "security.user_enumeration": "fail",
       "security.rest_user_enumeration": "fail",
       "security.author_enumeration": "fail",
       "security.admin_username": "fail",
@@ -343,6 +344,79 @@ describe("user enumeration", () => {
     expect(status(fixture, "security.admin_username")).toBe("fail");
   });
 
+  // What the real fixture's wp-sitemap-users-1.xml serves (curl http://127.0.0.1:8088/wp-sitemap-users-1.xml).
+  const usersSitemap = answer(
+    `${ORIGIN}/wp-sitemap-users-1.xml`,
+    200,
+    `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${ORIGIN}/author/admin/</loc></url><url><loc>${ORIGIN}/author/editor-jane/</loc></url></urlset>`,
+    { "content-type": "application/xml; charset=UTF-8" },
+  );
+  const closed = {
+    rest_users: restUsers('{"code":"rest_forbidden"}', 401),
+    author_1: answer(`${ORIGIN}/?author=1`, 403, "Forbidden"),
+    users_sitemap: answer(`${ORIGIN}/wp-sitemap-users-1.xml`, 404, "Not found"),
+    oembed: null,
+    feed: null,
+  };
+
+  test("user_enumeration fails on the fixture and names every route that listed users", () => {
+    expect(check(variant(fixture, { probes: { users_sitemap: usersSitemap } }), "security.user_enumeration")).toEqual(
+      expect.objectContaining({
+        status: "fail",
+        message:
+          "Visitors can list 2 user account(s), 2 with their login name, through the REST API (/wp-json/wp/v2/users), author archives (/?author=N), the users sitemap (wp-sitemap-users-1.xml), oEmbed, feeds.",
+        evidence: [
+          "the REST API (/wp-json/wp/v2/users): admin, editor-jane",
+          "author archives (/?author=N): admin",
+          "the users sitemap (wp-sitemap-users-1.xml): admin, editor-jane",
+          "oEmbed: editor-jane",
+          "feeds: admin, editor-jane",
+        ],
+      }),
+    );
+  });
+
+  test("REST users refused but author archives and the sitemap give the users away → user_enumeration fails", () => {
+    const site = variant(fixture, {
+      probes: { ...closed, author_1: fixture.probes.author_1 ?? null, users_sitemap: usersSitemap },
+    });
+    expect(status(site, "security.rest_user_enumeration")).toBe("pass");
+    const found = check(site, "security.user_enumeration");
+    expect(found.status).toBe("fail");
+    expect(found.message).toContain("author archives (/?author=N), the users sitemap (wp-sitemap-users-1.xml)");
+    expect(found.message).not.toContain("REST");
+    expect(factsOf(site).security.user_enumeration).toEqual({
+      rest_api: false,
+      author_archives: true,
+      oembed: false,
+      sitemap: true,
+      feed: false,
+    });
+  });
+
+  test("user_enumeration: every route closed → pass; display names in a feed alone still fail, said as such", () => {
+    expect(check(variant(fixture, { probes: closed }), "security.user_enumeration")).toMatchObject({
+      status: "pass",
+      message: "No route lists user accounts.",
+    });
+    const feedOnly = variant(fixture, { probes: { ...closed, feed: fixture.probes.feed ?? null } });
+    expect(check(feedOnly, "security.user_enumeration")).toMatchObject({
+      status: "fail",
+      message: "Visitors can list 2 user account(s) by display name through feeds.",
+    });
+  });
+
+  test("a hostile users sitemap: only /author/<slug>/ URLs count, at most 50 users, in bounded time", () => {
+    const locs = Array.from({ length: 5_000 }, (_, i) => `<url><loc>${ORIGIN}/author/u${i}/</loc></url>`).join("");
+    const junk = `<urlset>${"<loc>".repeat(20_000)}<loc>${"a".repeat(5_000)}</loc><loc>${ORIGIN}/not-an-author/x/</loc>${locs}</urlset>`;
+    const site = variant(fixture, {
+      probes: { ...closed, users_sitemap: answer(`${ORIGIN}/wp-sitemap-users-1.xml`, 200, junk) },
+    });
+    const users = factsOf(site).security.users;
+    expect(users).toHaveLength(50);
+    expect(users.every((user) => user.sources.join() === "sitemap" && /^u\d+$/.test(user.username ?? ""))).toBe(true);
+  });
+
   test("REST users refused → pass; REST unanswered → error", () => {
     const refused = variant(fixture, { probes: { rest_users: restUsers('{"code":"rest_forbidden"}', 401) } });
     expect(status(refused, "security.rest_user_enumeration")).toBe("pass");
@@ -366,7 +440,12 @@ describe("user enumeration", () => {
   });
 
   test("not WordPress → skip", () => {
-    for (const id of ["security.rest_user_enumeration", "security.author_enumeration", "security.admin_username"]) {
+    for (const id of [
+      "security.user_enumeration",
+      "security.rest_user_enumeration",
+      "security.author_enumeration",
+      "security.admin_username",
+    ]) {
       expect(status(notWordPress, id)).toBe("skip");
     }
   });

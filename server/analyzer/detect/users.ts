@@ -1,6 +1,7 @@
 /**
  * User accounts the site discloses: the REST users endpoint, author archives (/?author=1
- * redirecting to /author/<login>/), oEmbed's author, and feed authors. Login names are what
+ * redirecting to /author/<login>/), core's users sitemap (every author archive URL), oEmbed's
+ * author, and feed authors. Login names are what
  * brute-force attacks need, so each one is reported with where it was seen.
  */
 import type { DisclosedUser } from "../../../shared/report.ts";
@@ -92,6 +93,16 @@ export function detectUsers(artifacts: Artifacts): DisclosedUser[] {
         : undefined;
     const slug = fromRedirect ?? (fromBody && !/^\d+$/.test(fromBody) ? fromBody : null);
     if (slug) add({ id: 1, username: slug }, "author_archive");
+  }
+
+  const sitemap = artifacts.probes.users_sitemap;
+  if (sitemap?.status === 200 && /<urlset\b/i.test(sitemap.body.slice(0, 5_000))) {
+    // Bounded: a hostile sitemap is at most the probe's cap, and each <loc> at most 2 KB.
+    for (const match of sitemap.body.matchAll(/<loc>\s*([^<\s]{1,2048})\s*<\/loc>/gi)) {
+      const slug = authorSlugFromUrl(match[1], sitemap.url);
+      if (slug) add({ username: slug }, "sitemap");
+      if (users.size >= MAX_USERS) break;
+    }
   }
 
   const oembed = artifacts.probes.oembed;

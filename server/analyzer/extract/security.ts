@@ -163,6 +163,8 @@ export function extractSecurity({ artifacts, users }: Detected): SecurityInfo {
       rest_api: users.some((user) => user.sources.includes("rest_api")),
       author_archives: users.some((user) => user.sources.includes("author_archive")),
       oembed: users.some((user) => user.sources.includes("oembed") && user.username !== null),
+      sitemap: users.some((user) => user.sources.includes("sitemap")),
+      feed: users.some((user) => user.sources.includes("feed")),
     },
     users,
     exposed_files: exposed,

@@ -203,6 +203,10 @@ export async function gather(url: string, client: SafeClient): Promise<Artifacts
   later(
     probes.run({ key: "author_1", url: new URL("?author=1", base).toString(), follow: false, maxBytes: 64 * 1024 }),
   );
+  // WordPress ≥ 5.5 lists every author's archive URL (/author/<login>/) in its users sitemap.
+  later(
+    probes.run({ key: "users_sitemap", url: new URL("wp-sitemap-users-1.xml", base).toString(), maxBytes: 128 * 1024 }),
+  );
   later(probeXmlRpc(probes, base));
   later(
     probes.run({

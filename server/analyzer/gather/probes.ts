@@ -7,6 +7,7 @@
  *   rest_root              the REST API root (advertised, else /wp-json/, else ?rest_route=/)
  *   rest_users             REST users endpoint (user enumeration)
  *   author_1               /?author=1, redirects not followed (author archive enumeration)
+ *   users_sitemap          wp-sitemap-users-1.xml: core's sitemap of author archives (user enumeration)
  *   oembed                 oEmbed of the newest feed item (discloses the author)
  *   robots                 /robots.txt
  *   sitemap:<url>          wp-sitemap.xml, sitemap_index.xml (Yoast, Rank Math), robots.txt's

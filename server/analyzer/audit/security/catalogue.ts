@@ -141,6 +141,13 @@ export const SECURITY_CHECKS = {
   },
 
   // Users
+  "security.user_enumeration": {
+    category: "security",
+    severity: "low",
+    title: "Visitors cannot list the site's user accounts",
+    remediation:
+      "Close every route that lists accounts, not just one: restrict the REST users endpoint to logged-in users, block ?author=N, drop users from the core sitemap (add_filter('wp_sitemaps_add_provider', fn ($p, $name) => $name === 'users' ? false : $p, 10, 2);), and keep display names (shown in feeds and oEmbed) different from login names. A security plugin's \"disable user enumeration\" option covers most of these.",
+  },
   "security.rest_user_enumeration": {
     category: "security",
     severity: "low",

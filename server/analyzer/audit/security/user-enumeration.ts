@@ -1,8 +1,13 @@
 /**
  * User enumeration: login names are half of what a brute-force attack needs. WordPress
  * gives them away through the REST API (/wp-json/wp/v2/users lists every author's slug,
- * which is the login name unless changed) and through /?author=N, which redirects to
- * /author/<login>/.
+ * which is the login name unless changed), through /?author=N, which redirects to
+ * /author/<login>/, through its users sitemap, and names authors in oEmbed and feeds.
+ *
+ * `security.user_enumeration` is judged by what was found: it fails whenever the report
+ * lists a user, by whichever route, and names the routes — closing the REST route alone
+ * does not pass it while author archives still give the same names away. The route checks
+ * (REST, author archives) say which of the two best-known routes is open.
  */
 import type { Check, DisclosedUser } from "../../../../shared/report.ts";
 import type { Facts } from "../../facts.ts";
@@ -62,6 +67,37 @@ function authorCheck({ security, artifacts }: Facts): Check {
   ]);
 }
 
+/** Each route's name as a person reads it, in the order they are listed. */
+const ROUTES: readonly [source: string, name: string][] = [
+  ["rest_api", "the REST API (/wp-json/wp/v2/users)"],
+  ["author_archive", "author archives (/?author=N)"],
+  ["sitemap", "the users sitemap (wp-sitemap-users-1.xml)"],
+  ["oembed", "oEmbed"],
+  ["feed", "feeds"],
+];
+
+function enumerationCheck({ security }: Facts): Check {
+  const id = "security.user_enumeration";
+  const { users } = security;
+  if (users.length === 0) return makeCheck(id, "pass", "No route lists user accounts.");
+  const open = ROUTES.filter(([source]) => users.some((user) => user.sources.includes(source)));
+  const other = [...new Set(users.flatMap((user) => user.sources))].filter(
+    (source) => !ROUTES.some(([known]) => known === source),
+  );
+  const routes = [...open.map(([, name]) => name), ...other];
+  const logins = users.filter((user) => user.username !== null).length;
+  const what =
+    logins > 0
+      ? `${users.length} user account(s), ${logins} with their login name,`
+      : `${users.length} user account(s) by display name`;
+  const evidence = open.map(([source, name]) => {
+    const seen = users.filter((user) => user.sources.includes(source));
+    const names = seen.map((user) => user.username ?? user.display_name ?? "?");
+    return `${name}: ${names.slice(0, 10).join(", ")}${names.length > 10 ? ` and ${names.length - 10} more` : ""}`;
+  });
+  return makeCheck(id, "fail", `Visitors can list ${what} through ${routes.join(", ")}.`, evidence);
+}
+
 function adminCheck({ security }: Facts): Check {
   const id = "security.admin_username";
   const obvious = security.users.filter((user) => user.username && OBVIOUS_LOGINS.has(user.username.toLowerCase()));
@@ -85,9 +121,14 @@ function adminCheck({ security }: Facts): Check {
 
 export const auditUserEnumeration: Audit = (facts) => {
   if (!facts.wordpress.detected) {
-    return (["security.rest_user_enumeration", "security.author_enumeration", "security.admin_username"] as const).map(
-      (id) => makeCheck(id, "skip", "The site does not look like WordPress."),
-    );
+    return (
+      [
+        "security.user_enumeration",
+        "security.rest_user_enumeration",
+        "security.author_enumeration",
+        "security.admin_username",
+      ] as const
+    ).map((id) => makeCheck(id, "skip", "The site does not look like WordPress."));
   }
-  return [restCheck(facts), authorCheck(facts), adminCheck(facts)];
+  return [enumerationCheck(facts), restCheck(facts), authorCheck(facts), adminCheck(facts)];
 };
