@@ -271,7 +271,7 @@ describe("exposed files", () => {
     });
     expect(check(listing, "security.directory_listing")).toMatchObject({
       status: "fail",
-      evidence: [`${ORIGIN}/wp-content/uploads/`],
+      evidence: [`${ORIGIN}/wp-content/uploads/ lists its files`],
     });
     expect(status(fixture, "security.directory_listing")).toBe("pass");
     expect(status(failed(fixture, "uploads"), "security.directory_listing")).toBe("error");

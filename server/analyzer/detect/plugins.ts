@@ -1,9 +1,12 @@
 /**
- * Plugins: which are active, under which slug, at which version — each fact with where it
- * was seen. Signals: the plugin's own asset URLs (any plugin), plus the signature table
- * (signatures.ts) for comments, generator tags, headers, REST namespaces, body classes and
- * cookies; versions from signatures, from `ver=` on the plugin's own files (discounted when
- * it merely repeats the WordPress version) and from its readme.txt.
+ * Plugins: which are active (or at least installed), under which slug, at which version —
+ * each fact with where it was seen. Signals: the plugin's own asset URLs (any plugin), the
+ * signature table (signatures.ts) for comments, generator tags, headers, REST namespaces,
+ * body classes and cookies; credits by display name in generator tags, comments and
+ * headers (finders/credits.ts); an open listing of the plugins folder (finders/listing.ts).
+ * Versions from signatures and credits, from `ver=` on the plugin's own files (discounted
+ * when it merely repeats the WordPress version) and from its readme.txt, weighed together
+ * by pickVersion. docs/detection.md lists every class with its weight.
  */
 import type { PluginInfo } from "../../../shared/report.ts";
 import type { Artifacts, HttpArtifact } from "../artifacts.ts";
@@ -16,6 +19,9 @@ import {
   toEvidence,
   type WeightedEvidence,
 } from "./evidence.ts";
+import { commentCredits, generatorCredits, headerCredits, type NamedSignal } from "./finders/credits.ts";
+import { listedComponents, listingSignal } from "./finders/listing.ts";
+import { pluginNameIndex } from "./finders/names.ts";
 import { looksLikeReadme, parsePluginReadme } from "./readme.ts";
 import { restNamespaces } from "./rest.ts";
 import { PLUGIN_SIGNATURES, type PluginSignature } from "./signatures.ts";
@@ -47,7 +53,16 @@ export function pluginSlugsFromNamespaces(namespaces: readonly string[]): string
   return slugs;
 }
 
-function signatureSignals(signature: PluginSignature, artifacts: Artifacts, namespaces: readonly string[]) {
+/**
+ * `seen` collects the observations a signature matched (`comment:<n>`, `generator:<content>`,
+ * `header:<name>`), so that a credit finder reading the same text does not count it twice.
+ */
+function signatureSignals(
+  signature: PluginSignature,
+  artifacts: Artifacts,
+  namespaces: readonly string[],
+  seen: Set<string>,
+) {
   const { homepage } = artifacts;
   const page = pageOf(homepage);
   const signals: WeightedEvidence[] = [];
@@ -56,9 +71,10 @@ function signatureSignals(signature: PluginSignature, artifacts: Artifacts, name
     return version && isPlausibleComponentVersion(version) ? version : undefined;
   };
   for (const source of signature.comments ?? []) {
-    for (const comment of page.comments) {
+    for (const [n, comment] of page.comments.entries()) {
       const match = pattern(source).exec(comment);
       if (match) {
+        seen.add(`comment:${n}`);
         signals.push({
           source: "html_comment",
           value: siteText(match[0], 200),
@@ -72,6 +88,7 @@ function signatureSignals(signature: PluginSignature, artifacts: Artifacts, name
   for (const source of signature.generator ?? []) {
     for (const content of metaContents(page, "generator")) {
       const match = pattern(source).exec(content);
+      if (match) seen.add(`generator:${content}`);
       if (match)
         signals.push({
           source: "meta_generator",
@@ -85,6 +102,7 @@ function signatureSignals(signature: PluginSignature, artifacts: Artifacts, name
     const value = homepage.headers[header];
     if (value === undefined) continue;
     const match = source ? pattern(source).exec(value) : ([value] as unknown as RegExpExecArray);
+    if (match) seen.add(`header:${header}`);
     if (match)
       signals.push({
         source: "header",
@@ -167,17 +185,53 @@ function readmeSignals(artifact: HttpArtifact | undefined): { signals: WeightedE
   return { signals, name: readme.name ? siteText(readme.name, 100) : null };
 }
 
+/** Credit signals by slug: generator tags, comments and headers that name a known plugin. */
+function creditsBySlug(artifacts: Artifacts): Map<string, NamedSignal[]> {
+  const index = pluginNameIndex(artifacts);
+  const page = pageOf(artifacts.homepage);
+  // Redirects answer with the plugin that made them (X-Redirect-By: Yoast SEO).
+  const redirects = Object.values(artifacts.probes).filter((answer) => answer.status >= 300 && answer.status < 400);
+  const bySlug = new Map<string, NamedSignal[]>();
+  for (const found of [
+    ...generatorCredits(page, index),
+    ...commentCredits(page, index),
+    ...headerCredits([artifacts.homepage, ...redirects], index),
+  ]) {
+    const known = bySlug.get(found.slug) ?? [];
+    known.push(found);
+    bySlug.set(found.slug, known);
+  }
+  return bySlug;
+}
+
 export function detectPlugins(artifacts: Artifacts, paths: SitePaths, coreVersion: string | null): PluginInfo[] {
   const namespaces = restNamespaces(artifacts);
   const fromPage = pluginSlugsFromPage(artifacts.homepage, paths);
-  const slugs = new Set<string>([...fromPage.keys(), ...Object.keys(PLUGIN_SIGNATURES)]);
+  const listed = listedComponents(artifacts, "plugins");
+  const listedSlugs = new Set(listed?.slugs);
+  const credits = creditsBySlug(artifacts);
+  const slugs = new Set<string>([
+    ...fromPage.keys(),
+    ...Object.keys(PLUGIN_SIGNATURES),
+    ...credits.keys(),
+    ...listedSlugs,
+  ]);
   const plugins: PluginInfo[] = [];
   for (const slug of slugs) {
     const signature = PLUGIN_SIGNATURES[slug];
+    const seen = new Set<string>();
     const presence: WeightedEvidence[] = [
       ...assetVersionSignals(fromPage.get(slug) ?? [], coreVersion),
-      ...(signature ? signatureSignals(signature, artifacts, namespaces) : []),
+      ...(signature ? signatureSignals(signature, artifacts, namespaces, seen) : []),
     ];
+    // One credit per class: a plugin's opening and closing comments are one observation, not two.
+    const creditSources = new Set<string>();
+    for (const credit of credits.get(slug) ?? []) {
+      if (seen.has(credit.seen) || creditSources.has(credit.signal.source)) continue;
+      creditSources.add(credit.signal.source);
+      presence.push(credit.signal);
+    }
+    if (listed && listedSlugs.has(slug)) presence.push(listingSignal(listed, slug));
     if (presence.length === 0) continue;
     // The readme proves the plugin is installed, not that it is active: it only corroborates.
     const readme = readmeSignals(artifacts.probes[`plugin_readme:${slug}`]);

@@ -55,7 +55,8 @@ export function detectSitePaths(homepage: HttpArtifact): SitePaths {
         origin,
       ).toString();
   }
-  installBase ??= new URL("./", home).toString();
+  // "/blog" asked without its slash is the folder /blog/, not the root: "./" of it would be "/".
+  installBase ??= new URL(/\/[^/.]+$/.test(home.pathname) ? `${home.pathname}/` : "./", home).toString();
 
   // The content directory: the most common prefix before /themes/<x>/ or /plugins/<x>/.
   const prefixes = new Map<string, number>();
@@ -81,8 +82,10 @@ const COMPONENT_SLUG = /^[a-z0-9][a-z0-9._-]{0,99}$/i;
 /**
  * Components whose files the page loads: slug → the URLs seen (at most 20 each), for the
  * given folders of the content directory (`plugins`, `mu-plugins`, `themes`). Assets served
- * from a CDN host keep WordPress's default layout (`/wp-content/<folder>/<slug>/…`), so that
- * form counts on any host.
+ * from a CDN host keep WordPress's default layout (`…/wp-content/<folder>/<slug>/…`), so that
+ * form counts on other hosts. On the site's own origin only the content directory counts:
+ * a page of a WordPress under /blog/ that also loads /wp-content/… of another install at
+ * the root must not credit that install's plugins to this one.
  */
 export function componentAssets(
   homepage: HttpArtifact,
@@ -97,7 +100,7 @@ export function componentAssets(
     let rest: string | undefined;
     const prefix = prefixes.find((candidate) => path.startsWith(candidate));
     if (prefix && resource.url.origin === paths.origin) rest = path.slice(prefix.length);
-    else {
+    else if (resource.url.origin !== paths.origin) {
       const marker = markers.find((candidate) => path.includes(candidate));
       if (marker) rest = path.slice(path.indexOf(marker) + marker.length);
     }

@@ -1,7 +1,8 @@
 /**
  * The active theme (and its parent, for child themes): slug from the theme files the page
  * loads (and WordPress's `wp-theme-*` body classes), name/version/author/parent from the
- * header of each candidate's style.css.
+ * header of each candidate's style.css; an open listing of the themes folder corroborates
+ * that each is installed (other listed themes are named by the directory-listing check).
  */
 import type { Component, ThemeInfo } from "../../../shared/report.ts";
 import type { Artifacts, HttpArtifact } from "../artifacts.ts";
@@ -14,6 +15,7 @@ import {
   toEvidence,
   type WeightedEvidence,
 } from "./evidence.ts";
+import { type ListedComponents, listedComponents, listingSignal } from "./finders/listing.ts";
 import { parseThemeHeader, type ThemeHeader } from "./readme.ts";
 import { componentAssets, type SitePaths } from "./site-paths.ts";
 
@@ -40,8 +42,10 @@ function styleOf(artifacts: Artifacts, slug: string): { header: ThemeHeader; url
 function component(
   slug: string,
   urls: readonly string[],
-  bodyClass: boolean,
+  /** The `wp-theme-<slug>` / `wp-child-theme-<slug>` class on <body>, if there is one. */
+  bodyClass: string | null,
   style: ReturnType<typeof styleOf>,
+  listed: ListedComponents | null,
 ): Component {
   const signals: WeightedEvidence[] = [];
   for (const [index, raw] of urls.slice(0, 10).entries()) {
@@ -62,7 +66,7 @@ function component(
       });
     }
   }
-  if (bodyClass) signals.push({ source: "body_class", value: `wp-theme-${slug}`, weight: 0.8 });
+  if (bodyClass) signals.push({ source: "body_class", value: bodyClass, weight: 0.8 });
   if (style) {
     signals.push({
       source: "style_css",
@@ -80,6 +84,7 @@ function component(
       });
     }
   }
+  if (listed?.slugs.includes(slug)) signals.push(listingSignal(listed, slug));
   const { version, confidence: versionConfidence } = pickVersion(signals);
   return {
     slug,
@@ -107,24 +112,21 @@ export function detectTheme(artifacts: Artifacts, paths: SitePaths): ThemeInfo |
       break;
     }
   }
-  const childClass = new RegExp(`\\bwp-child-theme-${activeSlug.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`).test(
-    bodyClass,
-  );
+  const classes = new Set(bodyClass.split(/\s+/));
+  const themeClass = (slug: string) =>
+    [`wp-child-theme-${slug}`, `wp-theme-${slug}`].find((name) => classes.has(name)) ?? null;
   const style = styleOf(artifacts, activeSlug);
-  const active = component(
-    activeSlug,
-    candidates.get(activeSlug) ?? [],
-    childClass || bodyClass.includes(`wp-theme-${activeSlug}`),
-    style,
-  );
+  const listed = listedComponents(artifacts, "themes");
+  const active = component(activeSlug, candidates.get(activeSlug) ?? [], themeClass(activeSlug), style, listed);
   let parent: Component | null = null;
   const template = style?.header.template;
   if (template && template !== activeSlug && SLUG.test(template)) {
     parent = component(
       template,
       candidates.get(template) ?? [],
-      bodyClass.includes(`wp-theme-${template}`),
+      classes.has(`wp-theme-${template}`) ? `wp-theme-${template}` : null,
       styleOf(artifacts, template),
+      listed,
     );
     parent.evidence.unshift({
       source: "style_css_template",

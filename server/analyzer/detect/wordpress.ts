@@ -37,7 +37,8 @@ function coreAssetVersions(artifact: HttpArtifact, source: string, limit: number
     seen.add(path);
     signals.push({
       source,
-      value: siteText(`${path.slice(path.search(/\/wp-(?:includes|admin)\//))}?ver=${version}`, 200),
+      // The whole path: under a subdirectory install, /blog/wp-includes/… is where it was seen.
+      value: siteText(`${path}?ver=${version}`, 200),
       weight: 0.5,
       version,
     });

@@ -1,6 +1,7 @@
 /** The security facts of a report: transport, headers, cookies, disclosure, XML-RPC, users, exposed files. */
 import type { ExposedFile, SecurityInfo } from "../../../shared/report.ts";
 import { probesWithPrefix } from "../artifacts.ts";
+import { isDirectoryListing } from "../detect/directory-listing.ts";
 import type { Detected } from "../facts.ts";
 import { EXPOSED_FILES } from "../gather/probes.ts";
 import { metaContents, pageOf } from "../parse/page.ts";
@@ -120,9 +121,9 @@ export function extractSecurity({ artifacts, users }: Detected): SecurityInfo {
   }
 
   const listing: string[] = [];
-  for (const answer of [probes.uploads, ...probesWithPrefix(artifacts, "exposed:").map(([, value]) => value)]) {
-    if (answer?.status === 200 && /<title>Index of \//i.test(answer.body.slice(0, 2_000)))
-      listing.push(siteUrl(answer.url));
+  const folders = [probes.uploads, probes.plugins_listing, probes.themes_listing];
+  for (const answer of [...folders, ...probesWithPrefix(artifacts, "exposed:").map(([, value]) => value)]) {
+    if (isDirectoryListing(answer)) listing.push(siteUrl(answer.url));
   }
 
   const methodsBody = probes.xmlrpc_methods?.status === 200 ? probes.xmlrpc_methods.body : "";

@@ -234,9 +234,9 @@ export const SECURITY_CHECKS = {
   "security.directory_listing": {
     category: "security",
     severity: "medium",
-    title: "Directories do not list their files",
+    title: "Directories (uploads, plugins, themes) do not list their files",
     remediation:
-      "Turn off directory listings: nginx: autoindex off; (the default); Apache: Options -Indexes in the virtual host or .htaccess. An empty index.php in wp-content/uploads also works.",
+      "Turn off directory listings: nginx: autoindex off; (the default); Apache: Options -Indexes in the virtual host or .htaccess. An empty index.php in each folder also works — WordPress ships one in wp-content/plugins/ and wp-content/themes/, so a listing there means it was deleted: restore it. A listed plugins/ folder names every installed plugin, including inactive ones: delete the plugins you do not use.",
   },
 
   // Protection

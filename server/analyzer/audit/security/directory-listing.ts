@@ -1,10 +1,30 @@
 /**
  * Directory listings: a folder that answers with "Index of /…" shows every file in it —
- * uploads nobody linked, backups, plugin files whose versions give away known bugs.
+ * uploads nobody linked, backups, and in plugins/ and themes/ every installed component,
+ * active or not, whose versions give away known bugs. Each listed folder is named in the
+ * evidence with what it shows.
  */
-import { siteUrl } from "../../untrusted-text.ts";
+import type { Artifacts } from "../../artifacts.ts";
+import { parseDirectoryListing } from "../../detect/directory-listing.ts";
+import { siteText, siteUrl } from "../../untrusted-text.ts";
 import { makeCheck } from "../catalogue.ts";
 import type { Audit } from "../types.ts";
+
+/** Entry names quoted per listed folder; the count says the rest. */
+const NAMES_SHOWN = 15;
+/** The folders probed for this check, besides the exposed-file probes. */
+const FOLDER_PROBES = ["uploads", "plugins_listing", "themes_listing"] as const;
+
+/** "…/wp-content/plugins/ lists 3 entries: akismet/, hello.php, xrds-simple/" for a listed URL. */
+function describeListing(url: string, artifacts: Artifacts): string {
+  const answer = Object.values(artifacts.probes).find((probe) => siteUrl(probe.url) === url);
+  const listing = parseDirectoryListing(answer);
+  if (!listing || listing.entries.length === 0) return `${url} lists its files`;
+  const names = listing.entries.slice(0, NAMES_SHOWN).map((entry) => `${entry.name}${entry.directory ? "/" : ""}`);
+  const count = `${listing.entries.length}${listing.capped ? "+" : ""}`;
+  const more = listing.entries.length > NAMES_SHOWN || listing.capped ? ", …" : "";
+  return `${url} lists ${count} entries: ${siteText(names.join(", "), 600)}${more}`;
+}
 
 export const auditDirectoryListing: Audit = ({ security, artifacts }) => {
   const id = "security.directory_listing";
@@ -16,16 +36,25 @@ export const auditDirectoryListing: Audit = ({ security, artifacts }) => {
         security.directory_listing.length === 1
           ? "A directory lists its files to anyone."
           : `${security.directory_listing.length} directories list their files to anyone.`,
-        security.directory_listing,
+        security.directory_listing.map((url) => describeListing(url, artifacts)),
       ),
     ];
   }
-  // The uploads folder is the one probed for this; the exposed-file probes add others.
-  const uploads = artifacts.probes.uploads;
-  if (!uploads) return [makeCheck(id, "error", "The uploads directory could not be requested (see errors).")];
+  // The uploads, plugins and themes folders are probed for this; the exposed-file probes add others.
+  if (!artifacts.probes.uploads)
+    return [makeCheck(id, "error", "The uploads directory could not be requested (see errors).")];
+  const answered = FOLDER_PROBES.filter((key) => artifacts.probes[key]);
+  const names = answered.map((key) => key.replace(/_listing$/, ""));
+  const message =
+    names.length === 1
+      ? "The uploads directory does not list its files."
+      : `The ${names.slice(0, -1).join(", ")} and ${names.at(-1)} directories do not list their files.`;
   return [
-    makeCheck(id, "pass", "The uploads directory does not list its files.", [
-      `${siteUrl(uploads.url)} → ${uploads.status}`,
-    ]),
+    makeCheck(
+      id,
+      "pass",
+      message,
+      answered.map((key) => `${siteUrl(artifacts.probes[key]?.url)} → ${artifacts.probes[key]?.status}`),
+    ),
   ];
 };

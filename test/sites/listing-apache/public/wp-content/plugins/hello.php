@@ -1,0 +1,5 @@
+<?php
+/**
+ * @package Hello_Dolly
+ * @version 1.7.2
+ */
