@@ -7,6 +7,7 @@
  * in one go instead of one restart per mistake.
  */
 import path from "node:path";
+import { DEFAULT_ENUMERATION_BUDGET, type EnumerationBudget } from "./analyzer/enumeration/plan.ts";
 import { parseDnsServers } from "./analyzer/fetch/dns-servers.ts";
 import { parseAllowlist } from "./analyzer/fetch/target-policy.ts";
 import { isLoopbackHost } from "./http/client-request.ts";
@@ -37,6 +38,8 @@ export interface Config {
   dnsServers: string[];
   /** Hard deadline for one analysis, in milliseconds. */
   analysisTimeoutMs: number;
+  /** Budgets of the opt-in aggressive enumeration (docs/enumeration.md). */
+  enumeration: EnumerationBudget;
   /** Largest accepted request body, in bytes. */
   maxBodyBytes: number;
   /** Connections in the database pool. */
@@ -330,8 +333,18 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     syncWaitMs: 0,
     analysisMaxBytes: int("ANALYSIS_MAX_BYTES", 32 * 1024 * 1024, 1024 * 1024, 1024 * 1024 * 1024),
     metricsToken: read("METRICS_TOKEN"),
+    enumeration: {
+      maxRequests: int("AGGRESSIVE_MAX_REQUESTS", DEFAULT_ENUMERATION_BUDGET.maxRequests, 10, 5_000),
+      timeBudgetMs: int("AGGRESSIVE_TIME_BUDGET_MS", DEFAULT_ENUMERATION_BUDGET.timeBudgetMs, 1_000, 240_000),
+    },
   };
   config.syncWaitMs = int("SYNC_WAIT_MS", config.analysisTimeoutMs + 15_000, 1_000, 600_000);
+  // The enumeration runs after the passive requests, inside the report's deadline.
+  if (config.enumeration.timeBudgetMs > config.analysisTimeoutMs / 2) {
+    problems.push(
+      `AGGRESSIVE_TIME_BUDGET_MS (${config.enumeration.timeBudgetMs}) must be at most half of ANALYSIS_TIMEOUT_MS (${config.analysisTimeoutMs}): the passive analysis needs the rest`,
+    );
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

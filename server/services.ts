@@ -4,6 +4,7 @@
  */
 import { availableParallelism } from "node:os";
 import { AccountAuthService, AccountService } from "./accounts/account.service.ts";
+import { enumerationPlan, MAX_CANDIDATES } from "./analyzer/enumeration/plan.ts";
 import { DEFAULT_CLIENT_LIMITS } from "./analyzer/fetch/safe-client.ts";
 import { TargetPolicy } from "./analyzer/fetch/target-policy.ts";
 import { AnalysisThreads, poolSize } from "./analyzer/threads/analysis-threads.ts";
@@ -128,7 +129,15 @@ export async function createServices(
     poolSize(config.workerConcurrency, availableParallelism()),
     intel.lookup,
   );
-  const analyzeSite: AnalyzeFn = overrides.analyze ?? threads.analyze;
+  // Aggressive mode: the enumeration's plan (vulnerable slugs first) is made here, where the
+  // intel database is; the thread gets it as plain data.
+  const analyzeSite: AnalyzeFn =
+    overrides.analyze ??
+    (async (url, signal, request) => {
+      if (request?.mode !== "aggressive") return threads.analyze(url, signal);
+      const plan = enumerationPlan(await intel.vulnerableSlugs(MAX_CANDIDATES), config.enumeration);
+      return threads.analyze(url, signal, plan);
+    });
   const subscriptions = new SubscriptionService(sql);
   const metrics = createMetrics(sql);
   const queue = await openJobQueue(config, db, logger);

@@ -10,7 +10,7 @@
 import { createHash } from "node:crypto";
 import { HttpClient } from "@actions/http-client";
 import type { Diff } from "./diff.ts";
-import type { Report, ReportMetadata } from "./report.ts";
+import type { AnalysisMode, Report, ReportMetadata } from "./report.ts";
 
 export interface Problem {
   type?: string;
@@ -84,11 +84,19 @@ const NETWORK_BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 16_000];
  * An Idempotency-Key for a CI run: the same run attempt and URL always give the same key,
  * so the client's retries (and a step re-run inside the same attempt) are not charged twice.
  */
-export function idempotencyKeyFor(env: Record<string, string | undefined>, url: string): string | undefined {
+export function idempotencyKeyFor(
+  env: Record<string, string | undefined>,
+  url: string,
+  mode: AnalysisMode = "passive",
+): string | undefined {
   const run = env.GITHUB_RUN_ID ?? env.CI_PIPELINE_ID ?? env.BUILD_TAG;
   if (!run) return undefined;
   const attempt = env.GITHUB_RUN_ATTEMPT ?? env.CI_JOB_ID ?? "1";
-  const site = createHash("sha256").update(url).digest("hex").slice(0, 16);
+  // An aggressive report of the same site is another request, not a retry of the passive one.
+  const site = createHash("sha256")
+    .update(mode === "aggressive" ? `${url} aggressive` : url)
+    .digest("hex")
+    .slice(0, 16);
   return `ci-${run}-${attempt}-${site}`.slice(0, 255);
 }
 
@@ -133,7 +141,7 @@ export class WpreportClient {
   }
 
   async generateReport(
-    input: { url: string; metadata?: ReportMetadata },
+    input: { url: string; metadata?: ReportMetadata; mode?: AnalysisMode },
     options: { idempotencyKey?: string } = {},
   ): Promise<{ report: Report; replayed: boolean }> {
     const headers: Record<string, string> = { "content-type": "application/json" };

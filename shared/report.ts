@@ -7,9 +7,13 @@
  * /api/schema/report.json is generated from the TypeBox schema in server/reports and is
  * checked against these types by the type checker.
  */
-export const REPORT_SCHEMA_VERSION = "1.1.0";
+export const REPORT_SCHEMA_VERSION = "1.2.0";
 
 export type ReportStatus = "queued" | "running" | "completed" | "failed";
+
+/** "passive" (default): only what the site shows. "aggressive": plus opt-in enumeration. */
+export type AnalysisMode = "passive" | "aggressive";
+export const ANALYSIS_MODES: readonly AnalysisMode[] = ["passive", "aggressive"];
 export type Severity = "critical" | "high" | "medium" | "low" | "info";
 export type CheckStatus = "pass" | "fail" | "warn" | "skip" | "error";
 export type CheckCategory = "performance" | "seo" | "security" | "components";
@@ -184,6 +188,11 @@ export interface Component {
   latest_version_reason?: LatestVersionReason | null;
   outdated: boolean | null;
   vulnerabilities: Vulnerability[];
+  /**
+   * "aggressive" when only aggressive enumeration found it (the site does not show it: it is
+   * installed, maybe inactive); absent when passive detection found it. Since 1.2.0.
+   */
+  found_by?: "aggressive";
 }
 
 export interface ThemeInfo extends Component {
@@ -220,6 +229,47 @@ export interface HostingInfo {
   waf: string | null;
   /** True when the homepage was a WAF challenge page instead of the site (nothing else could be analysed). */
   blocked_by_waf: boolean;
+  evidence: Evidence[];
+  /**
+   * The software the site runs on, as its headers, cookies and homepage show it: web server,
+   * CDN, hosting platform, language, framework, CMS, site builder, static site generator
+   * (detect/stack.ts, docs/stack.md). Reported for every site; on a site that is not
+   * WordPress it is what the report can say instead. Since 1.2.0.
+   */
+  stack?: StackItem[];
+}
+
+/** What a piece of the stack is. */
+export type StackCategory =
+  | "web_server"
+  | "cdn"
+  | "hosting"
+  | "language"
+  | "framework"
+  | "cms"
+  | "site_builder"
+  | "static_site_generator";
+export const STACK_CATEGORIES: readonly StackCategory[] = [
+  "web_server",
+  "cdn",
+  "hosting",
+  "language",
+  "framework",
+  "cms",
+  "site_builder",
+  "static_site_generator",
+];
+
+/** One piece of software seen behind the site. Since 1.2.0. */
+export interface StackItem {
+  /** e.g. "nginx", "PHP", "Next.js", "Drupal", "Hugo". */
+  name: string;
+  category: StackCategory;
+  /** The version a signal stated, or null. */
+  version: string | null;
+  /** 0–100: how sure we are that the site uses it. */
+  confidence: number;
+  /** Where it was seen: `header`, `cookie` (the name only, never its value), `meta_generator`, `script`, `link`, `html_comment`. */
   evidence: Evidence[];
 }
 
@@ -418,4 +468,41 @@ export interface Report {
   errors: ReportError[];
   /** The sources of latest versions and vulnerabilities, with their attribution; null before completion. Since 1.1.0. */
   intel?: ReportIntel | null;
+  /** "passive" (the default) or "aggressive" (opt-in enumeration, docs/enumeration.md). Since 1.2.0. */
+  mode?: AnalysisMode;
+  /** What aggressive enumeration did; null for passive reports. Since 1.2.0. */
+  enumeration?: EnumerationSummary | null;
+  /**
+   * Themes installed besides the active one and its parent, which the site does not load
+   * (found by aggressive enumeration). Their code can still be requested directly, so their
+   * vulnerabilities count. Since 1.2.0.
+   */
+  installed_themes?: Component[];
+}
+
+/** Aggressive enumeration's account of itself (docs/enumeration.md). */
+export interface EnumerationSummary {
+  budget: { max_requests: number; time_budget_ms: number };
+  /** Requests made, calibration and version reads included. */
+  requests: number;
+  duration_ms: number;
+  /** Why it stopped: it went through every candidate, or a budget ran out first. */
+  stopped_by: "finished" | "request_budget" | "time_budget" | "deadline" | "site_errors";
+  plugins: EnumerationKind<"directory" | "readme" | "unreliable">;
+  themes: EnumerationKind<"style_css" | "unreliable">;
+}
+
+export interface EnumerationKind<Method extends string> {
+  /**
+   * How presence was told: `directory` (a plugin's folder answers 403/200 while a random one
+   * answers 404), `readme`/`style_css` (that file answers 200), `unreliable` (the site answers
+   * a made-up component like a real one, so nothing was probed).
+   */
+  method: Method;
+  candidates: number;
+  /** How many of the candidates came first because they have known vulnerabilities. */
+  vulnerable_candidates: number;
+  probed: number;
+  /** Slugs found (already-detected ones are not probed again). */
+  found: string[];
 }

@@ -18366,12 +18366,12 @@ class ApiError extends Error {
 }
 var RETRY_STATUSES = new Set([429, 503]);
 var NETWORK_BACKOFF_MS = [1000, 2000, 4000, 8000, 16000];
-function idempotencyKeyFor(env, url) {
+function idempotencyKeyFor(env, url, mode = "passive") {
   const run = env.GITHUB_RUN_ID ?? env.CI_PIPELINE_ID ?? env.BUILD_TAG;
   if (!run)
     return;
   const attempt = env.GITHUB_RUN_ATTEMPT ?? env.CI_JOB_ID ?? "1";
-  const site = createHash("sha256").update(url).digest("hex").slice(0, 16);
+  const site = createHash("sha256").update(mode === "aggressive" ? `${url} aggressive` : url).digest("hex").slice(0, 16);
   return `ci-${run}-${attempt}-${site}`.slice(0, 255);
 }
 function explain(error) {
@@ -18631,6 +18631,7 @@ function metricByKey(key) {
 }
 
 // shared/report.ts
+var ANALYSIS_MODES = ["passive", "aggressive"];
 var SEVERITIES = ["critical", "high", "medium", "low", "info"];
 
 // shared/versions.ts
@@ -19081,6 +19082,8 @@ Options:
   --max-score-drop <n>     fail when the score drops by more than n points
   --budgets <list>         e.g. "ttfb_ms=800,html_bytes=250000,score=80"
   --environment <name>     stored with the report; "latest" compares within it
+  --mode <mode>            passive (default) | aggressive: also probe for plugins and themes
+                           the site does not show (vulnerable ones first), within a budget
   --format <f>             text (default) | json | sarif
   --timeout <seconds>      overall time limit, retries included (default 600)
 
@@ -19127,7 +19130,7 @@ ${USAGE}`);
     const runUrl = env.CI_PIPELINE_URL ?? env.BUILD_URL;
     if (runUrl)
       metadata.ci_run_url = runUrl.slice(0, 2048);
-    const { report } = await client.generateReport({ url: options.url, metadata }, { idempotencyKey: idempotencyKeyFor(env, options.url) });
+    const { report } = await client.generateReport({ url: options.url, metadata, ...options.mode === "aggressive" ? { mode: options.mode } : {} }, { idempotencyKey: idempotencyKeyFor(env, options.url, options.mode) });
     const base = options.baseline === "none" ? null : options.baseline === "latest" ? await client.previousReport(report) : await client.getReport(options.baseline);
     const result = diff(base, report, {
       failOn: options.failOn,
@@ -19159,6 +19162,7 @@ function parse(argv, env) {
       "max-score-drop": { type: "string" },
       budgets: { type: "string", default: "" },
       environment: { type: "string" },
+      mode: { type: "string", default: "passive" },
       format: { type: "string", default: "text" },
       timeout: { type: "string", default: "600" },
       help: { type: "boolean", short: "h" }
@@ -19179,6 +19183,8 @@ function parse(argv, env) {
   const failOn = values["fail-on"];
   if (failOn !== "none" && !isSeverity(failOn))
     throw new UsageError(`--fail-on must be one of critical, high, medium, low, info, none`);
+  if (!ANALYSIS_MODES.includes(values.mode))
+    throw new UsageError("--mode must be passive or aggressive");
   if (!["text", "json", "sarif"].includes(values.format))
     throw new UsageError("--format must be text, json or sarif");
   const drop = values["max-score-drop"];
@@ -19196,6 +19202,7 @@ function parse(argv, env) {
     maxScoreDrop: drop === undefined ? null : Number(drop),
     budgets: parseBudgets(values.budgets),
     environment: values.environment,
+    mode: values.mode,
     format: values.format,
     timeout
   };

@@ -36974,12 +36974,12 @@ class ApiError extends Error {
 }
 var RETRY_STATUSES = new Set([429, 503]);
 var NETWORK_BACKOFF_MS = [1000, 2000, 4000, 8000, 16000];
-function idempotencyKeyFor(env, url) {
+function idempotencyKeyFor(env, url, mode = "passive") {
   const run = env.GITHUB_RUN_ID ?? env.CI_PIPELINE_ID ?? env.BUILD_TAG;
   if (!run)
     return;
   const attempt = env.GITHUB_RUN_ATTEMPT ?? env.CI_JOB_ID ?? "1";
-  const site = createHash("sha256").update(url).digest("hex").slice(0, 16);
+  const site = createHash("sha256").update(mode === "aggressive" ? `${url} aggressive` : url).digest("hex").slice(0, 16);
   return `ci-${run}-${attempt}-${site}`.slice(0, 255);
 }
 function explain(error) {
@@ -37239,6 +37239,7 @@ function metricByKey(key) {
 }
 
 // shared/report.ts
+var ANALYSIS_MODES = ["passive", "aggressive"];
 var SEVERITIES = ["critical", "high", "medium", "low", "info"];
 
 // shared/versions.ts
@@ -37623,6 +37624,10 @@ function readInputs() {
   } catch (error) {
     throw new InputError(`Input budgets: ${error.message}.`);
   }
+  const mode = (getInput("mode").trim() || "passive").toLowerCase();
+  if (!ANALYSIS_MODES.includes(mode)) {
+    throw new InputError(`Input mode must be passive or aggressive, got "${mode}".`);
+  }
   const commentRaw = getInput("comment-on-pr").trim().toLowerCase() || "false";
   if (!["true", "false"].includes(commentRaw))
     throw new InputError(`Input comment-on-pr must be true or false, got "${commentRaw}".`);
@@ -37638,7 +37643,8 @@ function readInputs() {
     commentOnPr: commentRaw === "true",
     githubToken: getInput("github-token").trim(),
     timeoutSeconds: number("timeout", getInput("timeout").trim() || "600", 10, 6 * 3600),
-    waitForSiteSeconds: number("wait-for-site", getInput("wait-for-site").trim() || "0", 0, 3600)
+    waitForSiteSeconds: number("wait-for-site", getInput("wait-for-site").trim() || "0", 0, 3600),
+    mode
   };
 }
 
@@ -41906,7 +41912,11 @@ async function run(env = process.env) {
       }
     }
     const requested = Date.now();
-    const { report, replayed } = await client.generateReport({ url: inputs.url, metadata: metadataFrom(env, inputs) }, { idempotencyKey: idempotencyKeyFor(env, inputs.url) });
+    const { report, replayed } = await client.generateReport({
+      url: inputs.url,
+      metadata: metadataFrom(env, inputs),
+      ...inputs.mode === "aggressive" ? { mode: inputs.mode } : {}
+    }, { idempotencyKey: idempotencyKeyFor(env, inputs.url, inputs.mode) });
     const received = Date.now();
     info(`wpreport: report ${report.id}${replayed ? " (from an earlier attempt of this run, not charged again)" : ""}: score ${report.summary?.score ?? "—"} (${report.summary?.grade ?? "—"})`);
     let base = null;

@@ -11,7 +11,7 @@
 import { parseArgs } from "node:util";
 import { ApiError, explain, idempotencyKeyFor, WpreportClient } from "../../shared/client.ts";
 import { diff, isSeverity, parseBudgets } from "../../shared/diff.ts";
-import type { ReportMetadata, Severity } from "../../shared/report.ts";
+import { ANALYSIS_MODES, type AnalysisMode, type ReportMetadata, type Severity } from "../../shared/report.ts";
 import { toSarif } from "../../shared/sarif.ts";
 import { renderText } from "./text.ts";
 
@@ -24,6 +24,8 @@ Options:
   --max-score-drop <n>     fail when the score drops by more than n points
   --budgets <list>         e.g. "ttfb_ms=800,html_bytes=250000,score=80"
   --environment <name>     stored with the report; "latest" compares within it
+  --mode <mode>            passive (default) | aggressive: also probe for plugins and themes
+                           the site does not show (vulnerable ones first), within a budget
   --format <f>             text (default) | json | sarif
   --timeout <seconds>      overall time limit, retries included (default 600)
 
@@ -70,8 +72,8 @@ export async function main(
     const runUrl = env.CI_PIPELINE_URL ?? env.BUILD_URL;
     if (runUrl) metadata.ci_run_url = runUrl.slice(0, 2048);
     const { report } = await client.generateReport(
-      { url: options.url, metadata },
-      { idempotencyKey: idempotencyKeyFor(env, options.url) },
+      { url: options.url, metadata, ...(options.mode === "aggressive" ? { mode: options.mode } : {}) },
+      { idempotencyKey: idempotencyKeyFor(env, options.url, options.mode) },
     );
     const base =
       options.baseline === "none"
@@ -109,6 +111,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
       "max-score-drop": { type: "string" },
       budgets: { type: "string", default: "" },
       environment: { type: "string" },
+      mode: { type: "string", default: "passive" },
       format: { type: "string", default: "text" },
       timeout: { type: "string", default: "600" },
       help: { type: "boolean", short: "h" },
@@ -125,6 +128,8 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
   const failOn = values["fail-on"];
   if (failOn !== "none" && !isSeverity(failOn))
     throw new UsageError(`--fail-on must be one of critical, high, medium, low, info, none`);
+  if (!ANALYSIS_MODES.includes(values.mode as AnalysisMode))
+    throw new UsageError("--mode must be passive or aggressive");
   if (!["text", "json", "sarif"].includes(values.format)) throw new UsageError("--format must be text, json or sarif");
   const drop = values["max-score-drop"];
   if (drop !== undefined && !(Number(drop) >= 0 && Number(drop) <= 100))
@@ -140,6 +145,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
     maxScoreDrop: drop === undefined ? null : Number(drop),
     budgets: parseBudgets(values.budgets),
     environment: values.environment,
+    mode: values.mode as AnalysisMode,
     format: values.format as "text" | "json" | "sarif",
     timeout,
   };

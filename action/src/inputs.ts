@@ -1,7 +1,7 @@
 /** The Action's inputs, read and validated once; every bad value is reported in plain words. */
 import * as core from "@actions/core";
 import { isSeverity, parseBudgets } from "../../shared/diff.ts";
-import type { Severity } from "../../shared/report.ts";
+import { ANALYSIS_MODES, type AnalysisMode, type Severity } from "../../shared/report.ts";
 
 export interface Inputs {
   apiUrl: string;
@@ -16,6 +16,7 @@ export interface Inputs {
   githubToken: string;
   timeoutSeconds: number;
   waitForSiteSeconds: number;
+  mode: AnalysisMode;
 }
 
 export class InputError extends Error {}
@@ -60,6 +61,10 @@ export function readInputs(): Inputs {
   } catch (error) {
     throw new InputError(`Input budgets: ${(error as Error).message}.`);
   }
+  const mode = (core.getInput("mode").trim() || "passive").toLowerCase();
+  if (!ANALYSIS_MODES.includes(mode as AnalysisMode)) {
+    throw new InputError(`Input mode must be passive or aggressive, got "${mode}".`);
+  }
   const commentRaw = core.getInput("comment-on-pr").trim().toLowerCase() || "false";
   if (!["true", "false"].includes(commentRaw))
     throw new InputError(`Input comment-on-pr must be true or false, got "${commentRaw}".`);
@@ -76,5 +81,6 @@ export function readInputs(): Inputs {
     githubToken: core.getInput("github-token").trim(),
     timeoutSeconds: number("timeout", core.getInput("timeout").trim() || "600", 10, 6 * 3600),
     waitForSiteSeconds: number("wait-for-site", core.getInput("wait-for-site").trim() || "0", 0, 3600),
+    mode: mode as AnalysisMode,
   };
 }

@@ -59,8 +59,12 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
 
     const requested = Date.now();
     const { report, replayed } = await client.generateReport(
-      { url: inputs.url, metadata: metadataFrom(env, inputs) },
-      { idempotencyKey: idempotencyKeyFor(env, inputs.url) },
+      {
+        url: inputs.url,
+        metadata: metadataFrom(env, inputs),
+        ...(inputs.mode === "aggressive" ? { mode: inputs.mode } : {}),
+      },
+      { idempotencyKey: idempotencyKeyFor(env, inputs.url, inputs.mode) },
     );
     const received = Date.now();
     core.info(

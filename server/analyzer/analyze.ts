@@ -6,6 +6,9 @@
  * (checks → summary). Only gather touches the network; everything after it is pure and
  * tested on saved artifacts.
  *
+ * With `enumerate` (the opt-in aggressive mode), the enumeration runs between gather and
+ * the final detect: it asks only about components that passive detection did not find.
+ *
  * Throws TargetNotAllowedError or SiteUnreachableError when there is nothing to report;
  * any other trouble ends up in the report's errors[].
  */
@@ -13,12 +16,15 @@ import type { Agent } from "undici/index.js";
 import type { Report } from "../../shared/report.ts";
 import type { Artifacts } from "./artifacts.ts";
 import { runAudits } from "./audit/index.ts";
+import { enumeratedPlugins, enumeratedThemes } from "./detect/enumerated.ts";
 import { detectHosting } from "./detect/hosting.ts";
 import { detectPlugins } from "./detect/plugins.ts";
 import { detectSitePaths } from "./detect/site-paths.ts";
 import { detectTheme } from "./detect/theme.ts";
 import { detectUsers } from "./detect/users.ts";
 import { detectWordPress } from "./detect/wordpress.ts";
+import { enumerate } from "./enumeration/enumerate.ts";
+import type { EnumerationPlan } from "./enumeration/plan.ts";
 import { extractPerformance } from "./extract/performance.ts";
 import { extractSecurity } from "./extract/security.ts";
 import { extractSeo } from "./extract/seo.ts";
@@ -44,6 +50,9 @@ export type AnalysisResult = Pick<
   | "checks"
   | "errors"
   | "intel"
+  | "mode"
+  | "enumeration"
+  | "installed_themes"
 >;
 
 export interface AnalyzeOptions {
@@ -56,6 +65,8 @@ export interface AnalyzeOptions {
    * detected components between detect and audit (the service's database). None by default.
    */
   intel?: Intel | IntelLookup;
+  /** Aggressive mode: the enumeration's candidates and budgets (enumeration/plan.ts). Passive when absent. */
+  enumerate?: EnumerationPlan;
 }
 
 export async function analyze(url: string, options: AnalyzeOptions, signal: AbortSignal): Promise<AnalysisResult> {
@@ -67,6 +78,7 @@ export async function analyze(url: string, options: AnalyzeOptions, signal: Abor
     options.limits ?? DEFAULT_CLIENT_LIMITS,
   );
   const artifacts = await gather(url, client);
+  if (options.enumerate) await enumerateComponents(client, artifacts, options.enumerate, signal);
   const detected = detect(artifacts);
   const source = options.intel ?? emptyIntel();
   let intel = emptyIntel();
@@ -83,19 +95,60 @@ export async function analyze(url: string, options: AnalyzeOptions, signal: Abor
   return resultFrom(detected, intel);
 }
 
+/** Aggressive mode: enumeration of what passive detection did not find, on WordPress sites only. */
+async function enumerateComponents(
+  client: SafeClient,
+  artifacts: Artifacts,
+  plan: EnumerationPlan,
+  signal: AbortSignal,
+): Promise<void> {
+  artifacts.mode = "aggressive";
+  const passive = detect(artifacts);
+  if (passive.hosting.blocked_by_waf) return;
+  if (!passive.wordpress.detected) {
+    artifacts.errors.push({
+      stage: "enumeration",
+      kind: "not_wordpress",
+      message: "Aggressive enumeration was skipped: the site does not look like WordPress.",
+    });
+    return;
+  }
+  const lower = (slugs: string[]) => new Set(slugs.map((slug) => slug.toLowerCase()));
+  const theme = passive.theme;
+  await enumerate(
+    client,
+    artifacts,
+    passive.paths,
+    plan,
+    {
+      plugins: lower(passive.plugins.map((plugin) => plugin.slug)),
+      themes: lower(theme ? [theme.slug, ...(theme.parent ? [theme.parent.slug] : [])] : []),
+    },
+    signal,
+  );
+}
+
 /** Detect stage: components, hosting and users from the artifacts. */
 export function detect(artifacts: Artifacts): Detected {
   const paths = detectSitePaths(artifacts.homepage);
   const hosting = detectHosting(artifacts);
   const wordpress = detectWordPress(artifacts, paths);
   const isWordPress = wordpress.detected;
+  const theme = isWordPress ? detectTheme(artifacts, paths) : null;
+  const passivePlugins = isWordPress ? detectPlugins(artifacts, paths, wordpress.version) : [];
+  const slugs = (names: string[]) => new Set(names.map((name) => name.toLowerCase()));
   return {
     artifacts,
     paths,
     wordpress,
     hosting,
-    theme: isWordPress ? detectTheme(artifacts, paths) : null,
-    plugins: isWordPress ? detectPlugins(artifacts, paths, wordpress.version) : [],
+    theme,
+    plugins: isWordPress
+      ? [...passivePlugins, ...enumeratedPlugins(artifacts, slugs(passivePlugins.map((plugin) => plugin.slug)))]
+      : [],
+    installedThemes: isWordPress
+      ? enumeratedThemes(artifacts, slugs(theme ? [theme.slug, ...(theme.parent ? [theme.parent.slug] : [])] : []))
+      : [],
     users: isWordPress ? detectUsers(artifacts) : [],
   };
 }
@@ -118,6 +171,9 @@ function resultFrom(found: Detected, intel: Intel): AnalysisResult {
     plugins: detected.plugins,
     hosting: detected.hosting,
     intel: { sources: intel.sources },
+    mode: artifacts.mode ?? "passive",
+    enumeration: artifacts.enumeration ?? null,
+    installed_themes: detected.installedThemes,
   };
   if (detected.hosting.blocked_by_waf) {
     // The homepage is a challenge page: reporting its "findings" would be reporting on the WAF.

@@ -3,7 +3,7 @@
  * Detectors, extractors and audits are pure functions of these, so their tests run on
  * saved artifacts (test/artifacts/*.json) without a network.
  */
-import type { Redirect, ReportError, TimingRow } from "../../shared/report.ts";
+import type { AnalysisMode, EnumerationSummary, Redirect, ReportError, TimingRow } from "../../shared/report.ts";
 
 export interface HttpArtifact {
   /** URL that produced this response (after redirects when they were followed). */
@@ -58,6 +58,10 @@ export interface Artifacts {
   assets: AssetArtifact[];
   requests: TimingRow[];
   errors: ReportError[];
+  /** The mode asked for; absent means passive. */
+  mode?: AnalysisMode;
+  /** What aggressive enumeration did, when it ran (enumeration/enumerate.ts). */
+  enumeration?: EnumerationSummary;
 }
 
 /** A probe's answer, if it got one. */

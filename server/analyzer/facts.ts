@@ -3,6 +3,7 @@
  * Audits read facts (and, where they need the raw answer, artifacts) and return checks.
  */
 import type {
+  Component,
   DisclosedUser,
   HostingInfo,
   IntelSource,
@@ -30,6 +31,8 @@ export interface Detected {
   wordpress: WordPressInfo;
   theme: ThemeInfo | null;
   plugins: PluginInfo[];
+  /** Themes installed besides the active one (aggressive enumeration only). */
+  installedThemes: Component[];
   hosting: HostingInfo;
   users: DisclosedUser[];
   /** Set when the intel has been applied (applyIntel); absent means no data. */

@@ -73,6 +73,20 @@ export class IntelService {
     private readonly budgetMs: number,
   ) {}
 
+  /** Slugs with known vulnerabilities, worst first, for aggressive enumeration's plan; cached like lookups. */
+  vulnerableSlugs = async (limit: number): Promise<{ plugins: string[]; themes: string[] }> => {
+    const key = (await this.store.sources()).map((source) => `${source.id}:${source.generation}`).join(",");
+    if (this.vulnerable?.key !== key || this.vulnerable.limit !== limit) {
+      const [plugins, themes] = await Promise.all([
+        this.store.vulnerableSlugs("plugin", limit),
+        this.store.vulnerableSlugs("theme", limit),
+      ]);
+      this.vulnerable = { key, limit, slugs: { plugins, themes } };
+    }
+    return this.vulnerable.slugs;
+  };
+  private vulnerable: { key: string; limit: number; slugs: { plugins: string[]; themes: string[] } } | undefined;
+
   /** The Intel for one report's components (an IntelLookup). Never slower than the budget plus a few queries. */
   lookup = async (query: IntelQuery): Promise<Intel> => {
     const [sources, wporg] = await Promise.all([this.store.sources(), this.latest.forQuery(query, this.budgetMs)]);

@@ -212,6 +212,22 @@ export class IntelStore {
          or (a.component_type = 'theme' and a.slug = any(${query.themes}::text[]))`;
   }
 
+  /**
+   * Slugs of plugins or themes with served advisories, worst first (highest CVSS, then most
+   * advisories): aggressive enumeration asks about these before the popular ones.
+   */
+  async vulnerableSlugs(type: "plugin" | "theme", limit: number): Promise<string[]> {
+    const rows = await this.sql<{ slug: string }[]>`
+      select a.slug
+      from intel_advisories a
+      join intel_sources s on s.id = a.source and s.generation = a.generation
+      where a.component_type = ${type}
+      group by a.slug
+      order by max(coalesce(a.cvss_score, 0)) desc, count(*) desc, a.slug
+      limit ${limit}`;
+    return rows.map((row) => row.slug);
+  }
+
   /** Latest versions from imported files, for the queried components. */
   async latestVersions(query: IntelQuery): Promise<(LatestVersionRow & { source: string })[]> {
     return this.sql<(LatestVersionRow & { source: string })[]>`

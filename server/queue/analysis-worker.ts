@@ -112,7 +112,7 @@ export class AnalysisWorker {
           body = jsonb_set(body, '{status}', '"running"')
         where id = ${job.reportId} and status in ('queued', 'running')`;
       const signal = AbortSignal.any([AbortSignal.timeout(config.analysisTimeoutMs), this.shutdown.signal]);
-      const result = await this.deps.analyze(job.target, signal);
+      const result = await this.deps.analyze(job.target, signal, { mode: job.mode ?? "passive" });
       const completed = completedReport(row.body, result, startedAt);
       await sql.begin(async (tx) => {
         const stored = await this.store(tx, completed, null);

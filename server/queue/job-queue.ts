@@ -10,6 +10,7 @@
  * than its plan allows — across every worker, counted in the database.
  */
 import { type Db, PgBoss } from "pg-boss";
+import type { AnalysisMode } from "../analyzer/enumeration/plan.ts";
 import type { Config } from "../config.ts";
 import type { Database, Queryable, Sql } from "../db/database.ts";
 import type { Logger } from "../logging/logger.ts";
@@ -28,6 +29,8 @@ export interface AnalysisJob {
   host: string;
   /** The account's plan when queued: its tier of per-account concurrency. */
   plan: PlanId;
+  /** "aggressive" for opt-in enumeration; absent (jobs queued before 1.2.0 too) means passive. */
+  mode?: AnalysisMode;
 }
 
 export interface JobQueue {

@@ -151,9 +151,31 @@ const componentFields = {
   latest_version_reason: LatestVersionReasonSchema,
   outdated: Nullable(t.Boolean()),
   vulnerabilities: t.Array(VulnerabilitySchema),
+  found_by: t.Optional(t.Literal("aggressive", { description: "only aggressive enumeration found it (since 1.2.0)" })),
 };
 
 const ComponentSchema = t.Object(componentFields);
+
+const enumerationKind = <Method extends TSchema>(method: Method) =>
+  t.Object({
+    method,
+    candidates: t.Integer({ minimum: 0 }),
+    vulnerable_candidates: t.Integer({ minimum: 0 }),
+    probed: t.Integer({ minimum: 0 }),
+    found: t.Array(t.String()),
+  });
+
+const EnumerationSchema = t.Object(
+  {
+    budget: t.Object({ max_requests: t.Integer({ minimum: 0 }), time_budget_ms: t.Integer({ minimum: 0 }) }),
+    requests: t.Integer({ minimum: 0 }),
+    duration_ms: t.Integer({ minimum: 0 }),
+    stopped_by: t.UnionEnum(["finished", "request_budget", "time_budget", "deadline", "site_errors"]),
+    plugins: enumerationKind(t.UnionEnum(["directory", "readme", "unreliable"])),
+    themes: enumerationKind(t.UnionEnum(["style_css", "unreliable"])),
+  },
+  { description: "What aggressive enumeration did (since 1.2.0)" },
+);
 
 export const ThemeSchema = t.Object({
   ...componentFields,
@@ -173,6 +195,23 @@ const DisclosedUserSchema = t.Object({
   sources: t.Array(t.String()),
 });
 
+const StackItemSchema = t.Object({
+  name: t.String(),
+  category: t.UnionEnum([
+    "web_server",
+    "cdn",
+    "hosting",
+    "language",
+    "framework",
+    "cms",
+    "site_builder",
+    "static_site_generator",
+  ]),
+  version: Nullable(t.String()),
+  confidence: t.Integer({ minimum: 0, maximum: 100 }),
+  evidence: t.Array(EvidenceSchema),
+});
+
 export const HostingSchema = t.Object({
   server: Nullable(t.String()),
   php_version: Nullable(t.String()),
@@ -182,6 +221,11 @@ export const HostingSchema = t.Object({
   waf: Nullable(t.String()),
   blocked_by_waf: t.Boolean(),
   evidence: t.Array(EvidenceSchema),
+  stack: t.Optional(
+    t.Array(StackItemSchema, {
+      description: "The software the site runs on: server, CDN, language, framework, CMS… (since 1.2.0)",
+    }),
+  ),
 });
 
 const ResourceCountSchema = t.Object({ count: t.Integer(), bytes: t.Integer(), sized: t.Integer() });
@@ -320,6 +364,9 @@ export const ReportSchema = t.Object(
       }),
     ),
     intel: t.Optional(Nullable(IntelSchema)),
+    mode: t.Optional(t.UnionEnum(["passive", "aggressive"])),
+    enumeration: t.Optional(Nullable(EnumerationSchema)),
+    installed_themes: t.Optional(t.Array(ComponentSchema)),
   },
   {
     $id: "https://wpreport.dev/schema/report-v1.json",

@@ -13,6 +13,13 @@ export const GenerateReportBody = t.Object(
   {
     url: t.String({ description: "The site to analyse (http or https)", examples: ["https://example.com/"] }),
     metadata: t.Optional(MetadataSchema),
+    mode: t.Optional(
+      t.UnionEnum(["passive", "aggressive"], {
+        description:
+          'Default "passive": only what the site shows. "aggressive" also probes a bounded list of plugin and theme slugs (those with known vulnerabilities first, then popular ones), within a request and time budget; the report says which findings came from it.',
+        default: "passive",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

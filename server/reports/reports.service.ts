@@ -8,6 +8,7 @@
  */
 import { REPORT_SCHEMA_VERSION, type Report, type ReportMetadata } from "../../shared/report.ts";
 import type { AnalysisResult } from "../analyzer/analyze.ts";
+import type { AnalysisMode } from "../analyzer/enumeration/plan.ts";
 import type { TargetPolicy } from "../analyzer/fetch/target-policy.ts";
 import { siteKey, validateTargetUrl } from "../analyzer/target-url.ts";
 import type { Sql } from "../db/database.ts";
@@ -25,11 +26,14 @@ import type { QuotaService } from "../quota/quota.service.ts";
 import type { Principal } from "../tokens/token.service.ts";
 import { problemFrom, type StoredFailure } from "./report-outcome.ts";
 
-export type AnalyzeFn = (url: string, signal: AbortSignal) => Promise<AnalysisResult>;
+/** Runs one analysis; `mode` "aggressive" adds the opt-in enumeration (docs/enumeration.md). */
+export type AnalyzeFn = (url: string, signal: AbortSignal, request?: { mode: AnalysisMode }) => Promise<AnalysisResult>;
 
 export interface GenerateInput {
   url: string;
   metadata?: ReportMetadata;
+  /** "passive" (default) or "aggressive". */
+  mode?: AnalysisMode;
 }
 
 export interface GenerateOptions {
@@ -144,6 +148,9 @@ export class ReportService {
       checks: [],
       errors: [],
       intel: null,
+      mode: input.mode ?? "passive",
+      enumeration: null,
+      installed_themes: [],
     };
     const { sql } = this.deps;
     try {
@@ -155,7 +162,8 @@ export class ReportService {
                   ${tx.json(report.metadata as never)}, ${tx.json(report as never)}, ${report.created_at},
                   ${reservation.id}, ${target})`;
         const job = { reportId: report.id, accountId: principal.accountId, target, host: verdict.url.hostname };
-        await this.deps.queue.send({ ...job, plan: principal.planId }, { tx });
+        const mode = report.mode === "aggressive" ? { mode: report.mode } : {};
+        await this.deps.queue.send({ ...job, plan: principal.planId, ...mode }, { tx });
       });
       this.deps.queue.wakeLocal?.();
     } catch (error) {

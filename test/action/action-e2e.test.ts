@@ -147,6 +147,20 @@ describe.skipIf(!canChangeSite)("the Action against the real service and WordPre
     const run = await runAction(inputs({ "fail-on": "severe", budgets: "speed=fast" }));
     expect(run.code).toBe(1);
     expect(run.commands.at(-1)?.message).toContain("fail-on must be one of critical, high, medium, low, info, none");
+    const mode = await runAction(inputs({ mode: "loud" }));
+    expect(mode.code).toBe(1);
+    expect(mode.commands.at(-1)?.message).toContain('Input mode must be passive or aggressive, got "loud"');
+  });
+
+  test("mode: aggressive asks the service for an aggressive report (its own environment, no baseline)", async () => {
+    const run = await runAction(inputs({ mode: "aggressive", baseline: "none", environment: `${environment}-aggr` }));
+    expect(run.code).toBe(0);
+    const report = await service.call("GET", `/api/report/${run.outputs["report-id"]}`, { token });
+    expect(report.body.mode).toBe("aggressive");
+    // The fixture's inactive default themes are installed: enumeration finds them.
+    expect((report.body.installed_themes as { slug: string }[]).map((theme) => theme.slug)).toContain(
+      "twentytwentytwo",
+    );
   });
 
   test("PR comment: created once, then updated, never duplicated", async () => {

@@ -66,6 +66,27 @@ describe("wpreport check (CLI for other CI systems)", () => {
     expect((JSON.parse(run.stdout) as { version: string }).version).toBe("2.1.0");
   });
 
+  test("--mode aggressive asks for an aggressive report; the default stays passive", async () => {
+    const aggressive = await cli(
+      ["check", "--url", site.url, "--baseline", "none", "--mode", "aggressive", "--format", "json"],
+      { ...env, CI_JOB_ID: "6" },
+    );
+    expect(aggressive.code).toBe(0);
+    const report = (JSON.parse(aggressive.stdout) as { report: { mode: string; enumeration: unknown } }).report;
+    expect(report.mode).toBe("aggressive");
+    expect(report.enumeration).toMatchObject({ plugins: { method: expect.any(String) } });
+    // Same run and job, passive: another request, not a replay of the aggressive one.
+    const passive = await cli(["check", "--url", site.url, "--baseline", "none", "--format", "json"], {
+      ...env,
+      CI_JOB_ID: "6",
+    });
+    expect(passive.code).toBe(0);
+    expect((JSON.parse(passive.stdout) as { report: { mode: string } }).report.mode).toBe("passive");
+    const wrong = await cli(["check", "--url", site.url, "--mode", "loud"], env);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain("--mode must be passive or aggressive");
+  });
+
   test("exit 2 on usage errors, a refused token and a blocked URL", async () => {
     expect((await cli(["check"], env)).code).toBe(2);
     expect((await cli(["check", "--url", site.url, "--fail-on", "severe"], env)).stderr).toContain(

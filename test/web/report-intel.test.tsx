@@ -36,7 +36,7 @@ function reportWith(change: Partial<Report> = {}): Report {
   const result = buildResult(loadArtifacts(WP_FIXTURE), intel);
   return {
     id: "rep_00000000000000000000000000",
-    schema_version: "1.1.0",
+    schema_version: "1.2.0",
     status: "completed",
     url: "http://127.0.0.1:8088/",
     created_at: "2026-11-23T10:00:00.000Z",
@@ -90,5 +90,67 @@ describe("the report page's component intelligence", () => {
     );
     const { intel: _intel, ...old } = report;
     expect(renderToString(<ReportPage report={old as Report} siblings={[]} />)).not.toContain("data-sources");
+  });
+});
+
+describe("the report page's aggressive findings and grade caps", () => {
+  test("a plugin and a theme found only by enumeration are marked so; the run is summed up; site text escaped", () => {
+    const base = reportWith();
+    const found = {
+      ...(base.plugins[0] as Report["plugins"][number]),
+      slug: "old-gallery",
+      name: "<img src=x onerror=alert(1)>",
+      found_by: "aggressive" as const,
+    };
+    const html = renderToString(
+      <ReportPage
+        report={{
+          ...base,
+          mode: "aggressive",
+          plugins: [...base.plugins, found],
+          installed_themes: [{ ...found, slug: "astra", name: "Astra" }],
+          enumeration: {
+            budget: { max_requests: 300, time_budget_ms: 12_000 },
+            requests: 212,
+            duration_ms: 900,
+            stopped_by: "finished",
+            plugins: {
+              method: "directory",
+              candidates: 166,
+              vulnerable_candidates: 0,
+              probed: 166,
+              found: ["old-gallery"],
+            },
+            themes: { method: "style_css", candidates: 38, vulnerable_candidates: 0, probed: 38, found: ["astra"] },
+          },
+        }}
+        siblings={[]}
+      />,
+    );
+    expect(html).toContain("aggressive enumeration: 204 slugs probed in 212 requests (finished)");
+    expect(html).toContain('data-plugin="old-gallery"');
+    expect(html).toContain('data-theme="astra"');
+    expect(html.match(/found by aggressive enumeration/g)?.length).toBe(2);
+    expect(html).not.toContain("<img src=x");
+    expect(html).toContain("&lt;img src=x onerror=alert(1)>");
+  });
+
+  test("the grade caps are shown under the grade", () => {
+    const base = reportWith();
+    const summary = {
+      ...(base.summary as NonNullable<Report["summary"]>),
+      grade: "F" as const,
+      grade_caps: [
+        {
+          grade: "F" as const,
+          severity: "critical" as const,
+          checks: ["security.env_file_exposed"],
+          reason: "A critical finding fails (security.env_file_exposed): the grade is at most F.",
+        },
+      ],
+    };
+    const html = renderToString(<ReportPage report={{ ...base, summary }} siblings={[]} />);
+    expect(html).toContain('data-grade-cap="F"');
+    expect(html).toContain("Grade capped at F: A critical finding fails (security.env_file_exposed)");
   });
 });

@@ -78,6 +78,10 @@ export function applyIntel<T extends Detected>(detected: T, intel: Intel): T {
       ...plugin,
       ...assessComponent(plugin.version, intel.plugins.get(plugin.slug.toLowerCase())),
     })),
+    installedThemes: detected.installedThemes.map((theme) => ({
+      ...theme,
+      ...assessComponent(theme.version, intel.themes.get(theme.slug.toLowerCase())),
+    })),
     intel: { vulnerabilityData: intel.vulnerabilityData, sources: intel.sources },
   };
 }

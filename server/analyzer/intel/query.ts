@@ -32,6 +32,9 @@ export function intelQuery(detected: Detected): IntelQuery {
   return {
     wordpress: detected.wordpress.detected,
     plugins: slugs(detected.plugins.map((plugin) => plugin.slug)),
-    themes: slugs(theme ? [theme.slug, ...(theme.parent ? [theme.parent.slug] : [])] : []),
+    themes: slugs([
+      ...(theme ? [theme.slug, ...(theme.parent ? [theme.parent.slug] : [])] : []),
+      ...detected.installedThemes.map((installed) => installed.slug),
+    ]),
   };
 }

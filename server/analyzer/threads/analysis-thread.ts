@@ -8,6 +8,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { analyze } from "../analyze.ts";
+import type { EnumerationPlan } from "../enumeration/plan.ts";
 import { SiteUnreachableError } from "../errors.ts";
 import { createSafeAgent } from "../fetch/safe-agent.ts";
 import { TargetPolicy } from "../fetch/target-policy.ts";
@@ -37,14 +38,14 @@ function describe(error: unknown): ThreadError {
   return { name: error.name, message: error.message, kind, stack: error.stack };
 }
 
-async function run(id: number, url: string): Promise<void> {
+async function run(id: number, url: string, enumerate: EnumerationPlan | undefined): Promise<void> {
   const controller = new AbortController();
   running.set(id, controller);
   let reply: FromThread;
   try {
     const result = await analyze(
       url,
-      { agent, policy, userAgent: setup.userAgent, intel: lookupIntel(id), limits: setup.limits },
+      { agent, policy, userAgent: setup.userAgent, intel: lookupIntel(id), limits: setup.limits, enumerate },
       controller.signal,
     );
     reply = { type: "done", id, result };
@@ -62,7 +63,7 @@ async function run(id: number, url: string): Promise<void> {
 }
 
 port.on("message", (message: ToThread) => {
-  if (message.type === "analyze") void run(message.id, message.url);
+  if (message.type === "analyze") void run(message.id, message.url, message.enumerate);
   else if (message.type === "intel-answer") {
     const waiting = intelAnswers.get(message.id);
     intelAnswers.delete(message.id);

@@ -20,6 +20,7 @@
  */
 import { Worker } from "node:worker_threads";
 import type { AnalysisResult } from "../analyze.ts";
+import type { EnumerationPlan } from "../enumeration/plan.ts";
 import { SiteUnreachableError, TargetNotAllowedError } from "../errors.ts";
 import { emptyIntel, type IntelLookup, type IntelQuery } from "../intel/index.ts";
 import type { FromThread, ThreadError, ThreadSetup, ToThread } from "./protocol.ts";
@@ -29,6 +30,7 @@ const ENTRY = new URL("./analysis-thread.ts", import.meta.url);
 interface Job {
   id: number;
   url: string;
+  enumerate?: EnumerationPlan;
   signal: AbortSignal;
   resolve(result: AnalysisResult): void;
   reject(error: Error): void;
@@ -83,10 +85,10 @@ export class AnalysisThreads {
   ) {}
 
   /** Same contract as analyze(url, options, signal), run on a thread. */
-  analyze = (url: string, signal: AbortSignal): Promise<AnalysisResult> =>
+  analyze = (url: string, signal: AbortSignal, enumerate?: EnumerationPlan): Promise<AnalysisResult> =>
     new Promise<AnalysisResult>((resolve, reject) => {
       if (this.closed) return reject(new Error("The analysis threads are closed"));
-      const job: Job = { id: this.nextId++, url, signal, resolve, reject };
+      const job: Job = { id: this.nextId++, url, enumerate, signal, resolve, reject };
       this.waiting.push(job);
       this.dispatch();
     });
@@ -129,7 +131,7 @@ export class AnalysisThreads {
 
   private start(slot: Slot, job: Job): void {
     slot.jobs.set(job.id, job);
-    slot.worker.postMessage({ type: "analyze", id: job.id, url: job.url });
+    slot.worker.postMessage({ type: "analyze", id: job.id, url: job.url, enumerate: job.enumerate } satisfies ToThread);
     if (job.signal.aborted) this.abort(slot, job);
     else job.signal.addEventListener("abort", () => this.abort(slot, job), { once: true });
   }

@@ -4,6 +4,7 @@
  * into its name, message and kind and put back together on the other side.
  */
 import type { AnalysisResult } from "../analyze.ts";
+import type { EnumerationPlan } from "../enumeration/plan.ts";
 import type { ClientLimits } from "../fetch/safe-client.ts";
 import type { Intel, IntelQuery } from "../intel/index.ts";
 
@@ -20,7 +21,7 @@ export interface ThreadSetup {
  * has one owner): a thread asks for it with `intel` and gets `intel-answer` back.
  */
 export type ToThread =
-  | { type: "analyze"; id: number; url: string }
+  | { type: "analyze"; id: number; url: string; enumerate?: EnumerationPlan }
   | { type: "abort"; id: number }
   | { type: "intel-answer"; id: number; intel: Intel | null; error?: string };
 

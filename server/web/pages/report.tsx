@@ -131,6 +131,11 @@ function DataSources({ report }: { report: Report }) {
   );
 }
 
+/** Marks what only the opt-in aggressive enumeration found: installed, maybe not active. */
+function FoundByEnumeration() {
+  return <div class="small muted">found by aggressive enumeration (installed; may be inactive)</div>;
+}
+
 function Components({ report }: { report: Report }) {
   const { wordpress, theme, plugins } = report;
   return (
@@ -179,6 +184,7 @@ function Components({ report }: { report: Report }) {
                   <strong>Plugin</strong> <span class="name">{plugin.name ?? plugin.slug}</span>
                 </div>
                 <div class="mono small muted slug">{plugin.slug}</div>
+                {plugin.found_by === "aggressive" ? <FoundByEnumeration /> : null}
               </td>
               <td data-label="Version" class="version">
                 {versionCell(plugin)}
@@ -187,6 +193,25 @@ function Components({ report }: { report: Report }) {
               <td data-label="Details">
                 <Evidence component={plugin} />
                 <Vulnerabilities component={plugin} slug={plugin.slug} />
+              </td>
+            </tr>
+          ))}
+          {(report.installed_themes ?? []).map((installed) => (
+            <tr key={installed.slug} data-component="installed-theme" data-theme={installed.slug}>
+              <td>
+                <div>
+                  <strong>Installed theme</strong> <span class="name">{installed.name ?? installed.slug}</span>
+                </div>
+                <div class="mono small muted slug">{installed.slug}</div>
+                <FoundByEnumeration />
+              </td>
+              <td data-label="Version" class="version">
+                {versionCell(installed)}
+              </td>
+              <td data-label="Confidence">{installed.confidence}%</td>
+              <td data-label="Details">
+                <Evidence component={installed} />
+                <Vulnerabilities component={installed} slug={installed.slug} />
               </td>
             </tr>
           ))}
@@ -362,6 +387,9 @@ export function ReportPage({ report, siblings }: { report: Report; siblings: Rep
         {report.duration_ms !== null ? ` · ${report.duration_ms} ms` : ""} · <span class="mono">{report.id}</span>
         {report.metadata.environment ? ` · ${report.metadata.environment}` : ""}
         {report.metadata.git_sha ? ` · ${report.metadata.git_sha.slice(0, 12)}` : ""}
+        {report.mode === "aggressive" && report.enumeration
+          ? ` · aggressive enumeration: ${report.enumeration.plugins.probed + report.enumeration.themes.probed} slugs probed in ${report.enumeration.requests} requests (${report.enumeration.stopped_by.replace("_", " ")})`
+          : ""}
       </p>
       <p>
         <a class="button secondary" href={`/reports/${report.id}/report.json`} download>

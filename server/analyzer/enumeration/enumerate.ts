@@ -1,0 +1,226 @@
+/**
+ * Aggressive enumeration (opt-in, `"mode": "aggressive"`): asks the site about plugins and
+ * themes it does not show, from a plan (plan.ts). Never part of a default report.
+ *
+ * How presence is told, cheaply and without false positives:
+ * - First a calibration: a random plugin directory (and a random theme's style.css) that
+ *   cannot exist. Only when the site answers it 404 do answers about real slugs mean
+ *   anything; a site that answers every path alike is reported as `unreliable` and not
+ *   enumerated.
+ * - A plugin: HEAD `<content>/plugins/<slug>/`. A directory that exists answers 403 (no
+ *   listing), 200 (index.php or a listing) or 401; a missing one 404. Directory answers
+ *   are what WPScan's known-locations finder reads too; they work for plugins without a
+ *   readme.txt (Debian's packaged plugins have none). When the calibration directory does
+ *   not answer 404, the readme.txt is asked instead.
+ * - A theme: HEAD `<content>/themes/<slug>/style.css`, which every theme has.
+ * - Found ones get one GET of their readme.txt / style.css (capped) for the name and version.
+ * HEAD, not GET, for the misses: WordPress answers a HEAD for a missing path without
+ * rendering its theme, so the hundreds of misses cost the site little.
+ *
+ * Budgets: at most `maxRequests` requests and `timeBudgetMs` of wall time, checked before each
+ * request, and the client's own per-site concurrency. Where it stopped is in the summary.
+ */
+import type { EnumerationSummary } from "../../../shared/report.ts";
+import type { Artifacts, HttpArtifact } from "../artifacts.ts";
+import type { SitePaths } from "../detect/site-paths.ts";
+import { FetchFailure, type FetchResult, type SafeClient } from "../fetch/safe-client.ts";
+import { decodeBody, headersToRecord } from "../gather/decode.ts";
+import type { EnumerationPlan } from "./plan.ts";
+
+/** Statuses that mean "this directory exists" (403: exists, not listable). */
+const DIRECTORY_FOUND = new Set([200, 401, 403]);
+/** Parallel askers; the client's per-site limit still applies underneath. */
+const WORKERS = 6;
+/** Consecutive failed requests (timeouts, resets) after which the site is left alone. */
+const MAX_CONSECUTIVE_FAILURES = 5;
+const README_BYTES = 32 * 1024;
+const STYLE_BYTES = 16 * 1024;
+
+class BudgetSpent extends Error {
+  constructor(readonly reason: EnumerationSummary["stopped_by"]) {
+    super(reason);
+  }
+}
+
+function toArtifact(result: FetchResult): HttpArtifact {
+  return {
+    url: result.url,
+    status: result.status,
+    headers: headersToRecord(result.headers),
+    set_cookies: [],
+    body: decodeBody(result.body, result.headers.get("content-type")),
+    truncated: result.truncated,
+  };
+}
+
+export interface KnownComponents {
+  plugins: ReadonlySet<string>;
+  themes: ReadonlySet<string>;
+}
+
+/**
+ * Runs the plan against the site, skipping what passive detection already found. Answers
+ * land in `artifacts.probes` (`enum_plugin:<slug>`, `enum_theme:<slug>`, and the found ones'
+ * `plugin_readme:<slug>` / `theme_style:<slug>`), the summary in `artifacts.enumeration`.
+ */
+export async function enumerate(
+  client: SafeClient,
+  artifacts: Artifacts,
+  paths: SitePaths,
+  plan: EnumerationPlan,
+  known: KnownComponents,
+  signal?: AbortSignal,
+): Promise<EnumerationSummary> {
+  const started = performance.now();
+  const deadline = started + plan.timeBudgetMs;
+  let requests = 0;
+  let failures = 0;
+  /** Set by the first asker that hits a budget: every other asker stops at its next request. */
+  let halted: BudgetSpent | undefined;
+  const halt = (reason: EnumerationSummary["stopped_by"]) => {
+    halted ??= new BudgetSpent(reason);
+    throw halted;
+  };
+
+  const ask = async (url: string, method: "HEAD" | "GET", maxBodyBytes = 0): Promise<FetchResult | undefined> => {
+    if (halted) throw halted;
+    if (signal?.aborted) halt("deadline");
+    if (requests >= plan.maxRequests) halt("request_budget");
+    const left = deadline - performance.now();
+    if (left <= 0) halt("time_budget");
+    requests += 1;
+    try {
+      const result = await client.fetch(url, {
+        method,
+        follow: false,
+        maxBodyBytes,
+        timeoutMs: Math.max(1, Math.min(left, 5_000)),
+      });
+      failures = 0;
+      return result;
+    } catch (error) {
+      if (error instanceof FetchFailure && error.kind === "aborted") halt("deadline");
+      // The analysis's byte budget: nothing more may be read from this site.
+      if (error instanceof FetchFailure && error.kind === "budget") halt("request_budget");
+      failures += 1;
+      if (failures >= MAX_CONSECUTIVE_FAILURES) halt("site_errors");
+      return undefined;
+    }
+  };
+
+  const random = () => `wpreport-${crypto.randomUUID().slice(0, 8)}`;
+  const pluginDir = (slug: string) => new URL(`plugins/${slug}/`, paths.contentBase).toString();
+  const themeStyle = (slug: string) => new URL(`themes/${slug}/style.css`, paths.contentBase).toString();
+
+  const summary: EnumerationSummary = {
+    budget: { max_requests: plan.maxRequests, time_budget_ms: plan.timeBudgetMs },
+    requests: 0,
+    duration_ms: 0,
+    stopped_by: "finished",
+    plugins: {
+      method: "unreliable",
+      candidates: plan.plugins.length,
+      vulnerable_candidates: plan.vulnerable.plugins,
+      probed: 0,
+      found: [],
+    },
+    themes: {
+      method: "unreliable",
+      candidates: plan.themes.length,
+      vulnerable_candidates: plan.vulnerable.themes,
+      probed: 0,
+      found: [],
+    },
+  };
+
+  try {
+    // Calibration: how does this site answer for a component that cannot exist?
+    const [dirMiss, readmeMiss, styleMiss] = await Promise.all([
+      ask(pluginDir(random()), "HEAD"),
+      ask(new URL("readme.txt", pluginDir(random())).toString(), "HEAD"),
+      ask(themeStyle(random()), "HEAD"),
+    ]);
+    const isMiss = (result: FetchResult | undefined) => result?.status === 404 || result?.status === 410;
+    summary.plugins.method = isMiss(dirMiss) ? "directory" : isMiss(readmeMiss) ? "readme" : "unreliable";
+    summary.themes.method = isMiss(styleMiss) ? "style_css" : "unreliable";
+
+    type Task = { kind: "plugin" | "theme"; slug: string };
+    const wanted = (kind: Task["kind"], slugs: readonly string[]) =>
+      slugs
+        .filter((slug) => !(kind === "plugin" ? known.plugins : known.themes).has(slug.toLowerCase()))
+        .map((slug) => ({ kind, slug }));
+    const plugins = summary.plugins.method === "unreliable" ? [] : wanted("plugin", plan.plugins);
+    const themes = summary.themes.method === "unreliable" ? [] : wanted("theme", plan.themes);
+    // Vulnerable candidates of both kinds before the popular ones: they matter most if a budget runs out.
+    const vulnerablePlugins = plugins.filter((task) => plan.plugins.indexOf(task.slug) < plan.vulnerable.plugins);
+    const vulnerableThemes = themes.filter((task) => plan.themes.indexOf(task.slug) < plan.vulnerable.themes);
+    const queue: Task[] = [
+      ...vulnerablePlugins,
+      ...vulnerableThemes,
+      ...plugins.slice(vulnerablePlugins.length),
+      ...themes.slice(vulnerableThemes.length),
+    ];
+
+    const probePlugin = async (slug: string) => {
+      const byDirectory = summary.plugins.method === "directory";
+      const readmeUrl = new URL("readme.txt", pluginDir(slug)).toString();
+      const presence = await ask(byDirectory ? pluginDir(slug) : readmeUrl, "HEAD");
+      summary.plugins.probed += 1;
+      if (!presence || !(byDirectory ? DIRECTORY_FOUND.has(presence.status) : presence.status === 200)) return;
+      artifacts.probes[`enum_plugin:${slug}`] = toArtifact(presence);
+      summary.plugins.found.push(slug);
+      if (artifacts.probes[`plugin_readme:${slug}`]) return;
+      const readme = await ask(readmeUrl, "GET", README_BYTES);
+      if (readme) artifacts.probes[`plugin_readme:${slug}`] = toArtifact(readme);
+    };
+    const probeTheme = async (slug: string) => {
+      const presence = await ask(themeStyle(slug), "HEAD");
+      summary.themes.probed += 1;
+      if (presence?.status !== 200) return;
+      artifacts.probes[`enum_theme:${slug}`] = toArtifact(presence);
+      summary.themes.found.push(slug);
+      if (artifacts.probes[`theme_style:${slug}`]) return;
+      const style = await ask(themeStyle(slug), "GET", STYLE_BYTES);
+      if (style) artifacts.probes[`theme_style:${slug}`] = toArtifact(style);
+    };
+
+    let next = 0;
+    const worker = async () => {
+      try {
+        while (next < queue.length && !halted) {
+          const task = queue[next++] as Task;
+          await (task.kind === "plugin" ? probePlugin(task.slug) : probeTheme(task.slug));
+        }
+      } catch (error) {
+        if (!(error instanceof BudgetSpent)) throw error;
+      }
+    };
+    // Every asker returns before this does, so nothing writes to the artifacts afterwards.
+    await Promise.all(Array.from({ length: WORKERS }, worker));
+  } catch (error) {
+    if (!(error instanceof BudgetSpent)) throw error;
+  }
+  const stoppedBy = halted?.reason ?? "finished";
+  summary.requests = requests;
+  summary.duration_ms = Math.round(performance.now() - started);
+  summary.stopped_by = stoppedBy;
+  summary.plugins.found.sort();
+  summary.themes.found.sort();
+  if (stoppedBy !== "finished") {
+    artifacts.errors.push({
+      stage: "enumeration",
+      kind: stoppedBy,
+      message: STOPPED_MESSAGES[stoppedBy],
+    });
+  }
+  artifacts.enumeration = summary;
+  return summary;
+}
+
+const STOPPED_MESSAGES: Record<EnumerationSummary["stopped_by"], string> = {
+  finished: "",
+  request_budget: "Aggressive enumeration stopped at its request budget; the slugs after that point were not probed.",
+  time_budget: "Aggressive enumeration stopped at its time budget; the slugs after that point were not probed.",
+  deadline: "Aggressive enumeration stopped at the report's deadline.",
+  site_errors: "Aggressive enumeration stopped: the site failed several requests in a row, so it was left alone.",
+};
