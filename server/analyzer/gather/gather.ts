@@ -20,6 +20,7 @@ import { FetchFailure, type FetchResult, type SafeClient } from "../fetch/safe-c
 import { linksWithRel, pageOf } from "../parse/page.ts";
 import { pageResources } from "../parse/urls.ts";
 import { decodeBody, headersToRecord } from "./decode.ts";
+import { probeListings } from "./listings.ts";
 import {
   ERROR_BODY_BYTES,
   EXPOSED_FILES,
@@ -216,6 +217,8 @@ export async function gather(url: string, client: SafeClient): Promise<Artifacts
       maxBytes: 64 * 1024,
     }),
   );
+  // Open listings of plugins/ and themes/ name installed components (then readmes of listed plugins).
+  later(probeListings((spec) => probes.run(spec), paths, pluginReadmes));
   for (const file of EXPOSED_FILES) {
     const target = file.path.startsWith("content/")
       ? new URL(file.path.slice("content/".length), paths.contentBase)

@@ -17,9 +17,13 @@
  *   xmlrpc_get             GET /xmlrpc.php
  *   xmlrpc_methods         POST system.listMethods to /xmlrpc.php
  *   uploads                the uploads directory (directory listing)
+ *   plugins_listing        <content>/plugins/, redirects not followed: an open directory listing
+ *                          names every installed plugin (gather/listings.ts, with its caps)
+ *   themes_listing         <content>/themes/, the same for themes
  *   exposed:<path>         files that must never be public (see EXPOSED_FILES)
  *   theme_style:<slug>     style.css of a theme seen on the page (and of its parent)
- *   plugin_readme:<slug>   readme.txt of a plugin seen on the page or in the REST API
+ *   plugin_readme:<slug>   readme.txt of a plugin seen on the page, in the REST API or in
+ *                          the plugins listing
  *   http_redirect          http:// version of an https homepage, redirects not followed
  */
 
