@@ -161,7 +161,12 @@ beforeAll(async () => {
   trap = startTrap();
   BROTLI_BOMB = new Uint8Array(await brotliOfZeros(256 * MiB));
   service = await startTestService({
-    env: { TARGET_ALLOWLIST: "127.0.0.2", ANALYSIS_TIMEOUT_MS: String(DEADLINE_MS) },
+    // Aggressive enumeration's budget must fit in half the deadline (config validation).
+    env: {
+      TARGET_ALLOWLIST: "127.0.0.2",
+      ANALYSIS_TIMEOUT_MS: String(DEADLINE_MS),
+      AGGRESSIVE_TIME_BUDGET_MS: String(DEADLINE_MS / 2),
+    },
   });
   token = (await service.token(undefined, "enterprise")).token;
   // Warm up (JIT, pools, first report) before the memory baseline.
@@ -513,6 +518,119 @@ describe("hostile headers and tag floods", () => {
     });
     const outcome = await expectReport(target.url);
     expect(outcome.ms).toBeLessThan(DEADLINE_MS);
+  });
+});
+
+describe("hostile listings, header floods and comments (the passive finders)", () => {
+  const LISTING_CAP = 256 * 1024;
+  type Found = { slug: string; version: string | null; confidence: number };
+  const pluginsOf = (outcome: Outcome) => (outcome.body.plugins ?? []) as Found[];
+  const listingCheck = (outcome: Outcome) =>
+    (outcome.body.checks as { id: string; status: string; evidence: string[] }[]).find(
+      (check) => check.id === "security.directory_listing",
+    );
+
+  test("listings of 100 000 plugins and of 5 MB: read up to their cap, 500 entries, bounded readme requests", async () => {
+    // 5 MB of one folder name, streamed, Apache style, for themes/.
+    const huge: Route = (_request, self) => {
+      const head = new TextEncoder().encode("<html><head><title>Index of /wp-content/themes</title></head><table>");
+      const body = repeated(
+        self,
+        '<tr><td><img alt="[DIR]"></td><td><a href="t-0123/">t-0123/</a></td></tr>\n',
+        5 * MiB,
+      ).getReader();
+      let sentHead = false;
+      return new Response(
+        new ReadableStream({
+          async pull(controller) {
+            if (!sentHead) {
+              sentHead = true;
+              controller.enqueue(head);
+              return;
+            }
+            const { done, value } = await body.read();
+            if (done) controller.close();
+            else controller.enqueue(value);
+          },
+          cancel: () => body.cancel(),
+        }),
+        { headers: HTML },
+      );
+    };
+    // 100 000 distinct plugin folders (~2.4 MB), nginx style.
+    const many = Array.from({ length: 100_000 }, (_, i) => `<a href="p${i}/">p${i}/</a>`).join("\n");
+    const target = site({
+      "/": homepage,
+      "/wp-content/plugins/": () =>
+        new Response(`<html><head><title>Index of /wp-content/plugins/</title></head><body><pre>${many}</pre>`, {
+          headers: HTML,
+        }),
+      "/wp-content/themes/": huge,
+    });
+    const outcome = await expectReport(target.url);
+    expect(requestTo(outcome, "/wp-content/plugins/")?.bytes).toBe(LISTING_CAP);
+    expect(requestTo(outcome, "/wp-content/themes/")?.bytes).toBe(LISTING_CAP);
+    expect(target.sent.bytes).toBeLessThan(32 * MiB);
+    // At most 500 listed plugins, each only installed (50); readmes asked for 20 of them.
+    const plugins = pluginsOf(outcome);
+    expect(plugins.length).toBe(500);
+    for (const plugin of plugins) expect(plugin.confidence).toBe(50);
+    expect(target.hits.filter((hit) => hit.endsWith("/readme.txt")).length).toBe(20);
+    const check = listingCheck(outcome);
+    expect(check?.status).toBe("fail");
+    expect(check?.evidence).toContainEqual(
+      expect.stringContaining("/wp-content/plugins/ lists 500+ entries: p0/, p1/"),
+    );
+    expect(check?.evidence).toContainEqual(expect.stringContaining("/wp-content/themes/ lists 1+ entries: t-0123/"));
+  });
+
+  test("a flood of X- headers with 8 KB credit values: the report completes, only table slugs, no absurd versions", async () => {
+    const target = site({
+      "/": (_request, self) => {
+        const headers = new Headers(HTML);
+        for (let i = 0; i < 150; i++) headers.set(`x-flood-${i}`, `Yoast SEO v${i}`);
+        headers.set("x-powered-by", `W3 Total Cache/${"1.".repeat(4_000)}`);
+        headers.set("x-redirect-by", "Yoast SEO, ".repeat(700));
+        headers.set("x-generator", "v1.1.1.1 ".repeat(900));
+        headers.set("x-cached-by", "((((((((a+)+)+)+)+)+)+)+".repeat(300));
+        headers.set("x-optimized-by", `${"the ".repeat(2_000)}`);
+        return new Response(wordpressPage(self.url), { headers });
+      },
+    });
+    const outcome = await expectReport(target.url);
+    expect(
+      pluginsOf(outcome)
+        .map((plugin) => plugin.slug)
+        .sort(),
+    ).toEqual(["w3-total-cache", "wordpress-seo"]);
+    for (const plugin of pluginsOf(outcome)) expect(plugin.version).toBeNull();
+  });
+
+  test("regex-hostile comments: runs of <!--, version bait, nested-quantifier bait", async () => {
+    const target = site({
+      "/": (_request, self) =>
+        new Response(
+          wordpressPage(
+            self.url,
+            [
+              "<!--".repeat(250_000),
+              "-->",
+              `<!-- Powered by Yoast SEO v${"1.".repeat(200_000)} -->`,
+              `<!-- ${"powered by the ".repeat(50_000)} -->`,
+              `<!-- ${"(a+)+".repeat(100_000)}! -->`,
+              ...Array.from({ length: 500 }, (_, i) => `<!-- Cached page generated by Foo${i} v1.${i} -->`),
+            ].join("\n"),
+          ),
+          { headers: HTML },
+        ),
+    });
+    const outcome = await expectReport(target.url);
+    expect(outcome.ms).toBeLessThan(DEADLINE_MS);
+    // Unknown names stay unknown; Yoast's version is not the bait.
+    for (const plugin of pluginsOf(outcome)) {
+      expect(["wordpress-seo"]).toContain(plugin.slug);
+      expect(plugin.version).toBeNull();
+    }
   });
 });
 

@@ -56,7 +56,9 @@ export function detectSitePaths(homepage: HttpArtifact): SitePaths {
       ).toString();
   }
   // "/blog" asked without its slash is the folder /blog/, not the root: "./" of it would be "/".
-  installBase ??= new URL(/\/[^/.]+$/.test(home.pathname) ? `${home.pathname}/` : "./", home).toString();
+  // (Relative to the page, "./<last segment>/": a path such as "//x" must not become a host.)
+  const lastSegment = /\/([^/.]+)$/.exec(home.pathname)?.[1];
+  installBase ??= new URL(lastSegment ? `./${lastSegment}/` : "./", home).toString();
 
   // The content directory: the most common prefix before /themes/<x>/ or /plugins/<x>/.
   const prefixes = new Map<string, number>();
