@@ -335,12 +335,20 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     metricsToken: read("METRICS_TOKEN"),
     enumeration: {
       maxRequests: int("AGGRESSIVE_MAX_REQUESTS", DEFAULT_ENUMERATION_BUDGET.maxRequests, 10, 5_000),
-      timeBudgetMs: int("AGGRESSIVE_TIME_BUDGET_MS", DEFAULT_ENUMERATION_BUDGET.timeBudgetMs, 1_000, 240_000),
+      timeBudgetMs: 0,
     },
   };
   config.syncWaitMs = int("SYNC_WAIT_MS", config.analysisTimeoutMs + 15_000, 1_000, 600_000);
-  // The enumeration runs after the passive requests, inside the report's deadline.
-  if (config.enumeration.timeBudgetMs > config.analysisTimeoutMs / 2) {
+  // The enumeration runs after the passive requests, inside the report's deadline: by default
+  // 12 s or half the deadline, whichever is less; set higher than half, it is refused.
+  const halfDeadline = Math.floor(config.analysisTimeoutMs / 2);
+  config.enumeration.timeBudgetMs = int(
+    "AGGRESSIVE_TIME_BUDGET_MS",
+    Math.min(DEFAULT_ENUMERATION_BUDGET.timeBudgetMs, halfDeadline),
+    500,
+    240_000,
+  );
+  if (config.enumeration.timeBudgetMs > halfDeadline) {
     problems.push(
       `AGGRESSIVE_TIME_BUDGET_MS (${config.enumeration.timeBudgetMs}) must be at most half of ANALYSIS_TIMEOUT_MS (${config.analysisTimeoutMs}): the passive analysis needs the rest`,
     );

@@ -161,12 +161,7 @@ beforeAll(async () => {
   trap = startTrap();
   BROTLI_BOMB = new Uint8Array(await brotliOfZeros(256 * MiB));
   service = await startTestService({
-    // Aggressive enumeration's budget must fit in half the deadline (config validation).
-    env: {
-      TARGET_ALLOWLIST: "127.0.0.2",
-      ANALYSIS_TIMEOUT_MS: String(DEADLINE_MS),
-      AGGRESSIVE_TIME_BUDGET_MS: String(DEADLINE_MS / 2),
-    },
+    env: { TARGET_ALLOWLIST: "127.0.0.2", ANALYSIS_TIMEOUT_MS: String(DEADLINE_MS) },
   });
   token = (await service.token(undefined, "enterprise")).token;
   // Warm up (JIT, pools, first report) before the memory baseline.

@@ -43,6 +43,19 @@ describe("loadConfig", () => {
     });
   });
 
+  test("aggressive enumeration's budgets: defaults fit the deadline; a time budget over half of it is refused", () => {
+    expect(loadConfig({}).enumeration).toEqual({ maxRequests: 300, timeBudgetMs: 12_000 });
+    // A short deadline shrinks the default rather than refusing to start.
+    expect(loadConfig({ ANALYSIS_TIMEOUT_MS: "5000" }).enumeration.timeBudgetMs).toBe(2_500);
+    expect(loadConfig({ AGGRESSIVE_MAX_REQUESTS: "50", AGGRESSIVE_TIME_BUDGET_MS: "4000" }).enumeration).toEqual({
+      maxRequests: 50,
+      timeBudgetMs: 4_000,
+    });
+    expect(() => loadConfig({ ANALYSIS_TIMEOUT_MS: "10000", AGGRESSIVE_TIME_BUDGET_MS: "8000" })).toThrow(
+      "AGGRESSIVE_TIME_BUDGET_MS (8000) must be at most half of ANALYSIS_TIMEOUT_MS (10000)",
+    );
+  });
+
   test("every bad value is reported at once", () => {
     let error: unknown;
     try {
