@@ -16,10 +16,11 @@ import type { Agent } from "undici/index.js";
 import type { Report } from "../../shared/report.ts";
 import type { Artifacts } from "./artifacts.ts";
 import { runAudits } from "./audit/index.ts";
-import { enumeratedPlugins, enumeratedThemes } from "./detect/enumerated.ts";
+import { enumeratedPlugins, installedThemes } from "./detect/enumerated.ts";
 import { detectHosting } from "./detect/hosting.ts";
 import { detectPlugins } from "./detect/plugins.ts";
 import { detectSitePaths } from "./detect/site-paths.ts";
+import { notWordPressNotice } from "./detect/stack.ts";
 import { detectTheme } from "./detect/theme.ts";
 import { detectUsers } from "./detect/users.ts";
 import { detectWordPress } from "./detect/wordpress.ts";
@@ -147,7 +148,7 @@ export function detect(artifacts: Artifacts): Detected {
       ? [...passivePlugins, ...enumeratedPlugins(artifacts, slugs(passivePlugins.map((plugin) => plugin.slug)))]
       : [],
     installedThemes: isWordPress
-      ? enumeratedThemes(artifacts, slugs(theme ? [theme.slug, ...(theme.parent ? [theme.parent.slug] : [])] : []))
+      ? installedThemes(artifacts, slugs(theme ? [theme.slug, ...(theme.parent ? [theme.parent.slug] : [])] : []))
       : [],
     users: isWordPress ? detectUsers(artifacts) : [],
   };
@@ -202,6 +203,10 @@ function resultFrom(found: Detected, intel: Intel): AnalysisResult {
     security: extractSecurity(detected),
   };
   const checks = runAudits(facts);
+  // A site that is not WordPress gets a report that says so, with what it runs on instead.
+  const notWordPress = detected.wordpress.detected
+    ? []
+    : [notWordPressNotice(detected.wordpress.confidence, detected.hosting)];
   return {
     ...base,
     summary: summarise(checks),
@@ -209,6 +214,6 @@ function resultFrom(found: Detected, intel: Intel): AnalysisResult {
     seo: facts.seo,
     security: facts.security,
     checks,
-    errors: artifacts.errors,
+    errors: [...notWordPress, ...artifacts.errors],
   };
 }

@@ -9,9 +9,14 @@ import { PERFORMANCE_AUDITS } from "./performance/index.ts";
 import { SECURITY_AUDITS } from "./security/index.ts";
 import { SEO_AUDITS } from "./seo/index.ts";
 import type { Audit } from "./types.ts";
+import { skipWordPressOnly } from "./wordpress-only.ts";
 
 export const AUDITS: readonly Audit[] = [...COMPONENT_AUDITS, ...SECURITY_AUDITS, ...PERFORMANCE_AUDITS, ...SEO_AUDITS];
 
+/** Every check; on a site that is not WordPress, the WordPress-only ones skip (wordpress-only.ts). */
 export function runAudits(facts: Facts): Check[] {
-  return AUDITS.flatMap((audit) => audit(facts));
+  return skipWordPressOnly(
+    AUDITS.flatMap((audit) => audit(facts)),
+    facts.wordpress.detected,
+  );
 }

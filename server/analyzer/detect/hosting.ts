@@ -1,6 +1,7 @@
 /**
  * What serves the site: web server, PHP version, CDN, page cache (and whether this page
- * came from it), and a WAF in front — from the homepage's headers and HTML comments.
+ * came from it), a WAF in front, and the whole stack (detect/stack.ts) — from the
+ * homepage's headers, cookie names and HTML.
  */
 import type { HostingInfo } from "../../../shared/report.ts";
 import type { Artifacts } from "../artifacts.ts";
@@ -8,6 +9,7 @@ import { pageOf } from "../parse/page.ts";
 import { siteText } from "../untrusted-text.ts";
 import type { WeightedEvidence } from "./evidence.ts";
 import { toEvidence } from "./evidence.ts";
+import { cdnItem, detectStack } from "./stack.ts";
 import { challengeOf, isChallengePage, wafInFront } from "./waf.ts";
 
 interface HeaderRule {
@@ -109,6 +111,17 @@ export function detectHosting(artifacts: Artifacts): HostingInfo {
 
   const blocked = isChallengePage(homepage);
   const waf = (blocked ? challengeOf(homepage) : undefined) ?? wafInFront(homepage) ?? null;
+  // The stack's evidence stays in its items: hosting.evidence is what the cache and CDN
+  // facts rest on (performance.page_cache quotes it).
+  const stack = detectStack(homepage);
+  if (cdnRule) {
+    const value = siteText(`${cdnRule.header}: ${headers[cdnRule.header]}`, 200);
+    stack.splice(
+      stack.filter((item) => item.category === "web_server").length,
+      0,
+      cdnItem(cdnRule.name, { source: "header", value }),
+    );
+  }
   return {
     server,
     php_version: php,
@@ -118,5 +131,6 @@ export function detectHosting(artifacts: Artifacts): HostingInfo {
     waf,
     blocked_by_waf: blocked,
     evidence: toEvidence(evidence),
+    stack,
   };
 }

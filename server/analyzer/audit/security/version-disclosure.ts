@@ -5,7 +5,9 @@ import type { Audit } from "../types.ts";
 const DISCLOSING = new Set(["meta_generator", "rss_generator", "atom_generator"]);
 
 export const auditVersionDisclosure: Audit = ({ wordpress }) => {
-  if (!wordpress.detected) return [];
+  // Reported as skipped (wordpress-only.ts gives the reason), so every report lists every check.
+  if (!wordpress.detected)
+    return [makeCheck("security.wp_version_disclosed", "skip", "The site does not look like WordPress.")];
   const leaks = wordpress.evidence.filter((item) => DISCLOSING.has(item.source) && /\d+\.\d+/.test(item.value));
   if (leaks.length === 0) {
     return [makeCheck("security.wp_version_disclosed", "pass", "No generator tag discloses the WordPress version.")];
