@@ -5,7 +5,8 @@
  */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { CHECKS, type CheckDefinition } from "../server/analyzer/audit/catalogue.ts";
+import { CHECKS, type CheckDefinition, type CheckId } from "../server/analyzer/audit/catalogue.ts";
+import { WORDPRESS_CHECKS, WORDPRESS_FILE_CHECKS } from "../server/analyzer/audit/wordpress-only.ts";
 import { CHECK_CATEGORIES } from "../shared/report.ts";
 
 export function renderCheckDocs(): string {
@@ -18,6 +19,9 @@ export function renderCheckDocs(): string {
     "refined, but an id never changes meaning, so CI thresholds and diffs that name it keep working.",
     "Statuses: `pass`, `fail`, `warn` (borderline), `skip` (not applicable or not measurable), `error`",
     "(the probe behind it failed; see the report's `errors[]`).",
+    "",
+    "On a site that is not WordPress ([stack.md](stack.md)), checks marked **WordPress only** are skipped, and",
+    "those marked **WordPress files** are skipped unless they found the file (a finding still counts).",
     "",
     `${Object.keys(CHECKS).length} checks.`,
     "",
@@ -35,8 +39,13 @@ export function renderCheckDocs(): string {
     );
     for (const [id, definition] of entries) {
       const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
+      const scope = WORDPRESS_CHECKS.has(id as CheckId)
+        ? "<br>WordPress only"
+        : WORDPRESS_FILE_CHECKS.has(id as CheckId)
+          ? "<br>WordPress files"
+          : "";
       lines.push(
-        `| \`${id}\` | ${definition.severity} | ${cell(definition.title)} | ${cell(definition.remediation)} |`,
+        `| \`${id}\`${scope} | ${definition.severity} | ${cell(definition.title)} | ${cell(definition.remediation)} |`,
       );
     }
     lines.push("");

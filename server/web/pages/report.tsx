@@ -4,7 +4,7 @@
  * and security facts. Everything here is the report JSON the API returns — nothing else.
  * All site text is rendered as text (Preact escapes it).
  */
-import type { Check, Component, Report, Severity } from "../../../shared/report.ts";
+import type { Check, Component, Report, Severity, StackCategory } from "../../../shared/report.ts";
 import { CHECK_CATEGORIES, SEVERITIES } from "../../../shared/report.ts";
 import type { ReportListItem } from "../../reports/report-history.service.ts";
 import { formatDate, Table } from "./common.tsx";
@@ -221,6 +221,55 @@ function Components({ report }: { report: Report }) {
   );
 }
 
+const STACK_CATEGORY_NAMES: Record<StackCategory, string> = {
+  web_server: "Web server",
+  cdn: "CDN",
+  hosting: "Hosting",
+  language: "Language",
+  framework: "Framework",
+  cms: "CMS",
+  site_builder: "Site builder",
+  static_site_generator: "Static site generator",
+};
+
+/**
+ * A site that is not WordPress: said plainly, with the stack it runs on and the evidence,
+ * in place of an empty WordPress section.
+ */
+function NotWordPress({ report }: { report: Report }) {
+  const confidence = report.wordpress?.confidence ?? 0;
+  const stack = report.hosting?.stack ?? [];
+  const runsOn = stack.map((item) => (item.version ? `${item.name} ${item.version}` : item.name)).join(", ");
+  return (
+    <section class="card" id="not-wordpress" aria-labelledby="not-wordpress-heading">
+      <h2 id="not-wordpress-heading">Not WordPress{runsOn ? ` — runs on ${runsOn}` : ""}</h2>
+      <p>
+        This site does not look like WordPress (confidence {confidence}%). The performance, SEO and security checks that
+        apply to any site ran and are scored; the WordPress-specific ones (core, theme and plugins, XML-RPC, user
+        enumeration, the login page, WordPress's own files) were skipped.
+      </p>
+      {stack.length === 0 ? (
+        <p class="muted">What it runs on could not be identified from its headers and homepage.</p>
+      ) : (
+        <Table caption="Software the site runs on" stack head={["Software", "Version", "Kind", "Details"]}>
+          {stack.map((item) => (
+            <tr key={`${item.category}:${item.name}`} data-stack={item.name}>
+              <td>
+                <strong>{item.name}</strong>
+              </td>
+              <td data-label="Version">{item.version ?? <span class="muted">unknown</span>}</td>
+              <td data-label="Kind">{STACK_CATEGORY_NAMES[item.category] ?? item.category}</td>
+              <td data-label="Details">
+                <Evidence component={item} />
+              </td>
+            </tr>
+          ))}
+        </Table>
+      )}
+    </section>
+  );
+}
+
 /** A two-column table of measures and their values. */
 function FactsTable({ caption, rows }: { caption: string; rows: [string, string][] }) {
   return (
@@ -374,6 +423,9 @@ export function ReportPage({ report, siblings }: { report: Report; siblings: Rep
   const failing = report.checks.filter((check) => check.status === "fail" || check.status === "warn");
   const others = report.checks.filter((check) => check.status !== "fail" && check.status !== "warn");
   const summary = report.summary;
+  const notWordPress = report.wordpress?.detected === false && !report.hosting?.blocked_by_waf;
+  // The not-WordPress notice has its own block below.
+  const shownErrors = notWordPress ? report.errors.filter((error) => error.kind !== "not_wordpress") : report.errors;
   return (
     <div class="stack">
       <p class="small">
@@ -405,11 +457,11 @@ export function ReportPage({ report, siblings }: { report: Report; siblings: Rep
           could not be analysed.
         </div>
       ) : null}
-      {report.errors.length > 0 ? (
+      {shownErrors.length > 0 ? (
         <details class="card">
-          <summary>Parts that could not be checked ({report.errors.length})</summary>
+          <summary>Parts that could not be checked ({shownErrors.length})</summary>
           <ul class="small">
-            {report.errors.map((error, index) => (
+            {shownErrors.map((error, index) => (
               <li key={index}>
                 <span class="mono">{error.stage}</span>: {error.message}
               </li>
@@ -457,7 +509,7 @@ export function ReportPage({ report, siblings }: { report: Report; siblings: Rep
           </div>
         </form>
       ) : null}
-      <Components report={report} />
+      {notWordPress ? <NotWordPress report={report} /> : <Components report={report} />}
       <DataSources report={report} />
       <section aria-labelledby="findings-heading">
         <h2 id="findings-heading">Findings ({failing.length})</h2>
