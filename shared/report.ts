@@ -317,7 +317,10 @@ export interface PerformanceInfo {
   html_transfer_bytes: number | null;
   /** Content-Encoding of the homepage, or null when uncompressed. */
   compression: string | null;
-  /** HTTP version the homepage was served with, e.g. "1.1", or null when unknown. */
+  /**
+   * HTTP version the homepage was served with: "2" when the site negotiated HTTP/2 (ALPN, over
+   * TLS), else "1.1"; null when unknown (reports made before 1.2.0 always said "1.1").
+   */
   http_version: string | null;
   caching: {
     cache_control: string | null;
@@ -473,9 +476,10 @@ export interface Report {
   /** What aggressive enumeration did; null for passive reports. Since 1.2.0. */
   enumeration?: EnumerationSummary | null;
   /**
-   * Themes installed besides the active one and its parent, which the site does not load
-   * (found by aggressive enumeration). Their code can still be requested directly, so their
-   * vulnerabilities count. Since 1.2.0.
+   * Themes installed besides the active one and its parent, which the site does not load:
+   * named by an open listing of the themes folder (at most 50), or found by aggressive
+   * enumeration (`found_by: "aggressive"`). Their code can still be requested directly, so
+   * their vulnerabilities are looked up. Since 1.2.0.
    */
   installed_themes?: Component[];
 }

@@ -4,6 +4,7 @@
  * and the security.directory_listing check that names what each listed folder shows.
  */
 import { describe, expect, test } from "bun:test";
+import { buildResult } from "../../server/analyzer/analyze.ts";
 import { auditDirectoryListing } from "../../server/analyzer/audit/security/directory-listing.ts";
 import {
   isDirectoryListing,
@@ -154,5 +155,37 @@ describe("security.directory_listing names each listed folder", () => {
     });
     // Artifacts captured before the plugins/themes probes existed: the uploads folder alone.
     expect(checkOf(loadArtifacts(WP_FIXTURE)).message).toBe("The uploads directory does not list its files.");
+  });
+});
+
+describe("listed themes are installed themes", () => {
+  test("an open themes listing puts the inactive themes in installed_themes (passive, no found_by)", () => {
+    const result = buildResult(apache);
+    const active = result.theme?.slug;
+    const installed = result.installed_themes ?? [];
+    expect(installed.map((theme) => theme.slug)).toEqual(
+      ["twentytwentyfour", "twentytwentythree"].filter((slug) => slug !== active),
+    );
+    for (const theme of installed) {
+      expect(theme.found_by).toBeUndefined();
+      expect(theme.evidence[0]?.source).toBe("directory_listing");
+    }
+    // A child theme and its parent, both listed, are the active pair: nothing else is installed.
+    const child = buildResult(nginx);
+    expect(child.theme?.slug).toBe("kadence-child");
+    expect(child.installed_themes).toEqual([]);
+  });
+
+  test("a hostile listing of 10 000 themes adds at most 50", () => {
+    const rows = Array.from({ length: 10_000 }, (_, i) => `<a href="t${i}/">t${i}/</a>`).join("\n");
+    const site = variant(apache, {
+      probes: {
+        themes_listing: listingAt(
+          "/wp-content/themes/",
+          `<title>Index of /wp-content/themes/</title><pre>${rows}</pre>`,
+        ),
+      },
+    });
+    expect(buildResult(site).installed_themes?.length).toBe(50);
   });
 });

@@ -3,7 +3,8 @@
  * detection: plugins from their directory or readme.txt answer, themes from their
  * style.css. Each is marked `found_by: "aggressive"`, with the answer that proved it as
  * evidence, and its name and version from the readme / style.css header. Such a component
- * is installed; whether it is active the site does not say.
+ * is installed; whether it is active the site does not say. Inactive themes named by an open
+ * listing of the themes folder (passive) join them in `installed_themes`.
  */
 import type { Component, PluginInfo } from "../../../shared/report.ts";
 import type { Artifacts } from "../artifacts.ts";
@@ -15,6 +16,7 @@ import {
   toEvidence,
   type WeightedEvidence,
 } from "./evidence.ts";
+import { type ListedComponents, listedComponents, listingSignal } from "./finders/listing.ts";
 import { looksLikeReadme, parsePluginReadme, parseThemeHeader } from "./readme.ts";
 import { PLUGIN_SIGNATURES } from "./signatures.ts";
 
@@ -87,7 +89,28 @@ export function enumeratedPlugins(artifacts: Artifacts, passive: ReadonlySet<str
   return plugins;
 }
 
-/** Installed themes other than the active one and its parent. */
+/** A hostile listing can name hundreds of folders; the listing check names them all anyway. */
+const MAX_LISTED_THEMES = 50;
+
+/** Installed themes other than the active one and its parent: listed (passive), then enumerated. */
+export function installedThemes(artifacts: Artifacts, active: ReadonlySet<string>): Component[] {
+  const listed = listedComponents(artifacts, "themes");
+  const fromListing = (listed?.slugs ?? [])
+    .filter((slug) => !active.has(slug.toLowerCase()))
+    .slice(0, MAX_LISTED_THEMES)
+    .map((slug) => {
+      const { found_by: _aggressive, ...passive } = component(
+        slug,
+        [listingSignal(listed as ListedComponents, slug)],
+        null,
+      );
+      return passive;
+    });
+  const seen = new Set([...active, ...fromListing.map((theme) => theme.slug.toLowerCase())]);
+  return [...fromListing, ...enumeratedThemes(artifacts, seen)];
+}
+
+/** Themes only enumeration found (not active, not listed). */
 export function enumeratedThemes(artifacts: Artifacts, active: ReadonlySet<string>): Component[] {
   const themes: Component[] = [];
   for (const slug of artifacts.enumeration?.themes.found ?? []) {

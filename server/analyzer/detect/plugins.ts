@@ -252,5 +252,16 @@ export function detectPlugins(artifacts: Artifacts, paths: SitePaths, coreVersio
       category: signature?.category ?? null,
     });
   }
-  return plugins.sort((a, b) => b.confidence - a.confidence || a.slug.localeCompare(b.slug));
+  plugins.sort((a, b) => b.confidence - a.confidence || a.slug.localeCompare(b.slug));
+  // A hostile listing can name 500 folders: beyond MAX_LISTED_ONLY, plugins known only from
+  // the listing are left to the directory-listing check, which names the folder's entries.
+  let listedOnly = 0;
+  return plugins.filter(
+    (plugin) =>
+      !plugin.evidence.every((item) => item.source === "directory_listing" || item.source.startsWith("readme")) ||
+      ++listedOnly <= MAX_LISTED_ONLY,
+  );
 }
+
+/** Plugins reported on the strength of an open listing alone (the intel asks about 100 slugs at most). */
+export const MAX_LISTED_ONLY = 100;
