@@ -9,15 +9,10 @@
 import type { Component, PluginInfo } from "../../../shared/report.ts";
 import type { Artifacts } from "../artifacts.ts";
 import { siteText, siteUrl } from "../untrusted-text.ts";
-import {
-  confidenceOf,
-  isPlausibleComponentVersion,
-  pickVersion,
-  toEvidence,
-  type WeightedEvidence,
-} from "./evidence.ts";
+import { componentFrom, isPlausibleComponentVersion, type WeightedEvidence } from "./evidence.ts";
 import { type ListedComponents, listedComponents, listingSignal } from "./finders/listing.ts";
-import { looksLikeReadme, parsePluginReadme, parseThemeHeader } from "./readme.ts";
+import { readmeSignals } from "./plugins.ts";
+import { parseThemeHeader } from "./readme.ts";
 import { PLUGIN_SIGNATURES } from "./signatures.ts";
 
 /** A 403 directory or a 200 readme/style.css after a 404 calibration: strong, not certain. */
@@ -35,21 +30,7 @@ function presence(artifacts: Artifacts, key: string, what: string): WeightedEvid
   };
 }
 
-function component(slug: string, signals: WeightedEvidence[], name: string | null): Component {
-  const { version, confidence: versionConfidence } = pickVersion(signals);
-  return {
-    slug,
-    name,
-    version,
-    version_confidence: versionConfidence,
-    confidence: confidenceOf(signals),
-    evidence: toEvidence(signals),
-    latest_version: null,
-    outdated: null,
-    vulnerabilities: [],
-    found_by: "aggressive",
-  };
-}
+const aggressive = (found: Component): Component => ({ ...found, found_by: "aggressive" });
 
 /** Plugins that only enumeration found (the passive ones were not probed). */
 export function enumeratedPlugins(artifacts: Artifacts, passive: ReadonlySet<string>): PluginInfo[] {
@@ -58,33 +39,10 @@ export function enumeratedPlugins(artifacts: Artifacts, passive: ReadonlySet<str
     if (passive.has(slug.toLowerCase())) continue;
     const proof = presence(artifacts, `enum_plugin:${slug}`, "plugin");
     if (!proof) continue;
-    const signals = [proof];
-    let name: string | null = PLUGIN_SIGNATURES[slug]?.name ?? null;
-    const readme = artifacts.probes[`plugin_readme:${slug}`];
-    if (readme?.status === 200 && looksLikeReadme(readme.body)) {
-      const parsed = parsePluginReadme(readme.body);
-      name ??= parsed.name ? siteText(parsed.name, 100) : null;
-      if (parsed.stableTag && isPlausibleComponentVersion(parsed.stableTag)) {
-        signals.push({
-          source: "readme_stable_tag",
-          value: siteText(`Stable tag: ${parsed.stableTag}`, 100),
-          url: siteUrl(readme.url),
-          weight: 0.6,
-          version: parsed.stableTag,
-        });
-      }
-      const newest = parsed.changelog[0];
-      if (newest && isPlausibleComponentVersion(newest)) {
-        signals.push({
-          source: "readme_changelog",
-          value: `Changelog: ${newest}`,
-          url: siteUrl(readme.url),
-          weight: 0.5,
-          version: newest,
-        });
-      }
-    }
-    plugins.push({ ...component(slug, signals, name), category: PLUGIN_SIGNATURES[slug]?.category ?? null });
+    const readme = readmeSignals(artifacts.probes[`plugin_readme:${slug}`]);
+    const name = PLUGIN_SIGNATURES[slug]?.name ?? readme.name;
+    const found = aggressive(componentFrom(slug, name, [proof, ...readme.signals]));
+    plugins.push({ ...found, category: PLUGIN_SIGNATURES[slug]?.category ?? null });
   }
   return plugins;
 }
@@ -98,14 +56,7 @@ export function installedThemes(artifacts: Artifacts, active: ReadonlySet<string
   const fromListing = (listed?.slugs ?? [])
     .filter((slug) => !active.has(slug.toLowerCase()))
     .slice(0, MAX_LISTED_THEMES)
-    .map((slug) => {
-      const { found_by: _aggressive, ...passive } = component(
-        slug,
-        [listingSignal(listed as ListedComponents, slug)],
-        null,
-      );
-      return passive;
-    });
+    .map((slug) => componentFrom(slug, null, [listingSignal(listed as ListedComponents, slug)]));
   const seen = new Set([...active, ...fromListing.map((theme) => theme.slug.toLowerCase())]);
   return [...fromListing, ...enumeratedThemes(artifacts, seen)];
 }
@@ -129,7 +80,7 @@ export function enumeratedThemes(artifacts: Artifacts, active: ReadonlySet<strin
         version: header.version,
       });
     }
-    themes.push(component(slug, signals, header?.name ? siteText(header.name, 100) : null));
+    themes.push(aggressive(componentFrom(slug, header?.name ? siteText(header.name, 100) : null, signals)));
   }
   return themes;
 }

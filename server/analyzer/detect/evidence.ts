@@ -4,7 +4,7 @@
  * scored the same way and the winner is discounted by the share of version evidence that
  * disagrees with it.
  */
-import type { Evidence } from "../../../shared/report.ts";
+import type { Component, Evidence } from "../../../shared/report.ts";
 import { compareDottedVersions } from "../../../shared/versions.ts";
 
 export interface WeightedEvidence extends Evidence {
@@ -43,6 +43,22 @@ export function pickVersion(signals: readonly WeightedEvidence[]): { version: st
   if (!version || total === 0) return { version: null, confidence: 0 };
   const agreeing = (byVersion.get(version) ?? []).reduce((sum, weight) => sum + weight, 0);
   return { version, confidence: Math.round(best * (agreeing / total) * 100) };
+}
+
+/** A component from its signals: confidence, version and evidence; intel fills the rest later. */
+export function componentFrom(slug: string, name: string | null, signals: readonly WeightedEvidence[]): Component {
+  const { version, confidence: versionConfidence } = pickVersion(signals);
+  return {
+    slug,
+    name,
+    version,
+    version_confidence: versionConfidence,
+    confidence: confidenceOf(signals),
+    evidence: toEvidence(signals),
+    latest_version: null,
+    outdated: null,
+    vulnerabilities: [],
+  };
 }
 
 /** Strips the weights, keeping the report's evidence shape. */

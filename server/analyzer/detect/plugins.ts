@@ -157,7 +157,11 @@ function assetVersionSignals(urls: readonly string[], coreVersion: string | null
   return signals;
 }
 
-function readmeSignals(artifact: HttpArtifact | undefined): { signals: WeightedEvidence[]; name: string | null } {
+/** A plugin's readme.txt: that it exists, its `=== Name ===`, Stable tag and newest changelog entry. */
+export function readmeSignals(artifact: HttpArtifact | undefined): {
+  signals: WeightedEvidence[];
+  name: string | null;
+} {
   if (artifact?.status !== 200 || !looksLikeReadme(artifact.body)) return { signals: [], name: null };
   const readme = parsePluginReadme(artifact.body);
   const signals: WeightedEvidence[] = [

@@ -2,19 +2,13 @@
  * The active theme (and its parent, for child themes): slug from the theme files the page
  * loads (and WordPress's `wp-theme-*` body classes), name/version/author/parent from the
  * header of each candidate's style.css; an open listing of the themes folder corroborates
- * that each is installed (other listed themes are named by the directory-listing check).
+ * that each is installed (the other listed themes go to the report's installed_themes).
  */
 import type { Component, ThemeInfo } from "../../../shared/report.ts";
 import type { Artifacts, HttpArtifact } from "../artifacts.ts";
 import { pageOf } from "../parse/page.ts";
 import { siteText } from "../untrusted-text.ts";
-import {
-  confidenceOf,
-  isPlausibleComponentVersion,
-  pickVersion,
-  toEvidence,
-  type WeightedEvidence,
-} from "./evidence.ts";
+import { componentFrom, isPlausibleComponentVersion, type WeightedEvidence } from "./evidence.ts";
 import { type ListedComponents, listedComponents, listingSignal } from "./finders/listing.ts";
 import { parseThemeHeader, type ThemeHeader } from "./readme.ts";
 import { componentAssets, type SitePaths } from "./site-paths.ts";
@@ -85,18 +79,7 @@ function component(
     }
   }
   if (listed?.slugs.includes(slug)) signals.push(listingSignal(listed, slug));
-  const { version, confidence: versionConfidence } = pickVersion(signals);
-  return {
-    slug,
-    name: style?.header.name ? siteText(style.header.name, 100) : null,
-    version,
-    version_confidence: versionConfidence,
-    confidence: confidenceOf(signals),
-    evidence: toEvidence(signals),
-    latest_version: null,
-    outdated: null,
-    vulnerabilities: [],
-  };
+  return componentFrom(slug, style?.header.name ? siteText(style.header.name, 100) : null, signals);
 }
 
 export function detectTheme(artifacts: Artifacts, paths: SitePaths): ThemeInfo | null {
