@@ -37695,6 +37695,10 @@ function renderMarkdown({ report, base, diff, reportUrl, failOn }, options = {})
   if (report.hosting?.blocked_by_waf) {
     lines.push(`> ⚠️ The site answered with a ${md(report.hosting.waf ?? "firewall")} challenge instead of its homepage; nothing else could be analysed.`, "");
   }
+  if (report.wordpress?.detected === false && !report.hosting?.blocked_by_waf) {
+    const stack = (report.hosting?.stack ?? []).map((item) => `${item.name}${item.version ? ` ${item.version}` : ""}`);
+    lines.push(`> ℹ️ Not WordPress${stack.length > 0 ? ` — runs on ${md(stack.join(", "), 300)}` : ""}: only the checks that apply to any site ran.`, "");
+  }
   if (diff.regressions.length > 0) {
     lines.push(`#### Regressions (${diff.regressions.length})`, "", ...regressionRows(diff.regressions, limit), "");
   } else if (base) {
