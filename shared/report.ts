@@ -319,7 +319,7 @@ export interface PerformanceInfo {
   compression: string | null;
   /**
    * HTTP version the homepage was served with: "2" when the site negotiated HTTP/2 (ALPN, over
-   * TLS), else "1.1"; null when unknown (reports made before 1.2.0 always said "1.1").
+   * TLS), else "1.1"; null when unknown. (Before HTTP/2 support every report said "1.1".)
    */
   http_version: string | null;
   caching: {

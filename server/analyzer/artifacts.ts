@@ -31,6 +31,7 @@ export interface HomepageArtifact extends HttpArtifact {
   transfer_bytes: number | null;
   body_bytes: number;
   encoding: string | null;
+  /** "1.1" or "2" (ALPN h2), as in report.performance.http_version. */
   http_version: string | null;
 }
 

@@ -12,7 +12,8 @@
  */
 import dns from "node:dns";
 import net from "node:net";
-import { Agent, buildConnector } from "undici/index.js";
+import tls from "node:tls";
+import { Agent, buildConnector, Client, type Dispatcher, Pool } from "undici/index.js";
 import { resolverLookup } from "./dns-servers.ts";
 import { TargetBlockedError, type TargetPolicy } from "./target-policy.ts";
 
@@ -87,12 +88,20 @@ export function policyConnector(
   policy: TargetPolicy,
   resolve: typeof dns.lookup,
   timeoutMs: number,
+  ca?: string[],
 ): buildConnector.connector {
   const byPort = new Map<number, buildConnector.connector>();
   const connectorFor = (port: number) => {
     let connector = byPort.get(port);
     if (connector) byPort.delete(port);
-    else connector = buildConnector({ timeout: timeoutMs, lookup: policyLookup(policy, resolve, port) as never });
+    else
+      connector = buildConnector({
+        timeout: timeoutMs,
+        lookup: policyLookup(policy, resolve, port) as never,
+        // Offer h2 and http/1.1 in ALPN; the server picks (see protocolAwareClient).
+        allowH2: true,
+        ...(ca ? { ca } : {}),
+      });
     byPort.set(port, connector);
     if (byPort.size > CONNECTORS_KEPT) byPort.delete(byPort.keys().next().value as number);
     return connector;
@@ -112,6 +121,72 @@ export function policyConnector(
 }
 
 /**
+ * Connections one agent keeps to one origin (scheme, host, port) at most, whatever the
+ * number of analyses sharing it: browsers' figure for HTTP/1.1. Over HTTP/2 one of them
+ * carries every request of an analysis (see H2_STREAMS_PER_CONNECTION).
+ */
+export const MAX_CONNECTIONS_PER_SITE = 6;
+/**
+ * Requests in flight on one HTTP/2 connection. Below every common server's
+ * SETTINGS_MAX_CONCURRENT_STREAMS (nginx 128, Apache 100), so a burst never waits on the peer.
+ */
+export const H2_STREAMS_PER_CONNECTION = 32;
+
+/** HTTP version of a connection, as the report spells it (`performance.http_version`). */
+export type HttpVersion = "1.1" | "2";
+
+/** Per agent: what the latest connection to each origin negotiated (ALPN). */
+const negotiated = new WeakMap<Dispatcher, Map<string, HttpVersion>>();
+/** Origins remembered per agent; a long-lived agent meets many sites, an analysis needs its own. */
+const ORIGINS_KEPT = 1024;
+
+function remember(versions: Map<string, HttpVersion>, origin: string, version: HttpVersion) {
+  versions.delete(origin);
+  versions.set(origin, version);
+  if (versions.size > ORIGINS_KEPT) versions.delete(versions.keys().next().value as string);
+}
+
+/**
+ * The HTTP version `dispatcher` speaks to the origin of `url`: "2" when the latest TLS
+ * connection to that origin negotiated h2 through ALPN, else "1.1" (plain http:// is always
+ * HTTP/1.1 — undici does not try h2c). undici tells no request which connection carried it,
+ * so this is per origin; a server answers every connection's ALPN the same way.
+ */
+export function negotiatedHttpVersion(dispatcher: Dispatcher, url: string): HttpVersion {
+  return negotiated.get(dispatcher)?.get(new URL(url).origin) ?? "1.1";
+}
+
+export interface SafeAgentOptions {
+  /**
+   * PEM certificates trusted on top of the system's roots. For tests and benches that serve
+   * HTTPS on loopback with a certificate made on the spot; the service never sets it.
+   */
+  extraCa?: string[];
+}
+
+/**
+ * A Client that multiplexes once its connection negotiated h2. undici 7 gates requests on a
+ * connection by `pipelining` whatever the protocol (nodejs/undici#4143, fixed in 8), and a
+ * pipelining above 1 would also pipeline HTTP/1.1, which many servers and middleboxes get
+ * wrong. So each connection starts at 1 and is raised only when ALPN said h2.
+ */
+function protocolAwareClient(origin: string, options: Client.Options, versions: Map<string, HttpVersion>): Client {
+  const connect = options.connect as buildConnector.connector;
+  const client: Client = new Client(origin, {
+    ...options,
+    connect: (connectOptions, callback) =>
+      connect(connectOptions, (error, socket) => {
+        callback(error as Error, socket as never);
+        if (error || !socket) return;
+        const version: HttpVersion = (socket as tls.TLSSocket).alpnProtocol === "h2" ? "2" : "1.1";
+        remember(versions, new URL(origin).origin, version);
+        client.pipelining = version === "2" ? H2_STREAMS_PER_CONNECTION : 1;
+      }),
+  });
+  return client;
+}
+
+/**
  * `dnsServers` (DNS_SERVERS, already normalised by parseDnsServers): resolve site names with
  * these servers instead of the system resolver (see dns-servers.ts). Empty: dns.lookup.
  */
@@ -119,15 +194,30 @@ export function createSafeAgent(
   policy: TargetPolicy,
   limits: AgentLimits = DEFAULT_AGENT_LIMITS,
   dnsServers: readonly string[] = [],
+  options: SafeAgentOptions = {},
 ) {
   const resolve = dnsServers.length > 0 ? (resolverLookup(dnsServers) as unknown as typeof dns.lookup) : dns.lookup;
-  return new Agent({
-    connect: policyConnector(policy, resolve, limits.connectTimeoutMs),
+  const ca = options.extraCa?.length ? [...tls.rootCertificates, ...options.extraCa] : undefined;
+  const versions = new Map<string, HttpVersion>();
+  const agent = new Agent({
+    // The policy is in the connector, which every connection of every origin goes through,
+    // HTTP/2 or not: h2 only changes what is spoken on a connection the policy let through.
+    connect: policyConnector(policy, resolve, limits.connectTimeoutMs, ca),
+    allowH2: true,
     headersTimeout: limits.headersTimeoutMs,
     bodyTimeout: limits.bodyTimeoutMs,
     maxHeaderSize: limits.maxHeaderBytes,
     keepAliveTimeout: 4_000,
-    // Analyses of one site share the pool; SafeClient caps requests in flight per report.
-    connections: 32,
+    // Per origin, shared by every analysis on this agent; SafeClient caps each analysis's
+    // requests in flight to what these connections carry at once.
+    connections: MAX_CONNECTIONS_PER_SITE,
+    factory: (origin, poolOptions) =>
+      new Pool(origin, {
+        ...(poolOptions as Pool.Options),
+        factory: (clientOrigin, clientOptions) =>
+          protocolAwareClient(String(clientOrigin), clientOptions as Client.Options, versions),
+      }),
   });
+  negotiated.set(agent, versions);
+  return agent;
 }

@@ -4,7 +4,10 @@
  * Per request: the target policy, address and port, on every hop (IP literals here and in
  * the Agent's connector, names in its lookup), manual redirects up to a maximum, a total
  * timeout plus the report's deadline, a body cap counted *after* decompression (compression
- * bombs stop at the cap), and a timing row for the report. Per site: at most `concurrency` requests in flight.
+ * bombs stop at the cap), and a timing row for the report. Per site: at most `concurrency`
+ * requests in flight over HTTP/1.1 (one per connection the agent allows), `multiplexedConcurrency`
+ * once the site answered over HTTP/2 (streams on one connection); waiting requests marked
+ * `urgent` (the follow-ups of chained probes) go before the others.
  */
 import type { Readable } from "node:stream";
 import zlib from "node:zlib";
@@ -12,6 +15,12 @@ import ipaddr from "ipaddr.js";
 import type { Agent } from "undici/index.js";
 import { request } from "undici/index.js";
 import type { TimingRow } from "../../../shared/report.ts";
+import {
+  H2_STREAMS_PER_CONNECTION,
+  type HttpVersion,
+  MAX_CONNECTIONS_PER_SITE,
+  negotiatedHttpVersion,
+} from "./safe-agent.ts";
 import { portOf, TargetBlockedError, type TargetPolicy } from "./target-policy.ts";
 
 export interface ClientLimits {
@@ -20,8 +29,17 @@ export interface ClientLimits {
   maxRedirects: number;
   /** Total time for one request, headers and body. */
   requestTimeoutMs: number;
-  /** Requests in flight at once to the site. */
+  /**
+   * Requests in flight at once to the site over HTTP/1.1: no more than the agent's
+   * connections per site (MAX_CONNECTIONS_PER_SITE), or requests would queue inside the
+   * agent with their clocks running.
+   */
   concurrency: number;
+  /**
+   * Requests in flight once the site answered over HTTP/2, all on one connection
+   * (default: H2_STREAMS_PER_CONNECTION, what one connection carries).
+   */
+  multiplexedConcurrency?: number;
   /**
    * Decoded bytes one analysis may read in all (ANALYSIS_MAX_BYTES). Past it, further
    * requests fail with kind `budget` and the report is partial, with those errors listed.
@@ -33,7 +51,8 @@ export const DEFAULT_CLIENT_LIMITS: ClientLimits = {
   maxBodyBytes: 5 * 1024 * 1024,
   maxRedirects: 5,
   requestTimeoutMs: 10_000,
-  concurrency: 5,
+  concurrency: MAX_CONNECTIONS_PER_SITE,
+  multiplexedConcurrency: H2_STREAMS_PER_CONNECTION,
   maxTotalBytes: 32 * 1024 * 1024,
 };
 
@@ -82,8 +101,8 @@ export interface FetchResult {
   ttfbMs: number;
   totalMs: number;
   encoding: string | null;
-  /** HTTP version of the exchange (this client speaks HTTP/1.1). */
-  httpVersion: string;
+  /** HTTP version of the exchange: "1.1", or "2" where the site negotiated h2 (ALPN). */
+  httpVersion: HttpVersion;
 }
 
 export interface FetchOptions {
@@ -98,6 +117,17 @@ export interface FetchOptions {
   timeoutMs?: number;
   /** Stop after the headers (timing samples): the body is not read. */
   discardBody?: boolean;
+  /**
+   * Waits before requests that are not: for what other requests wait on (chained probes),
+   * so a chain's next link does not queue behind the whole first wave.
+   */
+  urgent?: boolean;
+  /**
+   * A POST that changes nothing (XML-RPC system.listMethods). undici holds a non-idempotent
+   * request until the connection is otherwise idle — on an HTTP/2 connection, until every
+   * stream in flight has finished — and everything queued behind it waits too.
+   */
+  idempotent?: boolean;
 }
 
 const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
@@ -114,6 +144,9 @@ export class SafeClient {
   readonly timings: TimingRow[] = [];
   private active = 0;
   private readonly waiting: (() => void)[] = [];
+  private readonly urgentWaiting: (() => void)[] = [];
+  /** Set when a response came over HTTP/2: the site multiplexes, more may be in flight. */
+  private multiplexed = false;
   /** Decoded bytes read so far, against limits.maxTotalBytes. */
   private bytesRead = 0;
 
@@ -175,7 +208,7 @@ export class SafeClient {
         url,
       );
     }
-    await this.acquire();
+    await this.acquire(options.urgent === true);
     const started = performance.now();
     const row: TimingRow = { url, method, status: null, bytes: 0, transfer_bytes: null, ttfb_ms: null, ms: 0 };
     this.timings.push(row);
@@ -197,6 +230,7 @@ export class SafeClient {
           ...options.headers,
         },
         body,
+        ...(options.idempotent ? { idempotent: true } : {}),
       });
       const ttfbMs = performance.now() - started;
       row.status = response.statusCode;
@@ -225,6 +259,11 @@ export class SafeClient {
       this.bytesRead += data.byteLength;
       row.bytes = data.byteLength;
       row.ms = round(performance.now() - started);
+      const httpVersion = negotiatedHttpVersion(this.agent, url);
+      if (httpVersion === "2" && !this.multiplexed) {
+        this.multiplexed = true;
+        this.admitWaiting();
+      }
       return {
         url,
         status: response.statusCode,
@@ -235,7 +274,7 @@ export class SafeClient {
         ttfbMs,
         totalMs: performance.now() - started,
         encoding,
-        httpVersion: "1.1",
+        httpVersion,
       };
     } catch (error) {
       const failure = classify(error, url, this.deadline.aborted);
@@ -247,18 +286,33 @@ export class SafeClient {
     }
   }
 
-  private acquire(): Promise<void> {
-    if (this.active < this.limits.concurrency) {
+  private get inFlightLimit(): number {
+    return this.multiplexed
+      ? Math.max(this.limits.concurrency, this.limits.multiplexedConcurrency ?? H2_STREAMS_PER_CONNECTION)
+      : this.limits.concurrency;
+  }
+
+  private acquire(urgent: boolean): Promise<void> {
+    if (this.active < this.inFlightLimit) {
       this.active++;
       return Promise.resolve();
     }
-    return new Promise((resolve) => this.waiting.push(() => resolve()));
+    return new Promise((resolve) => (urgent ? this.urgentWaiting : this.waiting).push(() => resolve()));
   }
 
   private release() {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.active--;
+    this.active--;
+    this.admitWaiting();
+  }
+
+  /** Lets waiting requests go, urgent ones first, while there is room. */
+  private admitWaiting() {
+    while (this.active < this.inFlightLimit) {
+      const next = this.urgentWaiting.shift() ?? this.waiting.shift();
+      if (!next) return;
+      this.active++;
+      next();
+    }
   }
 }
 

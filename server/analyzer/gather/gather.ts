@@ -1,10 +1,14 @@
 /**
  * Gather: the network stage. The homepage first — it decides whether there is a report at
- * all and where WordPress lives — then every probe at once through the client's per-site
- * concurrency limit. Probes that depend on another answer (the parent theme after the
- * child's style.css, sitemaps listed in robots.txt, readmes of plugins found in the REST
- * API, oEmbed of the newest post) are chained to that answer instead of waiting for a
- * whole phase. A failed probe becomes an entry in errors[], never a failed analysis.
+ * all and where WordPress lives — then one wave: every probe that the homepage alone
+ * determines, at once, through the client's per-site limit (all of them over HTTP/2, six at
+ * a time over HTTP/1.1). The heads of chains go first in that wave; what can be guessed
+ * from the homepage is asked speculatively (REST users beside the REST root); the few
+ * probes that truly depend on another answer (oEmbed of the feed's newest item, the parent
+ * theme a child's style.css names, sitemaps robots.txt lists, readmes of plugins the REST
+ * API or a listing names, GET after HEAD) are started the moment that answer is in, and go
+ * before whatever of the wave still waits. A failed probe becomes an entry in errors[],
+ * never a failed analysis.
  */
 import type { ReportError } from "../../../shared/report.ts";
 import type { Artifacts, AssetArtifact, HomepageArtifact, HttpArtifact } from "../artifacts.ts";
@@ -91,37 +95,64 @@ function restRoute(root: string, route: string): string {
   return new URL(route, root.endsWith("/") ? root : `${root}/`).toString();
 }
 
+type ProbeOutcome = { artifact: HttpArtifact } | { error: ReportError };
+
 class Probes {
+  /**
+   * Set once the first wave is queued. Every request asked after that was waiting on an
+   * answer — it is a chain's next link — so it goes before what is still queued.
+   */
+  firstWaveQueued = false;
+
   constructor(
     private readonly client: SafeClient,
     private readonly artifacts: Artifacts,
+    /**
+     * HEAD-first (ProbeSpec.headFirst) only over HTTP/2. Over HTTP/1.1 undici closes the
+     * connection after every HEAD (a server might send a body anyway), so fifteen HEADs
+     * would cost fifteen new connections — each one or two more round trips and a
+     * handshake for the site — where a GET of a capped 404 reuses the open ones.
+     */
+    private readonly headFirstAllowed: boolean,
   ) {}
 
   async run(spec: ProbeSpec): Promise<HttpArtifact | undefined> {
     if (spec.key in this.artifacts.probes) return this.artifacts.probes[spec.key];
+    return this.keep(spec, await this.attempt(spec));
+  }
+
+  /** Asks without recording: for speculative probes, kept only if the guess was right. */
+  async attempt(spec: ProbeSpec): Promise<ProbeOutcome> {
     try {
       const options = {
         headers: spec.headers,
         body: spec.body,
         follow: spec.follow ?? true,
         maxBodyBytes: spec.maxBytes ?? PROBE_MAX_BYTES,
+        idempotent: spec.idempotent,
       };
-      if (spec.headFirst) {
-        const head = await this.client.fetch(spec.url, { ...options, method: "HEAD" });
-        if (!HEAD_NEEDS_GET.has(head.status)) {
-          const artifact = toArtifact(head);
-          this.artifacts.probes[spec.key] = artifact;
-          return artifact;
-        }
+      if (spec.headFirst && this.headFirstAllowed) {
+        const head = await this.client.fetch(spec.url, { ...options, method: "HEAD", urgent: this.firstWaveQueued });
+        if (!HEAD_NEEDS_GET.has(head.status)) return { artifact: toArtifact(head) };
       }
-      const result = await this.client.fetch(spec.url, { ...options, method: spec.method ?? "GET" });
-      const artifact = toArtifact(result);
-      this.artifacts.probes[spec.key] = artifact;
-      return artifact;
+      const result = await this.client.fetch(spec.url, {
+        ...options,
+        method: spec.method ?? "GET",
+        urgent: this.firstWaveQueued,
+      });
+      return { artifact: toArtifact(result) };
     } catch (error) {
-      this.artifacts.errors.push(failureEntry(spec.key, spec.url, error));
+      return { error: failureEntry(spec.key, spec.url, error) };
+    }
+  }
+
+  keep(spec: ProbeSpec, outcome: ProbeOutcome): HttpArtifact | undefined {
+    if ("error" in outcome) {
+      this.artifacts.errors.push(outcome.error);
       return undefined;
     }
+    this.artifacts.probes[spec.key] = outcome.artifact;
+    return outcome.artifact;
   }
 }
 
@@ -171,15 +202,18 @@ export async function gather(url: string, client: SafeClient): Promise<Artifacts
   if (isChallengePage(homepage)) return artifacts;
 
   const paths = detectSitePaths(homepage);
-  const probes = new Probes(client, artifacts);
+  const probes = new Probes(client, artifacts, homepage.http_version === "2");
   const tasks: Promise<unknown>[] = [];
   const later = (task: Promise<unknown>) => tasks.push(task);
 
-  later(sampleTtfb(client, homepage));
+  // Requests leave in the order asked (it matters over HTTP/1.1): heads of chains first, so
+  // their next links can start while the rest of the wave runs; static assets last.
   later(probeRest(probes, paths, artifacts, homepage));
   later(probeFeedAndOembed(probes, paths, homepage));
   later(probeRobotsAndSitemaps(probes, paths));
   later(probeThemes(probes, paths, homepage));
+  later(probeXmlRpc(probes, paths.installBase));
+  later(sampleTtfb(client, homepage));
   const pluginReadmes = new Set<string>();
   for (const slug of pluginSlugsFromPage(homepage, paths).keys()) {
     if (pluginReadmes.size >= MAX_PLUGIN_READMES) break;
@@ -208,7 +242,6 @@ export async function gather(url: string, client: SafeClient): Promise<Artifacts
   later(
     probes.run({ key: "users_sitemap", url: new URL("wp-sitemap-users-1.xml", base).toString(), maxBytes: 128 * 1024 }),
   );
-  later(probeXmlRpc(probes, base));
   later(
     probes.run({
       key: "uploads",
@@ -241,32 +274,49 @@ export async function gather(url: string, client: SafeClient): Promise<Artifacts
     later(probes.run({ key: "http_redirect", url: plain.toString(), follow: false, maxBytes: 16 * 1024 }));
   }
   later(sampleAssets(client, homepage, paths, artifacts));
+  probes.firstWaveQueued = true;
   await Promise.all(tasks);
   return artifacts;
 }
 
-/** Two more homepage requests timed to the first byte; TTFB is the median of the three. */
+/**
+ * Two more homepage requests timed to the first byte, together (in series they would add a
+ * round trip to the report); TTFB is the median of the three.
+ */
 async function sampleTtfb(client: SafeClient, homepage: HomepageArtifact) {
-  for (let i = 1; i < TTFB_SAMPLES; i++) {
-    try {
-      const sample = await client.fetch(homepage.url, { discardBody: true, follow: false });
-      homepage.ttfb_samples_ms.push(round(sample.ttfbMs));
-    } catch {
-      break; // one sample is still a measurement
-    }
-  }
+  const samples = await Promise.allSettled(
+    Array.from({ length: TTFB_SAMPLES - 1 }, () => client.fetch(homepage.url, { discardBody: true, follow: false })),
+  );
+  // A failed sample is left out: one sample is still a measurement.
+  for (const sample of samples)
+    if (sample.status === "fulfilled") homepage.ttfb_samples_ms.push(round(sample.value.ttfbMs));
   homepage.ttfb_ms = round(median(homepage.ttfb_samples_ms));
 }
 
-/** REST root (advertised, then /wp-json/, then ?rest_route=/), its users, and readmes of plugins its namespaces name. */
+/**
+ * REST root (advertised, then /wp-json/, then ?rest_route=/), its users, and readmes of
+ * plugins its namespaces name. The users are asked together with the first candidate root,
+ * whose URL they derive from; they are kept only if that candidate is the root.
+ */
 async function probeRest(probes: Probes, paths: SitePaths, artifacts: Artifacts, homepage: HttpArtifact) {
   const candidates = [
-    paths.restRoot,
-    new URL("wp-json/", paths.installBase).toString(),
-    new URL("?rest_route=/", paths.installBase).toString(),
+    ...new Set(
+      [
+        paths.restRoot,
+        new URL("wp-json/", paths.installBase).toString(),
+        new URL("?rest_route=/", paths.installBase).toString(),
+      ].filter((c): c is string => !!c),
+    ),
   ];
+  const usersOf = (root: string): ProbeSpec => ({
+    key: "rest_users",
+    url: restRoute(root, "wp/v2/users?per_page=100"),
+    maxBytes: 128 * 1024,
+  });
+  const first = candidates[0] as string;
+  const speculativeUsers = probes.attempt(usersOf(first));
   let root: string | undefined;
-  for (const candidate of [...new Set(candidates.filter((c): c is string => !!c))]) {
+  for (const candidate of candidates) {
     delete artifacts.probes.rest_root;
     const answer = await probes.run({ key: "rest_root", url: candidate, maxBytes: 128 * 1024 });
     if (isRestRoot(answer)) {
@@ -274,9 +324,14 @@ async function probeRest(probes: Probes, paths: SitePaths, artifacts: Artifacts,
       break;
     }
   }
-  if (!root) return;
+  if (!root) {
+    await speculativeUsers; // asked for nothing: not kept
+    return;
+  }
   const followUps: Promise<unknown>[] = [
-    probes.run({ key: "rest_users", url: restRoute(root, "wp/v2/users?per_page=100"), maxBytes: 128 * 1024 }),
+    root === first
+      ? speculativeUsers.then((outcome) => probes.keep(usersOf(root), outcome))
+      : probes.run(usersOf(root)),
   ];
   const onPage = pluginSlugsFromPage(homepage, paths);
   for (const slug of pluginSlugsFromNamespaces(restNamespaces(artifacts))) {
@@ -329,6 +384,7 @@ async function probeXmlRpc(probes: Probes, base: string) {
     method: "POST",
     headers: { "content-type": "text/xml" },
     body: XMLRPC_LIST_METHODS,
+    idempotent: true, // system.listMethods only reads
     follow: false,
     maxBytes: 64 * 1024,
   });

@@ -43,6 +43,8 @@ export interface ProbeSpec {
    * its theme, so a miss costs a third of the server's time — and most probes miss.
    */
   headFirst?: boolean;
+  /** A POST that changes nothing: it may share an HTTP/2 connection with requests in flight. */
+  idempotent?: boolean;
 }
 
 export const PROBE_MAX_BYTES = 256 * 1024;

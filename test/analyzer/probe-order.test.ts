@@ -1,0 +1,99 @@
+/**
+ * The order gather asks a site, and how many connections it uses, seen from a real local
+ * HTTP/1.1 site (test/analyzer/remote-site.ts) that logs every request with the client's TCP
+ * connection and can hold answers. What is asked while an answer is held cannot depend on
+ * it: that is how speculation and "one wave" are shown without timing anything.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { analyze } from "../../server/analyzer/analyze.ts";
+import { createSafeAgent, MAX_CONNECTIONS_PER_SITE } from "../../server/analyzer/fetch/safe-agent.ts";
+import { DEFAULT_CLIENT_LIMITS } from "../../server/analyzer/fetch/safe-client.ts";
+import { TargetPolicy } from "../../server/analyzer/fetch/target-policy.ts";
+import { type RemoteSite, startRemoteSite } from "./remote-site.ts";
+
+const UA = "wpreport-test";
+
+describe("gather over HTTP/1.1", () => {
+  let site: RemoteSite;
+  let policy: TargetPolicy;
+  beforeAll(() => {
+    site = startRemoteSite();
+    policy = new TargetPolicy([`127.0.0.1:${new URL(site.url).port}`]);
+  });
+  afterAll(() => site.stop());
+
+  async function analyseOnce(limits = DEFAULT_CLIENT_LIMITS) {
+    site.log.length = 0;
+    const agent = createSafeAgent(policy);
+    try {
+      return await analyze(site.url, { agent, policy, userAgent: UA, limits }, AbortSignal.timeout(20_000));
+    } finally {
+      await agent.close();
+    }
+  }
+  const indexOf = (path: string) => site.log.findIndex((entry) => entry.path === path);
+
+  test("REST users are asked beside the REST root (speculatively, from the homepage's REST link), not after it", async () => {
+    const rootHeld = site.hold(
+      (log) => log.some((entry) => entry.path === "/wp-json/wp/v2/users?per_page=100"),
+      (entry) => entry.path === "/wp-json/",
+    );
+    const report = await analyseOnce();
+    expect(await rootHeld).toBe(true);
+    // Kept, since the advertised root was the root: the users route names them.
+    expect(report.security?.users.find((user) => user.username === "admin")?.sources).toContain("rest_api");
+  });
+
+  test("the two extra TTFB samples are asked together, not one after the other", async () => {
+    let homepages = 0;
+    const samplesHeld = site.hold(
+      (log) => log.filter((entry) => entry.path === "/").length >= 3,
+      (entry) => entry.path === "/" && ++homepages > 1, // the homepage itself goes: it starts the rest
+    );
+    const report = await analyseOnce();
+    expect(await samplesHeld).toBe(true);
+    expect(site.log.filter((entry) => entry.path === "/")).toHaveLength(3);
+    expect(report.performance?.ttfb_samples_ms).toHaveLength(3);
+  });
+
+  test("a chain's next link (oEmbed, parent theme, a plugin named by the REST API) goes before what is left of the first wave", async () => {
+    const report = await analyseOnce();
+    const firstAsset = site.log.findIndex((entry) => entry.path.includes("?ver="));
+    expect(firstAsset).toBeGreaterThan(0);
+    const followUps = [
+      site.log.findIndex((entry) => entry.path.startsWith("/wp-json/oembed/1.0/embed?url=")),
+      indexOf("/wp-content/themes/parent/style.css"),
+      indexOf("/wp-content/plugins/contact-form-7/readme.txt"),
+    ];
+    for (const index of followUps) {
+      expect(index).toBeGreaterThan(0);
+      expect(index).toBeLessThan(firstAsset);
+    }
+    expect(report.theme?.parent?.slug).toBe("parent");
+    // Over HTTP/1.1 undici closes the connection after a HEAD: the exposed-file probes are GETs.
+    expect(site.log.filter((entry) => entry.method === "HEAD")).toEqual([]);
+    expect(report.security?.exposed_files).toEqual([]);
+  });
+
+  test(`at most ${MAX_CONNECTIONS_PER_SITE} connections to the site, even when a client would send more at once`, async () => {
+    expect(MAX_CONNECTIONS_PER_SITE).toBeLessThanOrEqual(6);
+    // With the default limits.
+    const held = site.hold(
+      (log) => log.length >= 1 + MAX_CONNECTIONS_PER_SITE,
+      (entry) => entry.path !== "/",
+    );
+    await analyseOnce();
+    expect(await held).toBe(true); // six were in flight at once
+    expect(site.connections()).toBeLessThanOrEqual(MAX_CONNECTIONS_PER_SITE);
+
+    // A client allowed 20 in flight: the agent still opens no more than its cap.
+    const pressed = site.hold(
+      (log) => log.length >= 1 + MAX_CONNECTIONS_PER_SITE,
+      (entry) => entry.path !== "/",
+    );
+    await analyseOnce({ ...DEFAULT_CLIENT_LIMITS, concurrency: 20 });
+    expect(await pressed).toBe(true);
+    expect(site.connections()).toBeLessThanOrEqual(MAX_CONNECTIONS_PER_SITE);
+    expect(site.log.length).toBeGreaterThan(30);
+  });
+});
