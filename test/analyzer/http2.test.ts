@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { analyze } from "../../server/analyzer/analyze.ts";
+import { enumerationPlan } from "../../server/analyzer/enumeration/plan.ts";
 import { TargetNotAllowedError } from "../../server/analyzer/errors.ts";
 import { createSafeAgent } from "../../server/analyzer/fetch/safe-agent.ts";
 import { FetchFailure, SafeClient } from "../../server/analyzer/fetch/safe-client.ts";
@@ -51,6 +52,28 @@ describe.skipIf(!hasOpenssl)("HTTP/2 over TLS (ALPN)", () => {
     expect(site.log.filter((entry) => entry.method === "HEAD").length).toBeGreaterThanOrEqual(10);
     // The policy still decides every connection: http://localhost/ (port 80) is refused.
     expect(report.errors).toContainEqual(expect.objectContaining({ stage: "http_redirect", kind: "blocked" }));
+  });
+
+  test("aggressive enumeration over HTTP/2 asks with HEAD, on the same one connection", async () => {
+    site.log.length = 0;
+    const agent = createSafeAgent(policy, undefined, [], { extraCa: [certificate.cert] });
+    const plan = enumerationPlan({ plugins: [], themes: [] }, { maxRequests: 60, timeBudgetMs: 10_000 });
+    const report = await analyze(
+      site.url,
+      { agent, policy, userAgent: UA, enumerate: plan },
+      AbortSignal.timeout(20_000),
+    );
+    await agent.close();
+    // Plugin directories and themes' style.css of the candidates (the page's own themes are passive GETs).
+    const enumerated = site.log.filter(
+      (entry) =>
+        /^\/wp-content\/plugins\/[^/]+\/$/.test(entry.path) ||
+        (/^\/wp-content\/themes\/[^/]+\/style\.css$/.test(entry.path) && !/\/(child|parent)\//.test(entry.path)),
+    );
+    expect(enumerated.length).toBeGreaterThanOrEqual(50);
+    expect(new Set(enumerated.map((entry) => entry.method))).toEqual(new Set(["HEAD"]));
+    expect(site.connections()).toBe(1);
+    expect(report.enumeration).toMatchObject({ requests: 60, stopped_by: "request_budget" });
   });
 
   test("the policy applies to h2 connections: a name resolving to loopback without an allowlist is refused in the lookup", async () => {

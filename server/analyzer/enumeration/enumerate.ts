@@ -14,8 +14,11 @@
  *   not answer 404, the readme.txt is asked instead.
  * - A theme: HEAD `<content>/themes/<slug>/style.css`, which every theme has.
  * - Found ones get one GET of their readme.txt / style.css (capped) for the name and version.
- * HEAD, not GET, for the misses: WordPress answers a HEAD for a missing path without
- * rendering its theme, so the hundreds of misses cost the site little.
+ * Over HTTP/2 the presence questions are HEADs: WordPress answers a HEAD for a missing path
+ * without rendering its theme, so the hundreds of misses cost the site little. Over HTTP/1.1
+ * they are GETs read to a few KB: undici closes an HTTP/1.1 connection after every HEAD (a
+ * server may send a body anyway), and hundreds of new connections would cost the site more
+ * than its 404 pages do (the same rule as gather's HEAD-first probes).
  *
  * Budgets: at most `maxRequests` requests and `timeBudgetMs` of wall time, checked before each
  * request, and the client's own per-site concurrency. Where it stopped is in the summary.
@@ -34,6 +37,8 @@ const WORKERS = 6;
 /** Consecutive failed requests (timeouts, resets) after which the site is left alone. */
 const MAX_CONSECUTIVE_FAILURES = 5;
 const README_BYTES = 32 * 1024;
+/** Read of a presence answer over HTTP/1.1: a 403 or 404 page's start is all that matters. */
+const PRESENCE_BYTES = 2 * 1024;
 const STYLE_BYTES = 16 * 1024;
 
 class BudgetSpent extends Error {
@@ -82,6 +87,9 @@ export async function enumerate(
     throw halted;
   };
 
+  // HEAD over HTTP/2 only (see above); a GET that answers a presence question is read just far
+  // enough to hold a readme's or stylesheet's header, so a found one needs no second request.
+  const presenceMethod = artifacts.homepage.http_version === "2" ? "HEAD" : "GET";
   const ask = async (url: string, method: "HEAD" | "GET", maxBodyBytes = 0): Promise<FetchResult | undefined> => {
     if (halted) throw halted;
     if (signal?.aborted) halt("deadline");
@@ -136,9 +144,9 @@ export async function enumerate(
   try {
     // Calibration: how does this site answer for a component that cannot exist?
     const [dirMiss, readmeMiss, styleMiss] = await Promise.all([
-      ask(pluginDir(random()), "HEAD"),
-      ask(new URL("readme.txt", pluginDir(random())).toString(), "HEAD"),
-      ask(themeStyle(random()), "HEAD"),
+      ask(pluginDir(random()), presenceMethod, PRESENCE_BYTES),
+      ask(new URL("readme.txt", pluginDir(random())).toString(), presenceMethod, PRESENCE_BYTES),
+      ask(themeStyle(random()), presenceMethod, PRESENCE_BYTES),
     ]);
     const isMiss = (result: FetchResult | undefined) => result?.status === 404 || result?.status === 410;
     summary.plugins.method = isMiss(dirMiss) ? "directory" : isMiss(readmeMiss) ? "readme" : "unreliable";
@@ -164,23 +172,27 @@ export async function enumerate(
     const probePlugin = async (slug: string) => {
       const byDirectory = summary.plugins.method === "directory";
       const readmeUrl = new URL("readme.txt", pluginDir(slug)).toString();
-      const presence = await ask(byDirectory ? pluginDir(slug) : readmeUrl, "HEAD");
+      const presence = await ask(
+        byDirectory ? pluginDir(slug) : readmeUrl,
+        presenceMethod,
+        byDirectory ? PRESENCE_BYTES : README_BYTES,
+      );
       summary.plugins.probed += 1;
       if (!presence || !(byDirectory ? DIRECTORY_FOUND.has(presence.status) : presence.status === 200)) return;
       artifacts.probes[`enum_plugin:${slug}`] = toArtifact(presence);
       summary.plugins.found.push(slug);
       if (artifacts.probes[`plugin_readme:${slug}`]) return;
-      const readme = await ask(readmeUrl, "GET", README_BYTES);
+      const readme = !byDirectory && presenceMethod === "GET" ? presence : await ask(readmeUrl, "GET", README_BYTES);
       if (readme) artifacts.probes[`plugin_readme:${slug}`] = toArtifact(readme);
     };
     const probeTheme = async (slug: string) => {
-      const presence = await ask(themeStyle(slug), "HEAD");
+      const presence = await ask(themeStyle(slug), presenceMethod, STYLE_BYTES);
       summary.themes.probed += 1;
       if (presence?.status !== 200) return;
       artifacts.probes[`enum_theme:${slug}`] = toArtifact(presence);
       summary.themes.found.push(slug);
       if (artifacts.probes[`theme_style:${slug}`]) return;
-      const style = await ask(themeStyle(slug), "GET", STYLE_BYTES);
+      const style = presenceMethod === "GET" ? presence : await ask(themeStyle(slug), "GET", STYLE_BYTES);
       if (style) artifacts.probes[`theme_style:${slug}`] = toArtifact(style);
     };
 
