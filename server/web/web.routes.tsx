@@ -348,6 +348,7 @@ export function webRoutes(deps: WebRouteDeps) {
         const outcome = await deps.reports.generate(await principalFor(session.accountId), {
           url,
           metadata: { environment: "web" },
+          mode: form.mode === "aggressive" ? "aggressive" : "passive",
         });
         return redirect(ctx, `/reports/${outcome.report.id}`);
       } catch (error) {

@@ -25,6 +25,15 @@ export function AnalyseForm({ ctx, url, error }: { ctx: WebContext; url?: string
             <button type="submit">Analyse</button>
           </div>
         </div>
+        <div class="field">
+          <label>
+            <input type="checkbox" name="mode" value="aggressive" /> Also look for plugins and themes the site does not
+            show{" "}
+            <span class="hint">
+              (aggressive: a few hundred small requests to the site, known-vulnerable ones first; off by default)
+            </span>
+          </label>
+        </div>
       </form>
     </div>
   );
