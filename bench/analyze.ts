@@ -31,12 +31,11 @@
  * page; ≤ 30 MB RSS per concurrent analysis. Figures, never assertions: the machine is shared,
  * so run it twice.
  */
-import { execFileSync } from "node:child_process";
 import dc from "node:diagnostics_channel";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import type { Socket } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
+import { makeSelfSignedCertificate } from "../scripts/self-signed-certificate.ts";
 import { type AnalysisResult, analyze, buildResult, detect } from "../server/analyzer/analyze.ts";
 import type { Artifacts } from "../server/analyzer/artifacts.ts";
 import { runAudits } from "../server/analyzer/audit/index.ts";
@@ -81,34 +80,11 @@ async function target(): Promise<{ url: string; ca?: string; stop(): void }> {
   if (cache) args.push("--cache");
   let ca: string | undefined;
   if (protocol === "h2") {
-    const dir = mkdtempSync(path.join(tmpdir(), "wpreport-bench-tls-"));
     // Debian's openssl: a throwaway self-signed certificate for localhost, trusted by this bench only.
-    execFileSync(
-      "openssl",
-      [
-        "req",
-        "-x509",
-        "-newkey",
-        "ec",
-        "-pkeyopt",
-        "ec_paramgen_curve:prime256v1",
-        "-nodes",
-        "-days",
-        "1",
-        "-subj",
-        "/CN=localhost",
-        "-addext",
-        "subjectAltName=DNS:localhost,IP:127.0.0.1",
-        "-keyout",
-        path.join(dir, "key.pem"),
-        "-out",
-        path.join(dir, "cert.pem"),
-      ],
-      { stdio: "ignore" },
-    );
-    args.push("--tls", path.join(dir, "cert.pem"), path.join(dir, "key.pem"));
-    ca = readFileSync(path.join(dir, "cert.pem"), "utf8");
-    process.env.BENCH_CA_FILE = path.join(dir, "cert.pem");
+    const certificate = makeSelfSignedCertificate("wpreport-bench-tls-");
+    args.push("--tls", certificate.certFile, certificate.keyFile);
+    ca = certificate.cert;
+    process.env.BENCH_CA_FILE = certificate.certFile;
   }
   const proxy = Bun.spawn([process.execPath, ...args], { stdout: "pipe", stderr: "inherit" });
   const { value } = await proxy.stdout.getReader().read();

@@ -7,12 +7,9 @@
  * version it used, and a test can hold answers (`hold`) to see what the analyzer asks while
  * it waits — what is asked before an answer cannot depend on it.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
 import http2 from "node:http2";
 import type { AddressInfo, Socket } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { makeSelfSignedCertificate } from "../../scripts/self-signed-certificate.ts";
 import { blogHomepage } from "../helpers/sites.ts";
 
 export interface Exchange {
@@ -43,38 +40,12 @@ export interface Certificate {
   key: string;
 }
 
-export const hasOpenssl = Bun.which("openssl") !== null;
+export { hasOpenssl } from "../../scripts/self-signed-certificate.ts";
 
 /** A self-signed certificate for localhost and 127.0.0.1, made with openssl. */
 export function makeCertificate(): Certificate {
-  const dir = mkdtempSync(path.join(tmpdir(), "wpreport-test-tls-"));
-  execFileSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:prime256v1",
-      "-nodes",
-      "-days",
-      "1",
-      "-subj",
-      "/CN=localhost",
-      "-addext",
-      "subjectAltName=DNS:localhost,IP:127.0.0.1",
-      "-keyout",
-      path.join(dir, "key.pem"),
-      "-out",
-      path.join(dir, "cert.pem"),
-    ],
-    { stdio: "ignore" },
-  );
-  return {
-    cert: readFileSync(path.join(dir, "cert.pem"), "utf8"),
-    key: readFileSync(path.join(dir, "key.pem"), "utf8"),
-  };
+  const { cert, key } = makeSelfSignedCertificate("wpreport-test-tls-");
+  return { cert, key };
 }
 
 /** The site's pages: a blog with a child theme, a plugin, REST (users), a feed and assets. */
