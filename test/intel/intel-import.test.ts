@@ -164,9 +164,10 @@ describe.each(BACKENDS)("intel imports on %s", (backend) => {
       intelQuery({
         wordpress: { detected: true },
         theme: null,
+        installedThemes: [{ slug: "Astra" }],
         plugins: [{ slug: "Akismet" }, { slug: "akismet" }, { slug: "../etc" }],
       } as never),
-    ).toEqual({ wordpress: true, plugins: ["akismet"], themes: [] });
+    ).toEqual({ wordpress: true, plugins: ["akismet"], themes: ["astra"] });
   });
 });
 
