@@ -13,6 +13,7 @@ import { createSafeAgent } from "../../server/analyzer/fetch/safe-agent.ts";
 import { SafeClient } from "../../server/analyzer/fetch/safe-client.ts";
 import { TargetPolicy } from "../../server/analyzer/fetch/target-policy.ts";
 import { gather } from "../../server/analyzer/gather/gather.ts";
+import { blogHomepage, startSite } from "../helpers/sites.ts";
 import { type StaticSite, startStaticSite } from "../sites/static-site.ts";
 import { loadArtifacts } from "./artifacts.ts";
 
@@ -64,4 +65,35 @@ describe.each(SITES)("live test site %s", (name, path) => {
       expect(site.hits).toContain("GET /wp-content/themes/");
     }
   });
+});
+
+test("a readme that the REST API and a listing both lead to is asked once, even while the first ask is under way", async () => {
+  let origin = "";
+  const site = startSite({
+    "/": () => new Response(blogHomepage(origin), { headers: { "content-type": "text/html" } }),
+    "/wp-json/": () => Response.json({ namespaces: ["wp/v2", "akismet/v1"], routes: {} }),
+    "/wp-content/plugins/": () =>
+      new Response(
+        '<html><head><title>Index of /wp-content/plugins/</title></head><body><pre><a href="akismet/">akismet/</a></pre>',
+        {
+          headers: { "content-type": "text/html" },
+        },
+      ),
+    // Slow enough that the second asker comes while the first still waits.
+    "/wp-content/plugins/akismet/readme.txt": async () => {
+      await Bun.sleep(300);
+      return new Response("=== Akismet Anti-spam ===\nStable tag: 5.3\n", {
+        headers: { "content-type": "text/plain" },
+      });
+    },
+  });
+  origin = site.url.replace(/\/$/, "");
+  try {
+    const client = new SafeClient(agent, policy, AbortSignal.timeout(20_000), "wpreport-test");
+    const artifacts = await gather(site.url, client);
+    expect(site.hits.filter((hit) => hit === "GET /wp-content/plugins/akismet/readme.txt")).toHaveLength(1);
+    expect(artifacts.probes["plugin_readme:akismet"]?.status).toBe(200);
+  } finally {
+    site.stop();
+  }
 });

@@ -116,9 +116,20 @@ class Probes {
     private readonly headFirstAllowed: boolean,
   ) {}
 
+  /** Probes under way by key: a second asker of the same key (a readme both the REST API and a listing name) waits for the first. */
+  private readonly inFlight = new Map<string, Promise<HttpArtifact | undefined>>();
+
   async run(spec: ProbeSpec): Promise<HttpArtifact | undefined> {
     if (spec.key in this.artifacts.probes) return this.artifacts.probes[spec.key];
-    return this.keep(spec, await this.attempt(spec));
+    const pending = this.inFlight.get(spec.key);
+    if (pending) return pending;
+    const asked = this.attempt(spec).then((outcome) => this.keep(spec, outcome));
+    this.inFlight.set(spec.key, asked);
+    try {
+      return await asked;
+    } finally {
+      this.inFlight.delete(spec.key);
+    }
   }
 
   /** Asks without recording: for speculative probes, kept only if the guess was right. */
