@@ -13,7 +13,7 @@
  * any other trouble ends up in the report's errors[].
  */
 import type { Agent } from "undici/index.js";
-import type { Report } from "../../shared/report.ts";
+import type { Report, ThemeInfo } from "../../shared/report.ts";
 import type { Artifacts } from "./artifacts.ts";
 import { runAudits } from "./audit/index.ts";
 import { enumeratedPlugins, installedThemes } from "./detect/enumerated.ts";
@@ -23,6 +23,7 @@ import { detectSitePaths } from "./detect/site-paths.ts";
 import { notWordPressNotice } from "./detect/stack.ts";
 import { detectTheme } from "./detect/theme.ts";
 import { detectUsers } from "./detect/users.ts";
+import { isChallengePage } from "./detect/waf.ts";
 import { detectWordPress } from "./detect/wordpress.ts";
 import { enumerate } from "./enumeration/enumerate.ts";
 import type { EnumerationPlan } from "./enumeration/plan.ts";
@@ -104,9 +105,11 @@ async function enumerateComponents(
   signal: AbortSignal,
 ): Promise<void> {
   artifacts.mode = "aggressive";
-  const passive = detect(artifacts);
-  if (passive.hosting.blocked_by_waf) return;
-  if (!passive.wordpress.detected) {
+  // Only what enumeration needs to know of passive detection: where WordPress is, and what it found.
+  if (isChallengePage(artifacts.homepage)) return;
+  const paths = detectSitePaths(artifacts.homepage);
+  const wordpress = detectWordPress(artifacts, paths);
+  if (!wordpress.detected) {
     artifacts.errors.push({
       stage: "enumeration",
       kind: "not_wordpress",
@@ -114,20 +117,17 @@ async function enumerateComponents(
     });
     return;
   }
-  const lower = (slugs: string[]) => new Set(slugs.map((slug) => slug.toLowerCase()));
-  const theme = passive.theme;
-  await enumerate(
-    client,
-    artifacts,
-    passive.paths,
-    plan,
-    {
-      plugins: lower(passive.plugins.map((plugin) => plugin.slug)),
-      themes: lower(theme ? [theme.slug, ...(theme.parent ? [theme.parent.slug] : [])] : []),
-    },
-    signal,
-  );
+  const known = {
+    plugins: lowerSlugs(detectPlugins(artifacts, paths, wordpress.version)),
+    themes: lowerSlugs(activeThemes(detectTheme(artifacts, paths))),
+  };
+  await enumerate(client, artifacts, paths, plan, known, signal);
 }
+
+const lowerSlugs = (components: readonly { slug: string }[]) =>
+  new Set(components.map((component) => component.slug.toLowerCase()));
+/** The active theme and its parent. */
+const activeThemes = (theme: ThemeInfo | null) => (theme ? [theme, ...(theme.parent ? [theme.parent] : [])] : []);
 
 /** Detect stage: components, hosting and users from the artifacts. */
 export function detect(artifacts: Artifacts): Detected {
@@ -137,19 +137,14 @@ export function detect(artifacts: Artifacts): Detected {
   const isWordPress = wordpress.detected;
   const theme = isWordPress ? detectTheme(artifacts, paths) : null;
   const passivePlugins = isWordPress ? detectPlugins(artifacts, paths, wordpress.version) : [];
-  const slugs = (names: string[]) => new Set(names.map((name) => name.toLowerCase()));
   return {
     artifacts,
     paths,
     wordpress,
     hosting,
     theme,
-    plugins: isWordPress
-      ? [...passivePlugins, ...enumeratedPlugins(artifacts, slugs(passivePlugins.map((plugin) => plugin.slug)))]
-      : [],
-    installedThemes: isWordPress
-      ? installedThemes(artifacts, slugs(theme ? [theme.slug, ...(theme.parent ? [theme.parent.slug] : [])] : []))
-      : [],
+    plugins: isWordPress ? [...passivePlugins, ...enumeratedPlugins(artifacts, lowerSlugs(passivePlugins))] : [],
+    installedThemes: isWordPress ? installedThemes(artifacts, lowerSlugs(activeThemes(theme))) : [],
     users: isWordPress ? detectUsers(artifacts) : [],
   };
 }

@@ -24,10 +24,10 @@
  * request, and the client's own per-site concurrency. Where it stopped is in the summary.
  */
 import type { EnumerationSummary } from "../../../shared/report.ts";
-import type { Artifacts, HttpArtifact } from "../artifacts.ts";
+import type { Artifacts } from "../artifacts.ts";
 import type { SitePaths } from "../detect/site-paths.ts";
 import { FetchFailure, type FetchResult, type SafeClient } from "../fetch/safe-client.ts";
-import { decodeBody, headersToRecord } from "../gather/decode.ts";
+import { toArtifact } from "../gather/decode.ts";
 import type { EnumerationPlan } from "./plan.ts";
 
 /** Statuses that mean "this directory exists" (403: exists, not listable). */
@@ -45,17 +45,6 @@ class BudgetSpent extends Error {
   constructor(readonly reason: EnumerationSummary["stopped_by"]) {
     super(reason);
   }
-}
-
-function toArtifact(result: FetchResult): HttpArtifact {
-  return {
-    url: result.url,
-    status: result.status,
-    headers: headersToRecord(result.headers),
-    set_cookies: [],
-    body: decodeBody(result.body, result.headers.get("content-type")),
-    truncated: result.truncated,
-  };
 }
 
 export interface KnownComponents {
@@ -153,21 +142,23 @@ export async function enumerate(
     summary.themes.method = isMiss(styleMiss) ? "style_css" : "unreliable";
 
     type Task = { kind: "plugin" | "theme"; slug: string };
-    const wanted = (kind: Task["kind"], slugs: readonly string[]) =>
-      slugs
-        .filter((slug) => !(kind === "plugin" ? known.plugins : known.themes).has(slug.toLowerCase()))
-        .map((slug) => ({ kind, slug }));
-    const plugins = summary.plugins.method === "unreliable" ? [] : wanted("plugin", plan.plugins);
-    const themes = summary.themes.method === "unreliable" ? [] : wanted("theme", plan.themes);
+    /** The kind's candidates not found passively, split into the vulnerable lead and the rest. */
+    const wanted = (kind: Task["kind"], slugs: readonly string[], vulnerable: number, skip: ReadonlySet<string>) => {
+      const tasks = (from: readonly string[]) =>
+        from.filter((slug) => !skip.has(slug.toLowerCase())).map((slug): Task => ({ kind, slug }));
+      return { lead: tasks(slugs.slice(0, vulnerable)), rest: tasks(slugs.slice(vulnerable)) };
+    };
+    const none = { lead: [], rest: [] };
+    const plugins =
+      summary.plugins.method === "unreliable"
+        ? none
+        : wanted("plugin", plan.plugins, plan.vulnerable.plugins, known.plugins);
+    const themes =
+      summary.themes.method === "unreliable"
+        ? none
+        : wanted("theme", plan.themes, plan.vulnerable.themes, known.themes);
     // Vulnerable candidates of both kinds before the popular ones: they matter most if a budget runs out.
-    const vulnerablePlugins = plugins.filter((task) => plan.plugins.indexOf(task.slug) < plan.vulnerable.plugins);
-    const vulnerableThemes = themes.filter((task) => plan.themes.indexOf(task.slug) < plan.vulnerable.themes);
-    const queue: Task[] = [
-      ...vulnerablePlugins,
-      ...vulnerableThemes,
-      ...plugins.slice(vulnerablePlugins.length),
-      ...themes.slice(vulnerableThemes.length),
-    ];
+    const queue: Task[] = [...plugins.lead, ...themes.lead, ...plugins.rest, ...themes.rest];
 
     const probePlugin = async (slug: string) => {
       const byDirectory = summary.plugins.method === "directory";

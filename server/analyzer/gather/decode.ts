@@ -1,3 +1,7 @@
+import type { HttpArtifact } from "../artifacts.ts";
+import type { FetchResult } from "../fetch/safe-client.ts";
+import { ERROR_BODY_BYTES } from "./probes.ts";
+
 /** Body bytes → text, honouring the declared charset; invalid bytes become U+FFFD. */
 export function decodeBody(body: Buffer, contentType: string | null): string {
   const charset = /charset\s*=\s*"?([\w-]+)/i.exec(contentType ?? "")?.[1]?.toLowerCase() ?? "utf-8";
@@ -14,4 +18,20 @@ export function headersToRecord(headers: Headers): Record<string, string> {
     out[name] = value;
   });
   return out;
+}
+
+/** A response as an artifact; an error page's body is cut to ERROR_BODY_BYTES (only its shape matters). */
+export function toArtifact(result: FetchResult): HttpArtifact {
+  let body = decodeBody(result.body, result.headers.get("content-type"));
+  if (result.status >= 400 && body.length > ERROR_BODY_BYTES) body = body.slice(0, ERROR_BODY_BYTES);
+  const artifact: HttpArtifact = {
+    url: result.url,
+    status: result.status,
+    headers: headersToRecord(result.headers),
+    set_cookies: result.setCookies,
+    body,
+    truncated: result.truncated,
+  };
+  if (result.redirects.length > 0) artifact.redirects = result.redirects;
+  return artifact;
 }

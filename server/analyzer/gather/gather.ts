@@ -23,10 +23,9 @@ import { SiteUnreachableError, TargetNotAllowedError } from "../errors.ts";
 import { FetchFailure, type FetchResult, type SafeClient } from "../fetch/safe-client.ts";
 import { linksWithRel, pageOf } from "../parse/page.ts";
 import { pageResources } from "../parse/urls.ts";
-import { decodeBody, headersToRecord } from "./decode.ts";
+import { headersToRecord, toArtifact } from "./decode.ts";
 import { probeListings } from "./listings.ts";
 import {
-  ERROR_BODY_BYTES,
   EXPOSED_FILES,
   MAX_ASSET_SAMPLE,
   MAX_EXTRA_SITEMAPS,
@@ -42,21 +41,6 @@ const TTFB_SAMPLES = 3;
 const HEAD_NEEDS_GET = new Set([200, 206, 400, 405, 501]);
 /** Assets larger than this are reported at this size (and the page is heavy anyway). */
 const ASSET_MAX_BYTES = 2 * 1024 * 1024;
-
-function toArtifact(result: FetchResult): HttpArtifact {
-  let body = decodeBody(result.body, result.headers.get("content-type"));
-  if (result.status >= 400 && body.length > ERROR_BODY_BYTES) body = body.slice(0, ERROR_BODY_BYTES);
-  const artifact: HttpArtifact = {
-    url: result.url,
-    status: result.status,
-    headers: headersToRecord(result.headers),
-    set_cookies: result.setCookies,
-    body,
-    truncated: result.truncated,
-  };
-  if (result.redirects.length > 0) artifact.redirects = result.redirects;
-  return artifact;
-}
 
 function failureEntry(stage: string, url: string, error: unknown): ReportError {
   if (error instanceof FetchFailure) return { stage, url, kind: error.kind, message: error.message };
