@@ -9,6 +9,8 @@
  */
 import { Parser } from "htmlparser2";
 import type { HttpArtifact } from "../artifacts.ts";
+import { decodedSegment } from "../parse/urls.ts";
+import { isComponentSlug } from "./site-paths.ts";
 
 /** Entries read from one listing; the rest of a bigger one is counted as cut. */
 export const MAX_LISTING_ENTRIES = 500;
@@ -34,14 +36,6 @@ export function isDirectoryListing(artifact: HttpArtifact | undefined): artifact
   return /<(?:title|h1)>\s*Index of \//i.test(head) || head.includes("[To Parent Directory]");
 }
 
-function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment; // a malformed %-escape: keep it as written
-  }
-}
-
 /**
  * An entry is a link to a child of the listed folder: one relative path segment, with a
  * trailing "/" for folders. Sort links (?C=N;O=D), the parent (../, /wp-content/) and
@@ -53,12 +47,28 @@ function entryOf(href: string, listingPath: string): ListingEntry | null {
   if (rest.startsWith(listingPath) && listingPath.length > 1) rest = rest.slice(listingPath.length);
   if (rest.length === 0 || rest.length > 300 || /^[?#./]|^[a-z][a-z0-9+.-]*:/i.test(rest)) return null;
   const directory = rest.endsWith("/");
-  const name = decoded(directory ? rest.slice(0, -1) : rest);
+  const name = decodedSegment(directory ? rest.slice(0, -1) : rest);
   if (name.length === 0 || name.includes("/") || name.includes("?") || name === "..") return null;
   return { name, directory };
 }
 
+/**
+ * Parsed listings by artifact: gather, plugin and theme detection, the installed themes and
+ * the listing check all read the same (up to 256 KB) listing; it is parsed once.
+ */
+const parsed = new WeakMap<HttpArtifact, DirectoryListing | null>();
+
 export function parseDirectoryListing(artifact: HttpArtifact | undefined): DirectoryListing | null {
+  if (!artifact) return null;
+  let listing = parsed.get(artifact);
+  if (listing === undefined) {
+    listing = parseListing(artifact);
+    parsed.set(artifact, listing);
+  }
+  return listing;
+}
+
+function parseListing(artifact: HttpArtifact): DirectoryListing | null {
   if (!isDirectoryListing(artifact)) return null;
   const listingPath = new URL(artifact.url).pathname;
   const entries: ListingEntry[] = [];
@@ -83,12 +93,8 @@ export function parseDirectoryListing(artifact: HttpArtifact | undefined): Direc
   return { url: artifact.url, entries, capped: capped || artifact.truncated };
 }
 
-const COMPONENT_SLUG = /^[a-z0-9][a-z0-9._-]{0,99}$/i;
-
 /** Folder names in a listing that can be component slugs (of plugins/ or themes/), as written. */
 export function listedSlugs(listing: DirectoryListing | null): string[] {
   if (!listing) return [];
-  return listing.entries
-    .filter((entry) => entry.directory && COMPONENT_SLUG.test(entry.name))
-    .map((entry) => entry.name);
+  return listing.entries.filter((entry) => entry.directory && isComponentSlug(entry.name)).map((entry) => entry.name);
 }

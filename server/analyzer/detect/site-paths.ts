@@ -81,6 +81,11 @@ export function detectSitePaths(homepage: HttpArtifact): SitePaths {
 
 const COMPONENT_SLUG = /^[a-z0-9][a-z0-9._-]{0,99}$/i;
 
+/** A plugin or theme directory name as WordPress.org and premium vendors write them (some capitalised, like Divi). */
+export function isComponentSlug(name: string): boolean {
+  return COMPONENT_SLUG.test(name);
+}
+
 /**
  * Components whose files the page loads: slug → the URLs seen (at most 20 each), for the
  * given folders of the content directory (`plugins`, `mu-plugins`, `themes`). Assets served
@@ -107,7 +112,7 @@ export function componentAssets(
       if (marker) rest = path.slice(path.indexOf(marker) + marker.length);
     }
     const slug = rest?.split("/")[0] ?? "";
-    if (!rest?.includes("/") || !COMPONENT_SLUG.test(slug)) continue;
+    if (!rest?.includes("/") || !isComponentSlug(slug)) continue;
     const urls = found.get(slug) ?? [];
     if (urls.length < 20) urls.push(resource.url.toString());
     found.set(slug, urls);

@@ -11,9 +11,7 @@ import { siteText } from "../untrusted-text.ts";
 import { componentFrom, isPlausibleComponentVersion, type WeightedEvidence } from "./evidence.ts";
 import { type ListedComponents, listedComponents, listingSignal } from "./finders/listing.ts";
 import { parseThemeHeader, type ThemeHeader } from "./readme.ts";
-import { componentAssets, type SitePaths } from "./site-paths.ts";
-
-const SLUG = /^[a-z0-9][a-z0-9._-]{0,99}$/i;
+import { componentAssets, isComponentSlug, type SitePaths } from "./site-paths.ts";
 
 /** Theme slugs the page refers to, most referenced first, with the URLs seen. */
 export function themeSlugsFromPage(homepage: HttpArtifact, paths: SitePaths): Map<string, string[]> {
@@ -21,7 +19,7 @@ export function themeSlugsFromPage(homepage: HttpArtifact, paths: SitePaths): Ma
   // WordPress ≥ 6.x marks <body> with wp-theme-<slug> and wp-child-theme-<slug>.
   for (const match of pageOf(homepage).bodyClass.matchAll(/\bwp-(?:child-)?theme-([a-z0-9._-]+)/gi)) {
     const slug = match[1] ?? "";
-    if (SLUG.test(slug) && !found.has(slug)) found.set(slug, []);
+    if (isComponentSlug(slug) && !found.has(slug)) found.set(slug, []);
   }
   return new Map([...found.entries()].sort((a, b) => b[1].length - a[1].length));
 }
@@ -103,7 +101,7 @@ export function detectTheme(artifacts: Artifacts, paths: SitePaths): ThemeInfo |
   const active = component(activeSlug, candidates.get(activeSlug) ?? [], themeClass(activeSlug), style, listed);
   let parent: Component | null = null;
   const template = style?.header.template;
-  if (template && template !== activeSlug && SLUG.test(template)) {
+  if (template && template !== activeSlug && isComponentSlug(template)) {
     parent = component(
       template,
       candidates.get(template) ?? [],

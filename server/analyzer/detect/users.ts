@@ -8,6 +8,7 @@ import type { DisclosedUser } from "../../../shared/report.ts";
 import type { Artifacts } from "../artifacts.ts";
 import { resolveUrl } from "../artifacts.ts";
 import { pageOf } from "../parse/page.ts";
+import { decodedSegment } from "../parse/urls.ts";
 import { siteText } from "../untrusted-text.ts";
 
 const MAX_USERS = 50;
@@ -16,12 +17,7 @@ const LOGIN = /^[a-z0-9._@ -]{1,60}$/i;
 function authorSlugFromUrl(url: string | undefined, base: string): string | null {
   const parsed = resolveUrl(url, base);
   const slug = parsed ? /\/author\/([^/?#]+)\/?/.exec(parsed.pathname)?.[1] : undefined;
-  if (!slug) return null;
-  try {
-    return decodeURIComponent(slug);
-  } catch {
-    return slug;
-  }
+  return slug ? decodedSegment(slug) : null;
 }
 
 export function detectUsers(artifacts: Artifacts): DisclosedUser[] {

@@ -5,6 +5,7 @@
  * or not), then about popular slugs that ship with the project (popular-slugs.json). Building
  * the plan is pure; the service fills `vulnerable` from its component intelligence.
  */
+import { isComponentSlug } from "../detect/site-paths.ts";
 import popular from "./popular-slugs.json" with { type: "json" };
 
 export type { AnalysisMode } from "../../../shared/report.ts";
@@ -29,9 +30,6 @@ export const DEFAULT_ENUMERATION_BUDGET: EnumerationBudget = { maxRequests: 300,
 /** Candidates kept per list: a budget stops far earlier, and a plan crosses a thread boundary. */
 export const MAX_CANDIDATES = 1_000;
 
-/** A directory name as WordPress.org and premium vendors use them (some, like Divi, capitalised). */
-const SLUG = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
-
 export const POPULAR_SLUGS: { plugins: readonly string[]; themes: readonly string[] } = {
   plugins: popular.plugins,
   themes: popular.themes,
@@ -44,7 +42,7 @@ function merge(first: readonly string[], then: readonly string[]): { slugs: stri
   for (const [index, list] of [first, then].entries()) {
     for (const slug of list) {
       if (slugs.length >= MAX_CANDIDATES) break;
-      if (!SLUG.test(slug) || seen.has(slug)) continue;
+      if (!isComponentSlug(slug) || seen.has(slug)) continue;
       seen.add(slug);
       slugs.push(slug);
       if (index === 0) fromFirst += 1;

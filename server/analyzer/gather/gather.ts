@@ -16,7 +16,7 @@ import { resolveUrl } from "../artifacts.ts";
 import { pluginSlugsFromNamespaces, pluginSlugsFromPage } from "../detect/plugins.ts";
 import { parseThemeHeader } from "../detect/readme.ts";
 import { isRestRoot, restNamespaces } from "../detect/rest.ts";
-import { detectSitePaths, type SitePaths } from "../detect/site-paths.ts";
+import { detectSitePaths, isComponentSlug, type SitePaths } from "../detect/site-paths.ts";
 import { themeSlugsFromPage } from "../detect/theme.ts";
 import { isChallengePage } from "../detect/waf.ts";
 import { SiteUnreachableError, TargetNotAllowedError } from "../errors.ts";
@@ -428,7 +428,7 @@ async function probeThemes(probes: Probes, paths: SitePaths, homepage: HttpArtif
   const parents = new Set<string>();
   for (const answer of answers) {
     const template = answer?.status === 200 ? parseThemeHeader(answer.body)?.template : undefined;
-    if (template && /^[a-z0-9][a-z0-9._-]{0,99}$/i.test(template) && !slugs.includes(template)) parents.add(template);
+    if (template && isComponentSlug(template) && !slugs.includes(template)) parents.add(template);
   }
   await Promise.all(
     [...parents].map((slug) => probes.run({ key: `theme_style:${slug}`, url: styleUrl(slug), maxBytes: 16 * 1024 })),

@@ -109,3 +109,12 @@ function scanResources(page: PageModel, html: string, baseUrl: string): PageReso
   }
   return out;
 }
+
+/** A %-escaped path segment as text; a malformed escape is kept as written. */
+export function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

@@ -3,22 +3,15 @@
  * another host. Turns "41 scripts" into "plugin woocommerce: 9", which says what to fix.
  */
 import type { SitePaths } from "../../detect/site-paths.ts";
+import { decodedSegment } from "../../parse/urls.ts";
 import { siteText } from "../../untrusted-text.ts";
-
-function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment; // a malformed %-escape: keep it as written
-  }
-}
 
 export function sourceOf(url: URL, paths: SitePaths): string {
   const href = url.toString();
   if (href.startsWith(paths.contentBase)) {
     const [kind, slug] = href.slice(paths.contentBase.length).split("/");
     if ((kind === "plugins" || kind === "themes") && slug) {
-      return `${kind === "plugins" ? "plugin" : "theme"} ${siteText(decoded(slug), 80)}`;
+      return `${kind === "plugins" ? "plugin" : "theme"} ${siteText(decodedSegment(slug), 80)}`;
     }
     return "wp-content (other)";
   }
