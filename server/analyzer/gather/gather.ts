@@ -33,6 +33,7 @@ import {
   MAX_THEME_STYLES,
   PROBE_MAX_BYTES,
   type ProbeSpec,
+  pluginReadmeProbe,
   XMLRPC_LIST_METHODS,
 } from "./probes.ts";
 
@@ -213,13 +214,7 @@ export async function gather(url: string, client: SafeClient): Promise<Artifacts
   for (const slug of pluginSlugsFromPage(homepage, paths).keys()) {
     if (pluginReadmes.size >= MAX_PLUGIN_READMES) break;
     pluginReadmes.add(slug);
-    later(
-      probes.run({
-        key: `plugin_readme:${slug}`,
-        url: new URL(`plugins/${slug}/readme.txt`, paths.contentBase).toString(),
-        maxBytes: 64 * 1024,
-      }),
-    );
+    later(probes.run(pluginReadmeProbe(slug, paths.contentBase)));
   }
   const base = paths.installBase;
   later(
@@ -331,13 +326,7 @@ async function probeRest(probes: Probes, paths: SitePaths, artifacts: Artifacts,
   const onPage = pluginSlugsFromPage(homepage, paths);
   for (const slug of pluginSlugsFromNamespaces(restNamespaces(artifacts))) {
     if (onPage.has(slug)) continue;
-    followUps.push(
-      probes.run({
-        key: `plugin_readme:${slug}`,
-        url: new URL(`plugins/${slug}/readme.txt`, paths.contentBase).toString(),
-        maxBytes: 64 * 1024,
-      }),
-    );
+    followUps.push(probes.run(pluginReadmeProbe(slug, paths.contentBase)));
   }
   await Promise.all(followUps);
 }

@@ -9,7 +9,7 @@
 import type { HttpArtifact } from "../artifacts.ts";
 import { listedSlugs, parseDirectoryListing } from "../detect/directory-listing.ts";
 import type { SitePaths } from "../detect/site-paths.ts";
-import type { ProbeSpec } from "./probes.ts";
+import { type ProbeSpec, pluginReadmeProbe } from "./probes.ts";
 
 /**
  * What is read of a plugins/ or themes/ listing: ~3 000 rows of Apache's fancy index, far
@@ -35,13 +35,5 @@ export async function probeListings(
   const slugs = listedSlugs(parseDirectoryListing(plugins))
     .filter((slug) => !readmesAlreadyAsked.has(slug))
     .slice(0, MAX_LISTED_PLUGIN_READMES);
-  await Promise.all(
-    slugs.map((slug) =>
-      run({
-        key: `plugin_readme:${slug}`,
-        url: new URL(`plugins/${slug}/readme.txt`, paths.contentBase).toString(),
-        maxBytes: 64 * 1024,
-      }),
-    ),
-  );
+  await Promise.all(slugs.map((slug) => run(pluginReadmeProbe(slug, paths.contentBase))));
 }

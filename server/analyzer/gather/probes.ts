@@ -86,3 +86,12 @@ export const MAX_PLUGIN_READMES = 20;
 export const MAX_THEME_STYLES = 3;
 export const MAX_EXTRA_SITEMAPS = 3;
 export const MAX_ASSET_SAMPLE = 12;
+
+/** The readme.txt of a plugin (`plugin_readme:<slug>`): its name, Stable tag and changelog are in the first 64 KB. */
+export function pluginReadmeProbe(slug: string, contentBase: string): ProbeSpec {
+  return {
+    key: `plugin_readme:${slug}`,
+    url: new URL(`plugins/${slug}/readme.txt`, contentBase).toString(),
+    maxBytes: 64 * 1024,
+  };
+}
