@@ -5,6 +5,7 @@
 import { ConfigError, loadConfig } from "./config.ts";
 import { createLogger } from "./logging/logger.ts";
 import { startService } from "./runtime.ts";
+import { firstRunBanner } from "./start-banner.ts";
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -26,16 +27,7 @@ async function main() {
   });
 
   if (service.services.db.kind === "embedded" && (await service.services.accounts.count()) === 0) {
-    process.stderr.write(`
-  wpreport is running at ${config.publicBaseUrl} on the embedded database (${config.dataDir}).
-
-  Sign up in the browser at ${config.publicBaseUrl}/signup — or create an API token from the
-  command line (in another terminal, while this keeps running):
-    TOKEN=$(npm run --silent cli -- token create --email you@example.com --plan starter)
-  Then make your first call:
-    curl -s -H "Authorization: Bearer $TOKEN" ${config.publicBaseUrl}/api/usage
-
-`);
+    process.stderr.write(firstRunBanner(config));
   }
 
   let stopping = false;

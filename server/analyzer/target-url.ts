@@ -9,7 +9,19 @@ export const MAX_URL_LENGTH = 2048;
 
 export type TargetUrlVerdict =
   | { ok: true; url: URL }
-  | { ok: false; code: "invalid_url" | "url_not_allowed"; detail: string };
+  | {
+      ok: false;
+      code: "invalid_url" | "url_not_allowed";
+      detail: string;
+      /**
+       * The address policy refused the host (loopback, private, single-label…): a refusal that
+       * an operator's TARGET_ALLOWLIST could lift. Said to operators in the log, never to callers.
+       */
+      byAddressPolicy?: true;
+    };
+
+/** RFC 6761: `localhost` and every name under `.localhost` are this machine. */
+const isLocalhostName = (host: string) => /(^|\.)localhost\.?$/i.test(host);
 
 /** The host exactly as typed, so odd numeric spellings can be told from canonical ones. */
 function rawHost(input: string): string | undefined {
@@ -68,16 +80,29 @@ export function validateTargetUrl(input: string, policy: TargetPolicy): TargetUr
     const refusal = policy.refusal(host, portOf(url));
     if (refusal?.kind === "address") {
       const detail = `The url points to a ${refusal.reason}, which cannot be analysed.`;
-      return { ok: false, code: "url_not_allowed", detail };
+      return { ok: false, code: "url_not_allowed", detail, byAddressPolicy: true };
     }
     if (refusal)
-      return { ok: false, code: "url_not_allowed", detail: `The url cannot be analysed: ${refusal.reason}.` };
+      return {
+        ok: false,
+        code: "url_not_allowed",
+        detail: `The url cannot be analysed: ${refusal.reason}.`,
+        byAddressPolicy: true,
+      };
+  } else if (isLocalhostName(host) && !policy.isHostAllowlisted(host)) {
+    return {
+      ok: false,
+      code: "url_not_allowed",
+      detail: `The url's host is ${host}: a name for the analysing server itself (a loopback address), which cannot be analysed.`,
+      byAddressPolicy: true,
+    };
   } else if (!host.replace(/\.$/, "").includes(".") && !policy.isHostAllowlisted(host)) {
     // The trailing dot of an absolute name ("http://intranet./") does not make it public.
     return {
       ok: false,
       code: "url_not_allowed",
       detail: "The url's host is not a public domain name (it has no dot).",
+      byAddressPolicy: true,
     };
   }
   url.hash = "";

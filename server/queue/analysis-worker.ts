@@ -9,12 +9,19 @@
  * credit returned.
  */
 import type { Report } from "../../shared/report.ts";
+import { TargetNotAllowedError } from "../analyzer/errors.ts";
 import type { Config } from "../config.ts";
 import type { Queryable, Sql } from "../db/database.ts";
 import { ApiProblem } from "../http/problem.ts";
 import type { Logger } from "../logging/logger.ts";
 import type { QuotaService } from "../quota/quota.service.ts";
-import { completedReport, failedReport, storedFailure, toProblem } from "../reports/report-outcome.ts";
+import {
+  completedReport,
+  failedReport,
+  logAllowlistHint,
+  storedFailure,
+  toProblem,
+} from "../reports/report-outcome.ts";
 import type { AnalyzeFn } from "../reports/reports.service.ts";
 import type { HostSlots } from "./host-slots.ts";
 import { ANALYSIS_QUEUE, type AnalysisJob, type JobQueue } from "./job-queue.ts";
@@ -122,6 +129,7 @@ export class AnalysisWorker {
     } catch (error) {
       const problem = toProblem(error);
       if (!problem) this.deps.logger.error("analysis failed", { report_id: job.reportId, error });
+      if (error instanceof TargetNotAllowedError) logAllowlistHint(this.deps.logger, error.message);
       const failure = problem ?? new ApiProblem("internal_error", "The analysis failed unexpectedly.");
       await this.fail(row, job, failure, "analysis");
       done(failure.code);

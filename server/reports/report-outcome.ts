@@ -7,6 +7,7 @@ import type { Report } from "../../shared/report.ts";
 import type { AnalysisResult } from "../analyzer/analyze.ts";
 import { SiteUnreachableError, TargetNotAllowedError } from "../analyzer/errors.ts";
 import { ApiProblem, PROBLEMS, type ProblemCode } from "../http/problem.ts";
+import type { Logger } from "../logging/logger.ts";
 
 /** What the `failure` column keeps: enough to raise the same ApiProblem again. */
 export interface StoredFailure {
@@ -46,6 +47,18 @@ export function toProblem(error: unknown): ApiProblem | undefined {
     return new ApiProblem("site_unreachable", error.message, { extensions: { reason: error.kind } });
   }
   return undefined;
+}
+
+/**
+ * A target refused by the address policy (loopback, private, single-label host…) is often an
+ * operator trying the service on a local site. The hint that TARGET_ALLOWLIST exists goes to the
+ * log (and the admin docs) only: callers learn the reason, not how the policy is configured.
+ */
+export function logAllowlistHint(logger: Logger, reason: string): void {
+  logger.info("target refused by the address policy", {
+    reason,
+    hint: "to analyse chosen private or local hosts (e.g. a test site), list them with their ports in TARGET_ALLOWLIST, e.g. TARGET_ALLOWLIST=127.0.0.1:8088 (see README, Configuration)",
+  });
 }
 
 export function storedFailure(problem: ApiProblem): StoredFailure {

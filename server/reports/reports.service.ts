@@ -24,7 +24,7 @@ import type { JobQueue } from "../queue/job-queue.ts";
 import type { QueueMetrics } from "../queue/metrics.ts";
 import type { QuotaService } from "../quota/quota.service.ts";
 import type { Principal } from "../tokens/token.service.ts";
-import { problemFrom, type StoredFailure } from "./report-outcome.ts";
+import { logAllowlistHint, problemFrom, type StoredFailure } from "./report-outcome.ts";
 
 /** Runs one analysis; `mode` "aggressive" adds the opt-in enumeration (docs/enumeration.md). */
 export type AnalyzeFn = (url: string, signal: AbortSignal, request?: { mode: AnalysisMode }) => Promise<AnalysisResult>;
@@ -119,7 +119,10 @@ export class ReportService {
     options: GenerateOptions,
   ): Promise<GenerateOutcome> {
     const verdict = validateTargetUrl(input.url, this.deps.policy);
-    if (!verdict.ok) throw new ApiProblem(verdict.code, verdict.detail);
+    if (!verdict.ok) {
+      if (verdict.byAddressPolicy) logAllowlistHint(this.deps.logger, verdict.detail);
+      throw new ApiProblem(verdict.code, verdict.detail);
+    }
     const target = verdict.url.toString();
     await this.assertCapacity();
 

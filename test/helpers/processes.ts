@@ -37,6 +37,8 @@ export interface ServerProcess {
   child: Subprocess<"ignore", "pipe", "pipe">;
   /** Everything written to stderr so far. */
   stderr(): string;
+  /** Everything written to stdout (the JSON log lines) so far. */
+  stdout(): string;
   stop(signal?: NodeJS.Signals): Promise<number>;
 }
 
@@ -61,10 +63,10 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   void (async () => {
     for await (const chunk of child.stderr) errText += new TextDecoder().decode(chunk);
   })();
+  let outText = "";
   void (async () => {
-    for await (const _ of child.stdout) {
-      // drain so the child never blocks on a full pipe
-    }
+    // Drained so the child never blocks on a full pipe, and kept for tests that read the log.
+    for await (const chunk of child.stdout) outText += new TextDecoder().decode(chunk);
   })();
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 20_000;
@@ -85,6 +87,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     url,
     child,
     stderr: () => errText,
+    stdout: () => outText,
     async stop(signal = "SIGTERM") {
       child.kill(signal);
       return child.exited;

@@ -265,6 +265,18 @@ describe("validateTargetUrl", () => {
     if (!verdict.ok) expect(verdict.code).toBe(code);
   });
 
+  test("localhost names say they are the server itself, unless allowlisted", () => {
+    const closed = new TargetPolicy([]);
+    for (const url of ["http://localhost:8088/", "http://LOCALHOST./", "http://wp.localhost/"]) {
+      const verdict = validateTargetUrl(url, closed);
+      expect(verdict).toMatchObject({ ok: false, code: "url_not_allowed", byAddressPolicy: true });
+      expect(verdict.ok ? "" : verdict.detail).toContain("loopback");
+    }
+    expect(validateTargetUrl("http://localhost:8088/", new TargetPolicy(["localhost:8088"])).ok).toBe(true);
+    // Refusals the allowlist could not lift are not flagged for the operator's hint.
+    expect(validateTargetUrl("ftp://example.com/", closed)).not.toHaveProperty("byAddressPolicy");
+  });
+
   test("the url's port, or its scheme's default, is checked against port-limited entries", () => {
     const policy = new TargetPolicy(["127.0.0.2:8088", "127.0.0.3:443", "localhost:8088"]);
     expect(validateTargetUrl("http://127.0.0.2:8088/", policy).ok).toBe(true);
@@ -273,11 +285,13 @@ describe("validateTargetUrl", () => {
       ok: false,
       code: "url_not_allowed",
       detail: "The url cannot be analysed: port 80 is not allowlisted for 127.0.0.3.",
+      byAddressPolicy: true,
     });
     expect(validateTargetUrl("http://127.0.0.2:6379/", policy)).toEqual({
       ok: false,
       code: "url_not_allowed",
       detail: "The url cannot be analysed: port 6379 is not allowlisted for 127.0.0.2.",
+      byAddressPolicy: true,
     });
     expect(validateTargetUrl("http://127.0.0.4:8088/", policy)).toMatchObject({ ok: false, code: "url_not_allowed" });
     // A name is checked once resolved, with the port, where the connection is made.
