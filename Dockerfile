@@ -2,8 +2,9 @@
 FROM oven/bun:1.4-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-# Bun reads package-lock.json; dev dependencies (tests, the bun npm package) are left out.
-RUN bun install --production --ignore-scripts
+# Bun reads package-lock.json; dev dependencies (tests, build tools) are left out. The image has
+# Bun already, so the npm copy of it (a runtime dependency for `npm start` elsewhere) is dropped.
+RUN bun install --production --ignore-scripts && rm -rf node_modules/bun node_modules/@oven
 
 FROM oven/bun:1.4-slim
 WORKDIR /app
