@@ -2,23 +2,31 @@
  * The Elysia application: composes the feature modules. Knows nothing about ports,
  * processes or start-up; see server/main.ts for that.
  */
-import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import { stripeWebhookRoutes } from "./billing/webhooks.routes.ts";
-import { healthRoutes } from "./health/health.routes.ts";
+import { healthOperations, healthRoutes } from "./health/health.routes.ts";
 import { requestBase } from "./http/client-request.ts";
-import { docsRoutes } from "./http/docs.routes.ts";
+import { docsOperations, docsRoutes } from "./http/docs.routes.ts";
 import { errorsPlugin } from "./http/errors.plugin.ts";
 import { requestContext } from "./http/request-context.ts";
 import { metricsRoutes } from "./queue/metrics.routes.ts";
-import { historyRoutes } from "./reports/history.routes.ts";
-import { reportsRoutes } from "./reports/reports.routes.ts";
+import { historyOperations, historyRoutes } from "./reports/history.routes.ts";
+import { reportsOperations, reportsRoutes } from "./reports/reports.routes.ts";
 import type { Services } from "./services.ts";
-import { usageRoutes } from "./usage/usage.routes.ts";
+import { usageOperations, usageRoutes } from "./usage/usage.routes.ts";
 import { API_VERSION } from "./version.ts";
 import { WebError } from "./web/context.ts";
 import { htmlError } from "./web/html-error.tsx";
 import { webRoutes } from "./web/web.routes.tsx";
+
+/** Every operation of the public API: what /api/openapi.json documents. */
+export const API_OPERATIONS = [
+  ...reportsOperations,
+  ...historyOperations,
+  ...usageOperations,
+  ...docsOperations,
+  ...healthOperations,
+];
 
 export function createApp(
   services: Services,
@@ -56,31 +64,9 @@ export function createApp(
     .onTransform({ as: "global" }, ({ request, route }) => {
       requestContext(request).route = route;
     })
-    .use(
-      openapi({
-        path: "/api/docs",
-        specPath: "/api/openapi.json",
-        provider: null,
-        exclude: { paths: ["/problems/:code"] },
-        documentation: {
-          info: {
-            title: "wpreport API",
-            version: API_VERSION,
-            description:
-              "In-depth WordPress site reports on demand. Every error is RFC 9457 problem+json with a stable `code`. Every authenticated response carries RateLimit-Policy, RateLimit and X-RateLimit-* headers; every response carries X-Request-Id.",
-          },
-          servers: [{ url: config.publicBaseUrl }],
-          components: {
-            securitySchemes: {
-              bearerAuth: { type: "http", scheme: "bearer", description: "API token (wpr_…)" },
-            },
-          },
-        },
-      }),
-    )
     .use(healthRoutes({ sql: services.db.sql, isShuttingDown: state.isShuttingDown }))
     .use(metricsRoutes(services))
-    .use(docsRoutes())
+    .use(docsRoutes({ operations: API_OPERATIONS, version: API_VERSION, baseUrlFor }))
     .use(reportsRoutes({ ...guard, reports: services.reports, baseUrlFor }))
     .use(historyRoutes({ ...guard, history: services.history, reports: services.reports, baseUrlFor }))
     .use(usageRoutes({ ...guard, quota: services.quota }))

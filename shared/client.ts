@@ -9,18 +9,11 @@
  */
 import { createHash } from "node:crypto";
 import { HttpClient } from "@actions/http-client";
+import type { Problem, ReportList, Usage } from "./api.ts";
 import type { Diff } from "./diff.ts";
 import type { AnalysisMode, Report, ReportMetadata } from "./report.ts";
 
-export interface Problem {
-  type?: string;
-  title?: string;
-  status?: number;
-  detail?: string;
-  code?: string;
-  request_id?: string;
-  [key: string]: unknown;
-}
+export type { Problem, ReportListItem, Usage } from "./api.ts";
 
 export class ApiError extends Error {
   constructor(
@@ -35,28 +28,6 @@ export class ApiError extends Error {
   get code(): string {
     return this.problem.code ?? (this.status === 0 ? "network_error" : "http_error");
   }
-}
-
-export interface Usage {
-  plan: { id: string; name: string };
-  quota: number;
-  used: number;
-  in_progress: number;
-  remaining: number;
-  resets_at: string;
-  rate_limit: { limit: number; window_seconds: number; remaining: number };
-}
-
-export interface ReportListItem {
-  id: string;
-  url: string;
-  site: string;
-  status: Report["status"];
-  created_at: string;
-  completed_at: string | null;
-  score: number | null;
-  grade: string | null;
-  metadata: ReportMetadata;
 }
 
 export interface RetryInfo {
@@ -158,13 +129,10 @@ export class WpreportClient {
     return (await this.call<Report>("GET", `/api/report/${encodeURIComponent(id)}`)).body;
   }
 
-  async listReports(
-    filters: Record<string, string | number | undefined>,
-  ): Promise<{ data: ReportListItem[]; next_cursor: string | null }> {
+  async listReports(filters: Record<string, string | number | undefined>): Promise<ReportList> {
     const query = new URLSearchParams();
     for (const [key, value] of Object.entries(filters)) if (value !== undefined) query.set(key, String(value));
-    return (await this.call<{ data: ReportListItem[]; next_cursor: string | null }>("GET", `/api/reports?${query}`))
-      .body;
+    return (await this.call<ReportList>("GET", `/api/reports?${query}`)).body;
   }
 
   /** The newest completed report of the same site and environment made before `head`, if any. */

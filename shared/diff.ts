@@ -16,9 +16,22 @@
  * or `component_changed` — the component was added or its version changed, so the change
  * brought it in. Both fail the verdict at or above `failOn`, each with its own reason line.
  */
-import { METRICS, type MetricDefinition, metricByKey } from "./metrics.ts";
-import type { Check, CheckStatus, Component, Report, Severity, Vulnerability } from "./report.ts";
-import { SEVERITIES } from "./report.ts";
+import { type Static, Type } from "@sinclair/typebox";
+import { METRICS, MetricUnitSchema, metricByKey } from "./metrics.ts";
+import {
+  type Check,
+  CheckCategorySchema,
+  type CheckStatus,
+  CheckStatusSchema,
+  type Component,
+  type Report,
+  SEVERITIES,
+  type Severity,
+  SeveritySchema,
+  type Vulnerability,
+  VulnerabilitySchema,
+} from "./report.ts";
+import { Count, Nullable, named, StringEnum } from "./schema.ts";
 import { compareDottedVersions } from "./versions.ts";
 
 export interface DiffOptions {
@@ -32,104 +45,150 @@ export interface DiffOptions {
   noise?: Record<string, { relative?: number; absolute?: number }>;
 }
 
-export interface CheckChange {
-  id: string;
-  title: string;
-  category: Check["category"];
-  severity: Severity;
-  before: CheckStatus | null;
-  after: CheckStatus | null;
-  /** True when the baseline report did not have this check at all. */
-  new_check: boolean;
-  message: string;
-  remediation: string;
-  evidence: string[];
-}
+export const CheckChangeSchema = named(
+  "CheckChange",
+  Type.Object({
+    id: Type.String(),
+    title: Type.String(),
+    category: CheckCategorySchema,
+    severity: SeveritySchema,
+    before: Nullable(CheckStatusSchema, { description: "Status in the baseline; null when it did not have the check" }),
+    after: Nullable(CheckStatusSchema, {
+      description: "Status in the new report; null when it does not have the check",
+    }),
+    new_check: Type.Boolean({ description: "True when the baseline report did not have this check at all" }),
+    message: Type.String(),
+    remediation: Type.String(),
+    evidence: Type.Array(Type.String()),
+  }),
+);
+export type CheckChange = Static<typeof CheckChangeSchema>;
 
-export interface ComponentChange {
-  type: "core" | "theme" | "plugin";
-  slug: string;
-  name: string | null;
-  change: "added" | "removed" | "updated" | "downgraded" | "version_changed";
-  before: string | null;
-  after: string | null;
-}
+export const COMPONENT_TYPES = ["core", "theme", "plugin"] as const;
 
-/**
- * Why a vulnerability is in the diff. In `new_vulnerabilities`: `new_vulnerability` (same
- * component, same version in both reports: newly published, the site did not change) or
- * `component_changed` (the component was added or its version changed). In
- * `fixed_vulnerabilities`: `component_changed` (updated, downgraded or removed) or
- * `advisory_withdrawn` (same version in both reports: the advisory no longer lists it).
- */
-export type VulnerabilityChangeKind = "new_vulnerability" | "component_changed" | "advisory_withdrawn";
+export const ComponentChangeSchema = named(
+  "ComponentChange",
+  Type.Object({
+    type: StringEnum(COMPONENT_TYPES),
+    slug: Type.String(),
+    name: Nullable(Type.String()),
+    change: StringEnum(["added", "removed", "updated", "downgraded", "version_changed"]),
+    before: Nullable(Type.String()),
+    after: Nullable(Type.String()),
+  }),
+);
+export type ComponentChange = Static<typeof ComponentChangeSchema>;
 
-export interface VulnerabilityChange {
-  /** `<type>:<slug>`, e.g. `plugin:akismet`, `core:wordpress`. */
-  component: string;
-  component_type: ComponentChange["type"];
-  /** The component's slug (`wordpress` for core). */
-  slug: string;
-  /** The installed version the vulnerability affects: head's for a new one, the baseline's for a fixed one. */
-  version: string | null;
-  kind: VulnerabilityChangeKind;
-  /** How the component changed between the two reports; null when it did not. */
-  component_change: ComponentChange["change"] | null;
-  /** What to do, e.g. "update akismet to 5.0.3" or "no fix available: remove or replace akismet". */
-  fix: string;
-  vulnerability: Vulnerability;
-}
+export const VulnerabilityChangeKindSchema = named(
+  "VulnerabilityChangeKind",
+  StringEnum(["new_vulnerability", "component_changed", "advisory_withdrawn"], {
+    description:
+      "Why a vulnerability is in the diff. In new_vulnerabilities: new_vulnerability (same component, same version in both reports: newly published, the site did not change) or component_changed (the component was added or its version changed). In fixed_vulnerabilities: component_changed (updated, downgraded or removed) or advisory_withdrawn (same version in both reports: the advisory no longer lists it).",
+  }),
+);
+export type VulnerabilityChangeKind = Static<typeof VulnerabilityChangeKindSchema>;
 
-/** How many of `new_vulnerabilities` are of each kind (all severities). */
-export interface RegressionKinds {
-  new_vulnerability: number;
-  component_changed: number;
-}
+export const VulnerabilityChangeSchema = named(
+  "VulnerabilityChange",
+  Type.Object({
+    component: Type.String({ description: "<type>:<slug>, e.g. plugin:akismet, core:wordpress" }),
+    component_type: StringEnum(COMPONENT_TYPES),
+    slug: Type.String({ description: "The component's slug (wordpress for core)" }),
+    version: Nullable(Type.String(), {
+      description:
+        "The installed version the vulnerability affects: head's for a new one, the baseline's for a fixed one",
+    }),
+    kind: VulnerabilityChangeKindSchema,
+    component_change: Nullable(StringEnum(["added", "removed", "updated", "downgraded", "version_changed"]), {
+      description: "How the component changed between the two reports; null when it did not",
+    }),
+    fix: Type.String({
+      description: 'What to do, e.g. "update akismet to 5.0.3" or "no fix available: remove or replace akismet"',
+    }),
+    vulnerability: VulnerabilitySchema,
+  }),
+);
+export type VulnerabilityChange = Static<typeof VulnerabilityChangeSchema>;
 
-export interface MetricChange {
-  metric: string;
-  label: string;
-  unit: MetricDefinition["unit"];
-  before: number;
-  after: number;
-  delta: number;
-  /** Relative change in percent of the old value; null when the old value was 0. */
-  percent: number | null;
-  direction: "better" | "worse";
-}
+export const RegressionKindsSchema = named(
+  "RegressionKinds",
+  Type.Object(
+    { new_vulnerability: Count(), component_changed: Count() },
+    { description: "How many of new_vulnerabilities are of each kind (all severities)" },
+  ),
+);
+export type RegressionKinds = Static<typeof RegressionKindsSchema>;
 
-export interface BudgetResult {
-  metric: string;
-  label: string;
-  limit: number;
-  value: number | null;
-  /** "max" for lower-is-better metrics, "min" for higher-is-better (scores). */
-  kind: "max" | "min";
-  exceeded: boolean;
-}
+export const MetricChangeSchema = named(
+  "MetricChange",
+  Type.Object({
+    metric: Type.String(),
+    label: Type.String(),
+    unit: MetricUnitSchema,
+    before: Type.Number(),
+    after: Type.Number(),
+    delta: Type.Number(),
+    percent: Nullable(Type.Number(), {
+      description: "Relative change in percent of the old value; null when the old value was 0",
+    }),
+    direction: StringEnum(["better", "worse"]),
+  }),
+);
+export type MetricChange = Static<typeof MetricChangeSchema>;
 
-export interface Verdict {
-  result: "pass" | "fail";
-  /** Why it failed, one line each (empty on pass). */
-  reasons: string[];
-}
+export const BudgetResultSchema = named(
+  "BudgetResult",
+  Type.Object({
+    metric: Type.String(),
+    label: Type.String(),
+    limit: Type.Number(),
+    value: Nullable(Type.Number()),
+    kind: StringEnum(["max", "min"], {
+      description: "max for lower-is-better metrics, min for higher-is-better (scores)",
+    }),
+    exceeded: Type.Boolean(),
+  }),
+);
+export type BudgetResult = Static<typeof BudgetResultSchema>;
 
-export interface Diff {
-  base_id: string | null;
-  head_id: string;
-  score: { before: number | null; after: number | null; delta: number | null };
-  grade: { before: string | null; after: string | null };
-  regressions: CheckChange[];
-  improvements: CheckChange[];
-  new_vulnerabilities: VulnerabilityChange[];
-  fixed_vulnerabilities: VulnerabilityChange[];
-  /** Counts of `new_vulnerabilities` by kind. */
-  regression_kinds: RegressionKinds;
-  components: ComponentChange[];
-  metrics: MetricChange[];
-  budgets: BudgetResult[];
-  verdict: Verdict;
-}
+export const VerdictSchema = named(
+  "Verdict",
+  Type.Object({
+    result: StringEnum(["pass", "fail"]),
+    reasons: Type.Array(Type.String(), { description: "Why it failed, one line each (empty on pass)" }),
+  }),
+);
+export type Verdict = Static<typeof VerdictSchema>;
+
+export const DiffSchema = named(
+  "Diff",
+  Type.Object(
+    {
+      base_id: Nullable(Type.String(), { description: "The baseline report; null when there was none" }),
+      head_id: Type.String(),
+      score: Type.Object({
+        before: Nullable(Type.Number()),
+        after: Nullable(Type.Number()),
+        delta: Nullable(Type.Number()),
+      }),
+      grade: Type.Object({ before: Nullable(Type.String()), after: Nullable(Type.String()) }),
+      regressions: Type.Array(CheckChangeSchema),
+      improvements: Type.Array(CheckChangeSchema),
+      new_vulnerabilities: Type.Array(VulnerabilityChangeSchema),
+      fixed_vulnerabilities: Type.Array(VulnerabilityChangeSchema),
+      regression_kinds: RegressionKindsSchema,
+      components: Type.Array(ComponentChangeSchema),
+      metrics: Type.Array(MetricChangeSchema),
+      budgets: Type.Array(BudgetResultSchema),
+      verdict: VerdictSchema,
+    },
+    {
+      description:
+        "What got worse, what got better and what changed between two reports, and whether that fails the build (docs/diff.md)",
+    },
+  ),
+);
+export type Diff = Static<typeof DiffSchema>;
 
 const STATUS_RANK: Record<CheckStatus, number> = { pass: 0, skip: 0, error: 0, warn: 1, fail: 2 };
 const severityRank = (severity: Severity) => SEVERITIES.length - SEVERITIES.indexOf(severity); // critical = 5 … info = 1

@@ -4,12 +4,17 @@
  * counts when it exceeds BOTH the relative and the absolute threshold (timings wobble by a
  * few ms on every run; a 2-byte change of a 30 kB page is not news).
  */
+import type { Static } from "@sinclair/typebox";
 import type { Report } from "./report.ts";
+import { named, StringEnum } from "./schema.ts";
+
+export const MetricUnitSchema = named("MetricUnit", StringEnum(["points", "ms", "bytes", "count"]));
+export type MetricUnit = Static<typeof MetricUnitSchema>;
 
 export interface MetricDefinition {
   key: string;
   label: string;
-  unit: "points" | "ms" | "bytes" | "count";
+  unit: MetricUnit;
   better: "higher" | "lower";
   /** Changes smaller than this fraction of the old value are noise. */
   relative: number;

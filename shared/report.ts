@@ -1,255 +1,64 @@
 /**
- * The report (schema v1) — the types every part shares: the server produces it, the
- * Action and the CLI read it, the diff engine compares two of them.
+ * The report (schema v1), written once as a schema: the server produces it, the Action and
+ * the CLI read it, the diff engine compares two of them. The TypeScript types below are
+ * derived from the schemas, and so are the JSON Schema served at /api/schema/report.json and
+ * the OpenAPI components (server/http/json-schema.ts): a field added here appears in all of
+ * them, with its description.
  *
  * Changes are additive within a major version; a breaking change bumps the major of
- * REPORT_SCHEMA_VERSION (SPEC.md §4 "Versioning"). The JSON Schema served at
- * /api/schema/report.json is generated from the TypeBox schema in server/reports and is
- * checked against these types by the type checker.
+ * REPORT_SCHEMA_VERSION (docs/decisions.md, "Report schema versions").
  */
+import { type Static, Type } from "@sinclair/typebox";
+import { Count, Nullable, named, Percent, StringEnum } from "./schema.ts";
+
 export const REPORT_SCHEMA_VERSION = "1.2.0";
 
-export type ReportStatus = "queued" | "running" | "completed" | "failed";
+// ── Enumerations ────────────────────────────────────────────────────────────────────────────
 
-/** "passive" (default): only what the site shows. "aggressive": plus opt-in enumeration. */
-export type AnalysisMode = "passive" | "aggressive";
-export const ANALYSIS_MODES: readonly AnalysisMode[] = ["passive", "aggressive"];
-export type Severity = "critical" | "high" | "medium" | "low" | "info";
-export type CheckStatus = "pass" | "fail" | "warn" | "skip" | "error";
-export type CheckCategory = "performance" | "seo" | "security" | "components";
+export const REPORT_STATUSES = ["queued", "running", "completed", "failed"] as const;
+export const ReportStatusSchema = named(
+  "ReportStatus",
+  StringEnum(REPORT_STATUSES, { description: "Where the analysis stands; only completed reports have results" }),
+);
+export type ReportStatus = Static<typeof ReportStatusSchema>;
 
-export const SEVERITIES: readonly Severity[] = ["critical", "high", "medium", "low", "info"];
-export const CHECK_CATEGORIES: readonly CheckCategory[] = ["performance", "seo", "security", "components"];
+export const ANALYSIS_MODES = ["passive", "aggressive"] as const;
+export const AnalysisModeSchema = named(
+  "AnalysisMode",
+  StringEnum(ANALYSIS_MODES, {
+    description:
+      '"passive" (default): only what the site shows. "aggressive": also probes a bounded list of plugin and theme slugs the site does not show (docs/enumeration.md)',
+  }),
+);
+export type AnalysisMode = Static<typeof AnalysisModeSchema>;
 
-/** Caller-supplied context stored with the report (CI runs use it to find baselines). */
-export interface ReportMetadata {
-  git_sha?: string;
-  git_ref?: string;
-  environment?: string;
-  ci_run_url?: string;
-}
+export const SEVERITIES = ["critical", "high", "medium", "low", "info"] as const;
+export const SeveritySchema = named("Severity", StringEnum(SEVERITIES));
+export type Severity = Static<typeof SeveritySchema>;
 
-/** Where a fact was seen. `source` is a stable token such as `meta_generator` or `rss_generator`. */
-export interface Evidence {
-  source: string;
-  /** The value seen there (site text, length-capped). */
-  value: string;
-  url?: string;
-}
+export const CHECK_STATUSES = ["pass", "fail", "warn", "skip", "error"] as const;
+export const CheckStatusSchema = named("CheckStatus", StringEnum(CHECK_STATUSES));
+export type CheckStatus = Static<typeof CheckStatusSchema>;
 
-export interface Check {
-  /** Stable id, `<category>.<name>`, listed in the check catalogue (docs/checks.md). */
-  id: string;
-  category: CheckCategory;
-  severity: Severity;
-  status: CheckStatus;
-  title: string;
-  message: string;
-  evidence: string[];
-  remediation: string;
-}
+export const CHECK_CATEGORIES = ["performance", "seo", "security", "components"] as const;
+export const CheckCategorySchema = named("CheckCategory", StringEnum(CHECK_CATEGORIES));
+export type CheckCategory = Static<typeof CheckCategorySchema>;
 
-/** A partial failure: the report was still produced without this part. */
-export interface ReportError {
-  /** What was being done, e.g. `homepage`, `feed`. */
-  stage: string;
-  url?: string;
-  /** Machine-readable kind: `timeout`, `dns`, `too_large`, `blocked`, … */
-  kind: string;
-  message: string;
-}
+export const GRADES = ["A", "B", "C", "D", "E", "F"] as const;
+export const GradeSchema = named("Grade", StringEnum(GRADES));
+export type Grade = Static<typeof GradeSchema>;
 
-export interface Redirect {
-  url: string;
-  status: number;
-}
+export const LATEST_VERSION_REASONS = ["not_in_directory", "closed", "lookup_failed", "no_data"] as const;
+export const LatestVersionReasonSchema = named(
+  "LatestVersionReason",
+  StringEnum(LATEST_VERSION_REASONS, {
+    description:
+      "Why latest_version is null: not_in_directory (not on WordPress.org: premium or custom), closed (closed on WordPress.org), lookup_failed (WordPress.org did not answer in time), no_data (no source knows it, e.g. latest-version lookups are off)",
+  }),
+);
+export type LatestVersionReason = Static<typeof LatestVersionReasonSchema>;
 
-export interface Summary {
-  score: number;
-  grade: "A" | "B" | "C" | "D" | "E" | "F";
-  /** Per-category score 0–100, or null when no check of that category ran. */
-  categories: Record<CheckCategory, number | null>;
-  /** Count of failed (fail or warn) checks by severity. */
-  failed: Record<Severity, number>;
-  /**
-   * Why the grade is lower than the score alone would give: each failed critical check caps
-   * the grade at F, each failed high one at C (docs/scoring.md). Empty when nothing capped
-   * it. Since 1.2.0.
-   */
-  grade_caps?: GradeCap[];
-}
-
-/** A limit on the grade set by the worst findings, as SSL Labs and Mozilla Observatory do. */
-export interface GradeCap {
-  /** The best grade the report can have while these checks fail. */
-  grade: Summary["grade"];
-  severity: Severity;
-  /** The failing checks that set this cap. */
-  checks: string[];
-  reason: string;
-}
-
-/** A known vulnerability of a component version (from the component intelligence, docs/intel.md). */
-export interface Vulnerability {
-  /** The source's identifier (a Wordfence Intelligence UUID, or an imported file's id). */
-  id: string;
-  title: string;
-  /** From the CVSS rating (critical/high/medium/low; "None" → info); medium when unscored. */
-  severity: Severity;
-  /** CVSS base score 0–10, null when unscored. */
-  cvss: number | null;
-  /** The rating as the source names it ("Critical", "High", …), null when unscored. Since 1.1.0. */
-  cvss_rating?: string | null;
-  /** The CVSS vector, e.g. "CVSS:3.1/AV:N/AC:L/…", null when not given. Since 1.1.0. */
-  cvss_vector?: string | null;
-  cve: string[];
-  /** The affected range the installed version falls in, e.g. "<= 5.0.2" or ">= 6.1, < 6.1.10". Since 1.1.0. */
-  affected?: string;
-  /** The version to update to: the first patched release after the installed one; null when unfixed. */
-  fixed_in: string | null;
-  references: string[];
-  /** Which intel source reported it (`wordfence`, `file`). Since 1.1.0. */
-  source?: string;
-}
-
-/**
- * Why `latest_version` is null: `not_in_directory` (not on WordPress.org: premium or custom),
- * `closed` (closed on WordPress.org), `lookup_failed` (WordPress.org did not answer in time),
- * `no_data` (no source knows it, e.g. latest-version lookups are off).
- */
-export type LatestVersionReason = "not_in_directory" | "closed" | "lookup_failed" | "no_data";
-export const LATEST_VERSION_REASONS: readonly LatestVersionReason[] = [
-  "not_in_directory",
-  "closed",
-  "lookup_failed",
-  "no_data",
-];
-
-/** A data source behind the report's latest versions and vulnerabilities. */
-export interface IntelSource {
-  /** Stable id: `wordfence`, `wordpress.org`, `file`. */
-  id: string;
-  name: string;
-  /** How current the data is (ISO 8601), null when unknown. */
-  as_of: string | null;
-  /** The copyright and licence notices the source's terms require to be shown with its data. */
-  attribution: string | null;
-  url: string | null;
-}
-
-/** Where the component intelligence of a report came from. Since 1.1.0. */
-export interface ReportIntel {
-  sources: IntelSource[];
-}
-
-export interface WordPressInfo {
-  detected: boolean;
-  /** 0–100: how sure we are that the site runs WordPress. */
-  confidence: number;
-  /** The core version, or null when no source disclosed a plausible one. */
-  version: string | null;
-  /** 0–100: how sure we are of `version`. */
-  version_confidence: number;
-  /** Every place a WordPress signal or version was seen. */
-  evidence: Evidence[];
-  /** The REST API root, when the site advertises one. */
-  rest_api_url: string | null;
-  /** REST namespaces the API root lists (e.g. `wp/v2`, `akismet/v1`). */
-  rest_namespaces: string[];
-  /** URL path of the content directory when it is not the default `/wp-content`. */
-  content_path: string | null;
-  /** URL path WordPress is installed under (`/` or a subdirectory such as `/blog/`). */
-  install_path: string | null;
-  /** True when multisite hints were seen, null when unknown. */
-  multisite: boolean | null;
-  /** Newest release known to the service, when it knows one. */
-  latest_version: string | null;
-  /** Why latest_version is null (null when it is known). Since 1.1.0. */
-  latest_version_reason?: LatestVersionReason | null;
-  /** True when `version` is older than `latest_version`; null when either is unknown. */
-  outdated: boolean | null;
-  vulnerabilities: Vulnerability[];
-}
-
-/** A theme or plugin found on the site. */
-export interface Component {
-  /** Directory name under themes/ or plugins/ — WordPress.org's slug for public ones. */
-  slug: string;
-  name: string | null;
-  version: string | null;
-  /** 0–100: how sure we are of `version`. */
-  version_confidence: number;
-  /** 0–100: how sure we are that the component is installed and active. */
-  confidence: number;
-  /** Where each fact was seen: asset URL, HTML comment, header, REST namespace, readme… */
-  evidence: Evidence[];
-  latest_version: string | null;
-  /** Why latest_version is null (null when it is known). Since 1.1.0. */
-  latest_version_reason?: LatestVersionReason | null;
-  outdated: boolean | null;
-  vulnerabilities: Vulnerability[];
-  /**
-   * "aggressive" when only aggressive enumeration found it (the site does not show it: it is
-   * installed, maybe inactive); absent when passive detection found it. Since 1.2.0.
-   */
-  found_by?: "aggressive";
-}
-
-export interface ThemeInfo extends Component {
-  author: string | null;
-  /** The parent theme when the active theme is a child theme (style.css `Template:`). */
-  parent: Component | null;
-}
-
-export interface PluginInfo extends Component {
-  /** What the plugin is for, from the signature table: `seo`, `cache`, `security`, `forms`, … */
-  category: string | null;
-}
-
-/** A user account name the site discloses. */
-export interface DisclosedUser {
-  id: number | null;
-  /** Login name (slug), when disclosed. */
-  username: string | null;
-  display_name: string | null;
-  /** Where it was seen: `rest_api`, `author_archive`, `oembed`, `feed`, `sitemap`. */
-  sources: string[];
-}
-
-export interface HostingInfo {
-  /** Web server software (Server header, capped). */
-  server: string | null;
-  php_version: string | null;
-  cdn: string | null;
-  /** Page cache in front of WordPress: a plugin (WP Rocket, W3 Total Cache, LiteSpeed Cache) or a proxy (Varnish, Cloudflare…). */
-  page_cache: string | null;
-  /** Whether the homepage was served from that cache; null when unknown. */
-  page_cache_hit: boolean | null;
-  /** A web application firewall or bot challenge detected in front of the site. */
-  waf: string | null;
-  /** True when the homepage was a WAF challenge page instead of the site (nothing else could be analysed). */
-  blocked_by_waf: boolean;
-  evidence: Evidence[];
-  /**
-   * The software the site runs on, as its headers, cookies and homepage show it: web server,
-   * CDN, hosting platform, language, framework, CMS, site builder, static site generator
-   * (detect/stack.ts, docs/stack.md). Reported for every site; on a site that is not
-   * WordPress it is what the report can say instead. Since 1.2.0.
-   */
-  stack?: StackItem[];
-}
-
-/** What a piece of the stack is. */
-export type StackCategory =
-  | "web_server"
-  | "cdn"
-  | "hosting"
-  | "language"
-  | "framework"
-  | "cms"
-  | "site_builder"
-  | "static_site_generator";
-export const STACK_CATEGORIES: readonly StackCategory[] = [
+export const STACK_CATEGORIES = [
   "web_server",
   "cdn",
   "hosting",
@@ -258,255 +67,629 @@ export const STACK_CATEGORIES: readonly StackCategory[] = [
   "cms",
   "site_builder",
   "static_site_generator",
-];
+] as const;
+export const StackCategorySchema = named("StackCategory", StringEnum(STACK_CATEGORIES));
+export type StackCategory = Static<typeof StackCategorySchema>;
 
-/** One piece of software seen behind the site. Since 1.2.0. */
-export interface StackItem {
-  /** e.g. "nginx", "PHP", "Next.js", "Drupal", "Hugo". */
-  name: string;
-  category: StackCategory;
-  /** The version a signal stated, or null. */
-  version: string | null;
-  /** 0–100: how sure we are that the site uses it. */
-  confidence: number;
-  /** Where it was seen: `header`, `cookie` (the name only, never its value), `meta_generator`, `script`, `link`, `html_comment`. */
-  evidence: Evidence[];
-}
+// ── Parts ───────────────────────────────────────────────────────────────────────────────────
 
-export interface TimingRow {
-  url: string;
-  method: string;
-  status: number | null;
-  bytes: number;
-  transfer_bytes: number | null;
-  ttfb_ms: number | null;
-  ms: number;
-  error?: string;
-}
+export const ReportMetadataSchema = named(
+  "ReportMetadata",
+  Type.Object(
+    {
+      git_sha: Type.Optional(Type.String({ maxLength: 64, description: "Commit that was deployed" })),
+      git_ref: Type.Optional(Type.String({ maxLength: 255, description: "Branch or tag, e.g. refs/heads/main" })),
+      environment: Type.Optional(Type.String({ maxLength: 64, description: "e.g. production, staging, pr-42" })),
+      ci_run_url: Type.Optional(Type.String({ maxLength: 2048, description: "Link to the CI run that asked" })),
+    },
+    {
+      additionalProperties: false,
+      description: "Caller context, stored and returned as given (CI runs use it to find baselines)",
+    },
+  ),
+);
+export type ReportMetadata = Static<typeof ReportMetadataSchema>;
 
-export interface ResourceCount {
-  count: number;
-  /** Decoded bytes of the ones in the asset sample. */
-  bytes: number;
-  /** How many of `count` had a known size. */
-  sized: number;
-}
+export const EvidenceSchema = named(
+  "Evidence",
+  Type.Object(
+    {
+      source: Type.String({ description: "A stable token such as meta_generator or rss_generator" }),
+      value: Type.String({ description: "The value seen there (site text, length-capped)" }),
+      url: Type.Optional(Type.String()),
+    },
+    { description: "Where a fact was seen" },
+  ),
+);
+export type Evidence = Static<typeof EvidenceSchema>;
 
-/** A same-site asset from the analyzer's sample. */
-export interface AssetSample {
-  url: string;
-  type: "script" | "style" | "image" | "font" | "other";
-  status: number | null;
-  bytes: number | null;
-  /** Content-Encoding of the response, null when uncompressed. */
-  encoding: string | null;
-  cache_control: string | null;
-  /** Seconds the asset may be cached (max-age / s-maxage / Expires), null when not cacheable or unknown. */
-  max_age: number | null;
-}
+export const CheckSchema = named(
+  "Check",
+  Type.Object({
+    id: Type.String({ description: "Stable id, <category>.<name>, listed in the check catalogue (docs/checks.md)" }),
+    category: CheckCategorySchema,
+    severity: SeveritySchema,
+    status: CheckStatusSchema,
+    title: Type.String(),
+    message: Type.String(),
+    evidence: Type.Array(Type.String()),
+    remediation: Type.String(),
+  }),
+);
+export type Check = Static<typeof CheckSchema>;
 
-export interface PerformanceInfo {
-  /** Time to first byte of the homepage, median of the samples taken. */
-  ttfb_ms: number | null;
-  ttfb_samples_ms: number[];
-  /** Homepage download time (request start → last byte), ms. */
-  html_download_ms: number | null;
-  /** Decoded homepage size, bytes. */
-  html_bytes: number | null;
-  /** Homepage size on the wire when the server declared it, bytes. */
-  html_transfer_bytes: number | null;
-  /** Content-Encoding of the homepage, or null when uncompressed. */
-  compression: string | null;
-  /**
-   * HTTP version the homepage was served with: "2" when the site negotiated HTTP/2 (ALPN, over
-   * TLS), else "1.1"; null when unknown. (Before HTTP/2 support every report said "1.1".)
-   */
-  http_version: string | null;
-  caching: {
-    cache_control: string | null;
-    expires: string | null;
-    etag: boolean;
-    last_modified: boolean;
-    age: number | null;
-    page_cache: string | null;
-    page_cache_hit: boolean | null;
-  };
-  resources: {
-    scripts: ResourceCount;
-    styles: ResourceCount;
-    images: ResourceCount;
-    fonts: ResourceCount;
-  };
-  /** Scripts and stylesheets in <head> that block rendering (no async/defer/module, media=all). */
-  render_blocking: string[];
-  /** Hosts other than the site's own that the homepage loads resources from. */
-  third_party_hosts: string[];
-  images: {
-    total: number;
-    lazy: number;
-    without_dimensions: number;
-    without_alt: number;
-  };
-  /** A bounded sample of same-site assets (sizes are decoded bytes). */
-  assets: AssetSample[];
-  /** One row per request the analyzer made. */
-  requests: TimingRow[];
-}
+export const ReportErrorSchema = named(
+  "ReportError",
+  Type.Object(
+    {
+      stage: Type.String({ description: "What was being done, e.g. homepage, feed" }),
+      url: Type.Optional(Type.String()),
+      kind: Type.String({ description: "Machine-readable kind: timeout, dns, too_large, blocked, not_wordpress, …" }),
+      message: Type.String(),
+    },
+    { description: "A partial failure: the report was still produced without this part" },
+  ),
+);
+export type ReportError = Static<typeof ReportErrorSchema>;
 
-export interface SeoInfo {
-  title: string | null;
-  title_length: number;
-  meta_description: string | null;
-  meta_description_length: number;
-  canonical: string | null;
-  /** Content of <meta name="robots">, null when absent. */
-  robots_meta: string | null;
-  /** X-Robots-Tag header, null when absent. */
-  x_robots_tag: string | null;
-  /** True when the homepage asks not to be indexed (meta robots or header). */
-  noindex: boolean;
-  robots_txt: {
-    present: boolean;
-    /** True when robots.txt disallows the whole site for all crawlers. */
-    disallows_all: boolean;
-    sitemaps: string[];
-  };
-  sitemaps: { url: string; status: number | null; valid: boolean; entries: number }[];
-  headings: { h1: string[]; h2: number; h3: number };
-  lang: string | null;
-  viewport: string | null;
-  charset: string | null;
-  open_graph: Record<string, string>;
-  twitter_card: Record<string, string>;
-  /** schema.org types found in JSON-LD and microdata. */
-  structured_data_types: string[];
-  hreflang: { lang: string; url: string }[];
-  images_without_alt: number;
-  /** The SEO plugin generating the tags, when detected (Yoast SEO, Rank Math, …). */
-  seo_plugin: string | null;
-}
+export const RedirectSchema = named("Redirect", Type.Object({ url: Type.String(), status: Type.Integer() }));
+export type Redirect = Static<typeof RedirectSchema>;
 
-export interface SecurityHeader {
-  name: string;
-  value: string | null;
-}
+export const GradeCapSchema = named(
+  "GradeCap",
+  Type.Object(
+    {
+      grade: { ...GradeSchema, description: "The best grade the report can have while these checks fail" },
+      severity: SeveritySchema,
+      checks: Type.Array(Type.String(), { description: "The failing checks that set this cap" }),
+      reason: Type.String(),
+    },
+    { description: "A limit on the grade set by the worst findings, as SSL Labs and Mozilla Observatory do" },
+  ),
+);
+export type GradeCap = Static<typeof GradeCapSchema>;
 
-export interface ExposedFile {
-  /** Path probed, e.g. `/wp-content/debug.log`. */
-  path: string;
-  url: string;
-  /** `debug_log`, `config_backup`, `env_file`, `git`, `installer`, `db_dump`, `backup_dir`, `emergency`, `readme`, … */
-  kind: string;
-  status: number;
-  /** What showed it is real (first bytes, a matching pattern), capped. */
-  evidence: string;
-}
+const categoryScore = () => Nullable(Percent());
 
-export interface SecurityInfo {
-  https: boolean;
-  /** Whether http:// redirects to https://; null when not tested (site not on HTTPS). */
-  http_to_https_redirect: boolean | null;
-  hsts: string | null;
-  /** The security headers we look for, with their values (null = missing). */
-  headers: SecurityHeader[];
-  cookies: { name: string; secure: boolean; http_only: boolean; same_site: string | null }[];
-  version_disclosure: {
-    generator: string | null;
-    server: string | null;
-    x_powered_by: string | null;
-  };
-  xmlrpc: {
-    /** xmlrpc.php answers as XML-RPC. */
-    enabled: boolean;
-    methods: number | null;
-    multicall: boolean | null;
-    pingback: boolean | null;
-  };
-  /** Which routes disclosed user accounts (`users[]` has who, and where each was seen). */
-  user_enumeration: {
-    rest_api: boolean;
-    author_archives: boolean;
-    oembed: boolean;
-    /** Core's users sitemap (wp-sitemap-users-1.xml) lists author archives. Since 1.2.0. */
-    sitemap?: boolean;
-    /** Feeds name post authors (display names). Since 1.2.0. */
-    feed?: boolean;
-  };
-  users: DisclosedUser[];
-  exposed_files: ExposedFile[];
-  /** Directories that answer with a listing of their files. */
-  directory_listing: string[];
-  login: {
-    url: string | null;
-    /** wp-login.php answers with the login form. */
-    reachable: boolean;
-    over_https: boolean;
-  };
-}
+export const SummarySchema = named(
+  "Summary",
+  Type.Object({
+    score: Percent(),
+    grade: GradeSchema,
+    categories: Type.Object(
+      {
+        performance: categoryScore(),
+        seo: categoryScore(),
+        security: categoryScore(),
+        components: categoryScore(),
+      },
+      { description: "Per-category score 0–100, or null when no check of that category ran" },
+    ),
+    failed: Type.Object(
+      { critical: Count(), high: Count(), medium: Count(), low: Count(), info: Count() },
+      { description: "Count of failed (fail or warn) checks by severity" },
+    ),
+    grade_caps: Type.Optional(
+      Type.Array(GradeCapSchema, {
+        description:
+          "Why the grade is lower than the score alone gives: each failed critical check caps it at F, each failed high one at C (docs/scoring.md). Empty when nothing capped it. Since 1.2.0.",
+      }),
+    ),
+  }),
+);
+export type Summary = Static<typeof SummarySchema>;
 
-export interface Report {
-  id: string;
-  schema_version: string;
-  status: ReportStatus;
-  /** The URL as asked. */
-  url: string;
-  /** The homepage URL after redirects; null until fetched. */
-  final_url: string | null;
-  redirects: Redirect[];
-  created_at: string;
-  completed_at: string | null;
-  duration_ms: number | null;
-  metadata: ReportMetadata;
-  /** Null until the analysis completes. */
-  summary: Summary | null;
-  wordpress: WordPressInfo | null;
-  /** The active theme; null when not WordPress or not found. */
-  theme: ThemeInfo | null;
-  plugins: PluginInfo[];
-  hosting: HostingInfo | null;
-  performance: PerformanceInfo | null;
-  seo: SeoInfo | null;
-  security: SecurityInfo | null;
-  checks: Check[];
-  errors: ReportError[];
-  /** The sources of latest versions and vulnerabilities, with their attribution; null before completion. Since 1.1.0. */
-  intel?: ReportIntel | null;
-  /** "passive" (the default) or "aggressive" (opt-in enumeration, docs/enumeration.md). Since 1.2.0. */
-  mode?: AnalysisMode;
-  /** What aggressive enumeration did; null for passive reports. Since 1.2.0. */
-  enumeration?: EnumerationSummary | null;
-  /**
-   * Themes installed besides the active one and its parent, which the site does not load:
-   * named by an open listing of the themes folder (at most 50), or found by aggressive
-   * enumeration (`found_by: "aggressive"`). Their code can still be requested directly, so
-   * their vulnerabilities are looked up. Since 1.2.0.
-   */
-  installed_themes?: Component[];
-}
+export const VulnerabilitySchema = named(
+  "Vulnerability",
+  Type.Object(
+    {
+      id: Type.String({
+        description: "The source's identifier (a Wordfence Intelligence UUID, or an imported file's id)",
+      }),
+      title: Type.String(),
+      severity: { ...SeveritySchema, description: "From the CVSS rating (None → info); medium when unscored" },
+      cvss: Nullable(Type.Number({ minimum: 0, maximum: 10 }), { description: "CVSS base score, null when unscored" }),
+      cvss_rating: Type.Optional(
+        Nullable(Type.String(), {
+          description: "The rating as the source names it (Critical, High, …), null when unscored. Since 1.1.0.",
+        }),
+      ),
+      cvss_vector: Type.Optional(
+        Nullable(Type.String(), { description: 'The CVSS vector, e.g. "CVSS:3.1/AV:N/AC:L/…". Since 1.1.0.' }),
+      ),
+      cve: Type.Array(Type.String()),
+      affected: Type.Optional(
+        Type.String({
+          description:
+            'The affected range the installed version falls in, e.g. "<= 5.0.2" or ">= 6.1, < 6.1.10". Since 1.1.0.',
+        }),
+      ),
+      fixed_in: Nullable(Type.String(), {
+        description: "The version to update to: the first patched release after the installed one; null when unfixed",
+      }),
+      references: Type.Array(Type.String()),
+      source: Type.Optional(
+        Type.String({ description: "Which intel source reported it (wordfence, file). Since 1.1.0." }),
+      ),
+    },
+    { description: "A known vulnerability of a component version (docs/intel.md)" },
+  ),
+);
+export type Vulnerability = Static<typeof VulnerabilitySchema>;
 
-/** Aggressive enumeration's account of itself (docs/enumeration.md). */
-export interface EnumerationSummary {
-  budget: { max_requests: number; time_budget_ms: number };
-  /** Requests made, calibration and version reads included. */
-  requests: number;
-  duration_ms: number;
-  /** Why it stopped: it went through every candidate, or a budget ran out first. */
-  stopped_by: "finished" | "request_budget" | "time_budget" | "deadline" | "site_errors";
-  plugins: EnumerationKind<"directory" | "readme" | "unreliable">;
-  themes: EnumerationKind<"style_css" | "unreliable">;
-}
+export const IntelSourceSchema = named(
+  "IntelSource",
+  Type.Object(
+    {
+      id: Type.String({ description: "Stable id: wordfence, wordpress.org, file" }),
+      name: Type.String(),
+      as_of: Nullable(Type.String(), { description: "How current the data is (ISO 8601), null when unknown" }),
+      attribution: Nullable(Type.String(), {
+        description: "The copyright and licence notices the source's terms require to be shown with its data",
+      }),
+      url: Nullable(Type.String()),
+    },
+    { description: "A data source behind the report's latest versions and vulnerabilities" },
+  ),
+);
+export type IntelSource = Static<typeof IntelSourceSchema>;
 
-export interface EnumerationKind<Method extends string> {
-  /**
-   * How presence was told: `directory` (a plugin's folder answers 403/200 while a random one
-   * answers 404), `readme`/`style_css` (that file answers 200), `unreliable` (the site answers
-   * a made-up component like a real one, so nothing was probed).
-   */
-  method: Method;
-  candidates: number;
-  /** How many of the candidates came first because they have known vulnerabilities. */
-  vulnerable_candidates: number;
-  probed: number;
-  /** Slugs found (already-detected ones are not probed again). */
-  found: string[];
-}
+export const ReportIntelSchema = named(
+  "ReportIntel",
+  Type.Object(
+    { sources: Type.Array(IntelSourceSchema) },
+    { description: "Where the component intelligence of a report came from. Since 1.1.0." },
+  ),
+);
+export type ReportIntel = Static<typeof ReportIntelSchema>;
+
+const latestVersionReason = () =>
+  Type.Optional(
+    Nullable(LatestVersionReasonSchema, { description: "Null when latest_version is known. Since 1.1.0." }),
+  );
+
+export const WordPressInfoSchema = named(
+  "WordPressInfo",
+  Type.Object({
+    detected: Type.Boolean(),
+    confidence: Percent({ description: "How sure we are that the site runs WordPress" }),
+    version: Nullable(Type.String(), {
+      description: "The core version, or null when no source disclosed a plausible one",
+    }),
+    version_confidence: Percent({ description: "How sure we are of version" }),
+    evidence: Type.Array(EvidenceSchema, { description: "Every place a WordPress signal or version was seen" }),
+    rest_api_url: Nullable(Type.String(), { description: "The REST API root, when the site advertises one" }),
+    rest_namespaces: Type.Array(Type.String(), {
+      description: "REST namespaces the API root lists (e.g. wp/v2, akismet/v1)",
+    }),
+    content_path: Nullable(Type.String(), {
+      description: "URL path of the content directory when it is not the default /wp-content",
+    }),
+    install_path: Nullable(Type.String(), {
+      description: "URL path WordPress is installed under (/ or a subdirectory such as /blog/)",
+    }),
+    multisite: Nullable(Type.Boolean(), { description: "True when multisite hints were seen, null when unknown" }),
+    latest_version: Nullable(Type.String(), { description: "Newest release known to the service" }),
+    latest_version_reason: latestVersionReason(),
+    outdated: Nullable(Type.Boolean(), {
+      description: "True when version is older than latest_version; null when either is unknown",
+    }),
+    vulnerabilities: Type.Array(VulnerabilitySchema),
+  }),
+);
+export type WordPressInfo = Static<typeof WordPressInfoSchema>;
+
+const componentFields = {
+  slug: Type.String({ description: "Directory name under themes/ or plugins/ — WordPress.org's slug for public ones" }),
+  name: Nullable(Type.String()),
+  version: Nullable(Type.String()),
+  version_confidence: Percent({ description: "How sure we are of version" }),
+  confidence: Percent({ description: "How sure we are that the component is installed and active" }),
+  evidence: Type.Array(EvidenceSchema, {
+    description: "Where each fact was seen: asset URL, HTML comment, header, REST namespace, readme…",
+  }),
+  latest_version: Nullable(Type.String()),
+  latest_version_reason: latestVersionReason(),
+  outdated: Nullable(Type.Boolean()),
+  vulnerabilities: Type.Array(VulnerabilitySchema),
+  found_by: Type.Optional(
+    Type.Literal("aggressive", {
+      description:
+        "Only aggressive enumeration found it (the site does not show it: installed, maybe inactive); absent when passive detection found it. Since 1.2.0.",
+    }),
+  ),
+};
+
+export const ComponentSchema = named(
+  "Component",
+  Type.Object(componentFields, { description: "A theme or plugin found on the site" }),
+);
+export type Component = Static<typeof ComponentSchema>;
+
+export const ThemeInfoSchema = named(
+  "ThemeInfo",
+  Type.Object({
+    ...componentFields,
+    author: Nullable(Type.String()),
+    parent: Nullable(ComponentSchema, {
+      description: "The parent theme when the active theme is a child theme (style.css Template:)",
+    }),
+  }),
+);
+export type ThemeInfo = Static<typeof ThemeInfoSchema>;
+
+export const PluginInfoSchema = named(
+  "PluginInfo",
+  Type.Object({
+    ...componentFields,
+    category: Nullable(Type.String(), {
+      description: "What the plugin is for, from the signature table: seo, cache, security, forms, …",
+    }),
+  }),
+);
+export type PluginInfo = Static<typeof PluginInfoSchema>;
+
+export const DisclosedUserSchema = named(
+  "DisclosedUser",
+  Type.Object(
+    {
+      id: Nullable(Type.Integer()),
+      username: Nullable(Type.String(), { description: "Login name (slug), when disclosed" }),
+      display_name: Nullable(Type.String()),
+      sources: Type.Array(Type.String(), {
+        description: "Where it was seen: rest_api, author_archive, oembed, feed, sitemap",
+      }),
+    },
+    { description: "A user account name the site discloses" },
+  ),
+);
+export type DisclosedUser = Static<typeof DisclosedUserSchema>;
+
+export const StackItemSchema = named(
+  "StackItem",
+  Type.Object(
+    {
+      name: Type.String({ description: 'e.g. "nginx", "PHP", "Next.js", "Drupal", "Hugo"' }),
+      category: StackCategorySchema,
+      version: Nullable(Type.String(), { description: "The version a signal stated, or null" }),
+      confidence: Percent({ description: "How sure we are that the site uses it" }),
+      evidence: Type.Array(EvidenceSchema, {
+        description:
+          "Where it was seen: header, cookie (the name only, never its value), meta_generator, script, link, html_comment",
+      }),
+    },
+    { description: "One piece of software seen behind the site. Since 1.2.0." },
+  ),
+);
+export type StackItem = Static<typeof StackItemSchema>;
+
+export const HostingInfoSchema = named(
+  "HostingInfo",
+  Type.Object({
+    server: Nullable(Type.String(), { description: "Web server software (Server header, capped)" }),
+    php_version: Nullable(Type.String()),
+    cdn: Nullable(Type.String()),
+    page_cache: Nullable(Type.String(), {
+      description:
+        "Page cache in front of WordPress: a plugin (WP Rocket, W3 Total Cache, LiteSpeed Cache) or a proxy (Varnish, Cloudflare…)",
+    }),
+    page_cache_hit: Nullable(Type.Boolean(), {
+      description: "Whether the homepage was served from that cache; null when unknown",
+    }),
+    waf: Nullable(Type.String(), {
+      description: "A web application firewall or bot challenge detected in front of the site",
+    }),
+    blocked_by_waf: Type.Boolean({
+      description:
+        "True when the homepage was a WAF challenge page instead of the site (nothing else could be analysed)",
+    }),
+    evidence: Type.Array(EvidenceSchema),
+    stack: Type.Optional(
+      Type.Array(StackItemSchema, {
+        description:
+          "The software the site runs on, as its headers, cookies and homepage show it: web server, CDN, hosting platform, language, framework, CMS, site builder, static site generator (docs/stack.md). Since 1.2.0.",
+      }),
+    ),
+  }),
+);
+export type HostingInfo = Static<typeof HostingInfoSchema>;
+
+export const TimingRowSchema = named(
+  "TimingRow",
+  Type.Object({
+    url: Type.String(),
+    method: Type.String(),
+    status: Nullable(Type.Integer()),
+    bytes: Count(),
+    transfer_bytes: Nullable(Count()),
+    ttfb_ms: Nullable(Type.Number()),
+    ms: Type.Number(),
+    error: Type.Optional(Type.String()),
+  }),
+);
+export type TimingRow = Static<typeof TimingRowSchema>;
+
+export const ResourceCountSchema = named(
+  "ResourceCount",
+  Type.Object({
+    count: Count(),
+    bytes: Count({ description: "Decoded bytes of the ones in the asset sample" }),
+    sized: Count({ description: "How many of count had a known size" }),
+  }),
+);
+export type ResourceCount = Static<typeof ResourceCountSchema>;
+
+export const AssetSampleSchema = named(
+  "AssetSample",
+  Type.Object(
+    {
+      url: Type.String(),
+      type: StringEnum(["script", "style", "image", "font", "other"]),
+      status: Nullable(Type.Integer()),
+      bytes: Nullable(Count()),
+      encoding: Nullable(Type.String(), { description: "Content-Encoding of the response, null when uncompressed" }),
+      cache_control: Nullable(Type.String()),
+      max_age: Nullable(Type.Integer(), {
+        description:
+          "Seconds the asset may be cached (max-age / s-maxage / Expires), null when not cacheable or unknown",
+      }),
+    },
+    { description: "A same-site asset from the analyzer's sample" },
+  ),
+);
+export type AssetSample = Static<typeof AssetSampleSchema>;
+
+export const PerformanceInfoSchema = named(
+  "PerformanceInfo",
+  Type.Object({
+    ttfb_ms: Nullable(Type.Number(), {
+      description: "Time to first byte of the homepage, median of the samples taken",
+    }),
+    ttfb_samples_ms: Type.Array(Type.Number()),
+    html_download_ms: Nullable(Type.Number(), {
+      description: "Homepage download time (request start → last byte), ms",
+    }),
+    html_bytes: Nullable(Count(), { description: "Decoded homepage size, bytes" }),
+    html_transfer_bytes: Nullable(Count(), {
+      description: "Homepage size on the wire when the server declared it, bytes",
+    }),
+    compression: Nullable(Type.String(), {
+      description: "Content-Encoding of the homepage, or null when uncompressed",
+    }),
+    http_version: Nullable(Type.String(), {
+      description:
+        'HTTP version the homepage was served with: "2" when the site negotiated HTTP/2 (ALPN, over TLS), else "1.1"; null when unknown',
+    }),
+    caching: Type.Object({
+      cache_control: Nullable(Type.String()),
+      expires: Nullable(Type.String()),
+      etag: Type.Boolean(),
+      last_modified: Type.Boolean(),
+      age: Nullable(Type.Number()),
+      page_cache: Nullable(Type.String()),
+      page_cache_hit: Nullable(Type.Boolean()),
+    }),
+    resources: Type.Object({
+      scripts: ResourceCountSchema,
+      styles: ResourceCountSchema,
+      images: ResourceCountSchema,
+      fonts: ResourceCountSchema,
+    }),
+    render_blocking: Type.Array(Type.String(), {
+      description: "Scripts and stylesheets in <head> that block rendering (no async/defer/module, media=all)",
+    }),
+    third_party_hosts: Type.Array(Type.String(), {
+      description: "Hosts other than the site's own that the homepage loads resources from",
+    }),
+    images: Type.Object({
+      total: Count(),
+      lazy: Count(),
+      without_dimensions: Count(),
+      without_alt: Count(),
+    }),
+    assets: Type.Array(AssetSampleSchema, {
+      description: "A bounded sample of same-site assets (sizes are decoded bytes)",
+    }),
+    requests: Type.Array(TimingRowSchema, { description: "One row per request the analyzer made" }),
+  }),
+);
+export type PerformanceInfo = Static<typeof PerformanceInfoSchema>;
+
+export const SeoInfoSchema = named(
+  "SeoInfo",
+  Type.Object({
+    title: Nullable(Type.String()),
+    title_length: Count(),
+    meta_description: Nullable(Type.String()),
+    meta_description_length: Count(),
+    canonical: Nullable(Type.String()),
+    robots_meta: Nullable(Type.String(), { description: 'Content of <meta name="robots">, null when absent' }),
+    x_robots_tag: Nullable(Type.String(), { description: "X-Robots-Tag header, null when absent" }),
+    noindex: Type.Boolean({ description: "True when the homepage asks not to be indexed (meta robots or header)" }),
+    robots_txt: Type.Object({
+      present: Type.Boolean(),
+      disallows_all: Type.Boolean({ description: "True when robots.txt disallows the whole site for all crawlers" }),
+      sitemaps: Type.Array(Type.String()),
+    }),
+    sitemaps: Type.Array(
+      Type.Object({ url: Type.String(), status: Nullable(Type.Integer()), valid: Type.Boolean(), entries: Count() }),
+    ),
+    headings: Type.Object({ h1: Type.Array(Type.String()), h2: Count(), h3: Count() }),
+    lang: Nullable(Type.String()),
+    viewport: Nullable(Type.String()),
+    charset: Nullable(Type.String()),
+    open_graph: Type.Record(Type.String(), Type.String()),
+    twitter_card: Type.Record(Type.String(), Type.String()),
+    structured_data_types: Type.Array(Type.String(), {
+      description: "schema.org types found in JSON-LD and microdata",
+    }),
+    hreflang: Type.Array(Type.Object({ lang: Type.String(), url: Type.String() })),
+    images_without_alt: Count(),
+    seo_plugin: Nullable(Type.String(), {
+      description: "The SEO plugin generating the tags, when detected (Yoast SEO, Rank Math, …)",
+    }),
+  }),
+);
+export type SeoInfo = Static<typeof SeoInfoSchema>;
+
+export const SecurityHeaderSchema = named(
+  "SecurityHeader",
+  Type.Object({ name: Type.String(), value: Nullable(Type.String(), { description: "null = missing" }) }),
+);
+export type SecurityHeader = Static<typeof SecurityHeaderSchema>;
+
+export const ExposedFileSchema = named(
+  "ExposedFile",
+  Type.Object({
+    path: Type.String({ description: "Path probed, e.g. /wp-content/debug.log" }),
+    url: Type.String(),
+    kind: Type.String({
+      description: "debug_log, config_backup, env_file, git, installer, db_dump, backup_dir, emergency, readme, …",
+    }),
+    status: Type.Integer(),
+    evidence: Type.String({ description: "What showed it is real (first bytes, a matching pattern), capped" }),
+  }),
+);
+export type ExposedFile = Static<typeof ExposedFileSchema>;
+
+export const SecurityInfoSchema = named(
+  "SecurityInfo",
+  Type.Object({
+    https: Type.Boolean(),
+    http_to_https_redirect: Nullable(Type.Boolean(), {
+      description: "Whether http:// redirects to https://; null when not tested (site not on HTTPS)",
+    }),
+    hsts: Nullable(Type.String()),
+    headers: Type.Array(SecurityHeaderSchema, {
+      description: "The security headers we look for, with their values (null = missing)",
+    }),
+    cookies: Type.Array(
+      Type.Object({
+        name: Type.String(),
+        secure: Type.Boolean(),
+        http_only: Type.Boolean(),
+        same_site: Nullable(Type.String()),
+      }),
+    ),
+    version_disclosure: Type.Object({
+      generator: Nullable(Type.String()),
+      server: Nullable(Type.String()),
+      x_powered_by: Nullable(Type.String()),
+    }),
+    xmlrpc: Type.Object({
+      enabled: Type.Boolean({ description: "xmlrpc.php answers as XML-RPC" }),
+      methods: Nullable(Count()),
+      multicall: Nullable(Type.Boolean()),
+      pingback: Nullable(Type.Boolean()),
+    }),
+    user_enumeration: Type.Object(
+      {
+        rest_api: Type.Boolean(),
+        author_archives: Type.Boolean(),
+        oembed: Type.Boolean(),
+        sitemap: Type.Optional(
+          Type.Boolean({
+            description: "Core's users sitemap (wp-sitemap-users-1.xml) lists author archives. Since 1.2.0.",
+          }),
+        ),
+        feed: Type.Optional(Type.Boolean({ description: "Feeds name post authors (display names). Since 1.2.0." })),
+      },
+      { description: "Which routes disclosed user accounts (users[] has who, and where each was seen)" },
+    ),
+    users: Type.Array(DisclosedUserSchema),
+    exposed_files: Type.Array(ExposedFileSchema),
+    directory_listing: Type.Array(Type.String(), {
+      description: "Directories that answer with a listing of their files",
+    }),
+    login: Type.Object({
+      url: Nullable(Type.String()),
+      reachable: Type.Boolean({ description: "wp-login.php answers with the login form" }),
+      over_https: Type.Boolean(),
+    }),
+  }),
+);
+export type SecurityInfo = Static<typeof SecurityInfoSchema>;
+
+const enumerationKind = <const Methods extends readonly [string, ...string[]]>(methods: Methods) =>
+  Type.Object({
+    method: StringEnum(methods, {
+      description:
+        "How presence was told: directory (a plugin's folder answers 403/200 while a random one answers 404), readme/style_css (that file answers 200), unreliable (the site answers a made-up component like a real one, so nothing was probed)",
+    }),
+    candidates: Count(),
+    vulnerable_candidates: Count({
+      description: "How many of the candidates came first because they have known vulnerabilities",
+    }),
+    probed: Count(),
+    found: Type.Array(Type.String(), { description: "Slugs found (already-detected ones are not probed again)" }),
+  });
+
+export const EnumerationSummarySchema = named(
+  "EnumerationSummary",
+  Type.Object(
+    {
+      budget: Type.Object({ max_requests: Count(), time_budget_ms: Count() }),
+      requests: Count({ description: "Requests made, calibration and version reads included" }),
+      duration_ms: Count(),
+      stopped_by: StringEnum(["finished", "request_budget", "time_budget", "deadline", "site_errors"], {
+        description: "Why it stopped: it went through every candidate, or a budget ran out first",
+      }),
+      plugins: enumerationKind(["directory", "readme", "unreliable"]),
+      themes: enumerationKind(["style_css", "unreliable"]),
+    },
+    { description: "Aggressive enumeration's account of itself (docs/enumeration.md). Since 1.2.0." },
+  ),
+);
+export type EnumerationSummary = Static<typeof EnumerationSummarySchema>;
+
+// ── The report ──────────────────────────────────────────────────────────────────────────────
+
+export const REPORT_ID_PATTERN = "^rep_[0-9a-z]{26}$";
+
+export const ReportSchema = named(
+  "Report",
+  Type.Object(
+    {
+      id: Type.String({ pattern: REPORT_ID_PATTERN, description: "Report id (unguessable)" }),
+      schema_version: Type.String({ description: `Semver of the report format; currently ${REPORT_SCHEMA_VERSION}` }),
+      status: ReportStatusSchema,
+      url: Type.String({ description: "The URL as asked" }),
+      final_url: Nullable(Type.String(), { description: "The homepage URL after redirects; null until fetched" }),
+      redirects: Type.Array(RedirectSchema),
+      created_at: Type.String({ format: "date-time" }),
+      completed_at: Nullable(Type.String({ format: "date-time" })),
+      duration_ms: Nullable(Count()),
+      metadata: ReportMetadataSchema,
+      summary: Nullable(SummarySchema, { description: "Null until the analysis completes" }),
+      wordpress: Nullable(WordPressInfoSchema),
+      theme: Nullable(ThemeInfoSchema, { description: "The active theme; null when not WordPress or not found" }),
+      plugins: Type.Array(PluginInfoSchema),
+      hosting: Nullable(HostingInfoSchema),
+      performance: Nullable(PerformanceInfoSchema),
+      seo: Nullable(SeoInfoSchema),
+      security: Nullable(SecurityInfoSchema),
+      checks: Type.Array(CheckSchema),
+      errors: Type.Array(ReportErrorSchema),
+      intel: Type.Optional(
+        Nullable(ReportIntelSchema, {
+          description:
+            "The sources of latest versions and vulnerabilities, with their attribution; null before completion. Since 1.1.0.",
+        }),
+      ),
+      mode: Type.Optional(AnalysisModeSchema),
+      enumeration: Type.Optional(
+        Nullable(EnumerationSummarySchema, {
+          description: "What aggressive enumeration did; null for passive reports",
+        }),
+      ),
+      installed_themes: Type.Optional(
+        Type.Array(ComponentSchema, {
+          description:
+            "Themes installed besides the active one and its parent, which the site does not load: named by an open listing of the themes folder (at most 50), or found by aggressive enumeration (found_by: aggressive). Their code can still be requested directly, so their vulnerabilities are looked up. Since 1.2.0.",
+        }),
+      ),
+    },
+    { title: "wpreport report", description: "One analysis of one site (schema v1)" },
+  ),
+);
+export type Report = Static<typeof ReportSchema>;

@@ -59,16 +59,19 @@ describe.each(BACKENDS)("API basics on %s", (backend) => {
     const { paths } = response.body;
     const generate = paths["/api/generate-report"]?.post;
     expect(Object.keys(generate?.responses ?? {}).sort()).toEqual(
-      ["201", "202", "400", "401", "402", "409", "413", "415", "422", "429"].sort(),
+      ["201", "202", "400", "401", "402", "409", "413", "415", "422", "429", "503"].sort(),
     );
     expect(Object.keys(paths["/api/report/{report_id}"]?.get?.responses ?? {}).sort()).toEqual([
       "200",
       "401",
       "404",
+      "413",
       "429",
+      "503",
     ]);
-    expect(Object.keys(paths["/api/usage"]?.get?.responses ?? {}).sort()).toEqual(["200", "401", "429"]);
-    expect(JSON.stringify(generate)).toContain("request_id");
+    expect(Object.keys(paths["/api/usage"]?.get?.responses ?? {}).sort()).toEqual(["200", "401", "413", "429", "503"]);
+    expect(JSON.stringify(generate?.responses["422"])).toContain("application/problem+json");
+    expect(JSON.stringify(response.body)).toContain('"request_id"');
   });
 
   test("the report JSON Schema is public", async () => {

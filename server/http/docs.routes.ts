@@ -1,21 +1,70 @@
 /**
- * Public, unauthenticated documents: the report JSON Schema and the pages that problem
- * `type` URIs point to. (The OpenAPI document is served by @elysiajs/openapi in app.ts.)
+ * Public, unauthenticated documents: the OpenAPI document, the report JSON Schema, and the
+ * pages that problem `type` URIs point to.
  */
+import { Type } from "@sinclair/typebox";
 import { Elysia, t } from "elysia";
-import { ReportSchema } from "../reports/report.schema.ts";
+import { reportJsonSchema } from "../reports/report-json-schema.ts";
+import { type ApiOperation, openApiDocument } from "./openapi.ts";
 import { PROBLEMS, type ProblemCode } from "./problem.ts";
 
-export function docsRoutes() {
-  const schemaJson = JSON.stringify({ $schema: "https://json-schema.org/draft/2020-12/schema", ...ReportSchema });
+const JsonDocumentSchema = Type.Object({}, { additionalProperties: true });
+
+export const docsOperations: ApiOperation[] = [
+  {
+    method: "get",
+    path: "/api/openapi.json",
+    operationId: "getOpenApiDocument",
+    summary: "This OpenAPI document",
+    description: "OpenAPI 3.1; its server is this service's public address.",
+    tag: "Schema",
+    auth: "none",
+    responses: { 200: { description: "The OpenAPI document", content: { "application/json": JsonDocumentSchema } } },
+    errors: [],
+  },
+  {
+    method: "get",
+    path: "/api/schema/report.json",
+    operationId: "getReportSchema",
+    summary: "Report JSON Schema",
+    description:
+      "The report's JSON Schema (draft 2020-12), for validating reports in your own tools; it compiles in Ajv's strict mode.",
+    tag: "Schema",
+    auth: "none",
+    responses: {
+      200: { description: "The JSON Schema", content: { "application/schema+json": JsonDocumentSchema } },
+    },
+    errors: [],
+  },
+];
+
+export function docsRoutes(deps: {
+  /** Every operation of the API, the documents' own included. */
+  operations: ApiOperation[];
+  version: string;
+  baseUrlFor: (request: Request) => string;
+}) {
+  const schemaJson = JSON.stringify(reportJsonSchema());
+  // The servers entry follows the address the document was asked at (or PUBLIC_BASE_URL).
+  const { servers: _, ...document } = openApiDocument(deps.operations, { version: deps.version, serverUrl: "" });
   return new Elysia()
+    .get("/api/openapi.json", ({ request }) => {
+      const body = {
+        openapi: document.openapi,
+        info: document.info,
+        servers: [{ url: deps.baseUrlFor(request), description: "This wpreport service" }],
+        ...document,
+      };
+      return new Response(JSON.stringify(body), {
+        headers: { "content-type": "application/json; charset=utf-8", "cache-control": "public, max-age=300" },
+      });
+    })
     .get(
       "/api/schema/report.json",
       () =>
         new Response(schemaJson, {
           headers: { "content-type": "application/schema+json", "cache-control": "public, max-age=300" },
         }),
-      { detail: { summary: "Report JSON Schema", tags: ["Schema"] } },
     )
     .get(
       "/problems/:code",
@@ -29,6 +78,6 @@ export function docsRoutes() {
 <p>See the error reference in the wpreport documentation (docs/errors.md) for causes and what to do.</p></html>`;
         return new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } });
       },
-      { params: t.Object({ code: t.String({ maxLength: 64 }) }), detail: { hide: true } },
+      { params: t.Object({ code: t.String({ maxLength: 64 }) }) },
     );
 }

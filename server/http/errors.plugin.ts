@@ -8,12 +8,13 @@ import { Elysia } from "elysia";
 import type { Logger } from "../logging/logger.ts";
 import { ApiProblem, problemResponse } from "./problem.ts";
 import { requestContext } from "./request-context.ts";
+import { issueDetail } from "./validation-messages.ts";
 
 interface ValidationIssue {
   path?: string;
   message?: string;
   value?: unknown;
-  schema?: { type?: string };
+  schema?: unknown;
 }
 
 const LOCATIONS: Record<string, string> = {
@@ -33,7 +34,7 @@ function describeValidation(error: unknown): { detail: string; errors: Record<st
     const pointer = issue.path ?? "";
     if (seen.has(pointer)) continue; // one message per field is enough
     seen.add(pointer);
-    let detail = issue.message ?? "Invalid value";
+    let detail = issueDetail(issue);
     if (issue.value === undefined && pointer !== "") detail = "Required";
     errors.push({ location: source.type ?? "body", pointer, detail });
     if (errors.length >= 10) break;

@@ -2,37 +2,13 @@
  * RFC 9457 problem details: the one way this service reports an error.
  *
  * Every error leaves as `application/problem+json` with `type`, `title`, `status`,
- * `detail`, a stable machine-readable `code` and the `request_id`. The catalogue below is
- * the single list of codes (SPEC.md §4); docs/errors.md documents the same list.
+ * `detail`, a stable machine-readable `code` (the catalogue: shared/problems.ts) and the
+ * `request_id`.
  */
 
-export const PROBLEM_CONTENT_TYPE = "application/problem+json";
+import { PROBLEM_CONTENT_TYPE, PROBLEMS, type ProblemCode } from "../../shared/problems.ts";
 
-export const PROBLEMS = {
-  invalid_request: { status: 400, title: "The request is not valid" },
-  unauthorized: { status: 401, title: "Authentication required" },
-  quota_exhausted: { status: 402, title: "Monthly report quota exhausted" },
-  not_found: { status: 404, title: "Not found" },
-  idempotency_in_progress: {
-    status: 409,
-    title: "A request with this Idempotency-Key is still running",
-  },
-  payload_too_large: { status: 413, title: "Request body too large" },
-  unsupported_media_type: { status: 415, title: "Unsupported media type" },
-  invalid_url: { status: 422, title: "The URL is not valid" },
-  url_not_allowed: { status: 422, title: "The URL is not allowed" },
-  site_unreachable: { status: 422, title: "The site could not be reached" },
-  idempotency_key_reused: {
-    status: 422,
-    title: "This Idempotency-Key was used with a different request",
-  },
-  rate_limited: { status: 429, title: "Too many requests" },
-  internal_error: { status: 500, title: "Internal server error" },
-  unavailable: { status: 503, title: "Service unavailable" },
-  overloaded: { status: 503, title: "Too many analyses are waiting" },
-} as const satisfies Record<string, { status: number; title: string }>;
-
-export type ProblemCode = keyof typeof PROBLEMS;
+export { PROBLEM_CONTENT_TYPE, PROBLEMS, type ProblemCode };
 
 export interface ProblemBody {
   type: string;

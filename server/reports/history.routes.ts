@@ -1,43 +1,88 @@
 /** HTTP surface of report history: GET /api/reports and GET /api/report/{id}/diff. */
-import { Elysia, t } from "elysia";
-import { type DiffOptions, diff, isSeverity, parseBudgets } from "../../shared/diff.ts";
-import type { Report, ReportStatus } from "../../shared/report.ts";
+import { type Static, Type } from "@sinclair/typebox";
+import { Elysia } from "elysia";
+import { ReportListSchema } from "../../shared/api.ts";
+import { type DiffOptions, DiffSchema, diff, parseBudgets } from "../../shared/diff.ts";
+import { type Report, ReportStatusSchema, SEVERITIES } from "../../shared/report.ts";
+import { StringEnum } from "../../shared/schema.ts";
 import { type ApiGuardDeps, apiGuard } from "../auth/api-guard.plugin.ts";
 import { jsonResponse } from "../http/json-response.ts";
-import { AUTHENTICATED_ERRORS, ProblemSchema } from "../http/problem.schema.ts";
+import type { ApiOperation } from "../http/openapi.ts";
 import { ApiProblem } from "../http/problem.ts";
-import { MetadataSchema } from "./report.schema.ts";
+import { parseQuery } from "../http/query.ts";
 import { DEFAULT_PAGE, MAX_PAGE, type ReportHistoryService } from "./report-history.service.ts";
 import type { ReportService } from "./reports.service.ts";
 
-const ListItemSchema = t.Object({
-  id: t.String(),
-  url: t.String(),
-  site: t.String({ description: "Normalised site: host without www., port, path" }),
-  status: t.UnionEnum(["queued", "running", "completed", "failed"]),
-  created_at: t.String({ format: "date-time" }),
-  completed_at: t.Union([t.String({ format: "date-time" }), t.Null()]),
-  score: t.Union([t.Integer(), t.Null()]),
-  grade: t.Union([t.String(), t.Null()]),
-  metadata: MetadataSchema,
-});
+export const listReportsOperation = {
+  method: "get",
+  path: "/api/reports",
+  operationId: "listReports",
+  summary: "List reports",
+  description:
+    "Your reports, newest first, with filters. Page with `before=<next_cursor>`; the Link header has the next page's URL.",
+  tag: "Reports",
+  auth: "bearer",
+  query: Type.Object({
+    url: Type.Optional(
+      Type.String({ maxLength: 2048, description: "Any URL of the site; matched by normalised site" }),
+    ),
+    environment: Type.Optional(Type.String({ maxLength: 64 })),
+    git_ref: Type.Optional(Type.String({ maxLength: 255 })),
+    status: Type.Optional(ReportStatusSchema),
+    before: Type.Optional(
+      Type.String({ maxLength: 64, description: "Cursor: a report id (next_cursor); returns older reports" }),
+    ),
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE, description: "Reports per page" }),
+    ),
+  }),
+  responses: {
+    200: { description: "A page of reports", content: { "application/json": ReportListSchema }, headers: ["Link"] },
+  },
+  errors: ["invalid_request"],
+} as const satisfies ApiOperation;
 
-const STATUSES: ReportStatus[] = ["queued", "running", "completed", "failed"];
+export const diffReportsOperation = {
+  method: "get",
+  path: "/api/report/:report_id/diff",
+  operationId: "diffReports",
+  summary: "Compare two reports",
+  description:
+    "The diff engine's result: regressions, improvements, component and metric changes, new vulnerabilities, and a pass/fail verdict for the given thresholds (the same engine the GitHub Action uses).",
+  tag: "Reports",
+  auth: "bearer",
+  params: Type.Object({ report_id: Type.String({ maxLength: 64, description: "The newer report (rep_…)" }) }),
+  query: Type.Object({
+    base: Type.String({
+      maxLength: 64,
+      description:
+        "A report id, `latest` (the newest earlier completed report of the same site and environment) or `none`",
+    }),
+    fail_on: Type.Optional(
+      StringEnum([...SEVERITIES, "none"], {
+        description: "Regressions of at least this severity fail the verdict (default high); none never",
+      }),
+    ),
+    max_score_drop: Type.Optional(
+      Type.Number({ minimum: 0, maximum: 100, description: "Fail when the score drops by more than this" }),
+    ),
+    budgets: Type.Optional(
+      Type.String({
+        maxLength: 2048,
+        description: "Limits on the new report's metrics, e.g. ttfb_ms=800,html_bytes=200000,score=80",
+      }),
+    ),
+  }),
+  responses: { 200: { description: "The comparison and its verdict", content: { "application/json": DiffSchema } } },
+  errors: ["invalid_request", "not_found"],
+} as const satisfies ApiOperation;
 
-function diffOptions(query: { fail_on?: string; max_score_drop?: string; budgets?: string }): DiffOptions {
+export const historyOperations: ApiOperation[] = [listReportsOperation, diffReportsOperation];
+
+function diffOptions(query: Static<typeof diffReportsOperation.query>): DiffOptions {
   const options: DiffOptions = {};
-  if (query.fail_on !== undefined) {
-    if (query.fail_on !== "none" && !isSeverity(query.fail_on)) {
-      throw new ApiProblem("invalid_request", "fail_on must be one of critical, high, medium, low, info, none.");
-    }
-    options.failOn = query.fail_on;
-  }
-  if (query.max_score_drop !== undefined) {
-    const drop = Number(query.max_score_drop);
-    if (!Number.isFinite(drop) || drop < 0 || drop > 100)
-      throw new ApiProblem("invalid_request", "max_score_drop must be a number from 0 to 100.");
-    options.maxScoreDrop = drop;
-  }
+  if (query.fail_on !== undefined) options.failOn = query.fail_on;
+  if (query.max_score_drop !== undefined) options.maxScoreDrop = query.max_score_drop;
   if (query.budgets !== undefined) {
     try {
       options.budgets = parseBudgets(query.budgets);
@@ -57,62 +102,30 @@ export function historyRoutes(
 ) {
   return new Elysia({ prefix: "/api" })
     .use(apiGuard(deps))
-    .get(
-      "/reports",
-      async ({ query, principal, request }) => {
-        if (query.status !== undefined && !STATUSES.includes(query.status as ReportStatus)) {
-          throw new ApiProblem("invalid_request", `status must be one of ${STATUSES.join(", ")}.`);
-        }
-        const limit = query.limit === undefined ? DEFAULT_PAGE : Number(query.limit);
-        if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
-          throw new ApiProblem("invalid_request", `limit must be a whole number from 1 to ${MAX_PAGE}.`);
-        }
-        const page = await deps.history.list(principal.accountId, {
-          url: query.url,
-          environment: query.environment,
-          gitRef: query.git_ref,
-          status: query.status as ReportStatus | undefined,
-          before: query.before,
-          limit,
-        });
-        const headers: Record<string, string> = {};
-        if (page.next_cursor) {
-          const next = new URL(`${deps.baseUrlFor(request)}/api/reports`);
-          for (const [key, value] of Object.entries(query))
-            if (value !== undefined && key !== "before") next.searchParams.set(key, value);
-          next.searchParams.set("before", page.next_cursor);
-          headers.link = `<${next}>; rel="next"`;
-        }
-        return jsonResponse(page, 200, headers);
-      },
-      {
-        query: t.Object({
-          url: t.Optional(
-            t.String({ maxLength: 2048, description: "Any URL of the site; matched by normalised site" }),
-          ),
-          environment: t.Optional(t.String({ maxLength: 64 })),
-          git_ref: t.Optional(t.String({ maxLength: 255 })),
-          status: t.Optional(t.String({ description: "queued, running, completed or failed" })),
-          before: t.Optional(t.String({ maxLength: 64, description: "Cursor: a report id; returns older reports" })),
-          limit: t.Optional(t.String({ description: `1–${MAX_PAGE}, default ${DEFAULT_PAGE}` })),
-        }),
-        response: {
-          200: t.Object({ data: t.Array(ListItemSchema), next_cursor: t.Union([t.String(), t.Null()]) }),
-          400: ProblemSchema,
-          ...AUTHENTICATED_ERRORS,
-        },
-        detail: {
-          summary: "List reports",
-          description:
-            "Newest first, with filters. Page with `before=<next_cursor>`; the Link header has the next page's URL.",
-          tags: ["Reports"],
-          security: [{ bearerAuth: [] }],
-        },
-      },
-    )
+    .get("/reports", async ({ query: rawQuery, principal, request }) => {
+      const query = parseQuery(listReportsOperation.query, rawQuery);
+      const page = await deps.history.list(principal.accountId, {
+        url: query.url,
+        environment: query.environment,
+        gitRef: query.git_ref,
+        status: query.status,
+        before: query.before,
+        limit: query.limit ?? DEFAULT_PAGE,
+      });
+      const headers: Record<string, string> = {};
+      if (page.next_cursor) {
+        const next = new URL(`${deps.baseUrlFor(request)}/api/reports`);
+        for (const [key, value] of Object.entries(query))
+          if (value !== undefined && key !== "before") next.searchParams.set(key, String(value));
+        next.searchParams.set("before", page.next_cursor);
+        headers.link = `<${next}>; rel="next"`;
+      }
+      return jsonResponse(page, 200, headers);
+    })
     .get(
       "/report/:report_id/diff",
-      async ({ params, query, principal }) => {
+      async ({ params, query: rawQuery, principal }) => {
+        const query = parseQuery(diffReportsOperation.query, rawQuery);
         const options = diffOptions(query);
         const head = await deps.reports.get(principal.accountId, params.report_id);
         if (!head) throw new ApiProblem("not_found", "There is no report with this id in your account.");
@@ -125,25 +138,6 @@ export function historyRoutes(
         }
         return jsonResponse(diff(base, head, options));
       },
-      {
-        params: t.Object({ report_id: t.String({ maxLength: 64 }) }),
-        query: t.Object({
-          base: t.String({
-            maxLength: 64,
-            description: "A report id, `latest` (the newest earlier report of the same site and environment) or `none`",
-          }),
-          fail_on: t.Optional(t.String({ description: "critical, high (default), medium, low, info or none" })),
-          max_score_drop: t.Optional(t.String()),
-          budgets: t.Optional(t.String({ description: "e.g. ttfb_ms=800,html_bytes=200000,score=80" })),
-        }),
-        response: { 400: ProblemSchema, 404: ProblemSchema, ...AUTHENTICATED_ERRORS },
-        detail: {
-          summary: "Compare two reports",
-          description:
-            "The diff engine's result: regressions, improvements, component and metric changes, new vulnerabilities, and a pass/fail verdict for the given thresholds (the same engine the GitHub Action uses).",
-          tags: ["Reports"],
-          security: [{ bearerAuth: [] }],
-        },
-      },
+      { params: diffReportsOperation.params },
     );
 }

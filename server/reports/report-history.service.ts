@@ -3,24 +3,12 @@
  * "the newest earlier report of this site" for baselines. Separate from ReportService,
  * which writes reports.
  */
-import type { Report, ReportMetadata, ReportStatus } from "../../shared/report.ts";
+import type { ReportListItem } from "../../shared/api.ts";
+import type { Grade, Report, ReportMetadata, ReportStatus } from "../../shared/report.ts";
 import { siteKey } from "../analyzer/target-url.ts";
 import type { Sql } from "../db/database.ts";
 import { ApiProblem } from "../http/problem.ts";
 import { isId } from "../lib/ids.ts";
-
-export interface ReportListItem {
-  id: string;
-  url: string;
-  /** The normalised site the report belongs to (see docs/decisions.md, "same site"). */
-  site: string;
-  status: ReportStatus;
-  created_at: string;
-  completed_at: string | null;
-  score: number | null;
-  grade: string | null;
-  metadata: ReportMetadata;
-}
 
 export interface ListFilters {
   /** Any URL of the site; compared by its normalised site key. */
@@ -47,7 +35,7 @@ interface Row {
   created_at: Date;
   completed_at: Date | null;
   score: number | null;
-  grade: string | null;
+  grade: Grade | null;
   metadata: ReportMetadata;
 }
 

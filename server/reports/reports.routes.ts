@@ -1,28 +1,100 @@
-/** HTTP surface of reports: POST /api/generate-report and GET /api/report/{report_id}. */
-import { Elysia, t } from "elysia";
+/**
+ * HTTP surface of reports: POST /api/generate-report and GET /api/report/{report_id}. Each
+ * operation is declared once (schemas, answers, errors): the route validates with it and the
+ * OpenAPI document is written from it.
+ */
+import { Type } from "@sinclair/typebox";
+import { Elysia } from "elysia";
+import { GenerateReportRequestSchema, SarifLogSchema } from "../../shared/api.ts";
+import { ReportSchema } from "../../shared/report.ts";
 import { SARIF_CONTENT_TYPE, toSarif } from "../../shared/sarif.ts";
 import { type ApiGuardDeps, apiGuard } from "../auth/api-guard.plugin.ts";
 import { jsonResponse } from "../http/json-response.ts";
-import { AUTHENTICATED_ERRORS, ProblemSchema } from "../http/problem.schema.ts";
+import type { ApiOperation } from "../http/openapi.ts";
 import { ApiProblem } from "../http/problem.ts";
 import { API_VERSION } from "../version.ts";
-import { MetadataSchema, ReportSchema } from "./report.schema.ts";
 import type { ReportService } from "./reports.service.ts";
 
-export const GenerateReportBody = t.Object(
-  {
-    url: t.String({ description: "The site to analyse (http or https)", examples: ["https://example.com/"] }),
-    metadata: t.Optional(MetadataSchema),
-    mode: t.Optional(
-      t.UnionEnum(["passive", "aggressive"], {
+const REPORT_ID = Type.Object({
+  report_id: Type.String({
+    maxLength: 64,
+    description: "The report's id (rep_…)",
+    examples: ["rep_01m807a3aghb72nx4r1yzpj8en"],
+  }),
+});
+
+export const generateReportOperation = {
+  method: "post",
+  path: "/api/generate-report",
+  operationId: "generateReport",
+  summary: "Generate a report",
+  description:
+    "Analyses the site and returns the report (201, Location header). Costs one credit when a report is produced; rejected calls and unreachable sites are free. With `Prefer: respond-async` it answers 202 at once with a queued report: poll its Location.",
+  tag: "Reports",
+  auth: "bearer",
+  headers: Type.Object({
+    "idempotency-key": Type.Optional(
+      Type.String({
+        maxLength: 255,
         description:
-          'Default "passive": only what the site shows. "aggressive" also probes a bounded list of plugin and theme slugs (those with known vulnerabilities first, then popular ones), within a request and time budget; the report says which findings came from it.',
-        default: "passive",
+          "Makes retries safe: a repeat within 24 h with the same body returns the first result and is not charged",
       }),
     ),
+    prefer: Type.Optional(
+      Type.String({
+        description: "respond-async → 202 with a queued report; poll its Location",
+        examples: ["respond-async"],
+      }),
+    ),
+  }),
+  body: GenerateReportRequestSchema,
+  responses: {
+    201: {
+      description: "The completed (or failed) report",
+      content: { "application/json": ReportSchema },
+      headers: ["Location", "Idempotent-Replayed"],
+    },
+    202: {
+      description: "Queued (Prefer: respond-async): poll the Location until status is completed or failed",
+      content: { "application/json": ReportSchema },
+      headers: ["Location", "Preference-Applied", "Idempotent-Replayed"],
+    },
   },
-  { additionalProperties: false },
-);
+  errors: [
+    "invalid_request",
+    "quota_exhausted",
+    "idempotency_in_progress",
+    "payload_too_large",
+    "unsupported_media_type",
+    "invalid_url",
+    "url_not_allowed",
+    "site_unreachable",
+    "idempotency_key_reused",
+    "overloaded",
+  ],
+} as const satisfies ApiOperation;
+
+export const getReportOperation = {
+  method: "get",
+  path: "/api/report/:report_id",
+  operationId: "getReport",
+  summary: "Get a report",
+  description:
+    "Returns a report of your account; unknown ids and other accounts' reports are 404. With `Accept: application/sarif+json` the report comes as SARIF 2.1.0 (failed and warned checks as results), ready for GitHub code scanning.",
+  tag: "Reports",
+  auth: "bearer",
+  params: REPORT_ID,
+  responses: {
+    200: {
+      description: "The report (JSON), or as SARIF 2.1.0 when asked for with Accept",
+      content: { "application/json": ReportSchema, [SARIF_CONTENT_TYPE]: SarifLogSchema },
+      headers: ["Queue-Position"],
+    },
+  },
+  errors: ["not_found"],
+} as const satisfies ApiOperation;
+
+export const reportsOperations: ApiOperation[] = [generateReportOperation, getReportOperation];
 
 export function reportsRoutes(
   deps: ApiGuardDeps & { reports: ReportService; baseUrlFor: (request: Request) => string },
@@ -46,33 +118,8 @@ export function reportsRoutes(
         return jsonResponse(outcome.report, outcome.status, extra);
       },
       {
-        body: GenerateReportBody,
-        headers: t.Object({
-          "idempotency-key": t.Optional(
-            t.String({
-              description: "Makes retries safe: a repeat within 24 h returns the first result and is not charged",
-            }),
-          ),
-          prefer: t.Optional(t.String({ description: "respond-async → 202 with a queued report; poll its Location" })),
-        }),
-        response: {
-          201: ReportSchema,
-          202: ReportSchema,
-          400: ProblemSchema,
-          402: ProblemSchema,
-          409: ProblemSchema,
-          413: ProblemSchema,
-          415: ProblemSchema,
-          422: ProblemSchema,
-          ...AUTHENTICATED_ERRORS,
-        },
-        detail: {
-          summary: "Generate a report",
-          description:
-            "Analyses the site and returns the report (201, Location header). Costs one credit when a report is produced; rejected calls and unreachable sites are free.",
-          tags: ["Reports"],
-          security: [{ bearerAuth: [] }],
-        },
+        body: generateReportOperation.body,
+        headers: generateReportOperation.headers,
       },
     )
     .get(
@@ -98,16 +145,6 @@ export function reportsRoutes(
           ...(position ? { "queue-position": String(position) } : {}),
         });
       },
-      {
-        params: t.Object({ report_id: t.String({ maxLength: 64 }) }),
-        response: { 200: ReportSchema, 404: ProblemSchema, ...AUTHENTICATED_ERRORS },
-        detail: {
-          summary: "Get a report",
-          description:
-            "Returns a report of your account; unknown ids and other accounts' reports are 404. With `Accept: application/sarif+json` the report comes as SARIF 2.1.0 (failed and warned checks as results), ready for GitHub code scanning.",
-          tags: ["Reports"],
-          security: [{ bearerAuth: [] }],
-        },
-      },
+      { params: getReportOperation.params },
     );
 }

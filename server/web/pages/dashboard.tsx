@@ -1,7 +1,8 @@
 /** The dashboard: usage this period, plan and rate limit, the analyse form, recent reports. */
+
+import type { ReportListItem } from "../../../shared/api.ts";
 import type { Plan } from "../../plans/catalogue.ts";
 import type { UsageSnapshot } from "../../quota/quota.service.ts";
-import type { ReportListItem } from "../../reports/report-history.service.ts";
 import type { WebContext } from "../context.ts";
 import { Csrf, Notice } from "../render.tsx";
 import { FormError } from "./auth.tsx";

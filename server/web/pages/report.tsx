@@ -4,9 +4,10 @@
  * and security facts. Everything here is the report JSON the API returns — nothing else.
  * All site text is rendered as text (Preact escapes it).
  */
+
+import type { ReportListItem } from "../../../shared/api.ts";
 import type { Check, Component, Report, Severity, StackCategory } from "../../../shared/report.ts";
 import { CHECK_CATEGORIES, SEVERITIES } from "../../../shared/report.ts";
-import type { ReportListItem } from "../../reports/report-history.service.ts";
 import { formatDate, Table } from "./common.tsx";
 
 const CATEGORY_NAMES: Record<string, string> = {

@@ -1,5 +1,5 @@
 /** All reports of the account: search by site, filter by grade, page back in time. */
-import type { ReportListItem } from "../../reports/report-history.service.ts";
+import type { ReportListItem } from "../../../shared/api.ts";
 import { Table } from "./common.tsx";
 import { REPORT_HEAD, ReportRows } from "./dashboard.tsx";
 

@@ -1,0 +1,40 @@
+/**
+ * The API's error codes: every error is RFC 9457 `application/problem+json` with one of these
+ * stable `code`s, its HTTP status and title. The one list, for the server that answers with
+ * them, the OpenAPI document and the clients that act on them; docs/errors.md documents each
+ * (a test keeps the two in step).
+ */
+export const PROBLEMS = {
+  invalid_request: { status: 400, title: "The request is not valid" },
+  unauthorized: { status: 401, title: "Authentication required" },
+  quota_exhausted: { status: 402, title: "Monthly report quota exhausted" },
+  not_found: { status: 404, title: "Not found" },
+  idempotency_in_progress: {
+    status: 409,
+    title: "A request with this Idempotency-Key is still running",
+  },
+  payload_too_large: { status: 413, title: "Request body too large" },
+  unsupported_media_type: { status: 415, title: "Unsupported media type" },
+  invalid_url: { status: 422, title: "The URL is not valid" },
+  url_not_allowed: { status: 422, title: "The URL is not allowed" },
+  site_unreachable: { status: 422, title: "The site could not be reached" },
+  idempotency_key_reused: {
+    status: 422,
+    title: "This Idempotency-Key was used with a different request",
+  },
+  rate_limited: { status: 429, title: "Too many requests" },
+  internal_error: { status: 500, title: "Internal server error" },
+  unavailable: { status: 503, title: "Service unavailable" },
+  overloaded: { status: 503, title: "Too many analyses are waiting" },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ProblemCode = keyof typeof PROBLEMS;
+
+export const PROBLEM_CODES = Object.keys(PROBLEMS) as [ProblemCode, ...ProblemCode[]];
+
+export const PROBLEM_CONTENT_TYPE = "application/problem+json";
+
+/** The codes answered with an HTTP status, e.g. 422 → invalid_url, url_not_allowed, … */
+export function problemCodesFor(status: number): ProblemCode[] {
+  return PROBLEM_CODES.filter((code) => PROBLEMS[code].status === status);
+}

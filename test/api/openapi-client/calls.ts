@@ -1,0 +1,112 @@
+/**
+ * A client of the wpreport API as a user would write one: types generated from the served
+ * OpenAPI document by openapi-typescript (into generated/, by test/api/openapi.test.ts), calls
+ * made with openapi-fetch. It calls every route of the document; type-checking it with
+ * TypeScript 5 (this workspace's) proves the document's types are the ones users need:
+ * numbers are numbers, enums are unions, errors are problems with a typed `code`.
+ */
+import createClient from "openapi-fetch";
+import type { components, paths } from "./generated/schema";
+
+type Schemas = components["schemas"];
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+/** Fails the type check unless T is `true`. */
+const expectType = <T extends true>(_proof?: T) => {};
+
+export interface Calls {
+  statuses: Record<string, number>;
+  reportId: string;
+  score: number | null;
+  grade: Schemas["Grade"] | null;
+  listed: string[];
+  verdict: Schemas["Verdict"]["result"];
+  remaining: number;
+  notFoundCode: Schemas["Problem"]["code"] | undefined;
+  badQueryCode: Schemas["Problem"]["code"] | undefined;
+  sarifVersion: string | undefined;
+  schemaId: unknown;
+  openapiVersion: unknown;
+}
+
+export async function callEveryRoute(baseUrl: string, token: string, siteUrl: string): Promise<Calls> {
+  const client = createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${token}` } });
+  const statuses: Record<string, number> = {};
+
+  const health = await client.GET("/healthz");
+  statuses.healthz = health.response.status;
+  expectType<Equal<typeof health.data, { status: "ok" } | undefined>>();
+
+  const ready = await client.GET("/readyz");
+  statuses.readyz = ready.response.status;
+
+  const created = await client.POST("/api/generate-report", {
+    body: { url: siteUrl, metadata: { environment: "typed-client", git_sha: "abc1234" }, mode: "passive" },
+    params: { header: { "Idempotency-Key": `typed-client-${Date.now()}` } },
+  });
+  statuses.generate = created.response.status;
+  if (!created.data) throw new Error(`generate-report failed: ${JSON.stringify(created.error)}`);
+  const report = created.data;
+  expectType<Equal<typeof report.summary, Schemas["Summary"] | null>>();
+  expectType<Equal<Schemas["Summary"]["score"], number>>();
+  expectType<Equal<typeof report.status, "queued" | "running" | "completed" | "failed">>();
+  expectType<Equal<Schemas["Check"]["severity"], "critical" | "high" | "medium" | "low" | "info">>();
+  expectType<Equal<Schemas["Vulnerability"]["cvss"], number | null>>();
+
+  const fetched = await client.GET("/api/report/{report_id}", { params: { path: { report_id: report.id } } });
+  statuses.report = fetched.response.status;
+
+  const sarif = await client.GET("/api/report/{report_id}", {
+    params: { path: { report_id: report.id } },
+    headers: { Accept: "application/sarif+json" },
+  });
+  statuses.sarif = sarif.response.status;
+  const sarifBody = sarif.data as { version?: string } | undefined;
+
+  const missing = await client.GET("/api/report/{report_id}", {
+    params: { path: { report_id: "rep_00000000000000000000000000" } },
+  });
+  statuses.missing = missing.response.status;
+  expectType<Equal<NonNullable<typeof missing.error>["code"], Schemas["Problem"]["code"]>>();
+
+  const list = await client.GET("/api/reports", { params: { query: { limit: 5, status: "completed" } } });
+  statuses.list = list.response.status;
+  expectType<Equal<Schemas["ReportListItem"]["score"], number | null>>();
+
+  const badQuery = await client.GET("/api/reports", {
+    // What a user would send by mistake: the document says integer 1–100.
+    params: { query: { limit: 1000 } },
+  });
+  statuses.badQuery = badQuery.response.status;
+
+  const compared = await client.GET("/api/report/{report_id}/diff", {
+    params: { path: { report_id: report.id }, query: { base: "none", fail_on: "high", max_score_drop: 5 } },
+  });
+  statuses.diff = compared.response.status;
+  if (!compared.data) throw new Error(`diff failed: ${JSON.stringify(compared.error)}`);
+  expectType<Equal<typeof compared.data.verdict.result, "pass" | "fail">>();
+
+  const usage = await client.GET("/api/usage");
+  statuses.usage = usage.response.status;
+  if (!usage.data) throw new Error("usage failed");
+  expectType<Equal<typeof usage.data.remaining, number>>();
+
+  const schema = await client.GET("/api/schema/report.json");
+  statuses.schema = schema.response.status;
+  const openapi = await client.GET("/api/openapi.json");
+  statuses.openapi = openapi.response.status;
+
+  return {
+    statuses,
+    reportId: report.id,
+    score: report.summary?.score ?? null,
+    grade: report.summary?.grade ?? null,
+    listed: (list.data?.data ?? []).map((item) => item.id),
+    verdict: compared.data.verdict.result,
+    remaining: usage.data.remaining,
+    notFoundCode: missing.error?.code,
+    badQueryCode: badQuery.error?.code,
+    sarifVersion: sarifBody?.version,
+    schemaId: (schema.data as Record<string, unknown> | undefined)?.$id,
+    openapiVersion: (openapi.data as Record<string, unknown> | undefined)?.openapi,
+  };
+}
