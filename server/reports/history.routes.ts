@@ -134,7 +134,12 @@ export function historyRoutes(
           }),
           fail_on: t.Optional(t.String({ description: "critical, high (default), medium, low, info or none" })),
           max_score_drop: t.Optional(t.String()),
-          budgets: t.Optional(t.String({ description: "e.g. ttfb_ms=800,html_bytes=200000,score=80" })),
+          budgets: t.Optional(
+            t.String({
+              description:
+                "Limits on the head report's metrics, e.g. `ttfb_ms=800ms,html_bytes=200kB,score=80`: times in ms or s, sizes in B, kB, MB, KiB or MiB (a plain number is in ms or bytes); scores and counts are plain numbers",
+            }),
+          ),
         }),
         response: { 400: ProblemSchema, 404: ProblemSchema, ...AUTHENTICATED_ERRORS },
         detail: {
