@@ -51,24 +51,81 @@ export interface ClientOptions {
 const RETRY_STATUSES = new Set([429, 503]);
 const NETWORK_BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 16_000];
 
+/** The body of POST /api/generate-report. */
+export interface GenerateReportInput {
+  url: string;
+  metadata?: ReportMetadata;
+  mode?: AnalysisMode;
+}
+
+/** JSON with object keys sorted at every level, so that equal bodies hash alike whatever their key order. */
+function canonicalJson(value: unknown): string {
+  const canonical = (input: unknown): unknown => {
+    if (Array.isArray(input)) return input.map(canonical);
+    if (input && typeof input === "object")
+      return Object.fromEntries(
+        Object.keys(input)
+          .sort()
+          .map((key) => [key, canonical((input as Record<string, unknown>)[key])]),
+      );
+    return input;
+  };
+  return JSON.stringify(canonical(value));
+}
+
+/** The matrix values as given (`toJSON(matrix)`), canonical; "" when the job has no matrix. */
+function canonicalMatrix(raw: string | undefined): string {
+  const text = raw?.trim() ?? "";
+  if (text === "" || text === "null" || text === "{}") return "";
+  try {
+    return canonicalJson(JSON.parse(text));
+  } catch {
+    return text;
+  }
+}
+
+/** A key segment within the service's charset (printable ASCII), short and readable. */
+const segment = (value: string) => value.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 64);
+
 /**
- * An Idempotency-Key for a CI run: the same run attempt and URL always give the same key,
- * so the client's retries (and a step re-run inside the same attempt) are not charged twice.
+ * The Idempotency-Key of one CI step's report request: `ci-<run>-<attempt>-<hash>`, the hash
+ * (SHA-256, 32 hex digits) covering the run and attempt as given, the job (GITHUB_JOB,
+ * CI_JOB_NAME), the step (GITHUB_ACTION: the step's id, unique within a job), the matrix
+ * values (`matrix`, the Action's input) and the request body itself. So:
+ *
+ * - the client's own retries, and the same step started again within the same run attempt,
+ *   send the same key with the same body: the service answers with the first report and does
+ *   not charge again;
+ * - another step, another job, another matrix combination or another body (URL, environment,
+ *   mode, commit) sends another key: it never gets another request's report back, and never a
+ *   422 `idempotency_key_reused` it could do nothing about;
+ * - a new run attempt (a re-run of the workflow) makes a new report.
+ *
+ * Outside CI (no run id) there is no key, and the client does not retry the POST.
+ * At most 3 + 64 + 1 + 64 + 1 + 32 = 165 printable ASCII characters (the service takes 1–255).
  */
 export function idempotencyKeyFor(
   env: Record<string, string | undefined>,
-  url: string,
-  mode: AnalysisMode = "passive",
+  body: GenerateReportInput,
+  scope: { matrix?: string } = {},
 ): string | undefined {
   const run = env.GITHUB_RUN_ID ?? env.CI_PIPELINE_ID ?? env.BUILD_TAG;
   if (!run) return undefined;
   const attempt = env.GITHUB_RUN_ATTEMPT ?? env.CI_JOB_ID ?? "1";
-  // An aggressive report of the same site is another request, not a retry of the passive one.
-  const site = createHash("sha256")
-    .update(mode === "aggressive" ? `${url} aggressive` : url)
+  const hash = createHash("sha256")
+    .update(
+      canonicalJson({
+        run,
+        attempt,
+        job: env.GITHUB_JOB ?? env.CI_JOB_NAME ?? "",
+        step: env.GITHUB_ACTION ?? "",
+        matrix: canonicalMatrix(scope.matrix),
+        body,
+      }),
+    )
     .digest("hex")
-    .slice(0, 16);
-  return `ci-${run}-${attempt}-${site}`.slice(0, 255);
+    .slice(0, 32);
+  return `ci-${segment(run)}-${segment(attempt)}-${hash}`;
 }
 
 /** One sentence a person can act on, for the errors people actually meet. */
@@ -112,7 +169,7 @@ export class WpreportClient {
   }
 
   async generateReport(
-    input: { url: string; metadata?: ReportMetadata; mode?: AnalysisMode },
+    input: GenerateReportInput,
     options: { idempotencyKey?: string } = {},
   ): Promise<{ report: Report; replayed: boolean }> {
     const headers: Record<string, string> = { "content-type": "application/json" };

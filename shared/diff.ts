@@ -17,7 +17,15 @@
  * brought it in. Both fail the verdict at or above `failOn`, each with its own reason line.
  */
 import { type Static, Type } from "@sinclair/typebox";
-import { METRICS, MetricUnitSchema, metricByKey } from "./metrics.ts";
+import {
+  BUDGET_UNITS,
+  formatMetricPair,
+  formatMetricValue,
+  METRICS,
+  type MetricDefinition,
+  MetricUnitSchema,
+  metricByKey,
+} from "./metrics.ts";
 import {
   type Check,
   CheckCategorySchema,
@@ -39,7 +47,7 @@ export interface DiffOptions {
   failOn?: Severity | "none";
   /** Fail when the overall score drops by more than this many points. */
   maxScoreDrop?: number | null;
-  /** Absolute limits on metrics of the new report, e.g. { ttfb_ms: 800, score: 80 }. */
+  /** Absolute limits on metrics of the new report in their base units (ms, bytes), e.g. { ttfb_ms: 800, score: 80 }. */
   budgets?: Record<string, number>;
   /** Override a metric's noise thresholds, e.g. { ttfb_ms: { relative: 0.3, absolute: 200 } }. */
   noise?: Record<string, { relative?: number; absolute?: number }>;
@@ -141,6 +149,7 @@ export const BudgetResultSchema = named(
   Type.Object({
     metric: Type.String(),
     label: Type.String(),
+    unit: { ...MetricUnitSchema, description: "The metric's base unit, which limit and value are in" },
     limit: Type.Number(),
     value: Nullable(Type.Number()),
     kind: StringEnum(["max", "min"], {
@@ -222,6 +231,21 @@ function changeOf(before: Check | undefined, after: Check | undefined, baseHasIt
 /** Most severe first, then by id, so output is stable and the worst news comes first. */
 function bySeverity(a: CheckChange, b: CheckChange): number {
   return severityRank(b.severity) - severityRank(a.severity) || a.id.localeCompare(b.id);
+}
+
+/**
+ * The checks a report fails now (status fail or warn), most severe first. What a first report
+ * — one without a baseline, where nothing can be a regression — shows instead of regressions.
+ */
+export function failingChecks(report: Report): Check[] {
+  return report.checks
+    .filter((check) => STATUS_RANK[check.status] > 0)
+    .sort(
+      (a, b) =>
+        severityRank(b.severity) - severityRank(a.severity) ||
+        STATUS_RANK[b.status] - STATUS_RANK[a.status] ||
+        a.id.localeCompare(b.id),
+    );
 }
 
 type ComponentEntry = {
@@ -411,7 +435,7 @@ function budgetResults(head: Report, budgets: Record<string, number>): BudgetRes
       const value = metric.value(head);
       const kind = metric.better === "higher" ? "min" : "max";
       const exceeded = value !== null && (kind === "max" ? value > limit : value < limit);
-      return { metric: key, label: metric.label, limit, value, kind, exceeded };
+      return { metric: key, label: metric.label, unit: metric.unit, limit, value, kind, exceeded };
     });
 }
 
@@ -485,11 +509,7 @@ export function diff(base: Report | null, head: Report, options: DiffOptions = {
       `the score dropped by ${-scoreDelta} points (${before} → ${after}), more than the allowed ${options.maxScoreDrop}`,
     );
   }
-  for (const budget of budgets.filter((result) => result.exceeded)) {
-    reasons.push(
-      `${budget.label} is ${budget.value}, ${budget.kind === "max" ? "over" : "under"} the budget of ${budget.limit}`,
-    );
-  }
+  for (const budget of budgets.filter((result) => result.exceeded)) reasons.push(describeBudget(budget));
 
   return {
     base_id: base?.id ?? null,
@@ -508,19 +528,61 @@ export function diff(base: Report | null, head: Report, options: DiffOptions = {
   };
 }
 
-/** Parses "ttfb_ms=800, score=80" into budgets; throws with a clear message on bad input. */
+/** "HTML size is 260.4 kB, over the budget of 250 kB" (or "within the budget of …"), units included. */
+export function describeBudget(budget: BudgetResult): string {
+  if (budget.value === null)
+    return `${budget.label} is unknown (budget ${formatMetricValue(budget.unit, budget.limit)})`;
+  const [value, limit] = formatMetricPair(budget.unit, budget.value, budget.limit);
+  const where = budget.exceeded ? (budget.kind === "max" ? "over" : "under") : "within";
+  return `${budget.label} is ${value}, ${where} the budget of ${limit}`;
+}
+
+/** The units a metric's budget may be written in, for messages: "ms, s". */
+function unitNames(metric: MetricDefinition): string {
+  return Object.keys(BUDGET_UNITS[metric.unit]).join(", ");
+}
+
+/**
+ * Parses budgets — "ttfb_ms=800ms, html_bytes=250kB\nscore=80", comma- or newline-separated —
+ * into limits in each metric's base unit ({ ttfb_ms: 800, html_bytes: 250000, score: 80 }).
+ * Times take ms or s, sizes B, kB, MB, KiB or MiB (BUDGET_UNITS); a plain number is in the
+ * base unit (ms, bytes), as before units were accepted. Scores (0–100 points) and counts
+ * (whole numbers) take plain numbers. Anything else throws with a message that says what
+ * would be accepted; the Action, the CLI and GET /api/report/{id}/diff all parse here.
+ */
 export function parseBudgets(text: string): Record<string, number> {
   const budgets: Record<string, number> = {};
   for (const part of text
     .split(/[,\n]/)
     .map((item) => item.trim())
     .filter(Boolean)) {
-    const match = /^([a-z_]+)\s*[=:]\s*(-?\d+(?:\.\d+)?)$/.exec(part);
-    if (!match) throw new Error(`budget "${part}" is not of the form metric=number`);
-    const [, key = "", value = "0"] = match;
-    if (!metricByKey(key))
-      throw new Error(`unknown budget metric "${key}"; known: ${METRICS.map((m) => m.key).join(", ")}`);
-    budgets[key] = Number(value);
+    const match = /^([a-z_]+)\s*[=:]\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)$/.exec(part);
+    if (!match)
+      throw new Error(
+        `budget "${part}" is not of the form metric=value (a number ≥ 0 and, for times and sizes, a unit), e.g. ttfb_ms=800ms, html_bytes=250kB, score=80`,
+      );
+    const [, key = "", number = "0", unit = ""] = match;
+    const metric = metricByKey(key);
+    if (!metric) throw new Error(`unknown budget metric "${key}"; known: ${METRICS.map((m) => m.key).join(", ")}`);
+    if (key in budgets) throw new Error(`budget "${key}" is given twice`);
+    let value = Number(number);
+    if (unit !== "") {
+      const units = BUDGET_UNITS[metric.unit];
+      const name = Object.keys(units).find((candidate) => candidate.toLowerCase() === unit.toLowerCase());
+      if (name === undefined) {
+        throw new Error(
+          Object.keys(units).length === 0
+            ? `budget "${part}": ${key} is ${metric.unit === "points" ? "a score in points (0–100)" : "a count"} and takes a plain number, without a unit`
+            : `budget "${part}": "${unit}" is not a unit of ${key}, which is ${metric.unit === "ms" ? "a time" : "a size"}; use ${unitNames(metric)}`,
+        );
+      }
+      value *= units[name] as number;
+    }
+    if (metric.unit === "points" && value > 100) throw new Error(`budget "${part}": ${key} is a score from 0 to 100`);
+    if (metric.unit === "count" && !Number.isInteger(value))
+      throw new Error(`budget "${part}": ${key} is a count, a whole number`);
+    // Sizes are whole bytes (1.5 KiB = 1536); times may keep a fraction of a millisecond.
+    budgets[key] = metric.unit === "bytes" ? Math.round(value) : value;
   }
   return budgets;
 }

@@ -148,3 +148,44 @@ export const METRICS: readonly MetricDefinition[] = [
 export function metricByKey(key: string): MetricDefinition | undefined {
   return METRICS.find((metric) => metric.key === key);
 }
+
+/**
+ * The units a budget may be written in, per kind of metric, each with its factor to the
+ * metric's base unit (ms, bytes). A value without a unit is in the base unit. Decimal
+ * prefixes are powers of 1000 (kB, MB), binary ones powers of 1024 (KiB, MiB); unit names are
+ * matched without regard to case. Scores and counts take plain numbers.
+ */
+export const BUDGET_UNITS: Record<MetricDefinition["unit"], Record<string, number>> = {
+  ms: { ms: 1, s: 1000 },
+  bytes: { B: 1, kB: 1000, MB: 1_000_000, KiB: 1024, MiB: 1024 * 1024 },
+  points: {},
+  count: {},
+};
+
+const rounded = (value: number, decimals: number) => String(Math.round(value * 10 ** decimals) / 10 ** decimals);
+
+/** A metric's value for people, with its unit: "850 ms", "1.25 s", "512 B", "250.4 kB", "1.5 MB", "80", "12". */
+export function formatMetricValue(unit: MetricDefinition["unit"], value: number): string {
+  const sign = value < 0 ? "-" : "";
+  const size = Math.abs(value);
+  switch (unit) {
+    case "ms":
+      return size < 1000 ? `${sign}${rounded(size, 0)} ms` : `${sign}${rounded(size / 1000, 2)} s`;
+    case "bytes":
+      if (size < 1000) return `${sign}${rounded(size, 0)} B`;
+      return size < 1_000_000 ? `${sign}${rounded(size / 1000, 1)} kB` : `${sign}${rounded(size / 1_000_000, 2)} MB`;
+    default:
+      return `${sign}${rounded(size, 2)}`;
+  }
+}
+
+/**
+ * Two values of one metric for people, distinct whenever the values are: rounding could show
+ * 250,040 bytes and a 250,000-byte budget both as "250 kB", so then both are given exactly.
+ */
+export function formatMetricPair(unit: MetricDefinition["unit"], a: number, b: number): [string, string] {
+  const shown: [string, string] = [formatMetricValue(unit, a), formatMetricValue(unit, b)];
+  if (a === b || shown[0] !== shown[1]) return shown;
+  const base = unit === "bytes" ? " B" : unit === "ms" ? " ms" : "";
+  return [`${a}${base}`, `${b}${base}`];
+}

@@ -137,6 +137,29 @@ describe.each(BACKENDS)("report history on %s", (backend) => {
       (await service.call("GET", `/api/report/${after.id}/diff?base=latest&budgets=lcp=1`, { token })).status,
     ).toBe(400);
     expect((await service.call("GET", `/api/report/${after.id}/diff`, { token })).status).toBe(400);
+
+    // Budgets with units, parsed as the Action and the CLI parse them.
+    const budgeted = await service.call<Diff>(
+      "GET",
+      `/api/report/${after.id}/diff?base=none&budgets=${encodeURIComponent("html_bytes=1kB, ttfb_ms=30s")}`,
+      { token },
+    );
+    expect(budgeted.status).toBe(200);
+    expect(budgeted.body.budgets.map((budget) => [budget.metric, budget.unit, budget.limit, budget.exceeded])).toEqual([
+      ["html_bytes", "bytes", 1000, true],
+      ["ttfb_ms", "ms", 30_000, false],
+    ]);
+    expect(budgeted.body.verdict.reasons[0]).toMatch(/^HTML size is \d+(\.\d)? kB, over the budget of 1 kB$/);
+    const wrongUnit = await service.call<{ code: string; detail: string }>(
+      "GET",
+      `/api/report/${after.id}/diff?base=none&budgets=ttfb_ms=1kB`,
+      { token },
+    );
+    expect(wrongUnit.status).toBe(400);
+    expect(wrongUnit.body).toMatchObject({
+      code: "invalid_request",
+      detail: 'budgets: budget "ttfb_ms=1kB": "kB" is not a unit of ttfb_ms, which is a time; use ms, s.',
+    });
   });
 
   test("Accept: application/sarif+json returns SARIF 2.1.0 with one result per failed or warned check", async () => {

@@ -18447,13 +18447,41 @@ class ApiError extends Error {
 }
 var RETRY_STATUSES = new Set([429, 503]);
 var NETWORK_BACKOFF_MS = [1000, 2000, 4000, 8000, 16000];
-function idempotencyKeyFor(env, url, mode = "passive") {
+function canonicalJson(value) {
+  const canonical = (input) => {
+    if (Array.isArray(input))
+      return input.map(canonical);
+    if (input && typeof input === "object")
+      return Object.fromEntries(Object.keys(input).sort().map((key) => [key, canonical(input[key])]));
+    return input;
+  };
+  return JSON.stringify(canonical(value));
+}
+function canonicalMatrix(raw) {
+  const text = raw?.trim() ?? "";
+  if (text === "" || text === "null" || text === "{}")
+    return "";
+  try {
+    return canonicalJson(JSON.parse(text));
+  } catch {
+    return text;
+  }
+}
+var segment = (value) => value.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 64);
+function idempotencyKeyFor(env, body, scope = {}) {
   const run = env.GITHUB_RUN_ID ?? env.CI_PIPELINE_ID ?? env.BUILD_TAG;
   if (!run)
     return;
   const attempt = env.GITHUB_RUN_ATTEMPT ?? env.CI_JOB_ID ?? "1";
-  const site = createHash("sha256").update(mode === "aggressive" ? `${url} aggressive` : url).digest("hex").slice(0, 16);
-  return `ci-${run}-${attempt}-${site}`.slice(0, 255);
+  const hash = createHash("sha256").update(canonicalJson({
+    run,
+    attempt,
+    job: env.GITHUB_JOB ?? env.CI_JOB_NAME ?? "",
+    step: env.GITHUB_ACTION ?? "",
+    matrix: canonicalMatrix(scope.matrix),
+    body
+  })).digest("hex").slice(0, 32);
+  return `ci-${segment(run)}-${segment(attempt)}-${hash}`;
 }
 function explain(error) {
   if (!(error instanceof ApiError))
@@ -21117,6 +21145,34 @@ var METRICS = [
 function metricByKey(key) {
   return METRICS.find((metric) => metric.key === key);
 }
+var BUDGET_UNITS = {
+  ms: { ms: 1, s: 1000 },
+  bytes: { B: 1, kB: 1000, MB: 1e6, KiB: 1024, MiB: 1024 * 1024 },
+  points: {},
+  count: {}
+};
+var rounded = (value, decimals) => String(Math.round(value * 10 ** decimals) / 10 ** decimals);
+function formatMetricValue(unit, value) {
+  const sign = value < 0 ? "-" : "";
+  const size = Math.abs(value);
+  switch (unit) {
+    case "ms":
+      return size < 1000 ? `${sign}${rounded(size, 0)} ms` : `${sign}${rounded(size / 1000, 2)} s`;
+    case "bytes":
+      if (size < 1000)
+        return `${sign}${rounded(size, 0)} B`;
+      return size < 1e6 ? `${sign}${rounded(size / 1000, 1)} kB` : `${sign}${rounded(size / 1e6, 2)} MB`;
+    default:
+      return `${sign}${rounded(size, 2)}`;
+  }
+}
+function formatMetricPair(unit, a, b) {
+  const shown = [formatMetricValue(unit, a), formatMetricValue(unit, b)];
+  if (a === b || shown[0] !== shown[1])
+    return shown;
+  const base = unit === "bytes" ? " B" : unit === "ms" ? " ms" : "";
+  return [`${a}${base}`, `${b}${base}`];
+}
 
 // shared/report.ts
 var REPORT_SCHEMA_VERSION = "1.2.0";
@@ -21616,6 +21672,7 @@ var MetricChangeSchema = named("MetricChange", Type.Object({
 var BudgetResultSchema = named("BudgetResult", Type.Object({
   metric: Type.String(),
   label: Type.String(),
+  unit: { ...MetricUnitSchema, description: "The metric's base unit, which limit and value are in" },
   limit: Type.Number(),
   value: Nullable(Type.Number()),
   kind: StringEnum(["max", "min"], {
@@ -21676,6 +21733,9 @@ function changeOf(before, after, baseHasIt) {
 }
 function bySeverity(a, b) {
   return severityRank(b.severity) - severityRank(a.severity) || a.id.localeCompare(b.id);
+}
+function failingChecks(report) {
+  return report.checks.filter((check) => STATUS_RANK[check.status] > 0).sort((a, b) => severityRank(b.severity) - severityRank(a.severity) || STATUS_RANK[b.status] - STATUS_RANK[a.status] || a.id.localeCompare(b.id));
 }
 function components(report) {
   const map = new Map;
@@ -21826,7 +21886,7 @@ function budgetResults(head, budgets) {
     const value = metric.value(head);
     const kind = metric.better === "higher" ? "min" : "max";
     const exceeded = value !== null && (kind === "max" ? value > limit : value < limit);
-    return { metric: key, label: metric.label, limit, value, kind, exceeded };
+    return { metric: key, label: metric.label, unit: metric.unit, limit, value, kind, exceeded };
   });
 }
 function diff(base, head, options = {}) {
@@ -21876,9 +21936,8 @@ function diff(base, head, options = {}) {
   if (options.maxScoreDrop !== undefined && options.maxScoreDrop !== null && scoreDelta !== null && -scoreDelta > options.maxScoreDrop) {
     reasons.push(`the score dropped by ${-scoreDelta} points (${before} → ${after}), more than the allowed ${options.maxScoreDrop}`);
   }
-  for (const budget of budgets.filter((result) => result.exceeded)) {
-    reasons.push(`${budget.label} is ${budget.value}, ${budget.kind === "max" ? "over" : "under"} the budget of ${budget.limit}`);
-  }
+  for (const budget of budgets.filter((result) => result.exceeded))
+    reasons.push(describeBudget(budget));
   return {
     base_id: base?.id ?? null,
     head_id: head.id,
@@ -21895,16 +21954,42 @@ function diff(base, head, options = {}) {
     verdict: { result: reasons.length > 0 ? "fail" : "pass", reasons }
   };
 }
+function describeBudget(budget) {
+  if (budget.value === null)
+    return `${budget.label} is unknown (budget ${formatMetricValue(budget.unit, budget.limit)})`;
+  const [value, limit] = formatMetricPair(budget.unit, budget.value, budget.limit);
+  const where = budget.exceeded ? budget.kind === "max" ? "over" : "under" : "within";
+  return `${budget.label} is ${value}, ${where} the budget of ${limit}`;
+}
+function unitNames(metric) {
+  return Object.keys(BUDGET_UNITS[metric.unit]).join(", ");
+}
 function parseBudgets(text) {
   const budgets = {};
   for (const part of text.split(/[,\n]/).map((item) => item.trim()).filter(Boolean)) {
-    const match = /^([a-z_]+)\s*[=:]\s*(-?\d+(?:\.\d+)?)$/.exec(part);
+    const match = /^([a-z_]+)\s*[=:]\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)$/.exec(part);
     if (!match)
-      throw new Error(`budget "${part}" is not of the form metric=number`);
-    const [, key = "", value = "0"] = match;
-    if (!metricByKey(key))
+      throw new Error(`budget "${part}" is not of the form metric=value (a number ≥ 0 and, for times and sizes, a unit), e.g. ttfb_ms=800ms, html_bytes=250kB, score=80`);
+    const [, key = "", number = "0", unit = ""] = match;
+    const metric = metricByKey(key);
+    if (!metric)
       throw new Error(`unknown budget metric "${key}"; known: ${METRICS.map((m) => m.key).join(", ")}`);
-    budgets[key] = Number(value);
+    if (key in budgets)
+      throw new Error(`budget "${key}" is given twice`);
+    let value = Number(number);
+    if (unit !== "") {
+      const units = BUDGET_UNITS[metric.unit];
+      const name = Object.keys(units).find((candidate) => candidate.toLowerCase() === unit.toLowerCase());
+      if (name === undefined) {
+        throw new Error(Object.keys(units).length === 0 ? `budget "${part}": ${key} is ${metric.unit === "points" ? "a score in points (0–100)" : "a count"} and takes a plain number, without a unit` : `budget "${part}": "${unit}" is not a unit of ${key}, which is ${metric.unit === "ms" ? "a time" : "a size"}; use ${unitNames(metric)}`);
+      }
+      value *= units[name];
+    }
+    if (metric.unit === "points" && value > 100)
+      throw new Error(`budget "${part}": ${key} is a score from 0 to 100`);
+    if (metric.unit === "count" && !Number.isInteger(value))
+      throw new Error(`budget "${part}": ${key} is a count, a whole number`);
+    budgets[key] = metric.unit === "bytes" ? Math.round(value) : value;
   }
   return budgets;
 }
@@ -22039,6 +22124,23 @@ function toSarif(report, toolVersion, informationUri) {
   };
 }
 
+// action/src/links.ts
+function reportUrl(apiUrl, id) {
+  return `${apiUrl}/reports/${encodeURIComponent(id)}`;
+}
+
+// action/src/notices.ts
+function notWordPressNotice(report) {
+  if (report.wordpress?.detected !== false || report.hosting?.blocked_by_waf)
+    return null;
+  const entries = report.errors.filter((error) => error.kind === "not_wordpress");
+  const stated = (entries.find((error) => error.stage === "detect") ?? entries[0])?.message;
+  const stack = (report.hosting?.stack ?? []).map((item) => `${item.name}${item.version ? ` ${item.version}` : ""}`);
+  const statement = stated ?? `This site does not look like WordPress (confidence ${report.wordpress.confidence}%)${stack.length > 0 ? `; it runs on ${stack.join(", ")}` : ""}. Only the checks that apply to any site ran.`;
+  const text = `${report.final_url ?? report.url}: ${statement} Is the URL the WordPress site you meant?`;
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").slice(0, 1000);
+}
+
 // action/src/text.ts
 function vulnerabilityLines(title, changes) {
   if (changes.length === 0)
@@ -22049,10 +22151,22 @@ function vulnerabilityLines(title, changes) {
     ...changes.map((change) => `  [${change.vulnerability.severity}] ${change.kind}: ${describeVulnerabilityChange(change)}${change.component_change ? ` (component ${change.component_change})` : ""}`)
   ];
 }
-function renderText(report, base, result, failOn) {
+function failingLines(report) {
+  const failing = failingChecks(report);
+  if (failing.length === 0)
+    return ["", "No baseline to compare with; no check fails."];
+  return [
+    "",
+    `Failing now (${failing.length}) — no baseline to compare with, so none of these is a regression or fails the build:`,
+    ...failing.map((check) => `  [${check.severity}] ${check.id}: ${check.status} — ${check.message}`)
+  ];
+}
+function renderText(report, base, result, failOn, reportUrl) {
   const lines = [];
   lines.push(`wpreport: ${result.verdict.result === "pass" ? "PASSED" : "FAILED"} — ${report.final_url ?? report.url}`);
   lines.push(`report ${report.id}, score ${result.score.before ?? "—"} → ${result.score.after ?? "—"}, grade ${result.grade.after ?? "—"}, baseline ${base?.id ?? "none"}, fail-on ${failOn}`);
+  if (reportUrl)
+    lines.push(`full report: ${reportUrl}`);
   for (const reason of result.verdict.reasons)
     lines.push(`  ✗ ${reason}`);
   if (result.regressions.length > 0) {
@@ -22060,6 +22174,8 @@ function renderText(report, base, result, failOn) {
     for (const change of result.regressions)
       lines.push(`  [${change.severity}] ${change.id}: ${change.before ?? "absent"} → ${change.after ?? "absent"} — ${change.message}`);
   }
+  if (!base)
+    lines.push(...failingLines(report));
   lines.push(...vulnerabilityLines("New vulnerabilities in unchanged components", result.new_vulnerabilities.filter((change) => change.kind === "new_vulnerability")), ...vulnerabilityLines("Vulnerabilities introduced by component changes", result.new_vulnerabilities.filter((change) => change.kind !== "new_vulnerability")));
   if (result.components.length > 0) {
     lines.push("", "Component changes:");
@@ -22067,26 +22183,52 @@ function renderText(report, base, result, failOn) {
       lines.push(`  ${change.type} ${change.slug}: ${change.change} ${change.before ?? "—"} → ${change.after ?? "—"}`);
   }
   for (const metric of result.metrics.filter((m) => m.direction === "worse")) {
-    lines.push(`  ▼ ${metric.label}: ${metric.before} → ${metric.after}${metric.percent !== null ? ` (${metric.percent > 0 ? "+" : ""}${metric.percent}%)` : ""}`);
+    const [before, after] = formatMetricPair(metric.unit, metric.before, metric.after);
+    lines.push(`  ▼ ${metric.label}: ${before} → ${after}${metric.percent !== null ? ` (${metric.percent > 0 ? "+" : ""}${metric.percent}%)` : ""}`);
   }
   return lines.join(`
 `).replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "");
 }
+// action/package.json
+var package_default = {
+  name: "@wpreport/cli",
+  version: "1.0.0",
+  private: true,
+  description: "wpreport check: compare a WordPress site's new wpreport report with the previous one and fail a CI job on regressions (the GitHub Action's engine, for any CI)",
+  type: "module",
+  license: "UNLICENSED",
+  engines: {
+    node: ">=22"
+  },
+  bin: {
+    wpreport: "dist/cli.js"
+  },
+  files: [
+    "dist/cli.js"
+  ]
+};
+
+// action/src/version.ts
+var VERSION = package_default.version;
 
 // action/src/cli.ts
 var USAGE = `Usage: wpreport check --url <site> [options]
+       wpreport --version | --help
 
 Options:
   --url <url>              site to analyse (required)
   --fail-on <severity>     critical | high (default) | medium | low | info | none
   --baseline <id>          latest (default) | none | a report id (rep_…)
   --max-score-drop <n>     fail when the score drops by more than n points
-  --budgets <list>         e.g. "ttfb_ms=800,html_bytes=250000,score=80"
+  --budgets <list>         e.g. "ttfb_ms=800ms,html_bytes=250kB,score=80": times in ms or s,
+                           sizes in B, kB, MB, KiB or MiB (a plain number: ms, bytes)
   --environment <name>     stored with the report; "latest" compares within it
   --mode <mode>            passive (default) | aggressive: also probe for plugins and themes
                            the site does not show (vulnerable ones first), within a budget
   --format <f>             text (default) | json | sarif
   --timeout <seconds>      overall time limit, retries included (default 600)
+  -v, --version            print the CLI's version
+  -h, --help               print this help
 
 Environment:
   WPREPORT_API_URL         URL of the wpreport service (required)
@@ -22111,10 +22253,14 @@ ${USAGE}`);
     out(USAGE);
     return 0;
   }
+  if (options === "version") {
+    out(VERSION);
+    return 0;
+  }
   const client = new WpreportClient({
     apiUrl: options.apiUrl,
     token: options.token,
-    userAgent: "wpreport-cli/1.0.0",
+    userAgent: `wpreport-cli/${VERSION}`,
     deadline: Date.now() + options.timeout * 1000,
     onRetry: ({ waitMs, reason }) => err(`wpreport: ${reason}; retrying in ${Math.round(waitMs / 1000)} s`)
   });
@@ -22131,7 +22277,20 @@ ${USAGE}`);
     const runUrl = env.CI_PIPELINE_URL ?? env.BUILD_URL;
     if (runUrl)
       metadata.ci_run_url = runUrl.slice(0, 2048);
-    const { report } = await client.generateReport({ url: options.url, metadata, ...options.mode === "aggressive" ? { mode: options.mode } : {} }, { idempotencyKey: idempotencyKeyFor(env, options.url, options.mode) });
+    const request = {
+      url: options.url,
+      metadata,
+      ...options.mode === "aggressive" ? { mode: options.mode } : {}
+    };
+    const { report, replayed } = await client.generateReport(request, {
+      idempotencyKey: idempotencyKeyFor(env, request)
+    });
+    if (replayed)
+      err(`wpreport: this CI job already made the same request (same Idempotency-Key): ${report.id}, not charged again`);
+    const notWordPress = notWordPressNotice(report);
+    if (notWordPress)
+      err(`wpreport: warning: ${notWordPress}`);
+    const url = reportUrl(options.apiUrl, report.id);
     const base = options.baseline === "none" ? null : options.baseline === "latest" ? await client.previousReport(report) : await client.getReport(options.baseline);
     const result = diff(base, report, {
       failOn: options.failOn,
@@ -22139,11 +22298,11 @@ ${USAGE}`);
       budgets: options.budgets
     });
     if (options.format === "json")
-      out(JSON.stringify({ report, baseline_id: base?.id ?? null, diff: result }, null, 2));
+      out(JSON.stringify({ report, report_url: url, baseline_id: base?.id ?? null, diff: result }, null, 2));
     else if (options.format === "sarif")
       out(JSON.stringify(toSarif(report, "1.0.0", `${options.apiUrl}/docs/checks`), null, 2));
     else
-      out(renderText(report, base, result, options.failOn));
+      out(renderText(report, base, result, options.failOn, url));
     return result.verdict.result === "pass" ? 0 : 1;
   } catch (error) {
     err(error instanceof ApiError ? `wpreport: ${explain(error)}` : `wpreport: ${error.message}`);
@@ -22166,11 +22325,14 @@ function parse(argv, env) {
       mode: { type: "string", default: "passive" },
       format: { type: "string", default: "text" },
       timeout: { type: "string", default: "600" },
-      help: { type: "boolean", short: "h" }
+      help: { type: "boolean", short: "h" },
+      version: { type: "boolean", short: "v" }
     }
   });
   if (values.help || positionals[0] === "help")
     return "help";
+  if (values.version)
+    return "version";
   if (positionals[0] !== "check")
     throw new UsageError(positionals[0] ? `unknown command "${positionals[0]}"` : "missing command");
   const apiUrl = env.WPREPORT_API_URL?.replace(/\/+$/, "");

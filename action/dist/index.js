@@ -37041,13 +37041,41 @@ class ApiError extends Error {
 }
 var RETRY_STATUSES = new Set([429, 503]);
 var NETWORK_BACKOFF_MS = [1000, 2000, 4000, 8000, 16000];
-function idempotencyKeyFor(env, url, mode = "passive") {
+function canonicalJson(value) {
+  const canonical = (input) => {
+    if (Array.isArray(input))
+      return input.map(canonical);
+    if (input && typeof input === "object")
+      return Object.fromEntries(Object.keys(input).sort().map((key) => [key, canonical(input[key])]));
+    return input;
+  };
+  return JSON.stringify(canonical(value));
+}
+function canonicalMatrix(raw) {
+  const text = raw?.trim() ?? "";
+  if (text === "" || text === "null" || text === "{}")
+    return "";
+  try {
+    return canonicalJson(JSON.parse(text));
+  } catch {
+    return text;
+  }
+}
+var segment = (value) => value.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 64);
+function idempotencyKeyFor(env, body, scope = {}) {
   const run = env.GITHUB_RUN_ID ?? env.CI_PIPELINE_ID ?? env.BUILD_TAG;
   if (!run)
     return;
   const attempt = env.GITHUB_RUN_ATTEMPT ?? env.CI_JOB_ID ?? "1";
-  const site = createHash("sha256").update(mode === "aggressive" ? `${url} aggressive` : url).digest("hex").slice(0, 16);
-  return `ci-${run}-${attempt}-${site}`.slice(0, 255);
+  const hash = createHash("sha256").update(canonicalJson({
+    run,
+    attempt,
+    job: env.GITHUB_JOB ?? env.CI_JOB_NAME ?? "",
+    step: env.GITHUB_ACTION ?? "",
+    matrix: canonicalMatrix(scope.matrix),
+    body
+  })).digest("hex").slice(0, 32);
+  return `ci-${segment(run)}-${segment(attempt)}-${hash}`;
 }
 function explain(error) {
   if (!(error instanceof ApiError))
@@ -39711,6 +39739,34 @@ var METRICS = [
 function metricByKey(key) {
   return METRICS.find((metric) => metric.key === key);
 }
+var BUDGET_UNITS = {
+  ms: { ms: 1, s: 1000 },
+  bytes: { B: 1, kB: 1000, MB: 1e6, KiB: 1024, MiB: 1024 * 1024 },
+  points: {},
+  count: {}
+};
+var rounded = (value, decimals) => String(Math.round(value * 10 ** decimals) / 10 ** decimals);
+function formatMetricValue(unit, value) {
+  const sign = value < 0 ? "-" : "";
+  const size = Math.abs(value);
+  switch (unit) {
+    case "ms":
+      return size < 1000 ? `${sign}${rounded(size, 0)} ms` : `${sign}${rounded(size / 1000, 2)} s`;
+    case "bytes":
+      if (size < 1000)
+        return `${sign}${rounded(size, 0)} B`;
+      return size < 1e6 ? `${sign}${rounded(size / 1000, 1)} kB` : `${sign}${rounded(size / 1e6, 2)} MB`;
+    default:
+      return `${sign}${rounded(size, 2)}`;
+  }
+}
+function formatMetricPair(unit, a, b) {
+  const shown = [formatMetricValue(unit, a), formatMetricValue(unit, b)];
+  if (a === b || shown[0] !== shown[1])
+    return shown;
+  const base = unit === "bytes" ? " B" : unit === "ms" ? " ms" : "";
+  return [`${a}${base}`, `${b}${base}`];
+}
 
 // shared/report.ts
 var REPORT_SCHEMA_VERSION = "1.2.0";
@@ -40210,6 +40266,7 @@ var MetricChangeSchema = named("MetricChange", Type.Object({
 var BudgetResultSchema = named("BudgetResult", Type.Object({
   metric: Type.String(),
   label: Type.String(),
+  unit: { ...MetricUnitSchema, description: "The metric's base unit, which limit and value are in" },
   limit: Type.Number(),
   value: Nullable(Type.Number()),
   kind: StringEnum(["max", "min"], {
@@ -40270,6 +40327,9 @@ function changeOf(before, after, baseHasIt) {
 }
 function bySeverity(a, b) {
   return severityRank(b.severity) - severityRank(a.severity) || a.id.localeCompare(b.id);
+}
+function failingChecks(report) {
+  return report.checks.filter((check) => STATUS_RANK[check.status] > 0).sort((a, b) => severityRank(b.severity) - severityRank(a.severity) || STATUS_RANK[b.status] - STATUS_RANK[a.status] || a.id.localeCompare(b.id));
 }
 function components(report) {
   const map = new Map;
@@ -40420,7 +40480,7 @@ function budgetResults(head, budgets) {
     const value = metric.value(head);
     const kind = metric.better === "higher" ? "min" : "max";
     const exceeded = value !== null && (kind === "max" ? value > limit : value < limit);
-    return { metric: key, label: metric.label, limit, value, kind, exceeded };
+    return { metric: key, label: metric.label, unit: metric.unit, limit, value, kind, exceeded };
   });
 }
 function diff(base, head, options = {}) {
@@ -40470,9 +40530,8 @@ function diff(base, head, options = {}) {
   if (options.maxScoreDrop !== undefined && options.maxScoreDrop !== null && scoreDelta !== null && -scoreDelta > options.maxScoreDrop) {
     reasons.push(`the score dropped by ${-scoreDelta} points (${before} → ${after}), more than the allowed ${options.maxScoreDrop}`);
   }
-  for (const budget of budgets.filter((result) => result.exceeded)) {
-    reasons.push(`${budget.label} is ${budget.value}, ${budget.kind === "max" ? "over" : "under"} the budget of ${budget.limit}`);
-  }
+  for (const budget of budgets.filter((result) => result.exceeded))
+    reasons.push(describeBudget(budget));
   return {
     base_id: base?.id ?? null,
     head_id: head.id,
@@ -40489,16 +40548,42 @@ function diff(base, head, options = {}) {
     verdict: { result: reasons.length > 0 ? "fail" : "pass", reasons }
   };
 }
+function describeBudget(budget) {
+  if (budget.value === null)
+    return `${budget.label} is unknown (budget ${formatMetricValue(budget.unit, budget.limit)})`;
+  const [value, limit] = formatMetricPair(budget.unit, budget.value, budget.limit);
+  const where = budget.exceeded ? budget.kind === "max" ? "over" : "under" : "within";
+  return `${budget.label} is ${value}, ${where} the budget of ${limit}`;
+}
+function unitNames(metric) {
+  return Object.keys(BUDGET_UNITS[metric.unit]).join(", ");
+}
 function parseBudgets(text) {
   const budgets = {};
   for (const part of text.split(/[,\n]/).map((item) => item.trim()).filter(Boolean)) {
-    const match = /^([a-z_]+)\s*[=:]\s*(-?\d+(?:\.\d+)?)$/.exec(part);
+    const match = /^([a-z_]+)\s*[=:]\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)$/.exec(part);
     if (!match)
-      throw new Error(`budget "${part}" is not of the form metric=number`);
-    const [, key = "", value = "0"] = match;
-    if (!metricByKey(key))
+      throw new Error(`budget "${part}" is not of the form metric=value (a number ≥ 0 and, for times and sizes, a unit), e.g. ttfb_ms=800ms, html_bytes=250kB, score=80`);
+    const [, key = "", number = "0", unit = ""] = match;
+    const metric = metricByKey(key);
+    if (!metric)
       throw new Error(`unknown budget metric "${key}"; known: ${METRICS.map((m) => m.key).join(", ")}`);
-    budgets[key] = Number(value);
+    if (key in budgets)
+      throw new Error(`budget "${key}" is given twice`);
+    let value = Number(number);
+    if (unit !== "") {
+      const units = BUDGET_UNITS[metric.unit];
+      const name = Object.keys(units).find((candidate) => candidate.toLowerCase() === unit.toLowerCase());
+      if (name === undefined) {
+        throw new Error(Object.keys(units).length === 0 ? `budget "${part}": ${key} is ${metric.unit === "points" ? "a score in points (0–100)" : "a count"} and takes a plain number, without a unit` : `budget "${part}": "${unit}" is not a unit of ${key}, which is ${metric.unit === "ms" ? "a time" : "a size"}; use ${unitNames(metric)}`);
+      }
+      value *= units[name];
+    }
+    if (metric.unit === "points" && value > 100)
+      throw new Error(`budget "${part}": ${key} is a score from 0 to 100`);
+    if (metric.unit === "count" && !Number.isInteger(value))
+      throw new Error(`budget "${part}": ${key} is a count, a whole number`);
+    budgets[key] = metric.unit === "bytes" ? Math.round(value) : value;
   }
   return budgets;
 }
@@ -40514,7 +40599,8 @@ var LEVEL = {
   low: "notice",
   info: "notice"
 };
-var PER_LEVEL = 9;
+var GITHUB_ANNOTATIONS_PER_LEVEL = 10;
+var RESERVED = { error: 1, warning: 1, notice: 0 };
 function clean(text, max) {
   return text.replace(/[\u0000-\u001f\u007f]/g, " ").slice(0, max);
 }
@@ -40540,14 +40626,16 @@ function annotationsFor(diff) {
     ...diff.budgets.filter((budget) => budget.exceeded).map((budget) => ({
       level: "error",
       title: `wpreport: ${budget.label} over budget`,
-      message: `${budget.label} is ${budget.value}, budget ${budget.kind === "max" ? "≤" : "≥"} ${budget.limit}.`
+      message: `${describeBudget(budget)}.`
     }))
   ];
   const out = [];
   for (const level of ["error", "warning", "notice"]) {
     const ofLevel = all.filter((annotation) => annotation.level === level);
-    out.push(...ofLevel.slice(0, PER_LEVEL));
-    const rest = ofLevel.slice(PER_LEVEL);
+    const room = GITHUB_ANNOTATIONS_PER_LEVEL - RESERVED[level];
+    const shown = ofLevel.length <= room ? ofLevel.length : room - 1;
+    out.push(...ofLevel.slice(0, shown));
+    const rest = ofLevel.slice(shown);
     if (rest.length > 0) {
       out.push({
         level,
@@ -40631,8 +40719,17 @@ function readInputs() {
     githubToken: getInput("github-token").trim(),
     timeoutSeconds: number("timeout", getInput("timeout").trim() || "600", 10, 6 * 3600),
     waitForSiteSeconds: number("wait-for-site", getInput("wait-for-site").trim() || "0", 0, 3600),
-    mode
+    mode,
+    matrix: getInput("matrix")
   };
+}
+
+// action/src/links.ts
+function reportUrl(apiUrl, id) {
+  return `${apiUrl}/reports/${encodeURIComponent(id)}`;
+}
+function reportApiUrl(apiUrl, id) {
+  return `${apiUrl}/api/report/${encodeURIComponent(id)}`;
 }
 
 // action/src/markdown.ts
@@ -40655,6 +40752,15 @@ function regressionRows(changes, limit) {
   }
   if (changes.length > limit)
     rows.push(`| | …and ${changes.length - limit} more | | |`);
+  return rows;
+}
+function failingRows(checks, limit) {
+  const rows = ["| Severity | Check | Status | Details |", "|---|---|---|---|"];
+  for (const check of checks.slice(0, limit)) {
+    rows.push(`| ${check.severity} | \`${check.id}\`<br>${md(check.title, 100)} | ${statusText(check.status)} | ${md(check.message, 300)} |`);
+  }
+  if (checks.length > limit)
+    rows.push(`| | …and ${checks.length - limit} more | | |`);
   return rows;
 }
 function vulnerabilityRows(changes, limit) {
@@ -40690,6 +40796,15 @@ function renderMarkdown({ report, base, diff, reportUrl, failOn }, options = {})
     lines.push(`#### Regressions (${diff.regressions.length})`, "", ...regressionRows(diff.regressions, limit), "");
   } else if (base) {
     lines.push("No check got worse. \uD83C\uDF89", "");
+  } else {
+    const failing = failingChecks(report);
+    lines.push(...failing.length > 0 ? [
+      `#### Failing now (${failing.length})`,
+      "",
+      "There is no baseline to compare with (the first report of this site and environment, or `baseline: none`), so nothing counts as a regression and these do not fail the build. Later runs compare with this report.",
+      "",
+      ...failingRows(failing, limit)
+    ] : ["There is no baseline to compare with, and no check fails. \uD83C\uDF89"], "");
   }
   const published = diff.new_vulnerabilities.filter((change) => change.kind === "new_vulnerability");
   if (published.length > 0) {
@@ -40710,14 +40825,16 @@ function renderMarkdown({ report, base, diff, reportUrl, failOn }, options = {})
     lines.push("#### Metrics", "", "| Metric | Before | After | Change |", "|---|---|---|---|");
     for (const metric of diff.metrics) {
       const sign = metric.delta > 0 ? "+" : "";
-      lines.push(`| ${metric.direction === "worse" ? "\uD83D\uDD3B" : "\uD83D\uDD3A"} ${metric.label} | ${metric.before} | ${metric.after} | ${sign}${metric.delta}${metric.percent !== null ? ` (${sign}${metric.percent}%)` : ""} |`);
+      const [before, after] = formatMetricPair(metric.unit, metric.before, metric.after);
+      lines.push(`| ${metric.direction === "worse" ? "\uD83D\uDD3B" : "\uD83D\uDD3A"} ${metric.label} | ${before} | ${after} | ${sign}${formatMetricValue(metric.unit, metric.delta)}${metric.percent !== null ? ` (${sign}${metric.percent}%)` : ""} |`);
     }
     lines.push("");
   }
   if (diff.budgets.length > 0) {
     lines.push("#### Budgets", "", "| Metric | Budget | Value | |", "|---|---|---|---|");
     for (const budget of diff.budgets) {
-      lines.push(`| ${budget.label} | ${budget.kind === "max" ? "≤" : "≥"} ${budget.limit} | ${budget.value ?? "—"} | ${budget.exceeded ? "❌" : "✅"} |`);
+      const [value, limit] = budget.value === null ? ["—", formatMetricValue(budget.unit, budget.limit)] : formatMetricPair(budget.unit, budget.value, budget.limit);
+      lines.push(`| ${budget.label} | ${budget.kind === "max" ? "≤" : "≥"} ${limit} | ${value} | ${budget.exceeded ? "❌" : "✅"} |`);
     }
     lines.push("");
   }
@@ -40735,6 +40852,18 @@ function renderMarkdown({ report, base, diff, reportUrl, failOn }, options = {})
   }
   return lines.join(`
 `);
+}
+
+// action/src/notices.ts
+function notWordPressNotice(report) {
+  if (report.wordpress?.detected !== false || report.hosting?.blocked_by_waf)
+    return null;
+  const entries = report.errors.filter((error) => error.kind === "not_wordpress");
+  const stated = (entries.find((error) => error.stage === "detect") ?? entries[0])?.message;
+  const stack = (report.hosting?.stack ?? []).map((item) => `${item.name}${item.version ? ` ${item.version}` : ""}`);
+  const statement = stated ?? `This site does not look like WordPress (confidence ${report.wordpress.confidence}%)${stack.length > 0 ? `; it runs on ${stack.join(", ")}` : ""}. Only the checks that apply to any site ran.`;
+  const text = `${report.final_url ?? report.url}: ${statement} Is the URL the WordPress site you meant?`;
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").slice(0, 1000);
 }
 
 // action/src/pr-comment.ts
@@ -44839,6 +44968,27 @@ ${body}`;
   await octokit.rest.issues.createComment({ ...context.repo, issue_number: number, body: text });
   return "created";
 }
+// action/package.json
+var package_default = {
+  name: "@wpreport/cli",
+  version: "1.0.0",
+  private: true,
+  description: "wpreport check: compare a WordPress site's new wpreport report with the previous one and fail a CI job on regressions (the GitHub Action's engine, for any CI)",
+  type: "module",
+  license: "UNLICENSED",
+  engines: {
+    node: ">=22"
+  },
+  bin: {
+    wpreport: "dist/cli.js"
+  },
+  files: [
+    "dist/cli.js"
+  ]
+};
+
+// action/src/version.ts
+var VERSION7 = package_default.version;
 
 // action/src/wait-for-site.ts
 async function waitForSite(url, seconds, log, sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))) {
@@ -44861,10 +45011,11 @@ async function waitForSite(url, seconds, log, sleep = (ms) => new Promise((resol
 }
 
 // action/src/run.ts
-var ACTION_VERSION = "1.0.0";
-function reportUrl(apiUrl, id) {
-  return `${apiUrl}/api/report/${id}`;
+var ACTION_VERSION = VERSION7;
+function logSafe(text, max) {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").slice(0, max).replace(/##\[/g, "##​[");
 }
+var FAILING_LOG_LINES = 20;
 function metadataFrom(env, inputs) {
   const metadata = {};
   if (env.GITHUB_SHA)
@@ -44903,19 +45054,34 @@ async function run(env = process.env) {
       }
     }
     const requested = Date.now();
-    const { report, replayed } = await client.generateReport({
+    const request = {
       url: inputs.url,
       metadata: metadataFrom(env, inputs),
       ...inputs.mode === "aggressive" ? { mode: inputs.mode } : {}
-    }, { idempotencyKey: idempotencyKeyFor(env, inputs.url, inputs.mode) });
+    };
+    const { report, replayed } = await client.generateReport(request, {
+      idempotencyKey: idempotencyKeyFor(env, request, { matrix: inputs.matrix })
+    });
     const received = Date.now();
-    info(`wpreport: report ${report.id}${replayed ? " (from an earlier attempt of this run, not charged again)" : ""}: score ${report.summary?.score ?? "—"} (${report.summary?.grade ?? "—"})`);
+    info(`wpreport: report ${report.id}${replayed ? " (this step already made the same request in this run attempt: its report, not charged again)" : ""}: score ${report.summary?.score ?? "—"} (${report.summary?.grade ?? "—"})`);
+    const notWordPress = notWordPressNotice(report);
+    if (notWordPress)
+      warning(notWordPress, { title: "wpreport: not WordPress" });
     let base = null;
     if (inputs.baseline === "latest")
       base = await client.previousReport(report);
     else if (inputs.baseline !== "none")
       base = await client.getReport(inputs.baseline);
-    info(base ? `wpreport: comparing with ${base.id} (${base.created_at})` : "wpreport: no baseline to compare with");
+    if (base)
+      info(`wpreport: comparing with ${base.id} (${base.created_at})`);
+    else {
+      const failing = failingChecks(report);
+      info(`wpreport: no baseline to compare with, so nothing is a regression; ${failing.length === 0 ? "no check fails" : `${failing.length} check${failing.length === 1 ? " fails" : "s fail"} now:`}`);
+      for (const check of failing.slice(0, FAILING_LOG_LINES))
+        info(`  [${check.severity}] ${check.id}: ${check.status} — ${logSafe(check.message, 300)}`);
+      if (failing.length > FAILING_LOG_LINES)
+        info(`  …and ${failing.length - FAILING_LOG_LINES} more (see the job summary)`);
+    }
     const result = diff(base, report, {
       failOn: inputs.failOn,
       maxScoreDrop: inputs.maxScoreDrop,
@@ -44938,6 +45104,7 @@ async function run(env = process.env) {
     }
     setOutput("report-id", report.id);
     setOutput("report-url", url);
+    setOutput("report-api-url", reportApiUrl(inputs.apiUrl, report.id));
     setOutput("score", String(report.summary?.score ?? ""));
     setOutput("grade", report.summary?.grade ?? "");
     setOutput("regressions", String(result.regressions.length));

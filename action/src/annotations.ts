@@ -1,14 +1,18 @@
 /**
  * Annotations on the workflow run, through @actions/core (which escapes what it writes —
- * site text never reaches a `::` workflow command raw). GitHub shows about 10 errors and
- * 10 warnings per step, so the most severe come first and whatever does not fit is grouped
- * into one last annotation of that level.
+ * site text never reaches a `::` workflow command raw). GitHub shows at most 10 error, 10
+ * warning and 10 notice annotations per step and drops the rest, so the most severe come
+ * first, whatever does not fit is grouped into one last annotation of that level, and one
+ * slot is kept free for what the step writes after them: the verdict (`core.setFailed` is an
+ * error annotation, the last thing a failing step prints) and the run's own warning (the site
+ * is not WordPress, or did not answer in time).
  */
 import * as core from "@actions/core";
 import {
   type CheckChange,
   componentLabel,
   type Diff,
+  describeBudget,
   describeVulnerabilityChange,
   type VulnerabilityChange,
 } from "../../shared/diff.ts";
@@ -22,8 +26,10 @@ const LEVEL: Record<Severity, Level> = {
   low: "notice",
   info: "notice",
 };
-/** Individual annotations per level before the rest are grouped (GitHub shows ~10). */
-export const PER_LEVEL = 9;
+/** GitHub shows this many annotations of each level per step. */
+export const GITHUB_ANNOTATIONS_PER_LEVEL = 10;
+/** Slots per level kept for annotations written after these: the verdict, the run's own warning. */
+export const RESERVED: Record<Level, number> = { error: 1, warning: 1, notice: 0 };
 
 export interface Annotation {
   level: Level;
@@ -78,14 +84,17 @@ export function annotationsFor(diff: Diff): Annotation[] {
       .map((budget) => ({
         level: "error" as const,
         title: `wpreport: ${budget.label} over budget`,
-        message: `${budget.label} is ${budget.value}, budget ${budget.kind === "max" ? "≤" : "≥"} ${budget.limit}.`,
+        message: `${describeBudget(budget)}.`,
       })),
   ];
   const out: Annotation[] = [];
   for (const level of ["error", "warning", "notice"] as const) {
     const ofLevel = all.filter((annotation) => annotation.level === level);
-    out.push(...ofLevel.slice(0, PER_LEVEL));
-    const rest = ofLevel.slice(PER_LEVEL);
+    const room = GITHUB_ANNOTATIONS_PER_LEVEL - RESERVED[level];
+    // All of them when they fit; otherwise room − 1 of them and one that names the rest.
+    const shown = ofLevel.length <= room ? ofLevel.length : room - 1;
+    out.push(...ofLevel.slice(0, shown));
+    const rest = ofLevel.slice(shown);
     if (rest.length > 0) {
       out.push({
         level,

@@ -3,31 +3,41 @@
  * generate a report, compare it with the baseline, print the result, exit with a status.
  *
  *   WPREPORT_API_URL=https://wpreport.example.com WPREPORT_TOKEN=wpr_… \
- *     npx wpreport check --url https://staging.example.com --fail-on high
+ *     wpreport check --url https://staging.example.com --fail-on high
+ *
+ * Installed from a release's tarball (README "GitLab CI, Jenkins, cron: the CLI"), never as
+ * the unscoped npm name `wpreport`, which the project does not own.
  *
  * Exit codes: 0 passed, 1 failed the thresholds (a regression), 2 could not check (usage,
  * authentication, quota, unreachable site, service error).
  */
 import { parseArgs } from "node:util";
-import { ApiError, explain, idempotencyKeyFor, WpreportClient } from "../../shared/client.ts";
+import { ApiError, explain, type GenerateReportInput, idempotencyKeyFor, WpreportClient } from "../../shared/client.ts";
 import { diff, isSeverity, parseBudgets } from "../../shared/diff.ts";
 import { ANALYSIS_MODES, type AnalysisMode, type ReportMetadata, type Severity } from "../../shared/report.ts";
 import { toSarif } from "../../shared/sarif.ts";
+import { reportUrl } from "./links.ts";
+import { notWordPressNotice } from "./notices.ts";
 import { renderText } from "./text.ts";
+import { VERSION } from "./version.ts";
 
 const USAGE = `Usage: wpreport check --url <site> [options]
+       wpreport --version | --help
 
 Options:
   --url <url>              site to analyse (required)
   --fail-on <severity>     critical | high (default) | medium | low | info | none
   --baseline <id>          latest (default) | none | a report id (rep_…)
   --max-score-drop <n>     fail when the score drops by more than n points
-  --budgets <list>         e.g. "ttfb_ms=800,html_bytes=250000,score=80"
+  --budgets <list>         e.g. "ttfb_ms=800ms,html_bytes=250kB,score=80": times in ms or s,
+                           sizes in B, kB, MB, KiB or MiB (a plain number: ms, bytes)
   --environment <name>     stored with the report; "latest" compares within it
   --mode <mode>            passive (default) | aggressive: also probe for plugins and themes
                            the site does not show (vulnerable ones first), within a budget
   --format <f>             text (default) | json | sarif
   --timeout <seconds>      overall time limit, retries included (default 600)
+  -v, --version            print the CLI's version
+  -h, --help               print this help
 
 Environment:
   WPREPORT_API_URL         URL of the wpreport service (required)
@@ -55,10 +65,14 @@ export async function main(
     out(USAGE);
     return 0;
   }
+  if (options === "version") {
+    out(VERSION);
+    return 0;
+  }
   const client = new WpreportClient({
     apiUrl: options.apiUrl,
     token: options.token,
-    userAgent: "wpreport-cli/1.0.0",
+    userAgent: `wpreport-cli/${VERSION}`,
     deadline: Date.now() + options.timeout * 1000,
     onRetry: ({ waitMs, reason }) => err(`wpreport: ${reason}; retrying in ${Math.round(waitMs / 1000)} s`),
   });
@@ -71,10 +85,21 @@ export async function main(
     if (ref) metadata.git_ref = ref.slice(0, 255);
     const runUrl = env.CI_PIPELINE_URL ?? env.BUILD_URL;
     if (runUrl) metadata.ci_run_url = runUrl.slice(0, 2048);
-    const { report } = await client.generateReport(
-      { url: options.url, metadata, ...(options.mode === "aggressive" ? { mode: options.mode } : {}) },
-      { idempotencyKey: idempotencyKeyFor(env, options.url, options.mode) },
-    );
+    const request: GenerateReportInput = {
+      url: options.url,
+      metadata,
+      ...(options.mode === "aggressive" ? { mode: options.mode } : {}),
+    };
+    const { report, replayed } = await client.generateReport(request, {
+      idempotencyKey: idempotencyKeyFor(env, request),
+    });
+    if (replayed)
+      err(
+        `wpreport: this CI job already made the same request (same Idempotency-Key): ${report.id}, not charged again`,
+      );
+    const notWordPress = notWordPressNotice(report);
+    if (notWordPress) err(`wpreport: warning: ${notWordPress}`);
+    const url = reportUrl(options.apiUrl, report.id);
     const base =
       options.baseline === "none"
         ? null
@@ -87,10 +112,10 @@ export async function main(
       budgets: options.budgets,
     });
     if (options.format === "json")
-      out(JSON.stringify({ report, baseline_id: base?.id ?? null, diff: result }, null, 2));
+      out(JSON.stringify({ report, report_url: url, baseline_id: base?.id ?? null, diff: result }, null, 2));
     else if (options.format === "sarif")
       out(JSON.stringify(toSarif(report, "1.0.0", `${options.apiUrl}/docs/checks`), null, 2));
-    else out(renderText(report, base, result, options.failOn));
+    else out(renderText(report, base, result, options.failOn, url));
     return result.verdict.result === "pass" ? 0 : 1;
   } catch (error) {
     err(error instanceof ApiError ? `wpreport: ${explain(error)}` : `wpreport: ${(error as Error).message}`);
@@ -115,9 +140,11 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
       format: { type: "string", default: "text" },
       timeout: { type: "string", default: "600" },
       help: { type: "boolean", short: "h" },
+      version: { type: "boolean", short: "v" },
     },
   });
   if (values.help || positionals[0] === "help") return "help" as const;
+  if (values.version) return "version" as const;
   if (positionals[0] !== "check")
     throw new UsageError(positionals[0] ? `unknown command "${positionals[0]}"` : "missing command");
   const apiUrl = env.WPREPORT_API_URL?.replace(/\/+$/, "");

@@ -17,6 +17,8 @@ export interface Inputs {
   timeoutSeconds: number;
   waitForSiteSeconds: number;
   mode: AnalysisMode;
+  /** The job's matrix values as JSON (`toJSON(matrix)`, the input's default): part of the Idempotency-Key. */
+  matrix: string;
 }
 
 export class InputError extends Error {}
@@ -82,5 +84,6 @@ export function readInputs(): Inputs {
     timeoutSeconds: number("timeout", core.getInput("timeout").trim() || "600", 10, 6 * 3600),
     waitForSiteSeconds: number("wait-for-site", core.getInput("wait-for-site").trim() || "0", 0, 3600),
     mode: mode as AnalysisMode,
+    matrix: core.getInput("matrix"),
   };
 }

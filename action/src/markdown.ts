@@ -4,8 +4,15 @@
  * names) is untrusted: it is HTML-escaped, table-safe, stripped of mentions and links, and
  * length-capped before it reaches GitHub's renderer.
  */
-import { type CheckChange, componentLabel, type Diff, type VulnerabilityChange } from "../../shared/diff.ts";
-import type { Report } from "../../shared/report.ts";
+import {
+  type CheckChange,
+  componentLabel,
+  type Diff,
+  failingChecks,
+  type VulnerabilityChange,
+} from "../../shared/diff.ts";
+import { formatMetricPair, formatMetricValue } from "../../shared/metrics.ts";
+import type { Check, Report } from "../../shared/report.ts";
 
 /** Escapes site text for GitHub-flavoured markdown (tables included). */
 export function md(text: string | number | null | undefined, max = 200): string {
@@ -39,6 +46,18 @@ function regressionRows(changes: CheckChange[], limit: number): string[] {
     );
   }
   if (changes.length > limit) rows.push(`| | …and ${changes.length - limit} more | | |`);
+  return rows;
+}
+
+/** A first report's failing checks: severity, check, status, details. */
+function failingRows(checks: Check[], limit: number): string[] {
+  const rows = ["| Severity | Check | Status | Details |", "|---|---|---|---|"];
+  for (const check of checks.slice(0, limit)) {
+    rows.push(
+      `| ${check.severity} | \`${check.id}\`<br>${md(check.title, 100)} | ${statusText(check.status)} | ${md(check.message, 300)} |`,
+    );
+  }
+  if (checks.length > limit) rows.push(`| | …and ${checks.length - limit} more | | |`);
   return rows;
 }
 
@@ -102,6 +121,20 @@ export function renderMarkdown(
     lines.push(`#### Regressions (${diff.regressions.length})`, "", ...regressionRows(diff.regressions, limit), "");
   } else if (base) {
     lines.push("No check got worse. 🎉", "");
+  } else {
+    const failing = failingChecks(report);
+    lines.push(
+      ...(failing.length > 0
+        ? [
+            `#### Failing now (${failing.length})`,
+            "",
+            "There is no baseline to compare with (the first report of this site and environment, or `baseline: none`), so nothing counts as a regression and these do not fail the build. Later runs compare with this report.",
+            "",
+            ...failingRows(failing, limit),
+          ]
+        : ["There is no baseline to compare with, and no check fails. 🎉"]),
+      "",
+    );
   }
   const published = diff.new_vulnerabilities.filter((change) => change.kind === "new_vulnerability");
   if (published.length > 0) {
@@ -138,8 +171,9 @@ export function renderMarkdown(
     lines.push("#### Metrics", "", "| Metric | Before | After | Change |", "|---|---|---|---|");
     for (const metric of diff.metrics) {
       const sign = metric.delta > 0 ? "+" : "";
+      const [before, after] = formatMetricPair(metric.unit, metric.before, metric.after);
       lines.push(
-        `| ${metric.direction === "worse" ? "🔻" : "🔺"} ${metric.label} | ${metric.before} | ${metric.after} | ${sign}${metric.delta}${metric.percent !== null ? ` (${sign}${metric.percent}%)` : ""} |`,
+        `| ${metric.direction === "worse" ? "🔻" : "🔺"} ${metric.label} | ${before} | ${after} | ${sign}${formatMetricValue(metric.unit, metric.delta)}${metric.percent !== null ? ` (${sign}${metric.percent}%)` : ""} |`,
       );
     }
     lines.push("");
@@ -147,8 +181,12 @@ export function renderMarkdown(
   if (diff.budgets.length > 0) {
     lines.push("#### Budgets", "", "| Metric | Budget | Value | |", "|---|---|---|---|");
     for (const budget of diff.budgets) {
+      const [value, limit] =
+        budget.value === null
+          ? ["—", formatMetricValue(budget.unit, budget.limit)]
+          : formatMetricPair(budget.unit, budget.value, budget.limit);
       lines.push(
-        `| ${budget.label} | ${budget.kind === "max" ? "≤" : "≥"} ${budget.limit} | ${budget.value ?? "—"} | ${budget.exceeded ? "❌" : "✅"} |`,
+        `| ${budget.label} | ${budget.kind === "max" ? "≤" : "≥"} ${limit} | ${value} | ${budget.exceeded ? "❌" : "✅"} |`,
       );
     }
     lines.push("");

@@ -3,20 +3,34 @@
  * optionally comment on the PR, set outputs, and fail the job exactly when the verdict says.
  */
 import * as core from "@actions/core";
-import { ApiError, explain, idempotencyKeyFor, WpreportClient } from "../../shared/client.ts";
-import { diff } from "../../shared/diff.ts";
+import { ApiError, explain, type GenerateReportInput, idempotencyKeyFor, WpreportClient } from "../../shared/client.ts";
+import { diff, failingChecks } from "../../shared/diff.ts";
 import type { Report, ReportMetadata } from "../../shared/report.ts";
 import { annotate } from "./annotations.ts";
 import { InputError, type Inputs, readInputs } from "./inputs.ts";
+import { reportApiUrl, reportUrl } from "./links.ts";
 import { renderMarkdown } from "./markdown.ts";
+import { notWordPressNotice } from "./notices.ts";
 import { upsertPrComment } from "./pr-comment.ts";
+import { VERSION } from "./version.ts";
 import { waitForSite } from "./wait-for-site.ts";
 
-export const ACTION_VERSION = "1.0.0";
+export const ACTION_VERSION = VERSION;
 
-export function reportUrl(apiUrl: string, id: string): string {
-  return `${apiUrl}/api/report/${id}`;
+/**
+ * Site text for a log line: one line (no control characters) and no `##[` (the runner's
+ * legacy command prefix). The line starts with our own text, so `::` in the site text cannot
+ * start a workflow command either.
+ */
+function logSafe(text: string, max: number): string {
+  return text
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, " ")
+    .slice(0, max)
+    .replace(/##\[/g, "##\u200b[");
 }
+
+/** Log lines shown without a baseline: the checks failing now, most severe first. */
+const FAILING_LOG_LINES = 20;
 
 function metadataFrom(env: NodeJS.ProcessEnv, inputs: Inputs): ReportMetadata {
   const metadata: ReportMetadata = {};
@@ -58,25 +72,35 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     }
 
     const requested = Date.now();
-    const { report, replayed } = await client.generateReport(
-      {
-        url: inputs.url,
-        metadata: metadataFrom(env, inputs),
-        ...(inputs.mode === "aggressive" ? { mode: inputs.mode } : {}),
-      },
-      { idempotencyKey: idempotencyKeyFor(env, inputs.url, inputs.mode) },
-    );
+    const request: GenerateReportInput = {
+      url: inputs.url,
+      metadata: metadataFrom(env, inputs),
+      ...(inputs.mode === "aggressive" ? { mode: inputs.mode } : {}),
+    };
+    const { report, replayed } = await client.generateReport(request, {
+      idempotencyKey: idempotencyKeyFor(env, request, { matrix: inputs.matrix }),
+    });
     const received = Date.now();
     core.info(
-      `wpreport: report ${report.id}${replayed ? " (from an earlier attempt of this run, not charged again)" : ""}: score ${report.summary?.score ?? "—"} (${report.summary?.grade ?? "—"})`,
+      `wpreport: report ${report.id}${replayed ? " (this step already made the same request in this run attempt: its report, not charged again)" : ""}: score ${report.summary?.score ?? "—"} (${report.summary?.grade ?? "—"})`,
     );
+    const notWordPress = notWordPressNotice(report);
+    if (notWordPress) core.warning(notWordPress, { title: "wpreport: not WordPress" });
 
     let base: Report | null = null;
     if (inputs.baseline === "latest") base = await client.previousReport(report);
     else if (inputs.baseline !== "none") base = await client.getReport(inputs.baseline);
-    core.info(
-      base ? `wpreport: comparing with ${base.id} (${base.created_at})` : "wpreport: no baseline to compare with",
-    );
+    if (base) core.info(`wpreport: comparing with ${base.id} (${base.created_at})`);
+    else {
+      const failing = failingChecks(report);
+      core.info(
+        `wpreport: no baseline to compare with, so nothing is a regression; ${failing.length === 0 ? "no check fails" : `${failing.length} check${failing.length === 1 ? " fails" : "s fail"} now:`}`,
+      );
+      for (const check of failing.slice(0, FAILING_LOG_LINES))
+        core.info(`  [${check.severity}] ${check.id}: ${check.status} — ${logSafe(check.message, 300)}`);
+      if (failing.length > FAILING_LOG_LINES)
+        core.info(`  …and ${failing.length - FAILING_LOG_LINES} more (see the job summary)`);
+    }
 
     const result = diff(base, report, {
       failOn: inputs.failOn,
@@ -106,6 +130,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
 
     core.setOutput("report-id", report.id);
     core.setOutput("report-url", url);
+    core.setOutput("report-api-url", reportApiUrl(inputs.apiUrl, report.id));
     core.setOutput("score", String(report.summary?.score ?? ""));
     core.setOutput("grade", report.summary?.grade ?? "");
     core.setOutput("regressions", String(result.regressions.length));

@@ -1,9 +1,11 @@
 /**
- * The CLI's plain-text output (`wpreport check --format text`): the verdict, regressions,
- * new vulnerabilities by kind, component changes and worse metrics. Site text is stripped
+ * The CLI's plain-text output (`wpreport check --format text`): the verdict, regressions
+ * (or, without a baseline, the checks failing now), new vulnerabilities by kind, component
+ * changes and worse metrics. Site text is stripped
  * of control characters, so it cannot carry terminal escape sequences.
  */
-import { type Diff, describeVulnerabilityChange, type VulnerabilityChange } from "../../shared/diff.ts";
+import { type Diff, describeVulnerabilityChange, failingChecks, type VulnerabilityChange } from "../../shared/diff.ts";
+import { formatMetricPair } from "../../shared/metrics.ts";
 import type { Report } from "../../shared/report.ts";
 
 function vulnerabilityLines(title: string, changes: VulnerabilityChange[]): string[] {
@@ -18,12 +20,30 @@ function vulnerabilityLines(title: string, changes: VulnerabilityChange[]): stri
   ];
 }
 
-export function renderText(report: Report, base: Report | null, result: Diff, failOn: string): string {
+/** Without a baseline nothing is a regression: what fails now, so a first run is not silent about it. */
+function failingLines(report: Report): string[] {
+  const failing = failingChecks(report);
+  if (failing.length === 0) return ["", "No baseline to compare with; no check fails."];
+  return [
+    "",
+    `Failing now (${failing.length}) — no baseline to compare with, so none of these is a regression or fails the build:`,
+    ...failing.map((check) => `  [${check.severity}] ${check.id}: ${check.status} — ${check.message}`),
+  ];
+}
+
+export function renderText(
+  report: Report,
+  base: Report | null,
+  result: Diff,
+  failOn: string,
+  reportUrl?: string,
+): string {
   const lines: string[] = [];
   lines.push(`wpreport: ${result.verdict.result === "pass" ? "PASSED" : "FAILED"} — ${report.final_url ?? report.url}`);
   lines.push(
     `report ${report.id}, score ${result.score.before ?? "—"} → ${result.score.after ?? "—"}, grade ${result.grade.after ?? "—"}, baseline ${base?.id ?? "none"}, fail-on ${failOn}`,
   );
+  if (reportUrl) lines.push(`full report: ${reportUrl}`);
   for (const reason of result.verdict.reasons) lines.push(`  ✗ ${reason}`);
   if (result.regressions.length > 0) {
     lines.push("", `Regressions (${result.regressions.length}):`);
@@ -32,6 +52,7 @@ export function renderText(report: Report, base: Report | null, result: Diff, fa
         `  [${change.severity}] ${change.id}: ${change.before ?? "absent"} → ${change.after ?? "absent"} — ${change.message}`,
       );
   }
+  if (!base) lines.push(...failingLines(report));
   lines.push(
     ...vulnerabilityLines(
       "New vulnerabilities in unchanged components",
@@ -48,8 +69,9 @@ export function renderText(report: Report, base: Report | null, result: Diff, fa
       lines.push(`  ${change.type} ${change.slug}: ${change.change} ${change.before ?? "—"} → ${change.after ?? "—"}`);
   }
   for (const metric of result.metrics.filter((m) => m.direction === "worse")) {
+    const [before, after] = formatMetricPair(metric.unit, metric.before, metric.after);
     lines.push(
-      `  ▼ ${metric.label}: ${metric.before} → ${metric.after}${metric.percent !== null ? ` (${metric.percent > 0 ? "+" : ""}${metric.percent}%)` : ""}`,
+      `  ▼ ${metric.label}: ${before} → ${after}${metric.percent !== null ? ` (${metric.percent > 0 ? "+" : ""}${metric.percent}%)` : ""}`,
     );
   }
   // Site text could carry terminal escape sequences: strip control characters.

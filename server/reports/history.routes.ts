@@ -69,7 +69,8 @@ export const diffReportsOperation = {
     budgets: Type.Optional(
       Type.String({
         maxLength: 2048,
-        description: "Limits on the new report's metrics, e.g. ttfb_ms=800,html_bytes=200000,score=80",
+        description:
+          "Limits on the head report's metrics, e.g. `ttfb_ms=800ms,html_bytes=200kB,score=80`: times in ms or s, sizes in B, kB, MB, KiB or MiB (a plain number is in ms or bytes); scores and counts are plain numbers",
       }),
     ),
   }),

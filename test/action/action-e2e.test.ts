@@ -50,12 +50,18 @@ describe.skipIf(!canChangeSite)("the Action against the real service and WordPre
     expect(run.code).toBe(0);
     expect(run.outputs).toMatchObject({ result: "pass", regressions: "0" });
     expect(run.outputs["report-id"]).toMatch(/^rep_[0-9a-z]{26}$/);
-    expect(run.outputs["report-url"]).toBe(`${service.url}/api/report/${run.outputs["report-id"]}`);
+    expect(run.outputs["report-url"]).toBe(`${service.url}/reports/${run.outputs["report-id"]}`);
+    expect(run.outputs["report-api-url"]).toBe(`${service.url}/api/report/${run.outputs["report-id"]}`);
     expect(Number(run.outputs.score)).toBeGreaterThan(0);
     expect(run.outputs.grade).toMatch(/^[A-F]$/);
     expect(run.summary).toContain("wpreport: ✅ Passed");
     expect(run.summary).toContain("no baseline");
+    // Nothing is a regression yet, but what fails now is listed (the fixture is served over plain http).
+    expect(run.summary).toMatch(/#### Failing now \(\d+\)/);
+    expect(run.stdout).toMatch(/no baseline to compare with, so nothing is a regression; \d+ checks? fails? now:/);
+    expect(run.stdout).toContain("  [high] security.https: fail — ");
     expect(run.commands.filter((c) => c.command === "error")).toEqual([]);
+    expect(run.commands.filter((c) => c.command === "warning")).toEqual([]); // it is WordPress
     expect(run.stdout).toContain(`::add-mask::${token}`);
     const overhead = /action overhead (\d+) ms \(service (\d+) ms\)/.exec(run.stdout);
     console.log(

@@ -1,9 +1,15 @@
-/** `wpreport check` (action/dist/cli.js) against the real service: exit codes and formats. */
+/**
+ * `wpreport check` (action/dist/cli.js, the real process) against the real service: exit
+ * codes and formats, the version, and the CLI package installed from its tarball with npm.
+ */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
-import { runProcess } from "../helpers/processes.ts";
+import { ACTION_VERSION } from "../../action/src/run.ts";
+import { ROOT, runProcess } from "../helpers/processes.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
-import { type SwitchableBlog, startSwitchableBlog } from "../helpers/sites.ts";
+import { type SwitchableBlog, startStaticSite, startSwitchableBlog, type TestSite } from "../helpers/sites.ts";
 
 const CLI = path.resolve(import.meta.dir, "../../action/dist/cli.js");
 
@@ -102,4 +108,120 @@ describe("wpreport check (CLI for other CI systems)", () => {
     expect(blocked.code).toBe(2);
     expect(blocked.stderr).toContain("cannot be analysed");
   });
+});
+
+describe("wpreport: version, help, first runs, sites that are not WordPress, budgets with units", () => {
+  let service: TestService;
+  let site: SwitchableBlog;
+  let staticSite: TestSite;
+  let env: Record<string, string>;
+  const version = (JSON.parse(readFileSync(path.join(ROOT, "action/package.json"), "utf8")) as { version: string })
+    .version;
+
+  beforeAll(async () => {
+    service = await startTestService();
+    const { token } = await service.token(undefined, "business");
+    env = { WPREPORT_API_URL: service.url, WPREPORT_TOKEN: token, CI_PIPELINE_ID: `v${Date.now()}` };
+    site = startSwitchableBlog();
+    staticSite = startStaticSite();
+  });
+  afterAll(async () => {
+    site.stop();
+    staticSite.stop();
+    await service.stop();
+  });
+
+  test("--version and -v print the version of action/package.json, without any setting; --help names them", async () => {
+    for (const flag of ["--version", "-v"]) {
+      const run = await cli([flag], {});
+      expect(run).toEqual({ code: 0, stdout: `${version}\n`, stderr: "" });
+    }
+    expect(version).toBe(ACTION_VERSION); // the Action reports the same version (its User-Agent)
+    const help = await cli(["--help"], {});
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("-v, --version");
+    expect(help.stdout).toContain('--budgets <list>         e.g. "ttfb_ms=800ms,html_bytes=250kB,score=80"');
+  });
+
+  test("a first run lists what fails now and links the report's web page (text and JSON)", async () => {
+    const text = await cli(["check", "--url", site.url, "--baseline", "none"], { ...env, CI_JOB_ID: "1" });
+    expect(text.code).toBe(0);
+    const id = /^report (rep_[0-9a-z]{26}),/m.exec(text.stdout)?.[1];
+    expect(text.stdout).toContain(`full report: ${service.url}/reports/${id}`);
+    expect(text.stdout).toMatch(
+      /Failing now \(\d+\) — no baseline to compare with, so none of these is a regression or fails the build:/,
+    );
+    expect(text.stdout).toContain("  [high] security.https: fail — ");
+    expect(text.stderr).toBe(""); // WordPress: no warning
+    // The same request again in the same CI job: the same report, said on stderr, not charged.
+    const again = await cli(["check", "--url", site.url, "--baseline", "none"], { ...env, CI_JOB_ID: "1" });
+    expect(again.stdout).toContain(`report ${id},`);
+    expect(again.stderr).toBe(
+      `wpreport: this CI job already made the same request (same Idempotency-Key): ${id}, not charged again\n`,
+    );
+    const json = await cli(["check", "--url", site.url, "--baseline", "none", "--format", "json"], {
+      ...env,
+      CI_JOB_ID: "2",
+    });
+    const parsed = JSON.parse(json.stdout) as { report: { id: string }; report_url: string };
+    expect(parsed.report_url).toBe(`${service.url}/reports/${parsed.report.id}`);
+  });
+
+  test("a site that is not WordPress: a warning on stderr, stdout stays the requested format", async () => {
+    const run = await cli(["check", "--url", staticSite.url, "--format", "json"], { ...env, CI_JOB_ID: "3" });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toStartWith(`wpreport: warning: ${staticSite.url}: This site does not look like WordPress`);
+    expect(run.stderr).toContain("nginx 1.22.1, Hugo 0.111.3");
+    expect(JSON.parse(run.stdout)).toHaveProperty("report");
+  });
+
+  test("budgets with units fail with units; a unit of the wrong kind is a usage error (exit 2)", async () => {
+    const over = await cli(
+      ["check", "--url", site.url, "--baseline", "none", "--budgets", "html_bytes=1kB, ttfb_ms=30s"],
+      {
+        ...env,
+        CI_JOB_ID: "4",
+      },
+    );
+    expect(over.code).toBe(1);
+    expect(over.stdout).toMatch(/^ {2}✗ HTML size is \d+(\.\d)? kB, over the budget of 1 kB$/m);
+    const wrong = await cli(["check", "--url", site.url, "--budgets", "html_bytes=800ms"], env);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain(
+      'budget "html_bytes=800ms": "ms" is not a unit of html_bytes, which is a size; use B, kB, MB, KiB, MiB',
+    );
+  });
+
+  test("installs from its npm pack tarball (the release asset) and runs with npm exec, offline", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "wpreport-cli-pack-"));
+    try {
+      const npmEnv = { PATH: process.env.PATH ?? "", HOME: dir, npm_config_cache: path.join(dir, "cache") };
+      const packed = await runProcess(["npm", "pack", path.join(ROOT, "action"), "--pack-destination", dir, "--json"], {
+        cwd: dir,
+        env: npmEnv,
+      });
+      expect(packed.code).toBe(0);
+      const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
+      expect(info?.filename).toBe(`wpreport-cli-${version}.tgz`);
+      // Only the bundle and the manifest: no sources, no dependencies to fetch.
+      expect(info?.files.map((file) => file.path).sort()).toEqual(["dist/cli.js", "package.json"]);
+      const tarball = path.join(dir, info?.filename as string);
+      // The README's command, with the tarball on disk instead of the release URL; --offline:
+      // installing it needs no registry.
+      const npx = (args: string[], extra: Record<string, string> = {}) =>
+        runProcess(["npx", "--yes", "--offline", `--package=${tarball}`, "--", "wpreport", ...args], {
+          cwd: dir,
+          env: { ...npmEnv, ...extra },
+        });
+      const shown = await npx(["--version"]);
+      expect(shown.code).toBe(0);
+      expect(shown.stdout).toBe(`${version}\n`);
+      expect((await npx(["--help"])).stdout).toContain("Usage: wpreport check --url <site> [options]");
+      const checked = await npx(["check", "--url", site.url, "--baseline", "none"], { ...env, CI_JOB_ID: "5" });
+      expect(checked.code).toBe(0);
+      expect(checked.stdout).toContain("wpreport: PASSED");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

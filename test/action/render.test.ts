@@ -1,9 +1,10 @@
 /** Annotations and markdown: capped, grouped, ordered by severity, site text neutralised. */
 import { describe, expect, test } from "bun:test";
-import { annotationsFor, PER_LEVEL } from "../../action/src/annotations.ts";
+import { annotationsFor, GITHUB_ANNOTATIONS_PER_LEVEL, RESERVED } from "../../action/src/annotations.ts";
 import { md, renderMarkdown } from "../../action/src/markdown.ts";
+import { notWordPressNotice } from "../../action/src/notices.ts";
 import { renderText } from "../../action/src/text.ts";
-import { diff } from "../../shared/diff.ts";
+import { diff, parseBudgets } from "../../shared/diff.ts";
 import type { Check, PluginInfo, Report, Vulnerability } from "../../shared/report.ts";
 import { baseReport } from "../diff/report-arbitrary.ts";
 
@@ -19,18 +20,48 @@ const check = (id: string, status: Check["status"], severity: Check["severity"],
 });
 
 describe("annotations", () => {
-  test("most severe first, at most PER_LEVEL per level, the rest grouped in one", () => {
-    const ids = Array.from({ length: 14 }, (_, i) => `security.c${String(i).padStart(2, "0")}`);
+  test("most severe first; past what fits, one groups the rest; a slot is left for the verdict", () => {
+    const ids = Array.from({ length: 15 }, (_, i) => `security.c${String(i).padStart(2, "0")}`);
     const base = baseReport("rep_a");
     base.checks = ids.map((id) => check(id, "pass", "high"));
     const head = baseReport("rep_b");
-    head.checks = ids.map((id, i) => check(id, "fail", i < 12 ? "high" : "critical"));
+    head.checks = ids.map((id, i) => check(id, "fail", i < 13 ? "high" : "critical"));
     const annotations = annotationsFor(diff(base, head));
     const errors = annotations.filter((a) => a.level === "error");
-    expect(errors).toHaveLength(PER_LEVEL + 1);
-    expect(errors[0]?.message).toStartWith("security.c12 (critical)");
-    expect(errors[1]?.message).toStartWith("security.c13 (critical)");
-    expect(errors.at(-1)?.title).toBe("wpreport: 5 more");
+    // GitHub shows 10 errors per step: 8 regressions, "7 more", and the verdict core.setFailed adds.
+    expect(GITHUB_ANNOTATIONS_PER_LEVEL - RESERVED.error).toBe(9);
+    expect(errors).toHaveLength(9);
+    expect(errors[0]?.message).toStartWith("security.c13 (critical)");
+    expect(errors[1]?.message).toStartWith("security.c14 (critical)");
+    expect(errors.at(-1)?.title).toBe("wpreport: 7 more");
+    expect(errors.at(-1)?.message).toContain("Title security.c12");
+  });
+
+  test("as many as fit are shown one by one, without a group", () => {
+    const ids = Array.from({ length: 9 }, (_, i) => `security.c${i}`);
+    const base = baseReport("rep_a");
+    base.checks = ids.map((id) => check(id, "pass", "high"));
+    const head = baseReport("rep_b");
+    head.checks = ids.map((id) => check(id, "fail", "high"));
+    const errors = annotationsFor(diff(base, head)).filter((a) => a.level === "error");
+    expect(errors).toHaveLength(9);
+    expect(errors.some((a) => a.title.endsWith(" more"))).toBe(false);
+    // Notices keep no slot: 10 of them show as 10.
+    head.checks = Array.from({ length: 10 }, (_, i) => check(`seo.n${i}`, "fail", "low"));
+    base.checks = head.checks.map((c) => ({ ...c, status: "pass" as const }));
+    expect(annotationsFor(diff(base, head)).filter((a) => a.level === "notice")).toHaveLength(10);
+  });
+
+  test("an exceeded budget is an error annotation with units", () => {
+    const head = baseReport("rep_b");
+    if (head.performance) head.performance.html_bytes = 1_612_345;
+    expect(annotationsFor(diff(null, head, { budgets: parseBudgets("html_bytes=1.5MB") }))).toEqual([
+      {
+        level: "error",
+        title: "wpreport: HTML size over budget",
+        message: "HTML size is 1.61 MB, over the budget of 1.5 MB.",
+      },
+    ]);
   });
 
   test("newlines and control characters from site text never reach the annotation", () => {
@@ -61,7 +92,7 @@ describe("markdown", () => {
       report: head,
       base,
       diff: diff(base, head),
-      reportUrl: "https://w.example/api/report/rep_b",
+      reportUrl: "https://w.example/reports/rep_b",
       failOn: "high",
     });
     expect(markdown).toContain("### wpreport: ❌ Failed");
@@ -70,6 +101,122 @@ describe("markdown", () => {
       "| high | `security.x`<br>Title security.x | ✅ pass → ❌ fail | &lt;b&gt;bad&lt;/b&gt; |",
     );
     expect(markdown).not.toContain("<b>");
+  });
+});
+
+describe("a first run (no baseline): what fails now", () => {
+  const head = () => {
+    const report = baseReport("rep_b");
+    report.checks = [
+      check("seo.meta_description", "warn", "low", "No meta description."),
+      check("security.debug_log_exposed", "fail", "high", "The debug log is | <public>"),
+      check("security.https", "pass", "critical"),
+      check("performance.html_compression", "fail", "medium", "Not compressed."),
+    ];
+    return report;
+  };
+
+  test("the summary lists the failing checks, most severe first, escaped, and says they do not fail the build", () => {
+    const report = head();
+    const markdown = renderMarkdown({
+      report,
+      base: null,
+      diff: diff(null, report),
+      reportUrl: "https://w.example/reports/rep_b",
+      failOn: "high",
+    });
+    expect(markdown).toContain("### wpreport: ✅ Passed");
+    expect(markdown).toContain("#### Failing now (3)");
+    expect(markdown).toContain("nothing counts as a regression and these do not fail the build");
+    const rows = markdown.split("\n").filter((line) => /^\| (high|medium|low) \|/.test(line));
+    expect(rows).toEqual([
+      "| high | `security.debug_log_exposed`<br>Title security.debug\\_log\\_exposed | ❌ fail | The debug log is &#124; &lt;public&gt; |",
+      "| medium | `performance.html_compression`<br>Title performance.html\\_compression | ❌ fail | Not compressed. |",
+      "| low | `seo.meta_description`<br>Title seo.meta\\_description | ⚠️ warn | No meta description. |",
+    ]);
+    expect(markdown).toContain("[full report](https://w.example/reports/rep_b)");
+    expect(markdown).not.toContain("No check got worse");
+  });
+
+  test("with a baseline the section is not there", () => {
+    const report = head();
+    const markdown = renderMarkdown({
+      report,
+      base: report,
+      diff: diff(report, report),
+      reportUrl: "https://w.example/reports/rep_b",
+      failOn: "high",
+    });
+    expect(markdown).not.toContain("Failing now");
+    expect(markdown).toContain("No check got worse");
+  });
+
+  test("the CLI's text lists them too, with the report's page", () => {
+    const report = head();
+    const text = renderText(report, null, diff(null, report), "high", "https://w.example/reports/rep_b");
+    expect(text).toContain("full report: https://w.example/reports/rep_b");
+    expect(text).toContain(
+      [
+        "Failing now (3) — no baseline to compare with, so none of these is a regression or fails the build:",
+        "  [high] security.debug_log_exposed: fail — The debug log is | <public>",
+        "  [medium] performance.html_compression: fail — Not compressed.",
+        "  [low] seo.meta_description: warn — No meta description.",
+      ].join("\n"),
+    );
+  });
+});
+
+describe("units", () => {
+  test("the summary's budgets and metrics tables carry units", () => {
+    const base = baseReport("rep_a");
+    const head = baseReport("rep_b");
+    if (base.performance && head.performance) {
+      base.performance.ttfb_ms = 120;
+      head.performance.ttfb_ms = 1450;
+      base.performance.html_bytes = 40_000;
+      head.performance.html_bytes = 1_612_345;
+    }
+    const result = diff(base, head, { budgets: parseBudgets("html_bytes=1.5MB, ttfb_ms=2s") });
+    const markdown = renderMarkdown({
+      report: head,
+      base,
+      diff: result,
+      reportUrl: "https://w.example/reports/rep_b",
+      failOn: "high",
+    });
+    expect(markdown).toContain("| HTML size | ≤ 1.5 MB | 1.61 MB | ❌ |");
+    expect(markdown).toContain("| Time to first byte | ≤ 2 s | 1.45 s | ✅ |");
+    expect(markdown).toContain("| 🔻 Time to first byte | 120 ms | 1.45 s | +1.33 s (+1108.3%) |");
+    expect(markdown).toContain("| 🔻 HTML size | 40 kB | 1.61 MB | +1.57 MB (+3930.9%) |");
+    expect(markdown).toContain("HTML size is 1.61 MB, over the budget of 1.5 MB");
+    expect(renderText(head, base, result, "high")).toContain("  ▼ Time to first byte: 120 ms → 1.45 s (+1108.3%)");
+  });
+});
+
+describe("not WordPress", () => {
+  test("the report's own statement, with the URL, one line, control characters gone", () => {
+    const report = baseReport("rep_b");
+    report.wordpress = { ...(report.wordpress as NonNullable<Report["wordpress"]>), detected: false, confidence: 0 };
+    report.errors = [
+      { stage: "enumeration", kind: "not_wordpress", message: "Enumeration did not run." },
+      {
+        stage: "detect",
+        kind: "not_wordpress",
+        message: "This site does not look like WordPress (confidence 0%); it runs on nginx 1.22.1,\n::error::x Hugo.",
+      },
+    ];
+    expect(notWordPressNotice(report)).toBe(
+      `${report.url}: This site does not look like WordPress (confidence 0%); it runs on nginx 1.22.1, ::error::x Hugo. Is the URL the WordPress site you meant?`,
+    );
+  });
+
+  test("nothing for a WordPress site or a firewall challenge", () => {
+    const report = baseReport("rep_b");
+    expect(notWordPressNotice(report)).toBeNull();
+    report.wordpress = { ...(report.wordpress as NonNullable<Report["wordpress"]>), detected: false };
+    expect(notWordPressNotice(report)).not.toBeNull();
+    report.hosting = { blocked_by_waf: true, waf: "Cloudflare" } as NonNullable<Report["hosting"]>;
+    expect(notWordPressNotice(report)).toBeNull();
   });
 });
 
@@ -120,7 +267,7 @@ describe("new vulnerabilities by kind", () => {
       report: head,
       base,
       diff: diff(base, head),
-      reportUrl: "https://w.example/api/report/rep_b",
+      reportUrl: "https://w.example/reports/rep_b",
       failOn: "high",
     });
     expect(markdown).toContain("#### New vulnerabilities in unchanged components (1)");

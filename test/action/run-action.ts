@@ -54,6 +54,9 @@ export async function runAction(inputs: Record<string, string>, env: Record<stri
       GITHUB_REF: "refs/heads/main",
       GITHUB_RUN_ID: String(Math.floor(Math.random() * 1e9)),
       GITHUB_RUN_ATTEMPT: "1",
+      // What the runner sets for a `uses: acme/wpreport@v1` step without an id in job "wpreport".
+      GITHUB_JOB: "wpreport",
+      GITHUB_ACTION: "__acme_wpreport",
       GITHUB_EVENT_NAME: "push",
       RUNNER_TEMP: dir,
       ...inputEnv,

@@ -1,7 +1,8 @@
 /** The diff engine: examples, and fast-check properties (SPEC.md §9). */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { diff, parseBudgets } from "../../shared/diff.ts";
+import { type BudgetResult, describeBudget, diff, failingChecks, parseBudgets } from "../../shared/diff.ts";
+import { formatMetricValue } from "../../shared/metrics.ts";
 import { type Check, type Report, SEVERITIES } from "../../shared/report.ts";
 import { baseReport, reportArbitrary } from "./report-arbitrary.ts";
 
@@ -61,9 +62,20 @@ describe("diff examples", () => {
     expect(diff(null, head).verdict.result).toBe("pass");
     const budgeted = diff(null, head, { budgets: { ttfb_ms: 50 } });
     expect(budgeted.budgets).toEqual([
-      { metric: "ttfb_ms", label: "Time to first byte", limit: 50, value: 100, kind: "max", exceeded: true },
+      {
+        metric: "ttfb_ms",
+        label: "Time to first byte",
+        unit: "ms",
+        limit: 50,
+        value: 100,
+        kind: "max",
+        exceeded: true,
+      },
     ]);
-    expect(budgeted.verdict).toEqual({ result: "fail", reasons: ["Time to first byte is 100, over the budget of 50"] });
+    expect(budgeted.verdict).toEqual({
+      result: "fail",
+      reasons: ["Time to first byte is 100 ms, over the budget of 50 ms"],
+    });
   });
 
   test("score drop beyond max-score-drop fails", () => {
@@ -161,14 +173,97 @@ describe("diff examples", () => {
     ]);
   });
 
-  test("budgets parse from the Action's input format", () => {
+  test("budgets parse from the Action's input format; a plain number is in the metric's base unit", () => {
     expect(parseBudgets("ttfb_ms=800, html_bytes=200000\nscore=80")).toEqual({
       ttfb_ms: 800,
       html_bytes: 200000,
       score: 80,
     });
-    expect(() => parseBudgets("speed=fast")).toThrow('budget "speed=fast" is not of the form metric=number');
+    expect(() => parseBudgets("speed=fast")).toThrow('budget "speed=fast" is not of the form metric=value');
     expect(() => parseBudgets("lcp=2500")).toThrow('unknown budget metric "lcp"');
+  });
+
+  test("budgets take units: times in ms or s, sizes in B, kB, MB, KiB or MiB (any case)", () => {
+    expect(
+      parseBudgets("ttfb_ms=0.8s, html_download_ms=450ms\nhtml_bytes=1.5MB, score=80, scripts=12, failed_checks=0"),
+    ).toEqual({ ttfb_ms: 800, html_download_ms: 450, html_bytes: 1_500_000, score: 80, scripts: 12, failed_checks: 0 });
+    expect(parseBudgets("html_bytes=250kB")).toEqual({ html_bytes: 250_000 });
+    expect(parseBudgets("html_bytes=250 KB")).toEqual({ html_bytes: 250_000 });
+    expect(parseBudgets("html_bytes=1.5KiB")).toEqual({ html_bytes: 1536 });
+    expect(parseBudgets("html_bytes=2mib")).toEqual({ html_bytes: 2 * 1024 * 1024 });
+    expect(parseBudgets("html_bytes=900B")).toEqual({ html_bytes: 900 });
+    expect(parseBudgets("ttfb_ms=1.25 S")).toEqual({ ttfb_ms: 1250 });
+  });
+
+  test("budgets with a wrong, unknown or misplaced unit are refused, saying what would do", () => {
+    expect(() => parseBudgets("ttfb_ms=250kB")).toThrow(
+      'budget "ttfb_ms=250kB": "kB" is not a unit of ttfb_ms, which is a time; use ms, s',
+    );
+    expect(() => parseBudgets("html_bytes=800ms")).toThrow(
+      'budget "html_bytes=800ms": "ms" is not a unit of html_bytes, which is a size; use B, kB, MB, KiB, MiB',
+    );
+    expect(() => parseBudgets("html_bytes=2GB")).toThrow('"GB" is not a unit of html_bytes');
+    expect(() => parseBudgets("ttfb_ms=1min")).toThrow('"min" is not a unit of ttfb_ms');
+    expect(() => parseBudgets("score=80%")).toThrow('budget "score=80%" is not of the form metric=value');
+    expect(() => parseBudgets("score=80pts")).toThrow(
+      'budget "score=80pts": score is a score in points (0–100) and takes a plain number, without a unit',
+    );
+    expect(() => parseBudgets("scripts=12ms")).toThrow("scripts is a count and takes a plain number");
+    expect(() => parseBudgets("score=120")).toThrow('budget "score=120": score is a score from 0 to 100');
+    expect(() => parseBudgets("scripts=1.5")).toThrow('budget "scripts=1.5": scripts is a count, a whole number');
+    expect(() => parseBudgets("ttfb_ms=-5")).toThrow("is not of the form metric=value");
+    expect(() => parseBudgets("ttfb_ms=800, ttfb_ms=900")).toThrow('budget "ttfb_ms" is given twice');
+  });
+
+  test("budget results carry the metric's unit and read with units", () => {
+    const head = report("rep_head", [], (r) => {
+      if (r.performance) r.performance.html_bytes = 1_612_345;
+    });
+    const result = diff(null, head, { budgets: parseBudgets("html_bytes=1.5MB, ttfb_ms=2s, score=95") });
+    expect(result.budgets.map((budget) => [budget.metric, budget.unit, budget.limit, budget.exceeded])).toEqual([
+      ["html_bytes", "bytes", 1_500_000, true],
+      ["score", "points", 95, true],
+      ["ttfb_ms", "ms", 2000, false],
+    ]);
+    expect(result.verdict.reasons).toEqual([
+      "HTML size is 1.61 MB, over the budget of 1.5 MB",
+      "Overall score is 90, under the budget of 95",
+    ]);
+    expect(describeBudget(result.budgets[2] as BudgetResult)).toBe(
+      "Time to first byte is 100 ms, within the budget of 2 s",
+    );
+  });
+
+  test("a value that rounds to its budget is shown exactly", () => {
+    const head = report("rep_head", [], (r) => {
+      if (r.performance) r.performance.html_bytes = 250_040;
+    });
+    expect(diff(null, head, { budgets: parseBudgets("html_bytes=250kB") }).verdict.reasons).toEqual([
+      "HTML size is 250040 B, over the budget of 250000 B",
+    ]);
+  });
+
+  test("metric values read with their units", () => {
+    expect(formatMetricValue("ms", 850)).toBe("850 ms");
+    expect(formatMetricValue("ms", 1250)).toBe("1.25 s");
+    expect(formatMetricValue("bytes", 512)).toBe("512 B");
+    expect(formatMetricValue("bytes", 250_412)).toBe("250.4 kB");
+    expect(formatMetricValue("bytes", -2_100)).toBe("-2.1 kB");
+    expect(formatMetricValue("bytes", 1_500_000)).toBe("1.5 MB");
+    expect(formatMetricValue("points", 80)).toBe("80");
+    expect(formatMetricValue("count", 12)).toBe("12");
+  });
+
+  test("failingChecks: what a report fails now, most severe first, at one severity fail before warn", () => {
+    const head = report("rep_head", [
+      check("seo.a", "warn", "high"),
+      check("security.b", "fail", "medium"),
+      check("security.c", "fail", "high"),
+      check("security.d", "pass", "critical"),
+      check("security.e", "skip", "critical"),
+      check("security.f", "error", "critical"),
+    ]);
+    expect(failingChecks(head).map((c) => c.id)).toEqual(["security.c", "seo.a", "security.b"]);
   });
 });
 

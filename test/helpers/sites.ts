@@ -92,3 +92,14 @@ export function startSwitchableBlog(): SwitchableBlog {
   const blog: SwitchableBlog = Object.assign(site, { compressed: true });
   return blog;
 }
+
+/** A static site made with Hugo, served by nginx (so its headers say): not WordPress. */
+export function startStaticSite(): TestSite {
+  return startSite({
+    "/": () =>
+      new Response(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Docs</title><meta name="generator" content="Hugo 0.111.3"></head><body><h1>Docs</h1><p>${"Static text. ".repeat(100)}</p></body></html>`,
+        { headers: { "content-type": "text/html; charset=UTF-8", server: "nginx/1.22.1" } },
+      ),
+  });
+}
