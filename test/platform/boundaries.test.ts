@@ -1,0 +1,71 @@
+/**
+ * The import boundaries (docs/architecture.md, "Boundaries") are Biome lint rules, so
+ * `npm run lint` — run by CI — refuses a crossing. This test plants crossings and allowed
+ * imports in a scratch tree under the project's own biome.json and checks that Biome flags
+ * exactly the crossings.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { ROOT } from "../helpers/processes.ts";
+
+const CASES: { file: string; from: string; crossing: boolean }[] = [
+  { file: "server/analyzer/analyze.ts", from: "../config.ts", crossing: true },
+  { file: "server/analyzer/analyze.ts", from: "../../shared/report.ts", crossing: false },
+  { file: "server/analyzer/analyze.ts", from: "./detect/theme.ts", crossing: false },
+  { file: "server/analyzer/detect/theme.ts", from: "../../db/database.ts", crossing: true },
+  { file: "server/analyzer/detect/theme.ts", from: "../../../action/src/run.ts", crossing: true },
+  { file: "server/analyzer/detect/theme.ts", from: "../../../shared/report.ts", crossing: false },
+  { file: "server/analyzer/detect/theme.ts", from: "../parse/page.ts", crossing: false },
+  { file: "server/analyzer/audit/security/xmlrpc.ts", from: "../../../intel/intel.store.ts", crossing: true },
+  { file: "server/analyzer/audit/security/xmlrpc.ts", from: "../../intel/versions.ts", crossing: false },
+  { file: "server/analyzer/audit/security/xmlrpc.ts", from: "../../../../shared/report.ts", crossing: false },
+  { file: "shared/diff.ts", from: "../server/version.ts", crossing: true },
+  { file: "shared/diff.ts", from: "../action/src/run.ts", crossing: true },
+  { file: "shared/diff.ts", from: "./report.ts", crossing: false },
+  { file: "action/src/run.ts", from: "../../server/config.ts", crossing: true },
+  { file: "action/src/run.ts", from: "../../shared/client.ts", crossing: false },
+];
+
+describe("import boundaries are lint rules", () => {
+  let scratch: string;
+
+  beforeAll(async () => {
+    scratch = await mkdtemp(path.join(tmpdir(), "wpreport-boundaries-"));
+    const config = (await Bun.file(path.join(ROOT, "biome.json")).json()) as Record<string, unknown>;
+    // The scratch tree is not a git checkout, and holds only the planted files.
+    config.vcs = { enabled: false };
+    config.files = { includes: ["**"] };
+    config.$schema = undefined;
+    await writeFile(path.join(scratch, "biome.json"), JSON.stringify(config));
+    for (const [index, { file, from }] of CASES.entries()) {
+      const planted = path.join(scratch, `${file.replace(/\.ts$/, "")}-${index}.ts`);
+      await mkdir(path.dirname(planted), { recursive: true });
+      await writeFile(planted, `import { a } from "${from}";\n\nexport const b = a;\n`);
+    }
+  });
+
+  afterAll(async () => {
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+  });
+
+  test("Biome flags each crossing and nothing else", async () => {
+    const biome = Bun.spawn([path.join(ROOT, "node_modules/.bin/biome"), "lint", "--reporter=github", "."], {
+      cwd: scratch,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const output = await new Response(biome.stdout).text();
+    await biome.exited;
+    const flagged = new Set(
+      [...output.matchAll(/title=lint\/style\/noRestrictedImports,file=([^,]+),/g)].map((match) =>
+        path.relative(scratch, match[1] as string),
+      ),
+    );
+    const expected = new Set(
+      CASES.flatMap(({ file, crossing }, index) => (crossing ? [`${file.replace(/\.ts$/, "")}-${index}.ts`] : [])),
+    );
+    expect([...flagged].sort()).toEqual([...expected].sort());
+  });
+});
