@@ -48,7 +48,7 @@ import { DEFAULT_CLIENT_LIMITS } from "../server/analyzer/fetch/safe-client.ts";
 import { TargetPolicy } from "../server/analyzer/fetch/target-policy.ts";
 import { pageOf } from "../server/analyzer/parse/page.ts";
 import { summarise } from "../server/analyzer/score.ts";
-import { USER_AGENT } from "../server/services.ts";
+import { ANALYZER_USER_AGENT as USER_AGENT } from "../server/analyzer/user-agent.ts";
 import type { TimingRow } from "../shared/report.ts";
 
 const siteUrl = process.env.BENCH_URL ?? "http://127.0.0.1:8088/";

@@ -27,7 +27,7 @@ import { pathToFileURL } from "node:url";
 import { type AnalysisResult, analyze } from "../server/analyzer/analyze.ts";
 import { createSafeAgent } from "../server/analyzer/fetch/safe-agent.ts";
 import { TargetPolicy } from "../server/analyzer/fetch/target-policy.ts";
-import { USER_AGENT } from "../server/services.ts";
+import { ANALYZER_USER_AGENT as USER_AGENT } from "../server/analyzer/user-agent.ts";
 
 const url = process.env.BENCH_URL ?? "http://127.0.0.1:8088/";
 const runs = Number(process.env.BENCH_RUNS ?? 5);

@@ -85,9 +85,7 @@ export function createApp(
         rateWindowSeconds: config.rateLimitWindowSeconds,
       }),
     )
-    .use(
-      stripeWebhookRoutes({ stripe: config.stripe, sql: services.db.sql, logger, maxBodyBytes: config.maxBodyBytes }),
-    );
+    .use(stripeWebhookRoutes({ service: services.stripeWebhooks, maxBodyBytes: config.maxBodyBytes }));
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -3,17 +3,20 @@
  * Routes receive what they need from here; nothing reaches for globals.
  */
 import { availableParallelism } from "node:os";
+import type Stripe from "stripe";
 import { AccountAuthService, AccountService } from "./accounts/account.service.ts";
 import { enumerationPlan, MAX_CANDIDATES } from "./analyzer/enumeration/plan.ts";
 import { DEFAULT_CLIENT_LIMITS } from "./analyzer/fetch/safe-client.ts";
 import { TargetPolicy } from "./analyzer/fetch/target-policy.ts";
 import { AnalysisThreads, poolSize } from "./analyzer/threads/analysis-threads.ts";
+import { ANALYZER_USER_AGENT } from "./analyzer/user-agent.ts";
 import { DisabledBillingProvider } from "./billing/disabled.provider.ts";
 import type { BillingProvider } from "./billing/provider.ts";
 import { createStripeClient, PriceBook } from "./billing/stripe.client.ts";
 import { StripeBillingProvider } from "./billing/stripe.provider.ts";
 import { SubscriptionService } from "./billing/subscriptions.ts";
 import { TestModeBillingProvider } from "./billing/test-mode.provider.ts";
+import { StripeWebhookService } from "./billing/webhooks.service.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import { IdempotencyService } from "./idempotency/idempotency.service.ts";
@@ -34,10 +37,8 @@ import { createRateLimiter, type RateLimiter } from "./ratelimit/limiter.ts";
 import { ReportHistoryService } from "./reports/report-history.service.ts";
 import { type AnalyzeFn, ReportService } from "./reports/reports.service.ts";
 import { TokenService } from "./tokens/token.service.ts";
-import { USER_AGENT } from "./version.ts";
+import { SERVICE_USER_AGENT } from "./version.ts";
 import { SessionService } from "./web/session.service.ts";
-
-export { USER_AGENT } from "./version.ts";
 
 export interface Services {
   config: Config;
@@ -48,6 +49,8 @@ export interface Services {
   sessions: SessionService;
   subscriptions: SubscriptionService;
   billing: BillingProvider;
+  /** Stripe's event deliveries; absent when Stripe is not configured. */
+  stripeWebhooks: StripeWebhookService | undefined;
   /** Component intelligence: the per-report lookup, the store, the refresher. */
   intel: IntelService;
   intelRefresher: IntelRefresher;
@@ -65,16 +68,27 @@ export interface Services {
   close(): Promise<void>;
 }
 
+/** The one Stripe SDK client and price book of the process, when Stripe is configured. */
+interface StripeParts {
+  client: Stripe;
+  prices: PriceBook;
+}
+
 /**
  * Stripe when its keys are configured; the clearly labelled test mode where it is allowed
  * (see BillingMode: `local` narrows it to browsers on this machine in the web routes);
  * otherwise no self-service plan changes at all.
  */
-function billingProvider(config: Config, subscriptions: SubscriptionService, logger: Logger): BillingProvider {
+function billingProvider(
+  config: Config,
+  stripe: StripeParts | undefined,
+  subscriptions: SubscriptionService,
+  logger: Logger,
+): BillingProvider {
   switch (config.billingMode) {
     case "stripe":
-      if (!config.stripe) throw new Error("BILLING_MODE=stripe without Stripe settings");
-      return new StripeBillingProvider(createStripeClient(config.stripe), new PriceBook(config.stripe.prices), logger);
+      if (!stripe) throw new Error("BILLING_MODE=stripe without Stripe settings");
+      return new StripeBillingProvider(stripe.client, stripe.prices, logger);
     case "test":
     case "local":
       return new TestModeBillingProvider(subscriptions);
@@ -119,13 +133,13 @@ export async function createServices(
   // A bad intel file stops the start-up with its reason, rather than reports without data;
   // an unchanged one is not imported again.
   if (config.intelFile) await importIntelFile(intelStore, config.intelFile);
-  const wporg = config.intel.wporgApiUrl ? new WporgClient(config.intel.wporgApiUrl, USER_AGENT) : null;
+  const wporg = config.intel.wporgApiUrl ? new WporgClient(config.intel.wporgApiUrl, SERVICE_USER_AGENT) : null;
   const latestVersions = new LatestVersions(intelStore, wporg, logger);
   const intel = new IntelService(intelStore, latestVersions, config.intel.lookupBudgetMs);
-  const intelRefresher = new IntelRefresher(intelStore, latestVersions, config.intel, USER_AGENT, logger);
+  const intelRefresher = new IntelRefresher(intelStore, latestVersions, config.intel, SERVICE_USER_AGENT, logger);
   // Analyses run on threads, so that parsing a big page never stalls this event loop.
   const threads = new AnalysisThreads(
-    { allowlist: config.targetAllowlist, dnsServers: config.dnsServers, userAgent: USER_AGENT, limits },
+    { allowlist: config.targetAllowlist, dnsServers: config.dnsServers, userAgent: ANALYZER_USER_AGENT, limits },
     poolSize(config.workerConcurrency, availableParallelism()),
     intel.lookup,
   );
@@ -139,6 +153,10 @@ export async function createServices(
       return threads.analyze(url, signal, plan);
     });
   const subscriptions = new SubscriptionService(sql);
+  // Built once: the billing provider (Checkout, Portal) and the webhook service share it.
+  const stripe: StripeParts | undefined = config.stripe
+    ? { client: createStripeClient(config.stripe), prices: new PriceBook(config.stripe.prices) }
+    : undefined;
   const metrics = createMetrics(sql);
   const queue = await openJobQueue(config, db, logger);
   await createIntelRefreshQueue(queue.boss, config.intel);
@@ -173,7 +191,17 @@ export async function createServices(
     auth: new AccountAuthService(sql),
     sessions: new SessionService(sql),
     subscriptions,
-    billing: overrides.billing ?? billingProvider(config, subscriptions, logger),
+    billing: overrides.billing ?? billingProvider(config, stripe, subscriptions, logger),
+    stripeWebhooks:
+      stripe && config.stripe
+        ? new StripeWebhookService({
+            stripe: stripe.client,
+            webhookSecret: config.stripe.webhookSecret,
+            prices: stripe.prices,
+            sql,
+            logger,
+          })
+        : undefined,
     intel,
     intelRefresher,
     tokens: new TokenService(sql),

@@ -1,5 +1,16 @@
-/** The API's version (semver of the v1 contract) — in the OpenAPI document and SARIF output. */
+/**
+ * The service's versions, in one place:
+ * - SERVICE_VERSION: this build of the service (package.json), in logs and the intel sources'
+ *   User-Agent;
+ * - API_VERSION: semver of the v1 API contract, in the OpenAPI document and SARIF output.
+ * The report format has its own (REPORT_SCHEMA_VERSION, shared/report.ts), the Action and the
+ * CLI theirs (action/package.json), and the analyzer its User-Agent (analyzer/user-agent.ts).
+ */
+import manifest from "../package.json" with { type: "json" };
+
+export const SERVICE_VERSION: string = manifest.version;
+
 export const API_VERSION = "1.2.0";
 
-/** How the service introduces itself to the sites it analyses and to the intel sources. */
-export const USER_AGENT = "wpreport/0.1 (WordPress site analyzer; +https://github.com/wpreport/wpreport)";
+/** How the service introduces itself to its data sources (WordPress.org, Wordfence). */
+export const SERVICE_USER_AGENT = `wpreport/${SERVICE_VERSION} (+https://github.com/wpreport/wpreport)`;

@@ -6,33 +6,19 @@
  * be processed yet, so that Stripe delivers it again.
  */
 import { Elysia } from "elysia";
-import type { StripeConfig } from "../config.ts";
-import type { Sql } from "../db/database.ts";
 import { readBodyCapped } from "../http/json-body.ts";
 import { jsonResponse } from "../http/json-response.ts";
 import { ApiProblem } from "../http/problem.ts";
-import type { Logger } from "../logging/logger.ts";
-import { createStripeClient, PriceBook } from "./stripe.client.ts";
-import { StripeWebhookService } from "./webhooks.service.ts";
+import type { StripeWebhookService } from "./webhooks.service.ts";
 
 export const STRIPE_WEBHOOK_PATH = "/webhooks/stripe";
 
 export function stripeWebhookRoutes(deps: {
-  stripe: StripeConfig | undefined;
-  sql: Sql;
-  logger: Logger;
+  /** Absent when Stripe is not configured: deliveries are then 404. */
+  service: StripeWebhookService | undefined;
   maxBodyBytes: number;
 }) {
-  const service = deps.stripe
-    ? new StripeWebhookService({
-        stripe: createStripeClient(deps.stripe),
-        webhookSecret: deps.stripe.webhookSecret,
-        prices: new PriceBook(deps.stripe.prices),
-        sql: deps.sql,
-        logger: deps.logger,
-      })
-    : undefined;
-
+  const { service } = deps;
   return new Elysia({ name: "stripe-webhooks" }).post(
     STRIPE_WEBHOOK_PATH,
     async ({ request }) => {
@@ -50,6 +36,6 @@ export function stripeWebhookRoutes(deps: {
           return jsonResponse({ received: true, event: result.eventId, result: result.kind });
       }
     },
-    { parse: "none", detail: { hide: true } },
+    { parse: "none" },
   );
 }

@@ -12,7 +12,7 @@ import { LatestVersions } from "../intel/latest-versions.ts";
 import { IntelRefresher } from "../intel/refresh.ts";
 import { WporgClient } from "../intel/wporg.ts";
 import { silentLogger } from "../logging/logger.ts";
-import { USER_AGENT } from "../version.ts";
+import { SERVICE_USER_AGENT } from "../version.ts";
 import type { CliIO, ParsedArgs } from "./commands.ts";
 import { UsageError } from "./commands.ts";
 
@@ -65,12 +65,12 @@ export async function runIntelCommand(
     }
     case "refresh": {
       if (!config) throw new UsageError("intel refresh needs the service's configuration");
-      const client = config.intel.wporgApiUrl ? new WporgClient(config.intel.wporgApiUrl, USER_AGENT) : null;
+      const client = config.intel.wporgApiUrl ? new WporgClient(config.intel.wporgApiUrl, SERVICE_USER_AGENT) : null;
       const refresher = new IntelRefresher(
         store,
         new LatestVersions(store, client, silentLogger),
         config.intel,
-        USER_AGENT,
+        SERVICE_USER_AGENT,
         silentLogger,
       );
       const outcomes = await refresher.refreshAll();
