@@ -7,7 +7,7 @@
  * /api/schema/report.json is generated from the TypeBox schema in server/reports and is
  * checked against these types by the type checker.
  */
-export const REPORT_SCHEMA_VERSION = "1.2.0";
+export const REPORT_SCHEMA_VERSION = "1.3.0";
 
 export type ReportStatus = "queued" | "running" | "completed" | "failed";
 
@@ -43,7 +43,13 @@ export interface Check {
   category: CheckCategory;
   severity: Severity;
   status: CheckStatus;
+  /** What a pass means ("Site is served over HTTPS"). */
   title: string;
+  /**
+   * What a failure means ("Site is not served over HTTPS"): the title for a failed or warned
+   * check (code-scanning alerts use it). Since 1.3.0; absent from earlier reports.
+   */
+  fail_title?: string;
   message: string;
   evidence: string[];
   remediation: string;

@@ -34,7 +34,13 @@ export const CheckSchema = t.Object({
   category: CategorySchema,
   severity: SeveritySchema,
   status: t.UnionEnum(["pass", "fail", "warn", "skip", "error"]),
-  title: t.String(),
+  title: t.String({ description: 'What a pass means, e.g. "Site is served over HTTPS"' }),
+  fail_title: t.Optional(
+    t.String({
+      description:
+        'What a failure means, e.g. "Site is not served over HTTPS": the title for a failed or warned check. Since 1.3.0.',
+    }),
+  ),
   message: t.String(),
   evidence: t.Array(t.String()),
   remediation: t.String(),
