@@ -1,6 +1,6 @@
 /** HTTP surface of reports: POST /api/generate-report and GET /api/report/{report_id}. */
 import { Elysia, t } from "elysia";
-import { SARIF_CONTENT_TYPE, toSarif } from "../../shared/sarif.ts";
+import { MAX_SARIF_LOCATION_LENGTH, SARIF_CONTENT_TYPE, sarifLocationProblem, toSarif } from "../../shared/sarif.ts";
 import { type ApiGuardDeps, apiGuard } from "../auth/api-guard.plugin.ts";
 import { jsonResponse } from "../http/json-response.ts";
 import { AUTHENTICATED_ERRORS, ProblemSchema } from "../http/problem.schema.ts";
@@ -77,12 +77,15 @@ export function reportsRoutes(
     )
     .get(
       "/report/:report_id",
-      async ({ params, principal, headers, request }) => {
+      async ({ params, principal, headers, request, query }) => {
+        const location = query.sarif_location;
+        const locationProblem = location === undefined ? null : sarifLocationProblem(location);
+        if (locationProblem) throw new ApiProblem("invalid_request", `sarif_location ${locationProblem}.`);
         const report = await deps.reports.get(principal.accountId, params.report_id);
         if (!report) throw new ApiProblem("not_found", "There is no report with this id in your account.");
         // Content negotiation: SARIF for code-scanning uploads, JSON otherwise.
         if ((headers.accept ?? "").toLowerCase().includes(SARIF_CONTENT_TYPE)) {
-          const sarif = toSarif(report, API_VERSION, `${deps.baseUrlFor(request)}/docs/checks`);
+          const sarif = toSarif(report, API_VERSION, `${deps.baseUrlFor(request)}/docs/checks`, location);
           return new Response(JSON.stringify(sarif), {
             headers: {
               "content-type": `${SARIF_CONTENT_TYPE}; charset=utf-8`,
@@ -100,11 +103,18 @@ export function reportsRoutes(
       },
       {
         params: t.Object({ report_id: t.String({ maxLength: 64 }) }),
-        response: { 200: ReportSchema, 404: ProblemSchema, ...AUTHENTICATED_ERRORS },
+        query: t.Object({
+          sarif_location: t.Optional(
+            t.String({
+              description: `SARIF only: the repository file (relative path, at most ${MAX_SARIF_LOCATION_LENGTH} characters, no ..) that results are attached to at line 1, e.g. .github/workflows/deploy.yml. Default .wpreport.yml.`,
+            }),
+          ),
+        }),
+        response: { 200: ReportSchema, 400: ProblemSchema, 404: ProblemSchema, ...AUTHENTICATED_ERRORS },
         detail: {
           summary: "Get a report",
           description:
-            "Returns a report of your account; unknown ids and other accounts' reports are 404. With `Accept: application/sarif+json` the report comes as SARIF 2.1.0 (failed and warned checks as results), ready for GitHub code scanning.",
+            "Returns a report of your account; unknown ids and other accounts' reports are 404. With `Accept: application/sarif+json` the report comes as SARIF 2.1.0 for GitHub code scanning: failed and warned checks as results attached to line 1 of `sarif_location`, the site URL in each message; a report that did not complete is a run with `executionSuccessful: false` and no results.",
           tags: ["Reports"],
           security: [{ bearerAuth: [] }],
         },

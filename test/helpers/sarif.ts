@@ -13,10 +13,10 @@
  * expression but not under the `u` flag Ajv adds by default).
  */
 import { expect } from "bun:test";
+import schema from "@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json";
 import Ajv from "ajv-draft-04";
 import addFormats from "ajv-formats";
 import type { Log, ReportingDescriptor, Result, Run } from "sarif";
-import schema from "@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json";
 
 const ajv = new Ajv({ allErrors: true, strictRequired: false, unicodeRegExp: false });
 addFormats(ajv);
