@@ -63,10 +63,12 @@ describe.each(BACKENDS)("API basics on %s", (backend) => {
     );
     expect(Object.keys(paths["/api/report/{report_id}"]?.get?.responses ?? {}).sort()).toEqual([
       "200",
+      "400", // a bad ?sarif_location=
       "401",
       "404",
       "429",
     ]);
+    expect(JSON.stringify(paths["/api/report/{report_id}"]?.get?.parameters)).toContain('"name":"sarif_location"');
     expect(Object.keys(paths["/api/usage"]?.get?.responses ?? {}).sort()).toEqual(["200", "401", "429"]);
     expect(JSON.stringify(generate)).toContain("request_id");
   });
