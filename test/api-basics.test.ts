@@ -53,7 +53,7 @@ describe.each(BACKENDS)("API basics on %s", (backend) => {
 
   test("the OpenAPI document describes every endpoint, status code and error body", async () => {
     const response = await service.call<{
-      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+      paths: Record<string, Record<string, { responses: Record<string, unknown>; parameters?: unknown[] }>>;
     }>("GET", "/api/openapi.json");
     expect(response.status).toBe(200);
     const { paths } = response.body;
