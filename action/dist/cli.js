@@ -18912,6 +18912,8 @@ function isSeverity(value) {
 }
 
 // shared/sarif.ts
+var DEFAULT_SARIF_LOCATION = ".wpreport.yml";
+var MAX_SARIF_LOCATION_LENGTH = 256;
 var LEVEL = {
   critical: "error",
   high: "error",
@@ -18925,6 +18927,13 @@ var SECURITY_SEVERITY = {
   medium: "5.5",
   low: "3.0",
   info: "1.0"
+};
+var PROBLEM_SEVERITY = {
+  critical: "error",
+  high: "error",
+  medium: "warning",
+  low: "recommendation",
+  info: "recommendation"
 };
 var VULNERABLE_CHECKS = {
   "components.core_vulnerable": (report) => report.wordpress?.detected ? [
@@ -18948,16 +18957,107 @@ var VULNERABLE_CHECKS = {
     vulnerabilities: plugin.vulnerabilities ?? []
   }))
 };
-var clean = (text) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ");
-function toSarif(report, toolVersion, informationUri) {
-  const failing = report.checks.filter((check) => check.status === "fail" || check.status === "warn");
+function sarifLocationProblem(path) {
+  if (path.length === 0)
+    return "must not be empty";
+  if (path.length > MAX_SARIF_LOCATION_LENGTH)
+    return `must be at most ${MAX_SARIF_LOCATION_LENGTH} characters`;
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(path))
+    return "must not contain control characters";
+  if (/^[a-z][a-z0-9+.-]*:/i.test(path))
+    return "must be a path in the repository, not a URL";
+  if (path.includes("\\"))
+    return "must use / between folders";
+  if (path.startsWith("/"))
+    return "must be relative to the repository root (no leading /)";
+  if (path.split("/").some((segment) => segment === "" || segment === "." || segment === ".."))
+    return "must not contain empty, . or .. segments";
+  return null;
+}
+var locationUri = (path) => path.split("/").map(encodeURIComponent).join("/");
+var oneLine = (text) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ");
+var plainText = (text) => text.replace(/[\\[\]]/g, (character) => `\\${character}`);
+var markdownText = (text) => oneLine(text).replace(/[!-/:-@[-`{-~]/g, (character) => `\\${character}`);
+function siteLabel(report) {
+  try {
+    const url = new URL(report.url);
+    return `${url.host.toLowerCase()}${url.pathname.replace(/\/+$/, "")}`;
+  } catch {
+    return oneLine(report.url);
+  }
+}
+var isSecurityRule = (check) => check.category === "security" || check.id.endsWith("_vulnerable");
+var failTitle = (check) => check.fail_title ?? `Not met: ${check.title}`;
+function rule(check, informationUri) {
+  const security = isSecurityRule(check);
+  const helpUri = `${informationUri}#${encodeURIComponent(check.id)}`;
+  const markdownUri = helpUri.replace(/[()<> ]/g, (character) => encodeURIComponent(character));
+  return {
+    id: check.id,
+    name: check.id.replace(/[._]([a-z0-9])/g, (_, letter) => letter.toUpperCase()),
+    shortDescription: { text: failTitle(check) },
+    fullDescription: {
+      text: `${failTitle(check)}. The ${check.category} check ${check.id} (severity ${check.severity}) passes when: ${check.title}.`
+    },
+    help: {
+      text: `${check.remediation}
+
+Passes when: ${check.title}.
+About this check: ${helpUri}`,
+      markdown: [
+        `**${markdownText(failTitle(check))}**`,
+        markdownText(check.remediation),
+        `Passes when: ${markdownText(check.title)}\\.`,
+        `[About this check](${markdownUri})`
+      ].join(`
+
+`)
+    },
+    helpUri,
+    defaultConfiguration: { level: LEVEL[check.severity] },
+    properties: {
+      tags: security && check.category !== "security" ? [check.category, "security"] : [check.category],
+      precision: check.category === "components" ? "medium" : "high",
+      "problem.severity": PROBLEM_SEVERITY[check.severity],
+      ...security ? { "security-severity": SECURITY_SEVERITY[check.severity] } : {}
+    }
+  };
+}
+function invocation(report) {
+  const times = {
+    ...report.created_at ? { startTimeUtc: report.created_at } : {},
+    ...report.completed_at ? { endTimeUtc: report.completed_at } : {}
+  };
+  const notes = (report.errors ?? []).map((error) => ({
+    level: report.status === "completed" ? "warning" : "error",
+    message: { text: plainText(oneLine(`${error.stage} (${error.kind}): ${error.message}`)) }
+  }));
+  if (report.status === "completed") {
+    return { executionSuccessful: true, ...times, ...notes.length > 0 ? { toolExecutionNotifications: notes } : {} };
+  }
+  const reason = report.status === "failed" ? `The wpreport analysis of ${report.url} failed: the report has no findings, and open alerts stay as they are.` : `The wpreport report of ${report.url} is still ${report.status}: it has no findings yet. Fetch it again once it has completed.`;
+  return {
+    executionSuccessful: false,
+    ...times,
+    toolExecutionNotifications: [{ level: "error", message: { text: plainText(oneLine(reason)) } }, ...notes]
+  };
+}
+function toSarif(report, toolVersion, informationUri, location = DEFAULT_SARIF_LOCATION) {
+  const problem = sarifLocationProblem(location);
+  if (problem)
+    throw new TypeError(`SARIF location ${problem}`);
+  const completed = report.status === "completed";
   const rules = new Map;
-  for (const check of report.checks)
+  for (const check of report.checks ?? [])
     if (!rules.has(check.id))
       rules.set(check.id, check);
   const ruleIds = [...rules.keys()].sort();
-  const site = report.final_url ?? report.url;
-  const location = [{ physicalLocation: { artifactLocation: { uri: site } } }];
+  const site = oneLine(report.final_url ?? report.url);
+  const label = siteLabel(report);
+  const uri = locationUri(location);
+  const locations = () => [{ physicalLocation: { artifactLocation: { uri }, region: { startLine: 1 } } }];
+  const siteLine = `Site: ${site}`;
+  const failing = completed ? report.checks.filter((check) => check.status === "fail" || check.status === "warn") : [];
   const results = failing.flatMap((check) => {
     const ruleIndex = ruleIds.indexOf(check.id);
     const perVulnerability = (VULNERABLE_CHECKS[check.id]?.(report) ?? []).flatMap((component) => {
@@ -18967,75 +19067,63 @@ function toSarif(report, toolVersion, informationUri) {
         ruleIndex,
         level: LEVEL[vulnerability.severity] ?? LEVEL[check.severity],
         message: {
-          text: clean(describeVulnerability(component.type, component.slug, component.version, vulnerability))
+          text: plainText(`${oneLine(describeVulnerability(component.type, component.slug, component.version, vulnerability))}
+${siteLine}`)
         },
-        locations: location,
+        locations: locations(),
         partialFingerprints: {
-          "wpreportVulnerability/v1": `${check.id}@${site}#${component.type}:${component.slug}#${vulnerability.id}`
+          "wpreportVulnerability/v2": `${check.id}|${label}|${component.type}:${oneLine(component.slug)}|${oneLine(vulnerability.id)}`
         },
         properties: {
-          component: `${component.type}:${component.slug}`,
-          version: component.version,
-          vulnerability_id: vulnerability.id,
+          site,
+          component: `${component.type}:${oneLine(component.slug)}`,
+          version: component.version === null ? null : oneLine(component.version),
+          vulnerability_id: oneLine(vulnerability.id),
           severity: vulnerability.severity,
           cvss: vulnerability.cvss ?? null,
-          cve: vulnerability.cve ?? [],
-          affected: vulnerability.affected ?? null,
-          fixed_in: vulnerability.fixed_in ?? null
+          cve: (vulnerability.cve ?? []).map(oneLine),
+          affected: vulnerability.affected ? oneLine(vulnerability.affected) : null,
+          fixed_in: vulnerability.fixed_in ? oneLine(vulnerability.fixed_in) : null
         }
       }));
     });
     if (perVulnerability.length > 0)
       return perVulnerability;
+    const lines = [oneLine(check.message), ...check.evidence.map((line) => `• ${oneLine(line)}`), siteLine];
     return [
       {
         ruleId: check.id,
         ruleIndex,
         level: check.status === "warn" && LEVEL[check.severity] === "error" ? "warning" : LEVEL[check.severity],
-        message: { text: [check.message, ...check.evidence.map((line) => `• ${line}`)].join(`
-`) },
-        locations: location,
-        partialFingerprints: { "wpreportCheck/v1": `${check.id}@${site}` }
+        message: { text: plainText(lines.join(`
+`)) },
+        locations: locations(),
+        partialFingerprints: { "wpreportCheck/v2": `${check.id}|${label}` },
+        properties: { site, status: check.status }
       }
     ];
   });
-  return {
-    $schema: "https://json.schemastore.org/sarif-2.1.0.json",
-    version: "2.1.0",
-    runs: [
-      {
-        tool: {
-          driver: {
-            name: "wpreport",
-            version: toolVersion,
-            informationUri,
-            rules: ruleIds.map((id) => {
-              const check = rules.get(id);
-              const security = check.category === "security" || id.endsWith("_vulnerable");
-              return {
-                id,
-                name: id.replace(/[._]([a-z])/g, (_, letter) => letter.toUpperCase()),
-                shortDescription: { text: check.title },
-                help: { text: check.remediation },
-                defaultConfiguration: { level: LEVEL[check.severity] },
-                properties: {
-                  tags: security && check.category !== "security" ? [check.category, "security"] : [check.category],
-                  ...security ? { "security-severity": SECURITY_SEVERITY[check.severity] } : {}
-                }
-              };
-            })
-          }
-        },
-        automationDetails: { id: `wpreport/${report.url}` },
-        results,
-        properties: {
-          report_id: report.id,
-          score: report.summary?.score ?? null,
-          grade: report.summary?.grade ?? null
-        }
+  const run = {
+    tool: {
+      driver: {
+        name: "wpreport",
+        version: toolVersion,
+        informationUri,
+        rules: ruleIds.map((id) => rule(rules.get(id), informationUri))
       }
-    ]
+    },
+    invocations: [invocation(report)],
+    automationDetails: { id: `wpreport/${label}/${report.id}` },
+    results,
+    properties: {
+      report_id: report.id,
+      status: report.status,
+      site,
+      score: report.summary?.score ?? null,
+      grade: report.summary?.grade ?? null
+    }
   };
+  return { $schema: "https://json.schemastore.org/sarif-2.1.0.json", version: "2.1.0", runs: [run] };
 }
 
 // action/src/text.ts
@@ -19085,6 +19173,8 @@ Options:
   --mode <mode>            passive (default) | aggressive: also probe for plugins and themes
                            the site does not show (vulnerable ones first), within a budget
   --format <f>             text (default) | json | sarif
+  --sarif-location <path>  sarif: the repository file alerts are attached to (line 1),
+                           e.g. .github/workflows/deploy.yml (default ${DEFAULT_SARIF_LOCATION})
   --timeout <seconds>      overall time limit, retries included (default 600)
 
 Environment:
@@ -19140,7 +19230,7 @@ ${USAGE}`);
     if (options.format === "json")
       out(JSON.stringify({ report, baseline_id: base?.id ?? null, diff: result }, null, 2));
     else if (options.format === "sarif")
-      out(JSON.stringify(toSarif(report, "1.0.0", `${options.apiUrl}/docs/checks`), null, 2));
+      out(JSON.stringify(toSarif(report, "1.0.0", `${options.apiUrl}/docs/checks`, options.sarifLocation), null, 2));
     else
       out(renderText(report, base, result, options.failOn));
     return result.verdict.result === "pass" ? 0 : 1;
@@ -19164,6 +19254,7 @@ function parse(argv, env) {
       environment: { type: "string" },
       mode: { type: "string", default: "passive" },
       format: { type: "string", default: "text" },
+      "sarif-location": { type: "string", default: DEFAULT_SARIF_LOCATION },
       timeout: { type: "string", default: "600" },
       help: { type: "boolean", short: "h" }
     }
@@ -19187,6 +19278,9 @@ function parse(argv, env) {
     throw new UsageError("--mode must be passive or aggressive");
   if (!["text", "json", "sarif"].includes(values.format))
     throw new UsageError("--format must be text, json or sarif");
+  const locationProblem = sarifLocationProblem(values["sarif-location"]);
+  if (locationProblem)
+    throw new UsageError(`--sarif-location ${locationProblem}`);
   const drop = values["max-score-drop"];
   if (drop !== undefined && !(Number(drop) >= 0 && Number(drop) <= 100))
     throw new UsageError("--max-score-drop must be a number from 0 to 100");
@@ -19204,6 +19298,7 @@ function parse(argv, env) {
     environment: values.environment,
     mode: values.mode,
     format: values.format,
+    sarifLocation: values["sarif-location"],
     timeout
   };
 }
