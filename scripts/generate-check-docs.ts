@@ -34,8 +34,8 @@ export function renderCheckDocs(): string {
     lines.push(
       `## ${category[0]?.toUpperCase()}${category.slice(1)}`,
       "",
-      "| id | severity | passes when | remediation |",
-      "|---|---|---|---|",
+      "| id | severity | passes when | fails when | remediation |",
+      "|---|---|---|---|---|",
     );
     for (const [id, definition] of entries) {
       const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
@@ -45,7 +45,7 @@ export function renderCheckDocs(): string {
           ? "<br>WordPress files"
           : "";
       lines.push(
-        `| \`${id}\`${scope} | ${definition.severity} | ${cell(definition.title)} | ${cell(definition.remediation)} |`,
+        `| \`${id}\`${scope} | ${definition.severity} | ${cell(definition.title)} | ${cell(definition.failTitle)} | ${cell(definition.remediation)} |`,
       );
     }
     lines.push("");

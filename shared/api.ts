@@ -14,6 +14,12 @@ import {
 } from "./report.ts";
 import { Count, Nullable, named, Percent, StringEnum } from "./schema.ts";
 
+/**
+ * Semver of the v1 API contract (routes, parameters, answers): in the OpenAPI document, and the
+ * version of the `wpreport` tool in SARIF output, whichever side (service or CLI) writes it.
+ */
+export const API_VERSION = "1.3.0";
+
 export const GenerateReportRequestSchema = named(
   "GenerateReportRequest",
   Type.Object(

@@ -11,7 +11,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Count, Nullable, named, Percent, StringEnum } from "./schema.ts";
 
-export const REPORT_SCHEMA_VERSION = "1.2.0";
+export const REPORT_SCHEMA_VERSION = "1.3.0";
 
 // ── Enumerations ────────────────────────────────────────────────────────────────────────────
 
@@ -110,7 +110,13 @@ export const CheckSchema = named(
     category: CheckCategorySchema,
     severity: SeveritySchema,
     status: CheckStatusSchema,
-    title: Type.String(),
+    title: Type.String({ description: 'What a pass means, e.g. "Site is served over HTTPS"' }),
+    fail_title: Type.Optional(
+      Type.String({
+        description:
+          'What a failure means, e.g. "Site is not served over HTTPS": the title for a failed or warned check (code-scanning alerts use it). Since 1.3.0; absent from earlier reports.',
+      }),
+    ),
     message: Type.String(),
     evidence: Type.Array(Type.String()),
     remediation: Type.String(),

@@ -1,16 +1,36 @@
 /**
- * A report as SARIF 2.1.0, so findings can be uploaded to GitHub code scanning (or any
- * SARIF viewer). One rule per check id; one result per failed or warned check — except the
- * `components.*_vulnerable` checks, which give one result per vulnerability (its own level,
- * message with the fix, and fingerprint), so that each advisory is its own alert, opened
- * and closed on its own. Results point at the site's URL (there is no source file), and
- * carry a partial fingerprint so that code scanning tracks a finding across runs instead of
- * opening a new alert each time.
+ * A report as SARIF 2.1.0, for GitHub code scanning (or any SARIF viewer). Everything comes
+ * from the report itself — the CLI has nothing else — so the API, the web download and the
+ * CLI give the same file (docs/sarif.md).
+ *
+ * - One rule per check id: the failure title (`fail_title`) as its shortDescription, what a
+ *   pass means as its fullDescription, the remediation as its help, a link to the check on
+ *   the service's /docs/checks page; security rules carry a `security-severity`.
+ * - One result per failed or warned check — except the `components.*_vulnerable` checks,
+ *   which give one result per vulnerability (its own level, message and fingerprint), so
+ *   that each advisory is an alert of its own, opened and closed on its own.
+ * - A site is not a file: results are attached to line 1 of a repository file the caller
+ *   names (`location`, default `.wpreport.yml`), and the site's URL is in the message.
+ * - partialFingerprints hold only what identifies a finding (check, site, component,
+ *   advisory), never what changes between runs (report id, versions, messages), so code
+ *   scanning keeps tracking the same alert instead of closing it and opening another.
+ * - A report that did not complete (failed, or still queued or running) is a run with
+ *   `executionSuccessful: false`, the reason as a notification, and no results: never an
+ *   empty successful run, which would tell code scanning that every open alert is fixed.
  */
+import type { Invocation, Location, Log, Notification, ReportingDescriptor, Result, Run } from "sarif";
 import { type ComponentChange, describeVulnerability } from "./diff.ts";
 import type { Check, Report, Severity, Vulnerability } from "./report.ts";
 
 export const SARIF_CONTENT_TYPE = "application/sarif+json";
+
+/**
+ * The repository file results are attached to when the caller names none. Code scanning
+ * needs a file path in the repository; a site has none. The name says where the alerts come
+ * from; the file need not exist (code scanning then shows the alert without a code preview).
+ */
+export const DEFAULT_SARIF_LOCATION = ".wpreport.yml";
+export const MAX_SARIF_LOCATION_LENGTH = 256;
 
 type SarifLevel = "error" | "warning" | "note";
 
@@ -21,7 +41,7 @@ const LEVEL: Record<Severity, SarifLevel> = {
   low: "note",
   info: "note",
 };
-/** GitHub's "security-severity" scale (0–10) for security results. */
+/** GitHub's "security-severity" scale (0.1–10: over 9 critical, 7–8.9 high, 4–6.9 medium, below 4 low). */
 const SECURITY_SEVERITY: Record<Severity, string> = {
   critical: "9.5",
   high: "8.0",
@@ -29,12 +49,14 @@ const SECURITY_SEVERITY: Record<Severity, string> = {
   low: "3.0",
   info: "1.0",
 };
-
-export interface SarifLog {
-  $schema: string;
-  version: "2.1.0";
-  runs: unknown[];
-}
+/** GitHub's `problem.severity`, shown for rules that are not security rules. */
+const PROBLEM_SEVERITY: Record<Severity, "error" | "warning" | "recommendation"> = {
+  critical: "error",
+  high: "error",
+  medium: "warning",
+  low: "recommendation",
+  info: "recommendation",
+};
 
 /** The checks reported per vulnerability, and the components whose vulnerabilities they list. */
 const VULNERABLE_CHECKS: Record<string, (report: Report) => VulnerableComponent[]> = {
@@ -67,16 +89,6 @@ const VULNERABLE_CHECKS: Record<string, (report: Report) => VulnerableComponent[
     })),
 };
 
-interface SarifResult {
-  ruleId: string;
-  ruleIndex: number;
-  level: SarifLevel;
-  message: { text: string };
-  locations: { physicalLocation: { artifactLocation: { uri: string } } }[];
-  partialFingerprints: Record<string, string>;
-  properties?: Record<string, unknown>;
-}
-
 interface VulnerableComponent {
   type: ComponentChange["type"];
   slug: string;
@@ -84,98 +96,211 @@ interface VulnerableComponent {
   vulnerabilities: Vulnerability[];
 }
 
-/** A one-line message: no control characters (newlines, escape sequences) from site text (slugs, versions). */
-const clean = (text: string) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ");
+/**
+ * Why `path` cannot be a result location, or null when it can: a file path relative to the
+ * repository root — no scheme, no leading slash, no `.`/`..` segment, no backslash or control
+ * character, at most MAX_SARIF_LOCATION_LENGTH characters.
+ */
+export function sarifLocationProblem(path: string): string | null {
+  if (path.length === 0) return "must not be empty";
+  if (path.length > MAX_SARIF_LOCATION_LENGTH) return `must be at most ${MAX_SARIF_LOCATION_LENGTH} characters`;
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(path)) return "must not contain control characters";
+  if (/^[a-z][a-z0-9+.-]*:/i.test(path)) return "must be a path in the repository, not a URL";
+  if (path.includes("\\")) return "must use / between folders";
+  if (path.startsWith("/")) return "must be relative to the repository root (no leading /)";
+  if (path.split("/").some((segment) => segment === "" || segment === "." || segment === ".."))
+    return "must not contain empty, . or .. segments";
+  return null;
+}
 
-export function toSarif(report: Report, toolVersion: string, informationUri: string): SarifLog {
-  const failing = report.checks.filter((check) => check.status === "fail" || check.status === "warn");
+/** The path as a relative URI reference: each segment percent-encoded (spaces, #, ?, %…). */
+const locationUri = (path: string) => path.split("/").map(encodeURIComponent).join("/");
+
+/** Site text on one line: control characters (newlines, escape sequences) become spaces. */
+const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ");
+
+/**
+ * Plain text for a SARIF message. SARIF reads `[text](target)` in a message as a link
+ * (§3.11.6), so brackets from site text are escaped with a backslash, as are backslashes.
+ */
+const plainText = (text: string) => text.replace(/[\\[\]]/g, (character) => `\\${character}`);
+
+/** Markdown with every ASCII punctuation character escaped: no link, emphasis or HTML survives. */
+const markdownText = (text: string) => oneLine(text).replace(/[!-/:-@[-`{-~]/g, (character) => `\\${character}`);
+
+/** The site as a category and fingerprint key: host (and port) and path, no scheme, no trailing slash. */
+function siteLabel(report: Report): string {
+  try {
+    const url = new URL(report.url);
+    return `${url.host.toLowerCase()}${url.pathname.replace(/\/+$/, "")}`;
+  } catch {
+    return oneLine(report.url);
+  }
+}
+
+const isSecurityRule = (check: Check) => check.category === "security" || check.id.endsWith("_vulnerable");
+/** A report made before fail_title existed (schema < 1.3.0) still gets a failure-phrased title. */
+const failTitle = (check: Check) => check.fail_title ?? `Not met: ${check.title}`;
+
+function rule(check: Check, informationUri: string): ReportingDescriptor {
+  const security = isSecurityRule(check);
+  // The link is built here from the service's own URL; parentheses are encoded so that the
+  // markdown link cannot end early.
+  const helpUri = `${informationUri}#${encodeURIComponent(check.id)}`;
+  const markdownUri = helpUri.replace(/[()<> ]/g, (character) => encodeURIComponent(character));
+  return {
+    id: check.id,
+    name: check.id.replace(/[._]([a-z0-9])/g, (_, letter: string) => letter.toUpperCase()),
+    shortDescription: { text: failTitle(check) },
+    fullDescription: {
+      text: `${failTitle(check)}. The ${check.category} check ${check.id} (severity ${check.severity}) passes when: ${check.title}.`,
+    },
+    help: {
+      text: `${check.remediation}\n\nPasses when: ${check.title}.\nAbout this check: ${helpUri}`,
+      markdown: [
+        `**${markdownText(failTitle(check))}**`,
+        markdownText(check.remediation),
+        `Passes when: ${markdownText(check.title)}\\.`,
+        `[About this check](${markdownUri})`,
+      ].join("\n\n"),
+    },
+    helpUri,
+    defaultConfiguration: { level: LEVEL[check.severity] },
+    properties: {
+      // The category is the tag; known vulnerabilities are security findings too, and code
+      // scanning lists a rule as a security alert only with the "security" tag and a
+      // security-severity. Tags stay unique (SARIF requires it).
+      tags: security && check.category !== "security" ? [check.category, "security"] : [check.category],
+      // What a component check says rests on the detected version; the others observe the site.
+      precision: check.category === "components" ? "medium" : "high",
+      "problem.severity": PROBLEM_SEVERITY[check.severity],
+      ...(security ? { "security-severity": SECURITY_SEVERITY[check.severity] } : {}),
+    },
+  };
+}
+
+/** What the run reports about itself: whether the analysis completed, and what went wrong. */
+function invocation(report: Report): Invocation {
+  const times = {
+    ...(report.created_at ? { startTimeUtc: report.created_at } : {}),
+    ...(report.completed_at ? { endTimeUtc: report.completed_at } : {}),
+  };
+  const notes = (report.errors ?? []).map(
+    (error): Notification => ({
+      level: report.status === "completed" ? "warning" : "error",
+      message: { text: plainText(oneLine(`${error.stage} (${error.kind}): ${error.message}`)) },
+    }),
+  );
+  if (report.status === "completed") {
+    return { executionSuccessful: true, ...times, ...(notes.length > 0 ? { toolExecutionNotifications: notes } : {}) };
+  }
+  const reason =
+    report.status === "failed"
+      ? `The wpreport analysis of ${report.url} failed: the report has no findings, and open alerts stay as they are.`
+      : `The wpreport report of ${report.url} is still ${report.status}: it has no findings yet. Fetch it again once it has completed.`;
+  return {
+    executionSuccessful: false,
+    ...times,
+    toolExecutionNotifications: [{ level: "error", message: { text: plainText(oneLine(reason)) } }, ...notes],
+  };
+}
+
+/**
+ * The report as a SARIF log of one run. `informationUri` is the service's check catalogue
+ * page (`<base>/docs/checks`); each rule links to its check there. `location` is the
+ * repository file results are attached to (checked with sarifLocationProblem by the caller).
+ */
+export function toSarif(
+  report: Report,
+  toolVersion: string,
+  informationUri: string,
+  location: string = DEFAULT_SARIF_LOCATION,
+): Log {
+  const problem = sarifLocationProblem(location);
+  if (problem) throw new TypeError(`SARIF location ${problem}`);
+  const completed = report.status === "completed";
   const rules = new Map<string, Check>();
-  for (const check of report.checks) if (!rules.has(check.id)) rules.set(check.id, check);
+  for (const check of report.checks ?? []) if (!rules.has(check.id)) rules.set(check.id, check);
   const ruleIds = [...rules.keys()].sort();
-  const site = report.final_url ?? report.url;
-  const location = [{ physicalLocation: { artifactLocation: { uri: site } } }];
-  const results = failing.flatMap((check): SarifResult[] => {
+  const site = oneLine(report.final_url ?? report.url);
+  const label = siteLabel(report);
+  const uri = locationUri(location);
+  // A fresh array per result: results are objects of their own, whoever changes one.
+  const locations = (): Location[] => [{ physicalLocation: { artifactLocation: { uri }, region: { startLine: 1 } } }];
+  const siteLine = `Site: ${site}`;
+
+  const failing = completed ? report.checks.filter((check) => check.status === "fail" || check.status === "warn") : [];
+  const results = failing.flatMap((check): Result[] => {
     const ruleIndex = ruleIds.indexOf(check.id);
     const perVulnerability = (VULNERABLE_CHECKS[check.id]?.(report) ?? []).flatMap((component) => {
       const seen = new Set<string>();
       return component.vulnerabilities
         .filter((vulnerability) => !seen.has(vulnerability.id) && !!seen.add(vulnerability.id))
         .map(
-          (vulnerability): SarifResult => ({
+          (vulnerability): Result => ({
             ruleId: check.id,
             ruleIndex,
             level: LEVEL[vulnerability.severity] ?? LEVEL[check.severity],
             message: {
-              text: clean(describeVulnerability(component.type, component.slug, component.version, vulnerability)),
+              text: plainText(
+                `${oneLine(describeVulnerability(component.type, component.slug, component.version, vulnerability))}\n${siteLine}`,
+              ),
             },
-            locations: location,
+            locations: locations(),
             partialFingerprints: {
-              "wpreportVulnerability/v1": `${check.id}@${site}#${component.type}:${component.slug}#${vulnerability.id}`,
+              "wpreportVulnerability/v2": `${check.id}|${label}|${component.type}:${oneLine(component.slug)}|${oneLine(vulnerability.id)}`,
             },
             properties: {
-              component: `${component.type}:${component.slug}`,
-              version: component.version,
-              vulnerability_id: vulnerability.id,
+              site,
+              component: `${component.type}:${oneLine(component.slug)}`,
+              version: component.version === null ? null : oneLine(component.version),
+              vulnerability_id: oneLine(vulnerability.id),
               severity: vulnerability.severity,
               cvss: vulnerability.cvss ?? null,
-              cve: vulnerability.cve ?? [],
-              affected: vulnerability.affected ?? null,
-              fixed_in: vulnerability.fixed_in ?? null,
+              cve: (vulnerability.cve ?? []).map(oneLine),
+              affected: vulnerability.affected ? oneLine(vulnerability.affected) : null,
+              fixed_in: vulnerability.fixed_in ? oneLine(vulnerability.fixed_in) : null,
             },
           }),
         );
     });
     // A vulnerable check whose vulnerabilities the report does not list (should not happen) stays one result.
     if (perVulnerability.length > 0) return perVulnerability;
+    const lines = [oneLine(check.message), ...check.evidence.map((line) => `• ${oneLine(line)}`), siteLine];
     return [
       {
         ruleId: check.id,
         ruleIndex,
         level: check.status === "warn" && LEVEL[check.severity] === "error" ? "warning" : LEVEL[check.severity],
-        message: { text: [check.message, ...check.evidence.map((line) => `• ${line}`)].join("\n") },
-        locations: location,
-        partialFingerprints: { "wpreportCheck/v1": `${check.id}@${site}` },
+        message: { text: plainText(lines.join("\n")) },
+        locations: locations(),
+        partialFingerprints: { "wpreportCheck/v2": `${check.id}|${label}` },
+        properties: { site, status: check.status },
       },
     ];
   });
-  return {
-    $schema: "https://json.schemastore.org/sarif-2.1.0.json",
-    version: "2.1.0",
-    runs: [
-      {
-        tool: {
-          driver: {
-            name: "wpreport",
-            version: toolVersion,
-            informationUri,
-            rules: ruleIds.map((id) => {
-              const check = rules.get(id) as Check;
-              // Known vulnerabilities are security findings too: code scanning lists a rule as a
-              // security alert only with the "security" tag and a security-severity.
-              const security = check.category === "security" || id.endsWith("_vulnerable");
-              return {
-                id,
-                name: id.replace(/[._]([a-z])/g, (_, letter: string) => letter.toUpperCase()),
-                shortDescription: { text: check.title },
-                help: { text: check.remediation },
-                defaultConfiguration: { level: LEVEL[check.severity] },
-                properties: {
-                  // The category is the tag ("security" for the security rules); SARIF wants tags unique.
-                  tags: security && check.category !== "security" ? [check.category, "security"] : [check.category],
-                  ...(security ? { "security-severity": SECURITY_SEVERITY[check.severity] } : {}),
-                },
-              };
-            }),
-          },
-        },
-        automationDetails: { id: `wpreport/${report.url}` },
-        results,
-        properties: {
-          report_id: report.id,
-          score: report.summary?.score ?? null,
-          grade: report.summary?.grade ?? null,
-        },
+
+  const run: Run = {
+    tool: {
+      driver: {
+        name: "wpreport",
+        version: toolVersion,
+        informationUri,
+        rules: ruleIds.map((id) => rule(rules.get(id) as Check, informationUri)),
       },
-    ],
+    },
+    invocations: [invocation(report)],
+    // "<category>/<run id>": one category per site, so that the reports of two sites do not
+    // close each other's alerts; the run id is the report's.
+    automationDetails: { id: `wpreport/${label}/${report.id}` },
+    results,
+    properties: {
+      report_id: report.id,
+      status: report.status,
+      site,
+      score: report.summary?.score ?? null,
+      grade: report.summary?.grade ?? null,
+    },
   };
+  return { $schema: "https://json.schemastore.org/sarif-2.1.0.json", version: "2.1.0", runs: [run] };
 }

@@ -53,7 +53,7 @@ describe.each(BACKENDS)("API basics on %s", (backend) => {
 
   test("the OpenAPI document describes every endpoint, status code and error body", async () => {
     const response = await service.call<{
-      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+      paths: Record<string, Record<string, { responses: Record<string, unknown>; parameters?: unknown[] }>>;
     }>("GET", "/api/openapi.json");
     expect(response.status).toBe(200);
     const { paths } = response.body;
@@ -63,12 +63,14 @@ describe.each(BACKENDS)("API basics on %s", (backend) => {
     );
     expect(Object.keys(paths["/api/report/{report_id}"]?.get?.responses ?? {}).sort()).toEqual([
       "200",
+      "400", // a bad ?sarif_location=
       "401",
       "404",
       "413",
       "429",
       "503",
     ]);
+    expect(JSON.stringify(paths["/api/report/{report_id}"]?.get?.parameters)).toContain('"name":"sarif_location"');
     expect(Object.keys(paths["/api/usage"]?.get?.responses ?? {}).sort()).toEqual(["200", "401", "413", "429", "503"]);
     expect(JSON.stringify(generate?.responses["422"])).toContain("application/problem+json");
     expect(JSON.stringify(response.body)).toContain('"request_id"');

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Diff } from "../shared/diff.ts";
 import type { Report } from "../shared/report.ts";
 import { BACKENDS } from "./helpers/databases.ts";
+import { expectValidSarif } from "./helpers/sarif.ts";
 import { startTestService, type TestService } from "./helpers/service.ts";
 import { type SwitchableBlog, startSwitchableBlog } from "./helpers/sites.ts";
 
@@ -179,6 +180,7 @@ describe.each(BACKENDS)("report history on %s", (backend) => {
       }[];
     };
     expect(sarif.version).toBe("2.1.0");
+    expectValidSarif(sarif); // the official schema and GitHub's requirements (test/sarif-outputs.test.ts has more)
     const run = sarif.runs[0];
     expect(run?.tool.driver.name).toBe("wpreport");
     const failing = report.checks.filter((check) => check.status === "fail" || check.status === "warn");

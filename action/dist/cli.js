@@ -17453,1167 +17453,6 @@ __export(exports_type2, {
 // action/src/cli.ts
 import { parseArgs } from "node:util";
 
-// shared/client.ts
-import { createHash } from "node:crypto";
-
-// node_modules/@actions/http-client/lib/index.js
-import * as http2 from "http";
-import * as https2 from "https";
-
-// node_modules/@actions/http-client/lib/proxy.js
-function getProxyUrl(reqUrl) {
-  const usingSsl = reqUrl.protocol === "https:";
-  if (checkBypass(reqUrl)) {
-    return;
-  }
-  const proxyVar = (() => {
-    if (usingSsl) {
-      return process.env["https_proxy"] || process.env["HTTPS_PROXY"];
-    } else {
-      return process.env["http_proxy"] || process.env["HTTP_PROXY"];
-    }
-  })();
-  if (proxyVar) {
-    try {
-      return new DecodedURL(proxyVar);
-    } catch (_a) {
-      if (!proxyVar.startsWith("http://") && !proxyVar.startsWith("https://"))
-        return new DecodedURL(`http://${proxyVar}`);
-    }
-  } else {
-    return;
-  }
-}
-function checkBypass(reqUrl) {
-  if (!reqUrl.hostname) {
-    return false;
-  }
-  const reqHost = reqUrl.hostname;
-  if (isLoopbackAddress(reqHost)) {
-    return true;
-  }
-  const noProxy = process.env["no_proxy"] || process.env["NO_PROXY"] || "";
-  if (!noProxy) {
-    return false;
-  }
-  let reqPort;
-  if (reqUrl.port) {
-    reqPort = Number(reqUrl.port);
-  } else if (reqUrl.protocol === "http:") {
-    reqPort = 80;
-  } else if (reqUrl.protocol === "https:") {
-    reqPort = 443;
-  }
-  const upperReqHosts = [reqUrl.hostname.toUpperCase()];
-  if (typeof reqPort === "number") {
-    upperReqHosts.push(`${upperReqHosts[0]}:${reqPort}`);
-  }
-  for (const upperNoProxyItem of noProxy.split(",").map((x) => x.trim().toUpperCase()).filter((x) => x)) {
-    if (upperNoProxyItem === "*" || upperReqHosts.some((x) => x === upperNoProxyItem || x.endsWith(`.${upperNoProxyItem}`) || upperNoProxyItem.startsWith(".") && x.endsWith(`${upperNoProxyItem}`))) {
-      return true;
-    }
-  }
-  return false;
-}
-function isLoopbackAddress(host) {
-  const hostLower = host.toLowerCase();
-  return hostLower === "localhost" || hostLower.startsWith("127.") || hostLower.startsWith("[::1]") || hostLower.startsWith("[0:0:0:0:0:0:0:1]");
-}
-
-class DecodedURL extends URL {
-  constructor(url, base) {
-    super(url, base);
-    this._decodedUsername = decodeURIComponent(super.username);
-    this._decodedPassword = decodeURIComponent(super.password);
-  }
-  get username() {
-    return this._decodedUsername;
-  }
-  get password() {
-    return this._decodedPassword;
-  }
-}
-
-// node_modules/tunnel/lib/tunnel.js
-var net = __require("net");
-var tls = __require("tls");
-var http = __require("http");
-var https = __require("https");
-var events = __require("events");
-var assert = __require("assert");
-var util = __require("util");
-var $httpOverHttp = httpOverHttp;
-var $httpsOverHttp = httpsOverHttp;
-var $httpOverHttps = httpOverHttps;
-var $httpsOverHttps = httpsOverHttps;
-function httpOverHttp(options) {
-  var agent = new TunnelingAgent(options);
-  agent.request = http.request;
-  return agent;
-}
-function httpsOverHttp(options) {
-  var agent = new TunnelingAgent(options);
-  agent.request = http.request;
-  agent.createSocket = createSecureSocket;
-  agent.defaultPort = 443;
-  return agent;
-}
-function httpOverHttps(options) {
-  var agent = new TunnelingAgent(options);
-  agent.request = https.request;
-  return agent;
-}
-function httpsOverHttps(options) {
-  var agent = new TunnelingAgent(options);
-  agent.request = https.request;
-  agent.createSocket = createSecureSocket;
-  agent.defaultPort = 443;
-  return agent;
-}
-function TunnelingAgent(options) {
-  var self = this;
-  self.options = options || {};
-  self.proxyOptions = self.options.proxy || {};
-  self.maxSockets = self.options.maxSockets || http.Agent.defaultMaxSockets;
-  self.requests = [];
-  self.sockets = [];
-  self.on("free", function onFree(socket, host, port, localAddress) {
-    var options = toOptions(host, port, localAddress);
-    for (var i = 0, len = self.requests.length;i < len; ++i) {
-      var pending = self.requests[i];
-      if (pending.host === options.host && pending.port === options.port) {
-        self.requests.splice(i, 1);
-        pending.request.onSocket(socket);
-        return;
-      }
-    }
-    socket.destroy();
-    self.removeSocket(socket);
-  });
-}
-util.inherits(TunnelingAgent, events.EventEmitter);
-TunnelingAgent.prototype.addRequest = function addRequest(req, host, port, localAddress) {
-  var self = this;
-  var options = mergeOptions({ request: req }, self.options, toOptions(host, port, localAddress));
-  if (self.sockets.length >= this.maxSockets) {
-    self.requests.push(options);
-    return;
-  }
-  self.createSocket(options, function(socket) {
-    socket.on("free", onFree);
-    socket.on("close", onCloseOrRemove);
-    socket.on("agentRemove", onCloseOrRemove);
-    req.onSocket(socket);
-    function onFree() {
-      self.emit("free", socket, options);
-    }
-    function onCloseOrRemove(err) {
-      self.removeSocket(socket);
-      socket.removeListener("free", onFree);
-      socket.removeListener("close", onCloseOrRemove);
-      socket.removeListener("agentRemove", onCloseOrRemove);
-    }
-  });
-};
-TunnelingAgent.prototype.createSocket = function createSocket(options, cb) {
-  var self = this;
-  var placeholder = {};
-  self.sockets.push(placeholder);
-  var connectOptions = mergeOptions({}, self.proxyOptions, {
-    method: "CONNECT",
-    path: options.host + ":" + options.port,
-    agent: false,
-    headers: {
-      host: options.host + ":" + options.port
-    }
-  });
-  if (options.localAddress) {
-    connectOptions.localAddress = options.localAddress;
-  }
-  if (connectOptions.proxyAuth) {
-    connectOptions.headers = connectOptions.headers || {};
-    connectOptions.headers["Proxy-Authorization"] = "Basic " + new Buffer(connectOptions.proxyAuth).toString("base64");
-  }
-  debug("making CONNECT request");
-  var connectReq = self.request(connectOptions);
-  connectReq.useChunkedEncodingByDefault = false;
-  connectReq.once("response", onResponse);
-  connectReq.once("upgrade", onUpgrade);
-  connectReq.once("connect", onConnect);
-  connectReq.once("error", onError);
-  connectReq.end();
-  function onResponse(res) {
-    res.upgrade = true;
-  }
-  function onUpgrade(res, socket, head) {
-    process.nextTick(function() {
-      onConnect(res, socket, head);
-    });
-  }
-  function onConnect(res, socket, head) {
-    connectReq.removeAllListeners();
-    socket.removeAllListeners();
-    if (res.statusCode !== 200) {
-      debug("tunneling socket could not be established, statusCode=%d", res.statusCode);
-      socket.destroy();
-      var error = new Error("tunneling socket could not be established, " + "statusCode=" + res.statusCode);
-      error.code = "ECONNRESET";
-      options.request.emit("error", error);
-      self.removeSocket(placeholder);
-      return;
-    }
-    if (head.length > 0) {
-      debug("got illegal response body from proxy");
-      socket.destroy();
-      var error = new Error("got illegal response body from proxy");
-      error.code = "ECONNRESET";
-      options.request.emit("error", error);
-      self.removeSocket(placeholder);
-      return;
-    }
-    debug("tunneling connection has established");
-    self.sockets[self.sockets.indexOf(placeholder)] = socket;
-    return cb(socket);
-  }
-  function onError(cause) {
-    connectReq.removeAllListeners();
-    debug(`tunneling socket could not be established, cause=%s
-`, cause.message, cause.stack);
-    var error = new Error("tunneling socket could not be established, " + "cause=" + cause.message);
-    error.code = "ECONNRESET";
-    options.request.emit("error", error);
-    self.removeSocket(placeholder);
-  }
-};
-TunnelingAgent.prototype.removeSocket = function removeSocket(socket) {
-  var pos = this.sockets.indexOf(socket);
-  if (pos === -1) {
-    return;
-  }
-  this.sockets.splice(pos, 1);
-  var pending = this.requests.shift();
-  if (pending) {
-    this.createSocket(pending, function(socket) {
-      pending.request.onSocket(socket);
-    });
-  }
-};
-function createSecureSocket(options, cb) {
-  var self = this;
-  TunnelingAgent.prototype.createSocket.call(self, options, function(socket) {
-    var hostHeader = options.request.getHeader("host");
-    var tlsOptions = mergeOptions({}, self.options, {
-      socket,
-      servername: hostHeader ? hostHeader.replace(/:.*$/, "") : options.host
-    });
-    var secureSocket = tls.connect(0, tlsOptions);
-    self.sockets[self.sockets.indexOf(socket)] = secureSocket;
-    cb(secureSocket);
-  });
-}
-function toOptions(host, port, localAddress) {
-  if (typeof host === "string") {
-    return {
-      host,
-      port,
-      localAddress
-    };
-  }
-  return host;
-}
-function mergeOptions(target) {
-  for (var i = 1, len = arguments.length;i < len; ++i) {
-    var overrides = arguments[i];
-    if (typeof overrides === "object") {
-      var keys = Object.keys(overrides);
-      for (var j = 0, keyLen = keys.length;j < keyLen; ++j) {
-        var k = keys[j];
-        if (overrides[k] !== undefined) {
-          target[k] = overrides[k];
-        }
-      }
-    }
-  }
-  return target;
-}
-var debug;
-if (process.env.NODE_DEBUG && /\btunnel\b/.test(process.env.NODE_DEBUG)) {
-  debug = function() {
-    var args = Array.prototype.slice.call(arguments);
-    if (typeof args[0] === "string") {
-      args[0] = "TUNNEL: " + args[0];
-    } else {
-      args.unshift("TUNNEL:");
-    }
-    console.error.apply(console, args);
-  };
-} else {
-  debug = function() {};
-}
-
-// node_modules/@actions/http-client/node_modules/undici/index.js
-var Client = require_client();
-var Dispatcher = require_dispatcher();
-var Pool = require_pool();
-var BalancedPool = require_balanced_pool();
-var Agent = require_agent();
-var ProxyAgent = require_proxy_agent();
-var EnvHttpProxyAgent = require_env_http_proxy_agent();
-var RetryAgent = require_retry_agent();
-var errors = require_errors();
-var util2 = require_util();
-var { InvalidArgumentError } = errors;
-var api = require_api();
-var buildConnector = require_connect();
-var MockClient = require_mock_client();
-var MockAgent = require_mock_agent();
-var MockPool = require_mock_pool();
-var mockErrors = require_mock_errors();
-var RetryHandler = require_retry_handler();
-var { getGlobalDispatcher, setGlobalDispatcher } = require_global2();
-var DecoratorHandler = require_decorator_handler();
-var RedirectHandler = require_redirect_handler();
-var createRedirectInterceptor = require_redirect_interceptor();
-Object.assign(Dispatcher.prototype, api);
-var $ProxyAgent = ProxyAgent;
-var $interceptors = {
-  redirect: require_redirect(),
-  retry: require_retry(),
-  dump: require_dump(),
-  dns: require_dns()
-};
-function makeDispatcher(fn) {
-  return (url, opts, handler) => {
-    if (typeof opts === "function") {
-      handler = opts;
-      opts = null;
-    }
-    if (!url || typeof url !== "string" && typeof url !== "object" && !(url instanceof URL)) {
-      throw new InvalidArgumentError("invalid url");
-    }
-    if (opts != null && typeof opts !== "object") {
-      throw new InvalidArgumentError("invalid opts");
-    }
-    if (opts && opts.path != null) {
-      if (typeof opts.path !== "string") {
-        throw new InvalidArgumentError("invalid opts.path");
-      }
-      let path = opts.path;
-      if (!opts.path.startsWith("/")) {
-        path = `/${path}`;
-      }
-      url = new URL(util2.parseOrigin(url).origin + path);
-    } else {
-      if (!opts) {
-        opts = typeof url === "object" ? url : {};
-      }
-      url = util2.parseURL(url);
-    }
-    const { agent, dispatcher = getGlobalDispatcher() } = opts;
-    if (agent) {
-      throw new InvalidArgumentError("unsupported opts.agent. Did you mean opts.client?");
-    }
-    return fn.call(dispatcher, {
-      ...opts,
-      origin: url.origin,
-      path: url.search ? `${url.pathname}${url.search}` : url.pathname,
-      method: opts.method || (opts.body ? "PUT" : "GET")
-    }, handler);
-  };
-}
-var fetchImpl = require_fetch().fetch;
-var $Headers = require_headers().Headers;
-var $Response = require_response().Response;
-var $Request = require_request2().Request;
-var $FormData = require_formdata().FormData;
-var $File = globalThis.File ?? __require("node:buffer").File;
-var $FileReader = require_filereader().FileReader;
-var { setGlobalOrigin, getGlobalOrigin } = require_global();
-var { CacheStorage } = require_cachestorage();
-var { kConstruct } = require_symbols4();
-var $caches = new CacheStorage(kConstruct);
-var { deleteCookie, getCookies, getSetCookies, setCookie } = require_cookies();
-var { parseMIMEType, serializeAMimeType } = require_data_url();
-var { CloseEvent, ErrorEvent, MessageEvent } = require_events();
-var $WebSocket = require_websocket().WebSocket;
-var $request = makeDispatcher(api.request);
-var $stream = makeDispatcher(api.stream);
-var $pipeline = makeDispatcher(api.pipeline);
-var $connect = makeDispatcher(api.connect);
-var $upgrade = makeDispatcher(api.upgrade);
-var { EventSource } = require_eventsource();
-
-// node_modules/@actions/http-client/lib/index.js
-var __awaiter = function(thisArg, _arguments, P, generator) {
-  function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve) {
-      resolve(value);
-    });
-  }
-  return new (P || (P = Promise))(function(resolve, reject) {
-    function fulfilled(value) {
-      try {
-        step(generator.next(value));
-      } catch (e) {
-        reject(e);
-      }
-    }
-    function rejected(value) {
-      try {
-        step(generator["throw"](value));
-      } catch (e) {
-        reject(e);
-      }
-    }
-    function step(result) {
-      result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected);
-    }
-    step((generator = generator.apply(thisArg, _arguments || [])).next());
-  });
-};
-var HttpCodes;
-(function(HttpCodes) {
-  HttpCodes[HttpCodes["OK"] = 200] = "OK";
-  HttpCodes[HttpCodes["MultipleChoices"] = 300] = "MultipleChoices";
-  HttpCodes[HttpCodes["MovedPermanently"] = 301] = "MovedPermanently";
-  HttpCodes[HttpCodes["ResourceMoved"] = 302] = "ResourceMoved";
-  HttpCodes[HttpCodes["SeeOther"] = 303] = "SeeOther";
-  HttpCodes[HttpCodes["NotModified"] = 304] = "NotModified";
-  HttpCodes[HttpCodes["UseProxy"] = 305] = "UseProxy";
-  HttpCodes[HttpCodes["SwitchProxy"] = 306] = "SwitchProxy";
-  HttpCodes[HttpCodes["TemporaryRedirect"] = 307] = "TemporaryRedirect";
-  HttpCodes[HttpCodes["PermanentRedirect"] = 308] = "PermanentRedirect";
-  HttpCodes[HttpCodes["BadRequest"] = 400] = "BadRequest";
-  HttpCodes[HttpCodes["Unauthorized"] = 401] = "Unauthorized";
-  HttpCodes[HttpCodes["PaymentRequired"] = 402] = "PaymentRequired";
-  HttpCodes[HttpCodes["Forbidden"] = 403] = "Forbidden";
-  HttpCodes[HttpCodes["NotFound"] = 404] = "NotFound";
-  HttpCodes[HttpCodes["MethodNotAllowed"] = 405] = "MethodNotAllowed";
-  HttpCodes[HttpCodes["NotAcceptable"] = 406] = "NotAcceptable";
-  HttpCodes[HttpCodes["ProxyAuthenticationRequired"] = 407] = "ProxyAuthenticationRequired";
-  HttpCodes[HttpCodes["RequestTimeout"] = 408] = "RequestTimeout";
-  HttpCodes[HttpCodes["Conflict"] = 409] = "Conflict";
-  HttpCodes[HttpCodes["Gone"] = 410] = "Gone";
-  HttpCodes[HttpCodes["TooManyRequests"] = 429] = "TooManyRequests";
-  HttpCodes[HttpCodes["InternalServerError"] = 500] = "InternalServerError";
-  HttpCodes[HttpCodes["NotImplemented"] = 501] = "NotImplemented";
-  HttpCodes[HttpCodes["BadGateway"] = 502] = "BadGateway";
-  HttpCodes[HttpCodes["ServiceUnavailable"] = 503] = "ServiceUnavailable";
-  HttpCodes[HttpCodes["GatewayTimeout"] = 504] = "GatewayTimeout";
-})(HttpCodes || (HttpCodes = {}));
-var Headers;
-(function(Headers) {
-  Headers["Accept"] = "accept";
-  Headers["ContentType"] = "content-type";
-})(Headers || (Headers = {}));
-var MediaTypes;
-(function(MediaTypes) {
-  MediaTypes["ApplicationJson"] = "application/json";
-})(MediaTypes || (MediaTypes = {}));
-var HttpRedirectCodes = [
-  HttpCodes.MovedPermanently,
-  HttpCodes.ResourceMoved,
-  HttpCodes.SeeOther,
-  HttpCodes.TemporaryRedirect,
-  HttpCodes.PermanentRedirect
-];
-var HttpResponseRetryCodes = [
-  HttpCodes.BadGateway,
-  HttpCodes.ServiceUnavailable,
-  HttpCodes.GatewayTimeout
-];
-var RetryableHttpVerbs = ["OPTIONS", "GET", "DELETE", "HEAD"];
-var ExponentialBackoffCeiling = 10;
-var ExponentialBackoffTimeSlice = 5;
-
-class HttpClientError extends Error {
-  constructor(message, statusCode) {
-    super(message);
-    this.name = "HttpClientError";
-    this.statusCode = statusCode;
-    Object.setPrototypeOf(this, HttpClientError.prototype);
-  }
-}
-
-class HttpClientResponse {
-  constructor(message) {
-    this.message = message;
-  }
-  readBody() {
-    return __awaiter(this, undefined, undefined, function* () {
-      return new Promise((resolve) => __awaiter(this, undefined, undefined, function* () {
-        let output = Buffer.alloc(0);
-        this.message.on("data", (chunk) => {
-          output = Buffer.concat([output, chunk]);
-        });
-        this.message.on("end", () => {
-          resolve(output.toString());
-        });
-      }));
-    });
-  }
-  readBodyBuffer() {
-    return __awaiter(this, undefined, undefined, function* () {
-      return new Promise((resolve) => __awaiter(this, undefined, undefined, function* () {
-        const chunks = [];
-        this.message.on("data", (chunk) => {
-          chunks.push(chunk);
-        });
-        this.message.on("end", () => {
-          resolve(Buffer.concat(chunks));
-        });
-      }));
-    });
-  }
-}
-class HttpClient {
-  constructor(userAgent, handlers, requestOptions) {
-    this._ignoreSslError = false;
-    this._allowRedirects = true;
-    this._allowRedirectDowngrade = false;
-    this._maxRedirects = 50;
-    this._allowRetries = false;
-    this._maxRetries = 1;
-    this._keepAlive = false;
-    this._disposed = false;
-    this.userAgent = this._getUserAgentWithOrchestrationId(userAgent);
-    this.handlers = handlers || [];
-    this.requestOptions = requestOptions;
-    if (requestOptions) {
-      if (requestOptions.ignoreSslError != null) {
-        this._ignoreSslError = requestOptions.ignoreSslError;
-      }
-      this._socketTimeout = requestOptions.socketTimeout;
-      if (requestOptions.allowRedirects != null) {
-        this._allowRedirects = requestOptions.allowRedirects;
-      }
-      if (requestOptions.allowRedirectDowngrade != null) {
-        this._allowRedirectDowngrade = requestOptions.allowRedirectDowngrade;
-      }
-      if (requestOptions.maxRedirects != null) {
-        this._maxRedirects = Math.max(requestOptions.maxRedirects, 0);
-      }
-      if (requestOptions.keepAlive != null) {
-        this._keepAlive = requestOptions.keepAlive;
-      }
-      if (requestOptions.allowRetries != null) {
-        this._allowRetries = requestOptions.allowRetries;
-      }
-      if (requestOptions.maxRetries != null) {
-        this._maxRetries = requestOptions.maxRetries;
-      }
-    }
-  }
-  options(requestUrl, additionalHeaders) {
-    return __awaiter(this, undefined, undefined, function* () {
-      return this.request("OPTIONS", requestUrl, null, additionalHeaders || {});
-    });
-  }
-  get(requestUrl, additionalHeaders) {
-    return __awaiter(this, undefined, undefined, function* () {
-      return this.request("GET", requestUrl, null, additionalHeaders || {});
-    });
-  }
-  del(requestUrl, additionalHeaders) {
-    return __awaiter(this, undefined, undefined, function* () {
-      return this.request("DELETE", requestUrl, null, additionalHeaders || {});
-    });
-  }
-  post(requestUrl, data, additionalHeaders) {
-    return __awaiter(this, undefined, undefined, function* () {
-      return this.request("POST", requestUrl, data, additionalHeaders || {});
-    });
-  }
-  patch(requestUrl, data, additionalHeaders) {
-    return __awaiter(this, undefined, undefined, function* () {
-      return this.request("PATCH", requestUrl, data, additionalHeaders || {});
-    });
-  }
-  put(requestUrl, data, additionalHeaders) {
-    return __awaiter(this, undefined, undefined, function* () {
-      return this.request("PUT", requestUrl, data, additionalHeaders || {});
-    });
-  }
-  head(requestUrl, additionalHeaders) {
-    return __awaiter(this, undefined, undefined, function* () {
-      return this.request("HEAD", requestUrl, null, additionalHeaders || {});
-    });
-  }
-  sendStream(verb, requestUrl, stream, additionalHeaders) {
-    return __awaiter(this, undefined, undefined, function* () {
-      return this.request(verb, requestUrl, stream, additionalHeaders);
-    });
-  }
-  getJson(requestUrl_1) {
-    return __awaiter(this, arguments, undefined, function* (requestUrl, additionalHeaders = {}) {
-      additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-      const res = yield this.get(requestUrl, additionalHeaders);
-      return this._processResponse(res, this.requestOptions);
-    });
-  }
-  postJson(requestUrl_1, obj_1) {
-    return __awaiter(this, arguments, undefined, function* (requestUrl, obj, additionalHeaders = {}) {
-      const data = JSON.stringify(obj, null, 2);
-      additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-      additionalHeaders[Headers.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-      const res = yield this.post(requestUrl, data, additionalHeaders);
-      return this._processResponse(res, this.requestOptions);
-    });
-  }
-  putJson(requestUrl_1, obj_1) {
-    return __awaiter(this, arguments, undefined, function* (requestUrl, obj, additionalHeaders = {}) {
-      const data = JSON.stringify(obj, null, 2);
-      additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-      additionalHeaders[Headers.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-      const res = yield this.put(requestUrl, data, additionalHeaders);
-      return this._processResponse(res, this.requestOptions);
-    });
-  }
-  patchJson(requestUrl_1, obj_1) {
-    return __awaiter(this, arguments, undefined, function* (requestUrl, obj, additionalHeaders = {}) {
-      const data = JSON.stringify(obj, null, 2);
-      additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-      additionalHeaders[Headers.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-      const res = yield this.patch(requestUrl, data, additionalHeaders);
-      return this._processResponse(res, this.requestOptions);
-    });
-  }
-  request(verb, requestUrl, data, headers) {
-    return __awaiter(this, undefined, undefined, function* () {
-      if (this._disposed) {
-        throw new Error("Client has already been disposed.");
-      }
-      const parsedUrl = new URL(requestUrl);
-      let info = this._prepareRequest(verb, parsedUrl, headers);
-      const maxTries = this._allowRetries && RetryableHttpVerbs.includes(verb) ? this._maxRetries + 1 : 1;
-      let numTries = 0;
-      let response;
-      do {
-        response = yield this.requestRaw(info, data);
-        if (response && response.message && response.message.statusCode === HttpCodes.Unauthorized) {
-          let authenticationHandler;
-          for (const handler of this.handlers) {
-            if (handler.canHandleAuthentication(response)) {
-              authenticationHandler = handler;
-              break;
-            }
-          }
-          if (authenticationHandler) {
-            return authenticationHandler.handleAuthentication(this, info, data);
-          } else {
-            return response;
-          }
-        }
-        let redirectsRemaining = this._maxRedirects;
-        while (response.message.statusCode && HttpRedirectCodes.includes(response.message.statusCode) && this._allowRedirects && redirectsRemaining > 0) {
-          const redirectUrl = response.message.headers["location"];
-          if (!redirectUrl) {
-            break;
-          }
-          const parsedRedirectUrl = new URL(redirectUrl);
-          if (parsedUrl.protocol === "https:" && parsedUrl.protocol !== parsedRedirectUrl.protocol && !this._allowRedirectDowngrade) {
-            throw new Error("Redirect from HTTPS to HTTP protocol. This downgrade is not allowed for security reasons. If you want to allow this behavior, set the allowRedirectDowngrade option to true.");
-          }
-          yield response.readBody();
-          if (parsedRedirectUrl.hostname !== parsedUrl.hostname) {
-            for (const header in headers) {
-              if (header.toLowerCase() === "authorization") {
-                delete headers[header];
-              }
-            }
-          }
-          info = this._prepareRequest(verb, parsedRedirectUrl, headers);
-          response = yield this.requestRaw(info, data);
-          redirectsRemaining--;
-        }
-        if (!response.message.statusCode || !HttpResponseRetryCodes.includes(response.message.statusCode)) {
-          return response;
-        }
-        numTries += 1;
-        if (numTries < maxTries) {
-          yield response.readBody();
-          yield this._performExponentialBackoff(numTries);
-        }
-      } while (numTries < maxTries);
-      return response;
-    });
-  }
-  dispose() {
-    if (this._agent) {
-      this._agent.destroy();
-    }
-    this._disposed = true;
-  }
-  requestRaw(info, data) {
-    return __awaiter(this, undefined, undefined, function* () {
-      return new Promise((resolve, reject) => {
-        function callbackForResult(err, res) {
-          if (err) {
-            reject(err);
-          } else if (!res) {
-            reject(new Error("Unknown error"));
-          } else {
-            resolve(res);
-          }
-        }
-        this.requestRawWithCallback(info, data, callbackForResult);
-      });
-    });
-  }
-  requestRawWithCallback(info, data, onResult) {
-    if (typeof data === "string") {
-      if (!info.options.headers) {
-        info.options.headers = {};
-      }
-      info.options.headers["Content-Length"] = Buffer.byteLength(data, "utf8");
-    }
-    let callbackCalled = false;
-    function handleResult(err, res) {
-      if (!callbackCalled) {
-        callbackCalled = true;
-        onResult(err, res);
-      }
-    }
-    const req = info.httpModule.request(info.options, (msg) => {
-      const res = new HttpClientResponse(msg);
-      handleResult(undefined, res);
-    });
-    let socket;
-    req.on("socket", (sock) => {
-      socket = sock;
-    });
-    req.setTimeout(this._socketTimeout || 3 * 60000, () => {
-      if (socket) {
-        socket.end();
-      }
-      handleResult(new Error(`Request timeout: ${info.options.path}`));
-    });
-    req.on("error", function(err) {
-      handleResult(err);
-    });
-    if (data && typeof data === "string") {
-      req.write(data, "utf8");
-    }
-    if (data && typeof data !== "string") {
-      data.on("close", function() {
-        req.end();
-      });
-      data.pipe(req);
-    } else {
-      req.end();
-    }
-  }
-  getAgent(serverUrl) {
-    const parsedUrl = new URL(serverUrl);
-    return this._getAgent(parsedUrl);
-  }
-  getAgentDispatcher(serverUrl) {
-    const parsedUrl = new URL(serverUrl);
-    const proxyUrl = getProxyUrl(parsedUrl);
-    const useProxy = proxyUrl && proxyUrl.hostname;
-    if (!useProxy) {
-      return;
-    }
-    return this._getProxyAgentDispatcher(parsedUrl, proxyUrl);
-  }
-  _prepareRequest(method, requestUrl, headers) {
-    const info = {};
-    info.parsedUrl = requestUrl;
-    const usingSsl = info.parsedUrl.protocol === "https:";
-    info.httpModule = usingSsl ? https2 : http2;
-    const defaultPort = usingSsl ? 443 : 80;
-    info.options = {};
-    info.options.host = info.parsedUrl.hostname;
-    info.options.port = info.parsedUrl.port ? parseInt(info.parsedUrl.port) : defaultPort;
-    info.options.path = (info.parsedUrl.pathname || "") + (info.parsedUrl.search || "");
-    info.options.method = method;
-    info.options.headers = this._mergeHeaders(headers);
-    if (this.userAgent != null) {
-      info.options.headers["user-agent"] = this.userAgent;
-    }
-    info.options.agent = this._getAgent(info.parsedUrl);
-    if (this.handlers) {
-      for (const handler of this.handlers) {
-        handler.prepareRequest(info.options);
-      }
-    }
-    return info;
-  }
-  _mergeHeaders(headers) {
-    if (this.requestOptions && this.requestOptions.headers) {
-      return Object.assign({}, lowercaseKeys(this.requestOptions.headers), lowercaseKeys(headers || {}));
-    }
-    return lowercaseKeys(headers || {});
-  }
-  _getExistingOrDefaultHeader(additionalHeaders, header, _default) {
-    let clientHeader;
-    if (this.requestOptions && this.requestOptions.headers) {
-      const headerValue = lowercaseKeys(this.requestOptions.headers)[header];
-      if (headerValue) {
-        clientHeader = typeof headerValue === "number" ? headerValue.toString() : headerValue;
-      }
-    }
-    const additionalValue = additionalHeaders[header];
-    if (additionalValue !== undefined) {
-      return typeof additionalValue === "number" ? additionalValue.toString() : additionalValue;
-    }
-    if (clientHeader !== undefined) {
-      return clientHeader;
-    }
-    return _default;
-  }
-  _getExistingOrDefaultContentTypeHeader(additionalHeaders, _default) {
-    let clientHeader;
-    if (this.requestOptions && this.requestOptions.headers) {
-      const headerValue = lowercaseKeys(this.requestOptions.headers)[Headers.ContentType];
-      if (headerValue) {
-        if (typeof headerValue === "number") {
-          clientHeader = String(headerValue);
-        } else if (Array.isArray(headerValue)) {
-          clientHeader = headerValue.join(", ");
-        } else {
-          clientHeader = headerValue;
-        }
-      }
-    }
-    const additionalValue = additionalHeaders[Headers.ContentType];
-    if (additionalValue !== undefined) {
-      if (typeof additionalValue === "number") {
-        return String(additionalValue);
-      } else if (Array.isArray(additionalValue)) {
-        return additionalValue.join(", ");
-      } else {
-        return additionalValue;
-      }
-    }
-    if (clientHeader !== undefined) {
-      return clientHeader;
-    }
-    return _default;
-  }
-  _getAgent(parsedUrl) {
-    let agent;
-    const proxyUrl = getProxyUrl(parsedUrl);
-    const useProxy = proxyUrl && proxyUrl.hostname;
-    if (this._keepAlive && useProxy) {
-      agent = this._proxyAgent;
-    }
-    if (!useProxy) {
-      agent = this._agent;
-    }
-    if (agent) {
-      return agent;
-    }
-    const usingSsl = parsedUrl.protocol === "https:";
-    let maxSockets = 100;
-    if (this.requestOptions) {
-      maxSockets = this.requestOptions.maxSockets || http2.globalAgent.maxSockets;
-    }
-    if (proxyUrl && proxyUrl.hostname) {
-      const agentOptions = {
-        maxSockets,
-        keepAlive: this._keepAlive,
-        proxy: Object.assign(Object.assign({}, (proxyUrl.username || proxyUrl.password) && {
-          proxyAuth: `${proxyUrl.username}:${proxyUrl.password}`
-        }), { host: proxyUrl.hostname, port: proxyUrl.port })
-      };
-      let tunnelAgent;
-      const overHttps = proxyUrl.protocol === "https:";
-      if (usingSsl) {
-        tunnelAgent = overHttps ? $httpsOverHttps : $httpsOverHttp;
-      } else {
-        tunnelAgent = overHttps ? $httpOverHttps : $httpOverHttp;
-      }
-      agent = tunnelAgent(agentOptions);
-      this._proxyAgent = agent;
-    }
-    if (!agent) {
-      const options = { keepAlive: this._keepAlive, maxSockets };
-      agent = usingSsl ? new https2.Agent(options) : new http2.Agent(options);
-      this._agent = agent;
-    }
-    if (usingSsl && this._ignoreSslError) {
-      agent.options = Object.assign(agent.options || {}, {
-        rejectUnauthorized: false
-      });
-    }
-    return agent;
-  }
-  _getProxyAgentDispatcher(parsedUrl, proxyUrl) {
-    let proxyAgent;
-    if (this._keepAlive) {
-      proxyAgent = this._proxyAgentDispatcher;
-    }
-    if (proxyAgent) {
-      return proxyAgent;
-    }
-    const usingSsl = parsedUrl.protocol === "https:";
-    proxyAgent = new $ProxyAgent(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, (proxyUrl.username || proxyUrl.password) && {
-      token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString("base64")}`
-    }));
-    this._proxyAgentDispatcher = proxyAgent;
-    if (usingSsl && this._ignoreSslError) {
-      proxyAgent.options = Object.assign(proxyAgent.options.requestTls || {}, {
-        rejectUnauthorized: false
-      });
-    }
-    return proxyAgent;
-  }
-  _getUserAgentWithOrchestrationId(userAgent) {
-    const baseUserAgent = userAgent || "actions/http-client";
-    const orchId = process.env["ACTIONS_ORCHESTRATION_ID"];
-    if (orchId) {
-      const sanitizedId = orchId.replace(/[^a-z0-9_.-]/gi, "_");
-      return `${baseUserAgent} actions_orchestration_id/${sanitizedId}`;
-    }
-    return baseUserAgent;
-  }
-  _performExponentialBackoff(retryNumber) {
-    return __awaiter(this, undefined, undefined, function* () {
-      retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
-      const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-      return new Promise((resolve) => setTimeout(() => resolve(), ms));
-    });
-  }
-  _processResponse(res, options) {
-    return __awaiter(this, undefined, undefined, function* () {
-      return new Promise((resolve, reject) => __awaiter(this, undefined, undefined, function* () {
-        const statusCode = res.message.statusCode || 0;
-        const response = {
-          statusCode,
-          result: null,
-          headers: {}
-        };
-        if (statusCode === HttpCodes.NotFound) {
-          resolve(response);
-        }
-        function dateTimeDeserializer(key, value) {
-          if (typeof value === "string") {
-            const a = new Date(value);
-            if (!isNaN(a.valueOf())) {
-              return a;
-            }
-          }
-          return value;
-        }
-        let obj;
-        let contents;
-        try {
-          contents = yield res.readBody();
-          if (contents && contents.length > 0) {
-            if (options && options.deserializeDates) {
-              obj = JSON.parse(contents, dateTimeDeserializer);
-            } else {
-              obj = JSON.parse(contents);
-            }
-            response.result = obj;
-          }
-          response.headers = res.message.headers;
-        } catch (err) {}
-        if (statusCode > 299) {
-          let msg;
-          if (obj && obj.message) {
-            msg = obj.message;
-          } else if (contents && contents.length > 0) {
-            msg = contents;
-          } else {
-            msg = `Failed request: (${statusCode})`;
-          }
-          const err = new HttpClientError(msg, statusCode);
-          err.result = response.result;
-          reject(err);
-        } else {
-          resolve(response);
-        }
-      }));
-    });
-  }
-}
-var lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => (c[k.toLowerCase()] = obj[k], c), {});
-
-// shared/client.ts
-class ApiError extends Error {
-  status;
-  problem;
-  constructor(status, problem, message) {
-    super(message);
-    this.status = status;
-    this.problem = problem;
-    this.name = "ApiError";
-  }
-  get code() {
-    return this.problem.code ?? (this.status === 0 ? "network_error" : "http_error");
-  }
-}
-var RETRY_STATUSES = new Set([429, 503]);
-var NETWORK_BACKOFF_MS = [1000, 2000, 4000, 8000, 16000];
-function canonicalJson(value) {
-  const canonical = (input) => {
-    if (Array.isArray(input))
-      return input.map(canonical);
-    if (input && typeof input === "object")
-      return Object.fromEntries(Object.keys(input).sort().map((key) => [key, canonical(input[key])]));
-    return input;
-  };
-  return JSON.stringify(canonical(value));
-}
-function canonicalMatrix(raw) {
-  const text = raw?.trim() ?? "";
-  if (text === "" || text === "null" || text === "{}")
-    return "";
-  try {
-    return canonicalJson(JSON.parse(text));
-  } catch {
-    return text;
-  }
-}
-var segment = (value) => value.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 64);
-function idempotencyKeyFor(env, body, scope = {}) {
-  const run = env.GITHUB_RUN_ID ?? env.CI_PIPELINE_ID ?? env.BUILD_TAG;
-  if (!run)
-    return;
-  const attempt = env.GITHUB_RUN_ATTEMPT ?? env.CI_JOB_ID ?? "1";
-  const hash = createHash("sha256").update(canonicalJson({
-    run,
-    attempt,
-    job: env.GITHUB_JOB ?? env.CI_JOB_NAME ?? "",
-    step: env.GITHUB_ACTION ?? "",
-    matrix: canonicalMatrix(scope.matrix),
-    body
-  })).digest("hex").slice(0, 32);
-  return `ci-${segment(run)}-${segment(attempt)}-${hash}`;
-}
-function explain(error) {
-  if (!(error instanceof ApiError))
-    return error instanceof Error ? error.message : String(error);
-  const detail = error.problem.detail ? ` ${error.problem.detail}` : "";
-  switch (error.code) {
-    case "unauthorized":
-      return "The wpreport API refused the token. Check that the secret holds a current token (wpr_…) that has not been revoked or expired.";
-    case "quota_exhausted":
-      return `This month's report quota is used up, so no new report could be made.${typeof error.problem.resets_at === "string" ? ` It resets at ${error.problem.resets_at}.` : ""} Upgrade the plan for more reports.`;
-    case "rate_limited":
-      return `The wpreport API kept answering "too many requests" until the time limit.${detail}`;
-    case "site_unreachable":
-      return `wpreport could not reach the site.${detail} Is it up and reachable from the internet?`;
-    case "url_not_allowed":
-    case "invalid_url":
-      return `The URL cannot be analysed.${detail}`;
-    case "network_error":
-      return `Could not reach the wpreport API: ${error.message}`;
-    default:
-      return `The wpreport API answered ${error.status}${error.problem.code ? ` (${error.problem.code})` : ""}.${detail}`;
-  }
-}
-
-class WpreportClient {
-  options;
-  http;
-  base;
-  sleep;
-  constructor(options) {
-    this.options = options;
-    this.base = options.apiUrl.replace(/\/+$/, "");
-    this.http = new HttpClient(options.userAgent ?? "wpreport-client", [], { allowRetries: false, keepAlive: true });
-    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
-  }
-  close() {
-    this.http.dispose();
-  }
-  async generateReport(input, options = {}) {
-    const headers = { "content-type": "application/json" };
-    if (options.idempotencyKey)
-      headers["idempotency-key"] = options.idempotencyKey;
-    const { body, headers: responseHeaders } = await this.call("POST", "/api/generate-report", {
-      body: JSON.stringify(input),
-      headers,
-      retryable: Boolean(options.idempotencyKey)
-    });
-    return { report: body, replayed: responseHeaders["idempotent-replayed"] === "true" };
-  }
-  async getReport(id) {
-    return (await this.call("GET", `/api/report/${encodeURIComponent(id)}`)).body;
-  }
-  async listReports(filters) {
-    const query = new URLSearchParams;
-    for (const [key, value] of Object.entries(filters))
-      if (value !== undefined)
-        query.set(key, String(value));
-    return (await this.call("GET", `/api/reports?${query}`)).body;
-  }
-  async previousReport(head) {
-    const { data } = await this.listReports({
-      url: head.url,
-      environment: head.metadata.environment,
-      status: "completed",
-      before: head.id,
-      limit: 10
-    });
-    const match = data.find((item) => (item.metadata.environment ?? null) === (head.metadata.environment ?? null));
-    return match ? this.getReport(match.id) : null;
-  }
-  async diff(id, base, query = {}) {
-    const params = new URLSearchParams({ base, ...query });
-    return (await this.call("GET", `/api/report/${encodeURIComponent(id)}/diff?${params}`)).body;
-  }
-  async usage() {
-    return (await this.call("GET", "/api/usage")).body;
-  }
-  async call(method, path, options = {}) {
-    const retryable = method === "GET" || options.retryable === true;
-    const maxRetries = this.options.maxRetries ?? 8;
-    for (let attempt = 1;; attempt++) {
-      let status = 0;
-      let text = "";
-      let headers = {};
-      try {
-        const response = await this.http.request(method, `${this.base}${path}`, options.body ?? null, {
-          accept: "application/json",
-          authorization: `Bearer ${this.options.token}`,
-          ...options.headers
-        });
-        status = response.message.statusCode ?? 0;
-        headers = response.message.headers;
-        text = await response.readBody();
-      } catch (error) {
-        const wait = NETWORK_BACKOFF_MS[Math.min(attempt - 1, NETWORK_BACKOFF_MS.length - 1)];
-        if (!retryable || attempt > maxRetries || !this.canWait(wait)) {
-          throw new ApiError(0, {}, error.message);
-        }
-        this.options.onRetry?.({ attempt, waitMs: wait, reason: error.message });
-        await this.sleep(wait);
-        continue;
-      }
-      if (status >= 200 && status < 300)
-        return { body: JSON.parse(text), headers };
-      let problem = {};
-      try {
-        problem = JSON.parse(text);
-      } catch {
-        problem = { detail: text.slice(0, 200) };
-      }
-      const again = RETRY_STATUSES.has(status) || status === 409 && problem.code === "idempotency_in_progress";
-      if (again && retryable && attempt <= maxRetries) {
-        const retryAfter = Number(headers["retry-after"]);
-        const wait = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : 1000 * 2 ** (attempt - 1);
-        if (this.canWait(wait)) {
-          this.options.onRetry?.({
-            attempt,
-            waitMs: wait,
-            reason: `${status}${problem.code ? ` ${problem.code}` : ""}`
-          });
-          await this.sleep(wait);
-          continue;
-        }
-      }
-      throw new ApiError(status, problem, problem.detail ?? `HTTP ${status}`);
-    }
-  }
-  canWait(ms) {
-    return this.options.deadline === undefined || Date.now() + ms < this.options.deadline;
-  }
-}
-
 // node_modules/@sinclair/typebox/build/esm/type/guard/value.mjs
 function IsAsyncIterator(value) {
   return IsObject(value) && !IsArray(value) && !IsUint8Array(value) && Symbol.asyncIterator in value;
@@ -21007,6 +19846,32 @@ function Void(options) {
 // node_modules/@sinclair/typebox/build/esm/type/type/index.mjs
 var Type = exports_type2;
 
+// shared/problems.ts
+var PROBLEMS = {
+  invalid_request: { status: 400, title: "The request is not valid" },
+  unauthorized: { status: 401, title: "Authentication required" },
+  quota_exhausted: { status: 402, title: "Monthly report quota exhausted" },
+  not_found: { status: 404, title: "Not found" },
+  idempotency_in_progress: {
+    status: 409,
+    title: "A request with this Idempotency-Key is still running"
+  },
+  payload_too_large: { status: 413, title: "Request body too large" },
+  unsupported_media_type: { status: 415, title: "Unsupported media type" },
+  invalid_url: { status: 422, title: "The URL is not valid" },
+  url_not_allowed: { status: 422, title: "The URL is not allowed" },
+  site_unreachable: { status: 422, title: "The site could not be reached" },
+  idempotency_key_reused: {
+    status: 422,
+    title: "This Idempotency-Key was used with a different request"
+  },
+  rate_limited: { status: 429, title: "Too many requests" },
+  internal_error: { status: 500, title: "Internal server error" },
+  unavailable: { status: 503, title: "Service unavailable" },
+  overloaded: { status: 503, title: "Too many analyses are waiting" }
+};
+var PROBLEM_CODES = Object.keys(PROBLEMS);
+
 // shared/schema.ts
 var DEFINITION = Symbol.for("wpreport.definition");
 function named(name, schema) {
@@ -21020,162 +19885,8 @@ function StringEnum(values, options) {
 var Percent = (options) => Type.Integer({ minimum: 0, maximum: 100, ...options });
 var Count = (options) => Type.Integer({ minimum: 0, ...options });
 
-// shared/metrics.ts
-var MetricUnitSchema = named("MetricUnit", StringEnum(["points", "ms", "bytes", "count"]));
-var count = (value) => value ? value.length : null;
-var METRICS = [
-  {
-    key: "score",
-    label: "Overall score",
-    unit: "points",
-    better: "higher",
-    relative: 0,
-    absolute: 1,
-    value: (r) => r.summary?.score ?? null
-  },
-  {
-    key: "performance_score",
-    label: "Performance score",
-    unit: "points",
-    better: "higher",
-    relative: 0,
-    absolute: 1,
-    value: (r) => r.summary?.categories.performance ?? null
-  },
-  {
-    key: "seo_score",
-    label: "SEO score",
-    unit: "points",
-    better: "higher",
-    relative: 0,
-    absolute: 1,
-    value: (r) => r.summary?.categories.seo ?? null
-  },
-  {
-    key: "security_score",
-    label: "Security score",
-    unit: "points",
-    better: "higher",
-    relative: 0,
-    absolute: 1,
-    value: (r) => r.summary?.categories.security ?? null
-  },
-  {
-    key: "components_score",
-    label: "Components score",
-    unit: "points",
-    better: "higher",
-    relative: 0,
-    absolute: 1,
-    value: (r) => r.summary?.categories.components ?? null
-  },
-  {
-    key: "ttfb_ms",
-    label: "Time to first byte",
-    unit: "ms",
-    better: "lower",
-    relative: 0.2,
-    absolute: 100,
-    value: (r) => r.performance?.ttfb_ms ?? null
-  },
-  {
-    key: "html_download_ms",
-    label: "HTML download time",
-    unit: "ms",
-    better: "lower",
-    relative: 0.2,
-    absolute: 150,
-    value: (r) => r.performance?.html_download_ms ?? null
-  },
-  {
-    key: "html_bytes",
-    label: "HTML size",
-    unit: "bytes",
-    better: "lower",
-    relative: 0.05,
-    absolute: 2048,
-    value: (r) => r.performance?.html_bytes ?? null
-  },
-  {
-    key: "scripts",
-    label: "Scripts",
-    unit: "count",
-    better: "lower",
-    relative: 0,
-    absolute: 1,
-    value: (r) => r.performance?.resources.scripts.count ?? null
-  },
-  {
-    key: "stylesheets",
-    label: "Stylesheets",
-    unit: "count",
-    better: "lower",
-    relative: 0,
-    absolute: 1,
-    value: (r) => r.performance?.resources.styles.count ?? null
-  },
-  {
-    key: "render_blocking",
-    label: "Render-blocking resources",
-    unit: "count",
-    better: "lower",
-    relative: 0,
-    absolute: 1,
-    value: (r) => count(r.performance?.render_blocking)
-  },
-  {
-    key: "third_party_hosts",
-    label: "Third-party hosts",
-    unit: "count",
-    better: "lower",
-    relative: 0,
-    absolute: 1,
-    value: (r) => count(r.performance?.third_party_hosts)
-  },
-  {
-    key: "failed_checks",
-    label: "Failed checks",
-    unit: "count",
-    better: "lower",
-    relative: 0,
-    absolute: 1,
-    value: (r) => r.summary ? Object.values(r.summary.failed).reduce((sum, n) => sum + n, 0) : null
-  }
-];
-function metricByKey(key) {
-  return METRICS.find((metric) => metric.key === key);
-}
-var BUDGET_UNITS = {
-  ms: { ms: 1, s: 1000 },
-  bytes: { B: 1, kB: 1000, MB: 1e6, KiB: 1024, MiB: 1024 * 1024 },
-  points: {},
-  count: {}
-};
-var rounded = (value, decimals) => String(Math.round(value * 10 ** decimals) / 10 ** decimals);
-function formatMetricValue(unit, value) {
-  const sign = value < 0 ? "-" : "";
-  const size = Math.abs(value);
-  switch (unit) {
-    case "ms":
-      return size < 1000 ? `${sign}${rounded(size, 0)} ms` : `${sign}${rounded(size / 1000, 2)} s`;
-    case "bytes":
-      if (size < 1000)
-        return `${sign}${rounded(size, 0)} B`;
-      return size < 1e6 ? `${sign}${rounded(size / 1000, 1)} kB` : `${sign}${rounded(size / 1e6, 2)} MB`;
-    default:
-      return `${sign}${rounded(size, 2)}`;
-  }
-}
-function formatMetricPair(unit, a, b) {
-  const shown = [formatMetricValue(unit, a), formatMetricValue(unit, b)];
-  if (a === b || shown[0] !== shown[1])
-    return shown;
-  const base = unit === "bytes" ? " B" : unit === "ms" ? " ms" : "";
-  return [`${a}${base}`, `${b}${base}`];
-}
-
 // shared/report.ts
-var REPORT_SCHEMA_VERSION = "1.2.0";
+var REPORT_SCHEMA_VERSION = "1.3.0";
 var REPORT_STATUSES = ["queued", "running", "completed", "failed"];
 var ReportStatusSchema = named("ReportStatus", StringEnum(REPORT_STATUSES, { description: "Where the analysis stands; only completed reports have results" }));
 var ANALYSIS_MODES = ["passive", "aggressive"];
@@ -21224,7 +19935,10 @@ var CheckSchema = named("Check", Type.Object({
   category: CheckCategorySchema,
   severity: SeveritySchema,
   status: CheckStatusSchema,
-  title: Type.String(),
+  title: Type.String({ description: 'What a pass means, e.g. "Site is served over HTTPS"' }),
+  fail_title: Type.Optional(Type.String({
+    description: 'What a failure means, e.g. "Site is not served over HTTPS": the title for a failed or warned check (code-scanning alerts use it). Since 1.3.0; absent from earlier reports.'
+  })),
   message: Type.String(),
   evidence: Type.Array(Type.String()),
   remediation: Type.String()
@@ -21600,6 +20314,1384 @@ var ReportSchema = named("Report", Type.Object({
     description: "Themes installed besides the active one and its parent, which the site does not load: named by an open listing of the themes folder (at most 50), or found by aggressive enumeration (found_by: aggressive). Their code can still be requested directly, so their vulnerabilities are looked up. Since 1.2.0."
   }))
 }, { title: "wpreport report", description: "One analysis of one site (schema v1)" }));
+
+// shared/api.ts
+var API_VERSION = "1.3.0";
+var GenerateReportRequestSchema = named("GenerateReportRequest", Type.Object({
+  url: Type.String({ description: "The site to analyse (http or https)", examples: ["https://example.com/"] }),
+  metadata: Type.Optional(ReportMetadataSchema),
+  mode: Type.Optional(AnalysisModeSchema)
+}, { additionalProperties: false }));
+var ReportListItemSchema = named("ReportListItem", Type.Object({
+  id: Type.String({ pattern: REPORT_ID_PATTERN }),
+  url: Type.String(),
+  site: Type.String({ description: "Normalised site: host without www., port, path" }),
+  status: ReportStatusSchema,
+  created_at: Type.String({ format: "date-time" }),
+  completed_at: Nullable(Type.String({ format: "date-time" })),
+  score: Nullable(Percent()),
+  grade: Nullable(GradeSchema),
+  metadata: ReportMetadataSchema
+}, { description: "A report in a listing: enough to find it and see how it went" }));
+var ReportListSchema = named("ReportList", Type.Object({
+  data: Type.Array(ReportListItemSchema, { description: "Newest first" }),
+  next_cursor: Nullable(Type.String(), {
+    description: "Pass as before= for the next (older) page; null on the last page"
+  })
+}));
+var UsageSchema = named("Usage", Type.Object({
+  plan: Type.Object({ id: Type.String(), name: Type.String() }),
+  quota: Count({ description: "Reports per period" }),
+  used: Count({ description: "Reports produced this period" }),
+  in_progress: Count({ description: "Analyses running now; their credits are held" }),
+  remaining: Count({
+    description: "Reports you can still start this period: quota − used − in_progress, at least 0"
+  }),
+  period_start: Type.String({ format: "date-time" }),
+  period_end: Type.String({ format: "date-time" }),
+  resets_at: Type.String({ format: "date-time", description: "When the quota resets (00:00 UTC on the 1st)" }),
+  rate_limit: Type.Object({
+    limit: Count({ description: "Requests per window" }),
+    window_seconds: Count(),
+    remaining: Count()
+  })
+}));
+var ProblemSchema = named("Problem", Type.Object({
+  type: Type.String({ description: "URI of a page explaining this kind of problem" }),
+  title: Type.String(),
+  status: Type.Integer({ minimum: 400, maximum: 599 }),
+  detail: Type.String({ description: "What went wrong in this case, in plain words" }),
+  code: StringEnum(PROBLEM_CODES, { description: "Stable machine-readable code (docs/errors.md)" }),
+  request_id: Type.String({ description: "Also in the X-Request-Id header; quote it to support" })
+}, {
+  additionalProperties: true,
+  description: "RFC 9457 problem details. Some codes add members: errors (invalid_request: one entry per field), resets_at (quota_exhausted), retry_after (rate_limited)."
+}));
+var HealthSchema = named("Health", Type.Object({ status: Type.Literal("ok") }, { description: "The process answers" }));
+var ReadinessSchema = named("Readiness", Type.Object({
+  status: StringEnum(["ready", "unavailable"]),
+  reason: Type.Optional(Type.String({ description: "Why it is not ready: shutting down, database unreachable" }))
+}, { description: "Whether this instance can serve traffic (its database answers)" }));
+var SarifLogSchema = named("SarifLog", Type.Object({
+  $schema: Type.String(),
+  version: Type.Literal("2.1.0"),
+  runs: Type.Array(Type.Object({}, { additionalProperties: true }))
+}, { additionalProperties: true, description: "SARIF 2.1.0 log: failed and warned checks as results" }));
+
+// shared/client.ts
+import { createHash } from "node:crypto";
+
+// node_modules/@actions/http-client/lib/index.js
+import * as http2 from "http";
+import * as https2 from "https";
+
+// node_modules/@actions/http-client/lib/proxy.js
+function getProxyUrl(reqUrl) {
+  const usingSsl = reqUrl.protocol === "https:";
+  if (checkBypass(reqUrl)) {
+    return;
+  }
+  const proxyVar = (() => {
+    if (usingSsl) {
+      return process.env["https_proxy"] || process.env["HTTPS_PROXY"];
+    } else {
+      return process.env["http_proxy"] || process.env["HTTP_PROXY"];
+    }
+  })();
+  if (proxyVar) {
+    try {
+      return new DecodedURL(proxyVar);
+    } catch (_a) {
+      if (!proxyVar.startsWith("http://") && !proxyVar.startsWith("https://"))
+        return new DecodedURL(`http://${proxyVar}`);
+    }
+  } else {
+    return;
+  }
+}
+function checkBypass(reqUrl) {
+  if (!reqUrl.hostname) {
+    return false;
+  }
+  const reqHost = reqUrl.hostname;
+  if (isLoopbackAddress(reqHost)) {
+    return true;
+  }
+  const noProxy = process.env["no_proxy"] || process.env["NO_PROXY"] || "";
+  if (!noProxy) {
+    return false;
+  }
+  let reqPort;
+  if (reqUrl.port) {
+    reqPort = Number(reqUrl.port);
+  } else if (reqUrl.protocol === "http:") {
+    reqPort = 80;
+  } else if (reqUrl.protocol === "https:") {
+    reqPort = 443;
+  }
+  const upperReqHosts = [reqUrl.hostname.toUpperCase()];
+  if (typeof reqPort === "number") {
+    upperReqHosts.push(`${upperReqHosts[0]}:${reqPort}`);
+  }
+  for (const upperNoProxyItem of noProxy.split(",").map((x) => x.trim().toUpperCase()).filter((x) => x)) {
+    if (upperNoProxyItem === "*" || upperReqHosts.some((x) => x === upperNoProxyItem || x.endsWith(`.${upperNoProxyItem}`) || upperNoProxyItem.startsWith(".") && x.endsWith(`${upperNoProxyItem}`))) {
+      return true;
+    }
+  }
+  return false;
+}
+function isLoopbackAddress(host) {
+  const hostLower = host.toLowerCase();
+  return hostLower === "localhost" || hostLower.startsWith("127.") || hostLower.startsWith("[::1]") || hostLower.startsWith("[0:0:0:0:0:0:0:1]");
+}
+
+class DecodedURL extends URL {
+  constructor(url, base) {
+    super(url, base);
+    this._decodedUsername = decodeURIComponent(super.username);
+    this._decodedPassword = decodeURIComponent(super.password);
+  }
+  get username() {
+    return this._decodedUsername;
+  }
+  get password() {
+    return this._decodedPassword;
+  }
+}
+
+// node_modules/tunnel/lib/tunnel.js
+var net = __require("net");
+var tls = __require("tls");
+var http = __require("http");
+var https = __require("https");
+var events = __require("events");
+var assert = __require("assert");
+var util = __require("util");
+var $httpOverHttp = httpOverHttp;
+var $httpsOverHttp = httpsOverHttp;
+var $httpOverHttps = httpOverHttps;
+var $httpsOverHttps = httpsOverHttps;
+function httpOverHttp(options) {
+  var agent = new TunnelingAgent(options);
+  agent.request = http.request;
+  return agent;
+}
+function httpsOverHttp(options) {
+  var agent = new TunnelingAgent(options);
+  agent.request = http.request;
+  agent.createSocket = createSecureSocket;
+  agent.defaultPort = 443;
+  return agent;
+}
+function httpOverHttps(options) {
+  var agent = new TunnelingAgent(options);
+  agent.request = https.request;
+  return agent;
+}
+function httpsOverHttps(options) {
+  var agent = new TunnelingAgent(options);
+  agent.request = https.request;
+  agent.createSocket = createSecureSocket;
+  agent.defaultPort = 443;
+  return agent;
+}
+function TunnelingAgent(options) {
+  var self = this;
+  self.options = options || {};
+  self.proxyOptions = self.options.proxy || {};
+  self.maxSockets = self.options.maxSockets || http.Agent.defaultMaxSockets;
+  self.requests = [];
+  self.sockets = [];
+  self.on("free", function onFree(socket, host, port, localAddress) {
+    var options = toOptions(host, port, localAddress);
+    for (var i = 0, len = self.requests.length;i < len; ++i) {
+      var pending = self.requests[i];
+      if (pending.host === options.host && pending.port === options.port) {
+        self.requests.splice(i, 1);
+        pending.request.onSocket(socket);
+        return;
+      }
+    }
+    socket.destroy();
+    self.removeSocket(socket);
+  });
+}
+util.inherits(TunnelingAgent, events.EventEmitter);
+TunnelingAgent.prototype.addRequest = function addRequest(req, host, port, localAddress) {
+  var self = this;
+  var options = mergeOptions({ request: req }, self.options, toOptions(host, port, localAddress));
+  if (self.sockets.length >= this.maxSockets) {
+    self.requests.push(options);
+    return;
+  }
+  self.createSocket(options, function(socket) {
+    socket.on("free", onFree);
+    socket.on("close", onCloseOrRemove);
+    socket.on("agentRemove", onCloseOrRemove);
+    req.onSocket(socket);
+    function onFree() {
+      self.emit("free", socket, options);
+    }
+    function onCloseOrRemove(err) {
+      self.removeSocket(socket);
+      socket.removeListener("free", onFree);
+      socket.removeListener("close", onCloseOrRemove);
+      socket.removeListener("agentRemove", onCloseOrRemove);
+    }
+  });
+};
+TunnelingAgent.prototype.createSocket = function createSocket(options, cb) {
+  var self = this;
+  var placeholder = {};
+  self.sockets.push(placeholder);
+  var connectOptions = mergeOptions({}, self.proxyOptions, {
+    method: "CONNECT",
+    path: options.host + ":" + options.port,
+    agent: false,
+    headers: {
+      host: options.host + ":" + options.port
+    }
+  });
+  if (options.localAddress) {
+    connectOptions.localAddress = options.localAddress;
+  }
+  if (connectOptions.proxyAuth) {
+    connectOptions.headers = connectOptions.headers || {};
+    connectOptions.headers["Proxy-Authorization"] = "Basic " + new Buffer(connectOptions.proxyAuth).toString("base64");
+  }
+  debug("making CONNECT request");
+  var connectReq = self.request(connectOptions);
+  connectReq.useChunkedEncodingByDefault = false;
+  connectReq.once("response", onResponse);
+  connectReq.once("upgrade", onUpgrade);
+  connectReq.once("connect", onConnect);
+  connectReq.once("error", onError);
+  connectReq.end();
+  function onResponse(res) {
+    res.upgrade = true;
+  }
+  function onUpgrade(res, socket, head) {
+    process.nextTick(function() {
+      onConnect(res, socket, head);
+    });
+  }
+  function onConnect(res, socket, head) {
+    connectReq.removeAllListeners();
+    socket.removeAllListeners();
+    if (res.statusCode !== 200) {
+      debug("tunneling socket could not be established, statusCode=%d", res.statusCode);
+      socket.destroy();
+      var error = new Error("tunneling socket could not be established, " + "statusCode=" + res.statusCode);
+      error.code = "ECONNRESET";
+      options.request.emit("error", error);
+      self.removeSocket(placeholder);
+      return;
+    }
+    if (head.length > 0) {
+      debug("got illegal response body from proxy");
+      socket.destroy();
+      var error = new Error("got illegal response body from proxy");
+      error.code = "ECONNRESET";
+      options.request.emit("error", error);
+      self.removeSocket(placeholder);
+      return;
+    }
+    debug("tunneling connection has established");
+    self.sockets[self.sockets.indexOf(placeholder)] = socket;
+    return cb(socket);
+  }
+  function onError(cause) {
+    connectReq.removeAllListeners();
+    debug(`tunneling socket could not be established, cause=%s
+`, cause.message, cause.stack);
+    var error = new Error("tunneling socket could not be established, " + "cause=" + cause.message);
+    error.code = "ECONNRESET";
+    options.request.emit("error", error);
+    self.removeSocket(placeholder);
+  }
+};
+TunnelingAgent.prototype.removeSocket = function removeSocket(socket) {
+  var pos = this.sockets.indexOf(socket);
+  if (pos === -1) {
+    return;
+  }
+  this.sockets.splice(pos, 1);
+  var pending = this.requests.shift();
+  if (pending) {
+    this.createSocket(pending, function(socket) {
+      pending.request.onSocket(socket);
+    });
+  }
+};
+function createSecureSocket(options, cb) {
+  var self = this;
+  TunnelingAgent.prototype.createSocket.call(self, options, function(socket) {
+    var hostHeader = options.request.getHeader("host");
+    var tlsOptions = mergeOptions({}, self.options, {
+      socket,
+      servername: hostHeader ? hostHeader.replace(/:.*$/, "") : options.host
+    });
+    var secureSocket = tls.connect(0, tlsOptions);
+    self.sockets[self.sockets.indexOf(socket)] = secureSocket;
+    cb(secureSocket);
+  });
+}
+function toOptions(host, port, localAddress) {
+  if (typeof host === "string") {
+    return {
+      host,
+      port,
+      localAddress
+    };
+  }
+  return host;
+}
+function mergeOptions(target) {
+  for (var i = 1, len = arguments.length;i < len; ++i) {
+    var overrides = arguments[i];
+    if (typeof overrides === "object") {
+      var keys = Object.keys(overrides);
+      for (var j = 0, keyLen = keys.length;j < keyLen; ++j) {
+        var k = keys[j];
+        if (overrides[k] !== undefined) {
+          target[k] = overrides[k];
+        }
+      }
+    }
+  }
+  return target;
+}
+var debug;
+if (process.env.NODE_DEBUG && /\btunnel\b/.test(process.env.NODE_DEBUG)) {
+  debug = function() {
+    var args = Array.prototype.slice.call(arguments);
+    if (typeof args[0] === "string") {
+      args[0] = "TUNNEL: " + args[0];
+    } else {
+      args.unshift("TUNNEL:");
+    }
+    console.error.apply(console, args);
+  };
+} else {
+  debug = function() {};
+}
+
+// node_modules/@actions/http-client/node_modules/undici/index.js
+var Client = require_client();
+var Dispatcher = require_dispatcher();
+var Pool = require_pool();
+var BalancedPool = require_balanced_pool();
+var Agent = require_agent();
+var ProxyAgent = require_proxy_agent();
+var EnvHttpProxyAgent = require_env_http_proxy_agent();
+var RetryAgent = require_retry_agent();
+var errors = require_errors();
+var util2 = require_util();
+var { InvalidArgumentError } = errors;
+var api = require_api();
+var buildConnector = require_connect();
+var MockClient = require_mock_client();
+var MockAgent = require_mock_agent();
+var MockPool = require_mock_pool();
+var mockErrors = require_mock_errors();
+var RetryHandler = require_retry_handler();
+var { getGlobalDispatcher, setGlobalDispatcher } = require_global2();
+var DecoratorHandler = require_decorator_handler();
+var RedirectHandler = require_redirect_handler();
+var createRedirectInterceptor = require_redirect_interceptor();
+Object.assign(Dispatcher.prototype, api);
+var $ProxyAgent = ProxyAgent;
+var $interceptors = {
+  redirect: require_redirect(),
+  retry: require_retry(),
+  dump: require_dump(),
+  dns: require_dns()
+};
+function makeDispatcher(fn) {
+  return (url, opts, handler) => {
+    if (typeof opts === "function") {
+      handler = opts;
+      opts = null;
+    }
+    if (!url || typeof url !== "string" && typeof url !== "object" && !(url instanceof URL)) {
+      throw new InvalidArgumentError("invalid url");
+    }
+    if (opts != null && typeof opts !== "object") {
+      throw new InvalidArgumentError("invalid opts");
+    }
+    if (opts && opts.path != null) {
+      if (typeof opts.path !== "string") {
+        throw new InvalidArgumentError("invalid opts.path");
+      }
+      let path = opts.path;
+      if (!opts.path.startsWith("/")) {
+        path = `/${path}`;
+      }
+      url = new URL(util2.parseOrigin(url).origin + path);
+    } else {
+      if (!opts) {
+        opts = typeof url === "object" ? url : {};
+      }
+      url = util2.parseURL(url);
+    }
+    const { agent, dispatcher = getGlobalDispatcher() } = opts;
+    if (agent) {
+      throw new InvalidArgumentError("unsupported opts.agent. Did you mean opts.client?");
+    }
+    return fn.call(dispatcher, {
+      ...opts,
+      origin: url.origin,
+      path: url.search ? `${url.pathname}${url.search}` : url.pathname,
+      method: opts.method || (opts.body ? "PUT" : "GET")
+    }, handler);
+  };
+}
+var fetchImpl = require_fetch().fetch;
+var $Headers = require_headers().Headers;
+var $Response = require_response().Response;
+var $Request = require_request2().Request;
+var $FormData = require_formdata().FormData;
+var $File = globalThis.File ?? __require("node:buffer").File;
+var $FileReader = require_filereader().FileReader;
+var { setGlobalOrigin, getGlobalOrigin } = require_global();
+var { CacheStorage } = require_cachestorage();
+var { kConstruct } = require_symbols4();
+var $caches = new CacheStorage(kConstruct);
+var { deleteCookie, getCookies, getSetCookies, setCookie } = require_cookies();
+var { parseMIMEType, serializeAMimeType } = require_data_url();
+var { CloseEvent, ErrorEvent, MessageEvent } = require_events();
+var $WebSocket = require_websocket().WebSocket;
+var $request = makeDispatcher(api.request);
+var $stream = makeDispatcher(api.stream);
+var $pipeline = makeDispatcher(api.pipeline);
+var $connect = makeDispatcher(api.connect);
+var $upgrade = makeDispatcher(api.upgrade);
+var { EventSource } = require_eventsource();
+
+// node_modules/@actions/http-client/lib/index.js
+var __awaiter = function(thisArg, _arguments, P, generator) {
+  function adopt(value) {
+    return value instanceof P ? value : new P(function(resolve) {
+      resolve(value);
+    });
+  }
+  return new (P || (P = Promise))(function(resolve, reject) {
+    function fulfilled(value) {
+      try {
+        step(generator.next(value));
+      } catch (e) {
+        reject(e);
+      }
+    }
+    function rejected(value) {
+      try {
+        step(generator["throw"](value));
+      } catch (e) {
+        reject(e);
+      }
+    }
+    function step(result) {
+      result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected);
+    }
+    step((generator = generator.apply(thisArg, _arguments || [])).next());
+  });
+};
+var HttpCodes;
+(function(HttpCodes) {
+  HttpCodes[HttpCodes["OK"] = 200] = "OK";
+  HttpCodes[HttpCodes["MultipleChoices"] = 300] = "MultipleChoices";
+  HttpCodes[HttpCodes["MovedPermanently"] = 301] = "MovedPermanently";
+  HttpCodes[HttpCodes["ResourceMoved"] = 302] = "ResourceMoved";
+  HttpCodes[HttpCodes["SeeOther"] = 303] = "SeeOther";
+  HttpCodes[HttpCodes["NotModified"] = 304] = "NotModified";
+  HttpCodes[HttpCodes["UseProxy"] = 305] = "UseProxy";
+  HttpCodes[HttpCodes["SwitchProxy"] = 306] = "SwitchProxy";
+  HttpCodes[HttpCodes["TemporaryRedirect"] = 307] = "TemporaryRedirect";
+  HttpCodes[HttpCodes["PermanentRedirect"] = 308] = "PermanentRedirect";
+  HttpCodes[HttpCodes["BadRequest"] = 400] = "BadRequest";
+  HttpCodes[HttpCodes["Unauthorized"] = 401] = "Unauthorized";
+  HttpCodes[HttpCodes["PaymentRequired"] = 402] = "PaymentRequired";
+  HttpCodes[HttpCodes["Forbidden"] = 403] = "Forbidden";
+  HttpCodes[HttpCodes["NotFound"] = 404] = "NotFound";
+  HttpCodes[HttpCodes["MethodNotAllowed"] = 405] = "MethodNotAllowed";
+  HttpCodes[HttpCodes["NotAcceptable"] = 406] = "NotAcceptable";
+  HttpCodes[HttpCodes["ProxyAuthenticationRequired"] = 407] = "ProxyAuthenticationRequired";
+  HttpCodes[HttpCodes["RequestTimeout"] = 408] = "RequestTimeout";
+  HttpCodes[HttpCodes["Conflict"] = 409] = "Conflict";
+  HttpCodes[HttpCodes["Gone"] = 410] = "Gone";
+  HttpCodes[HttpCodes["TooManyRequests"] = 429] = "TooManyRequests";
+  HttpCodes[HttpCodes["InternalServerError"] = 500] = "InternalServerError";
+  HttpCodes[HttpCodes["NotImplemented"] = 501] = "NotImplemented";
+  HttpCodes[HttpCodes["BadGateway"] = 502] = "BadGateway";
+  HttpCodes[HttpCodes["ServiceUnavailable"] = 503] = "ServiceUnavailable";
+  HttpCodes[HttpCodes["GatewayTimeout"] = 504] = "GatewayTimeout";
+})(HttpCodes || (HttpCodes = {}));
+var Headers;
+(function(Headers) {
+  Headers["Accept"] = "accept";
+  Headers["ContentType"] = "content-type";
+})(Headers || (Headers = {}));
+var MediaTypes;
+(function(MediaTypes) {
+  MediaTypes["ApplicationJson"] = "application/json";
+})(MediaTypes || (MediaTypes = {}));
+var HttpRedirectCodes = [
+  HttpCodes.MovedPermanently,
+  HttpCodes.ResourceMoved,
+  HttpCodes.SeeOther,
+  HttpCodes.TemporaryRedirect,
+  HttpCodes.PermanentRedirect
+];
+var HttpResponseRetryCodes = [
+  HttpCodes.BadGateway,
+  HttpCodes.ServiceUnavailable,
+  HttpCodes.GatewayTimeout
+];
+var RetryableHttpVerbs = ["OPTIONS", "GET", "DELETE", "HEAD"];
+var ExponentialBackoffCeiling = 10;
+var ExponentialBackoffTimeSlice = 5;
+
+class HttpClientError extends Error {
+  constructor(message, statusCode) {
+    super(message);
+    this.name = "HttpClientError";
+    this.statusCode = statusCode;
+    Object.setPrototypeOf(this, HttpClientError.prototype);
+  }
+}
+
+class HttpClientResponse {
+  constructor(message) {
+    this.message = message;
+  }
+  readBody() {
+    return __awaiter(this, undefined, undefined, function* () {
+      return new Promise((resolve) => __awaiter(this, undefined, undefined, function* () {
+        let output = Buffer.alloc(0);
+        this.message.on("data", (chunk) => {
+          output = Buffer.concat([output, chunk]);
+        });
+        this.message.on("end", () => {
+          resolve(output.toString());
+        });
+      }));
+    });
+  }
+  readBodyBuffer() {
+    return __awaiter(this, undefined, undefined, function* () {
+      return new Promise((resolve) => __awaiter(this, undefined, undefined, function* () {
+        const chunks = [];
+        this.message.on("data", (chunk) => {
+          chunks.push(chunk);
+        });
+        this.message.on("end", () => {
+          resolve(Buffer.concat(chunks));
+        });
+      }));
+    });
+  }
+}
+class HttpClient {
+  constructor(userAgent, handlers, requestOptions) {
+    this._ignoreSslError = false;
+    this._allowRedirects = true;
+    this._allowRedirectDowngrade = false;
+    this._maxRedirects = 50;
+    this._allowRetries = false;
+    this._maxRetries = 1;
+    this._keepAlive = false;
+    this._disposed = false;
+    this.userAgent = this._getUserAgentWithOrchestrationId(userAgent);
+    this.handlers = handlers || [];
+    this.requestOptions = requestOptions;
+    if (requestOptions) {
+      if (requestOptions.ignoreSslError != null) {
+        this._ignoreSslError = requestOptions.ignoreSslError;
+      }
+      this._socketTimeout = requestOptions.socketTimeout;
+      if (requestOptions.allowRedirects != null) {
+        this._allowRedirects = requestOptions.allowRedirects;
+      }
+      if (requestOptions.allowRedirectDowngrade != null) {
+        this._allowRedirectDowngrade = requestOptions.allowRedirectDowngrade;
+      }
+      if (requestOptions.maxRedirects != null) {
+        this._maxRedirects = Math.max(requestOptions.maxRedirects, 0);
+      }
+      if (requestOptions.keepAlive != null) {
+        this._keepAlive = requestOptions.keepAlive;
+      }
+      if (requestOptions.allowRetries != null) {
+        this._allowRetries = requestOptions.allowRetries;
+      }
+      if (requestOptions.maxRetries != null) {
+        this._maxRetries = requestOptions.maxRetries;
+      }
+    }
+  }
+  options(requestUrl, additionalHeaders) {
+    return __awaiter(this, undefined, undefined, function* () {
+      return this.request("OPTIONS", requestUrl, null, additionalHeaders || {});
+    });
+  }
+  get(requestUrl, additionalHeaders) {
+    return __awaiter(this, undefined, undefined, function* () {
+      return this.request("GET", requestUrl, null, additionalHeaders || {});
+    });
+  }
+  del(requestUrl, additionalHeaders) {
+    return __awaiter(this, undefined, undefined, function* () {
+      return this.request("DELETE", requestUrl, null, additionalHeaders || {});
+    });
+  }
+  post(requestUrl, data, additionalHeaders) {
+    return __awaiter(this, undefined, undefined, function* () {
+      return this.request("POST", requestUrl, data, additionalHeaders || {});
+    });
+  }
+  patch(requestUrl, data, additionalHeaders) {
+    return __awaiter(this, undefined, undefined, function* () {
+      return this.request("PATCH", requestUrl, data, additionalHeaders || {});
+    });
+  }
+  put(requestUrl, data, additionalHeaders) {
+    return __awaiter(this, undefined, undefined, function* () {
+      return this.request("PUT", requestUrl, data, additionalHeaders || {});
+    });
+  }
+  head(requestUrl, additionalHeaders) {
+    return __awaiter(this, undefined, undefined, function* () {
+      return this.request("HEAD", requestUrl, null, additionalHeaders || {});
+    });
+  }
+  sendStream(verb, requestUrl, stream, additionalHeaders) {
+    return __awaiter(this, undefined, undefined, function* () {
+      return this.request(verb, requestUrl, stream, additionalHeaders);
+    });
+  }
+  getJson(requestUrl_1) {
+    return __awaiter(this, arguments, undefined, function* (requestUrl, additionalHeaders = {}) {
+      additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+      const res = yield this.get(requestUrl, additionalHeaders);
+      return this._processResponse(res, this.requestOptions);
+    });
+  }
+  postJson(requestUrl_1, obj_1) {
+    return __awaiter(this, arguments, undefined, function* (requestUrl, obj, additionalHeaders = {}) {
+      const data = JSON.stringify(obj, null, 2);
+      additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+      additionalHeaders[Headers.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+      const res = yield this.post(requestUrl, data, additionalHeaders);
+      return this._processResponse(res, this.requestOptions);
+    });
+  }
+  putJson(requestUrl_1, obj_1) {
+    return __awaiter(this, arguments, undefined, function* (requestUrl, obj, additionalHeaders = {}) {
+      const data = JSON.stringify(obj, null, 2);
+      additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+      additionalHeaders[Headers.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+      const res = yield this.put(requestUrl, data, additionalHeaders);
+      return this._processResponse(res, this.requestOptions);
+    });
+  }
+  patchJson(requestUrl_1, obj_1) {
+    return __awaiter(this, arguments, undefined, function* (requestUrl, obj, additionalHeaders = {}) {
+      const data = JSON.stringify(obj, null, 2);
+      additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+      additionalHeaders[Headers.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+      const res = yield this.patch(requestUrl, data, additionalHeaders);
+      return this._processResponse(res, this.requestOptions);
+    });
+  }
+  request(verb, requestUrl, data, headers) {
+    return __awaiter(this, undefined, undefined, function* () {
+      if (this._disposed) {
+        throw new Error("Client has already been disposed.");
+      }
+      const parsedUrl = new URL(requestUrl);
+      let info = this._prepareRequest(verb, parsedUrl, headers);
+      const maxTries = this._allowRetries && RetryableHttpVerbs.includes(verb) ? this._maxRetries + 1 : 1;
+      let numTries = 0;
+      let response;
+      do {
+        response = yield this.requestRaw(info, data);
+        if (response && response.message && response.message.statusCode === HttpCodes.Unauthorized) {
+          let authenticationHandler;
+          for (const handler of this.handlers) {
+            if (handler.canHandleAuthentication(response)) {
+              authenticationHandler = handler;
+              break;
+            }
+          }
+          if (authenticationHandler) {
+            return authenticationHandler.handleAuthentication(this, info, data);
+          } else {
+            return response;
+          }
+        }
+        let redirectsRemaining = this._maxRedirects;
+        while (response.message.statusCode && HttpRedirectCodes.includes(response.message.statusCode) && this._allowRedirects && redirectsRemaining > 0) {
+          const redirectUrl = response.message.headers["location"];
+          if (!redirectUrl) {
+            break;
+          }
+          const parsedRedirectUrl = new URL(redirectUrl);
+          if (parsedUrl.protocol === "https:" && parsedUrl.protocol !== parsedRedirectUrl.protocol && !this._allowRedirectDowngrade) {
+            throw new Error("Redirect from HTTPS to HTTP protocol. This downgrade is not allowed for security reasons. If you want to allow this behavior, set the allowRedirectDowngrade option to true.");
+          }
+          yield response.readBody();
+          if (parsedRedirectUrl.hostname !== parsedUrl.hostname) {
+            for (const header in headers) {
+              if (header.toLowerCase() === "authorization") {
+                delete headers[header];
+              }
+            }
+          }
+          info = this._prepareRequest(verb, parsedRedirectUrl, headers);
+          response = yield this.requestRaw(info, data);
+          redirectsRemaining--;
+        }
+        if (!response.message.statusCode || !HttpResponseRetryCodes.includes(response.message.statusCode)) {
+          return response;
+        }
+        numTries += 1;
+        if (numTries < maxTries) {
+          yield response.readBody();
+          yield this._performExponentialBackoff(numTries);
+        }
+      } while (numTries < maxTries);
+      return response;
+    });
+  }
+  dispose() {
+    if (this._agent) {
+      this._agent.destroy();
+    }
+    this._disposed = true;
+  }
+  requestRaw(info, data) {
+    return __awaiter(this, undefined, undefined, function* () {
+      return new Promise((resolve, reject) => {
+        function callbackForResult(err, res) {
+          if (err) {
+            reject(err);
+          } else if (!res) {
+            reject(new Error("Unknown error"));
+          } else {
+            resolve(res);
+          }
+        }
+        this.requestRawWithCallback(info, data, callbackForResult);
+      });
+    });
+  }
+  requestRawWithCallback(info, data, onResult) {
+    if (typeof data === "string") {
+      if (!info.options.headers) {
+        info.options.headers = {};
+      }
+      info.options.headers["Content-Length"] = Buffer.byteLength(data, "utf8");
+    }
+    let callbackCalled = false;
+    function handleResult(err, res) {
+      if (!callbackCalled) {
+        callbackCalled = true;
+        onResult(err, res);
+      }
+    }
+    const req = info.httpModule.request(info.options, (msg) => {
+      const res = new HttpClientResponse(msg);
+      handleResult(undefined, res);
+    });
+    let socket;
+    req.on("socket", (sock) => {
+      socket = sock;
+    });
+    req.setTimeout(this._socketTimeout || 3 * 60000, () => {
+      if (socket) {
+        socket.end();
+      }
+      handleResult(new Error(`Request timeout: ${info.options.path}`));
+    });
+    req.on("error", function(err) {
+      handleResult(err);
+    });
+    if (data && typeof data === "string") {
+      req.write(data, "utf8");
+    }
+    if (data && typeof data !== "string") {
+      data.on("close", function() {
+        req.end();
+      });
+      data.pipe(req);
+    } else {
+      req.end();
+    }
+  }
+  getAgent(serverUrl) {
+    const parsedUrl = new URL(serverUrl);
+    return this._getAgent(parsedUrl);
+  }
+  getAgentDispatcher(serverUrl) {
+    const parsedUrl = new URL(serverUrl);
+    const proxyUrl = getProxyUrl(parsedUrl);
+    const useProxy = proxyUrl && proxyUrl.hostname;
+    if (!useProxy) {
+      return;
+    }
+    return this._getProxyAgentDispatcher(parsedUrl, proxyUrl);
+  }
+  _prepareRequest(method, requestUrl, headers) {
+    const info = {};
+    info.parsedUrl = requestUrl;
+    const usingSsl = info.parsedUrl.protocol === "https:";
+    info.httpModule = usingSsl ? https2 : http2;
+    const defaultPort = usingSsl ? 443 : 80;
+    info.options = {};
+    info.options.host = info.parsedUrl.hostname;
+    info.options.port = info.parsedUrl.port ? parseInt(info.parsedUrl.port) : defaultPort;
+    info.options.path = (info.parsedUrl.pathname || "") + (info.parsedUrl.search || "");
+    info.options.method = method;
+    info.options.headers = this._mergeHeaders(headers);
+    if (this.userAgent != null) {
+      info.options.headers["user-agent"] = this.userAgent;
+    }
+    info.options.agent = this._getAgent(info.parsedUrl);
+    if (this.handlers) {
+      for (const handler of this.handlers) {
+        handler.prepareRequest(info.options);
+      }
+    }
+    return info;
+  }
+  _mergeHeaders(headers) {
+    if (this.requestOptions && this.requestOptions.headers) {
+      return Object.assign({}, lowercaseKeys(this.requestOptions.headers), lowercaseKeys(headers || {}));
+    }
+    return lowercaseKeys(headers || {});
+  }
+  _getExistingOrDefaultHeader(additionalHeaders, header, _default) {
+    let clientHeader;
+    if (this.requestOptions && this.requestOptions.headers) {
+      const headerValue = lowercaseKeys(this.requestOptions.headers)[header];
+      if (headerValue) {
+        clientHeader = typeof headerValue === "number" ? headerValue.toString() : headerValue;
+      }
+    }
+    const additionalValue = additionalHeaders[header];
+    if (additionalValue !== undefined) {
+      return typeof additionalValue === "number" ? additionalValue.toString() : additionalValue;
+    }
+    if (clientHeader !== undefined) {
+      return clientHeader;
+    }
+    return _default;
+  }
+  _getExistingOrDefaultContentTypeHeader(additionalHeaders, _default) {
+    let clientHeader;
+    if (this.requestOptions && this.requestOptions.headers) {
+      const headerValue = lowercaseKeys(this.requestOptions.headers)[Headers.ContentType];
+      if (headerValue) {
+        if (typeof headerValue === "number") {
+          clientHeader = String(headerValue);
+        } else if (Array.isArray(headerValue)) {
+          clientHeader = headerValue.join(", ");
+        } else {
+          clientHeader = headerValue;
+        }
+      }
+    }
+    const additionalValue = additionalHeaders[Headers.ContentType];
+    if (additionalValue !== undefined) {
+      if (typeof additionalValue === "number") {
+        return String(additionalValue);
+      } else if (Array.isArray(additionalValue)) {
+        return additionalValue.join(", ");
+      } else {
+        return additionalValue;
+      }
+    }
+    if (clientHeader !== undefined) {
+      return clientHeader;
+    }
+    return _default;
+  }
+  _getAgent(parsedUrl) {
+    let agent;
+    const proxyUrl = getProxyUrl(parsedUrl);
+    const useProxy = proxyUrl && proxyUrl.hostname;
+    if (this._keepAlive && useProxy) {
+      agent = this._proxyAgent;
+    }
+    if (!useProxy) {
+      agent = this._agent;
+    }
+    if (agent) {
+      return agent;
+    }
+    const usingSsl = parsedUrl.protocol === "https:";
+    let maxSockets = 100;
+    if (this.requestOptions) {
+      maxSockets = this.requestOptions.maxSockets || http2.globalAgent.maxSockets;
+    }
+    if (proxyUrl && proxyUrl.hostname) {
+      const agentOptions = {
+        maxSockets,
+        keepAlive: this._keepAlive,
+        proxy: Object.assign(Object.assign({}, (proxyUrl.username || proxyUrl.password) && {
+          proxyAuth: `${proxyUrl.username}:${proxyUrl.password}`
+        }), { host: proxyUrl.hostname, port: proxyUrl.port })
+      };
+      let tunnelAgent;
+      const overHttps = proxyUrl.protocol === "https:";
+      if (usingSsl) {
+        tunnelAgent = overHttps ? $httpsOverHttps : $httpsOverHttp;
+      } else {
+        tunnelAgent = overHttps ? $httpOverHttps : $httpOverHttp;
+      }
+      agent = tunnelAgent(agentOptions);
+      this._proxyAgent = agent;
+    }
+    if (!agent) {
+      const options = { keepAlive: this._keepAlive, maxSockets };
+      agent = usingSsl ? new https2.Agent(options) : new http2.Agent(options);
+      this._agent = agent;
+    }
+    if (usingSsl && this._ignoreSslError) {
+      agent.options = Object.assign(agent.options || {}, {
+        rejectUnauthorized: false
+      });
+    }
+    return agent;
+  }
+  _getProxyAgentDispatcher(parsedUrl, proxyUrl) {
+    let proxyAgent;
+    if (this._keepAlive) {
+      proxyAgent = this._proxyAgentDispatcher;
+    }
+    if (proxyAgent) {
+      return proxyAgent;
+    }
+    const usingSsl = parsedUrl.protocol === "https:";
+    proxyAgent = new $ProxyAgent(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, (proxyUrl.username || proxyUrl.password) && {
+      token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString("base64")}`
+    }));
+    this._proxyAgentDispatcher = proxyAgent;
+    if (usingSsl && this._ignoreSslError) {
+      proxyAgent.options = Object.assign(proxyAgent.options.requestTls || {}, {
+        rejectUnauthorized: false
+      });
+    }
+    return proxyAgent;
+  }
+  _getUserAgentWithOrchestrationId(userAgent) {
+    const baseUserAgent = userAgent || "actions/http-client";
+    const orchId = process.env["ACTIONS_ORCHESTRATION_ID"];
+    if (orchId) {
+      const sanitizedId = orchId.replace(/[^a-z0-9_.-]/gi, "_");
+      return `${baseUserAgent} actions_orchestration_id/${sanitizedId}`;
+    }
+    return baseUserAgent;
+  }
+  _performExponentialBackoff(retryNumber) {
+    return __awaiter(this, undefined, undefined, function* () {
+      retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
+      const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
+      return new Promise((resolve) => setTimeout(() => resolve(), ms));
+    });
+  }
+  _processResponse(res, options) {
+    return __awaiter(this, undefined, undefined, function* () {
+      return new Promise((resolve, reject) => __awaiter(this, undefined, undefined, function* () {
+        const statusCode = res.message.statusCode || 0;
+        const response = {
+          statusCode,
+          result: null,
+          headers: {}
+        };
+        if (statusCode === HttpCodes.NotFound) {
+          resolve(response);
+        }
+        function dateTimeDeserializer(key, value) {
+          if (typeof value === "string") {
+            const a = new Date(value);
+            if (!isNaN(a.valueOf())) {
+              return a;
+            }
+          }
+          return value;
+        }
+        let obj;
+        let contents;
+        try {
+          contents = yield res.readBody();
+          if (contents && contents.length > 0) {
+            if (options && options.deserializeDates) {
+              obj = JSON.parse(contents, dateTimeDeserializer);
+            } else {
+              obj = JSON.parse(contents);
+            }
+            response.result = obj;
+          }
+          response.headers = res.message.headers;
+        } catch (err) {}
+        if (statusCode > 299) {
+          let msg;
+          if (obj && obj.message) {
+            msg = obj.message;
+          } else if (contents && contents.length > 0) {
+            msg = contents;
+          } else {
+            msg = `Failed request: (${statusCode})`;
+          }
+          const err = new HttpClientError(msg, statusCode);
+          err.result = response.result;
+          reject(err);
+        } else {
+          resolve(response);
+        }
+      }));
+    });
+  }
+}
+var lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => (c[k.toLowerCase()] = obj[k], c), {});
+
+// shared/client.ts
+class ApiError extends Error {
+  status;
+  problem;
+  constructor(status, problem, message) {
+    super(message);
+    this.status = status;
+    this.problem = problem;
+    this.name = "ApiError";
+  }
+  get code() {
+    return this.problem.code ?? (this.status === 0 ? "network_error" : "http_error");
+  }
+}
+var RETRY_STATUSES = new Set([429, 503]);
+var NETWORK_BACKOFF_MS = [1000, 2000, 4000, 8000, 16000];
+function canonicalJson(value) {
+  const canonical = (input) => {
+    if (Array.isArray(input))
+      return input.map(canonical);
+    if (input && typeof input === "object")
+      return Object.fromEntries(Object.keys(input).sort().map((key) => [key, canonical(input[key])]));
+    return input;
+  };
+  return JSON.stringify(canonical(value));
+}
+function canonicalMatrix(raw) {
+  const text = raw?.trim() ?? "";
+  if (text === "" || text === "null" || text === "{}")
+    return "";
+  try {
+    return canonicalJson(JSON.parse(text));
+  } catch {
+    return text;
+  }
+}
+var segment = (value) => value.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 64);
+function idempotencyKeyFor(env, body, scope = {}) {
+  const run = env.GITHUB_RUN_ID ?? env.CI_PIPELINE_ID ?? env.BUILD_TAG;
+  if (!run)
+    return;
+  const attempt = env.GITHUB_RUN_ATTEMPT ?? env.CI_JOB_ID ?? "1";
+  const hash = createHash("sha256").update(canonicalJson({
+    run,
+    attempt,
+    job: env.GITHUB_JOB ?? env.CI_JOB_NAME ?? "",
+    step: env.GITHUB_ACTION ?? "",
+    matrix: canonicalMatrix(scope.matrix),
+    body
+  })).digest("hex").slice(0, 32);
+  return `ci-${segment(run)}-${segment(attempt)}-${hash}`;
+}
+function explain(error) {
+  if (!(error instanceof ApiError))
+    return error instanceof Error ? error.message : String(error);
+  const detail = error.problem.detail ? ` ${error.problem.detail}` : "";
+  switch (error.code) {
+    case "unauthorized":
+      return "The wpreport API refused the token. Check that the secret holds a current token (wpr_…) that has not been revoked or expired.";
+    case "quota_exhausted":
+      return `This month's report quota is used up, so no new report could be made.${typeof error.problem.resets_at === "string" ? ` It resets at ${error.problem.resets_at}.` : ""} Upgrade the plan for more reports.`;
+    case "rate_limited":
+      return `The wpreport API kept answering "too many requests" until the time limit.${detail}`;
+    case "site_unreachable":
+      return `wpreport could not reach the site.${detail} Is it up and reachable from the internet?`;
+    case "url_not_allowed":
+    case "invalid_url":
+      return `The URL cannot be analysed.${detail}`;
+    case "network_error":
+      return `Could not reach the wpreport API: ${error.message}`;
+    default:
+      return `The wpreport API answered ${error.status}${error.problem.code ? ` (${error.problem.code})` : ""}.${detail}`;
+  }
+}
+
+class WpreportClient {
+  options;
+  http;
+  base;
+  sleep;
+  constructor(options) {
+    this.options = options;
+    this.base = options.apiUrl.replace(/\/+$/, "");
+    this.http = new HttpClient(options.userAgent ?? "wpreport-client", [], { allowRetries: false, keepAlive: true });
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+  close() {
+    this.http.dispose();
+  }
+  async generateReport(input, options = {}) {
+    const headers = { "content-type": "application/json" };
+    if (options.idempotencyKey)
+      headers["idempotency-key"] = options.idempotencyKey;
+    const { body, headers: responseHeaders } = await this.call("POST", "/api/generate-report", {
+      body: JSON.stringify(input),
+      headers,
+      retryable: Boolean(options.idempotencyKey)
+    });
+    return { report: body, replayed: responseHeaders["idempotent-replayed"] === "true" };
+  }
+  async getReport(id) {
+    return (await this.call("GET", `/api/report/${encodeURIComponent(id)}`)).body;
+  }
+  async listReports(filters) {
+    const query = new URLSearchParams;
+    for (const [key, value] of Object.entries(filters))
+      if (value !== undefined)
+        query.set(key, String(value));
+    return (await this.call("GET", `/api/reports?${query}`)).body;
+  }
+  async previousReport(head) {
+    const { data } = await this.listReports({
+      url: head.url,
+      environment: head.metadata.environment,
+      status: "completed",
+      before: head.id,
+      limit: 10
+    });
+    const match = data.find((item) => (item.metadata.environment ?? null) === (head.metadata.environment ?? null));
+    return match ? this.getReport(match.id) : null;
+  }
+  async diff(id, base, query = {}) {
+    const params = new URLSearchParams({ base, ...query });
+    return (await this.call("GET", `/api/report/${encodeURIComponent(id)}/diff?${params}`)).body;
+  }
+  async usage() {
+    return (await this.call("GET", "/api/usage")).body;
+  }
+  async call(method, path, options = {}) {
+    const retryable = method === "GET" || options.retryable === true;
+    const maxRetries = this.options.maxRetries ?? 8;
+    for (let attempt = 1;; attempt++) {
+      let status = 0;
+      let text = "";
+      let headers = {};
+      try {
+        const response = await this.http.request(method, `${this.base}${path}`, options.body ?? null, {
+          accept: "application/json",
+          authorization: `Bearer ${this.options.token}`,
+          ...options.headers
+        });
+        status = response.message.statusCode ?? 0;
+        headers = response.message.headers;
+        text = await response.readBody();
+      } catch (error) {
+        const wait = NETWORK_BACKOFF_MS[Math.min(attempt - 1, NETWORK_BACKOFF_MS.length - 1)];
+        if (!retryable || attempt > maxRetries || !this.canWait(wait)) {
+          throw new ApiError(0, {}, error.message);
+        }
+        this.options.onRetry?.({ attempt, waitMs: wait, reason: error.message });
+        await this.sleep(wait);
+        continue;
+      }
+      if (status >= 200 && status < 300)
+        return { body: JSON.parse(text), headers };
+      let problem = {};
+      try {
+        problem = JSON.parse(text);
+      } catch {
+        problem = { detail: text.slice(0, 200) };
+      }
+      const again = RETRY_STATUSES.has(status) || status === 409 && problem.code === "idempotency_in_progress";
+      if (again && retryable && attempt <= maxRetries) {
+        const retryAfter = Number(headers["retry-after"]);
+        const wait = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : 1000 * 2 ** (attempt - 1);
+        if (this.canWait(wait)) {
+          this.options.onRetry?.({
+            attempt,
+            waitMs: wait,
+            reason: `${status}${problem.code ? ` ${problem.code}` : ""}`
+          });
+          await this.sleep(wait);
+          continue;
+        }
+      }
+      throw new ApiError(status, problem, problem.detail ?? `HTTP ${status}`);
+    }
+  }
+  canWait(ms) {
+    return this.options.deadline === undefined || Date.now() + ms < this.options.deadline;
+  }
+}
+
+// shared/metrics.ts
+var MetricUnitSchema = named("MetricUnit", StringEnum(["points", "ms", "bytes", "count"]));
+var count = (value) => value ? value.length : null;
+var METRICS = [
+  {
+    key: "score",
+    label: "Overall score",
+    unit: "points",
+    better: "higher",
+    relative: 0,
+    absolute: 1,
+    value: (r) => r.summary?.score ?? null
+  },
+  {
+    key: "performance_score",
+    label: "Performance score",
+    unit: "points",
+    better: "higher",
+    relative: 0,
+    absolute: 1,
+    value: (r) => r.summary?.categories.performance ?? null
+  },
+  {
+    key: "seo_score",
+    label: "SEO score",
+    unit: "points",
+    better: "higher",
+    relative: 0,
+    absolute: 1,
+    value: (r) => r.summary?.categories.seo ?? null
+  },
+  {
+    key: "security_score",
+    label: "Security score",
+    unit: "points",
+    better: "higher",
+    relative: 0,
+    absolute: 1,
+    value: (r) => r.summary?.categories.security ?? null
+  },
+  {
+    key: "components_score",
+    label: "Components score",
+    unit: "points",
+    better: "higher",
+    relative: 0,
+    absolute: 1,
+    value: (r) => r.summary?.categories.components ?? null
+  },
+  {
+    key: "ttfb_ms",
+    label: "Time to first byte",
+    unit: "ms",
+    better: "lower",
+    relative: 0.2,
+    absolute: 100,
+    value: (r) => r.performance?.ttfb_ms ?? null
+  },
+  {
+    key: "html_download_ms",
+    label: "HTML download time",
+    unit: "ms",
+    better: "lower",
+    relative: 0.2,
+    absolute: 150,
+    value: (r) => r.performance?.html_download_ms ?? null
+  },
+  {
+    key: "html_bytes",
+    label: "HTML size",
+    unit: "bytes",
+    better: "lower",
+    relative: 0.05,
+    absolute: 2048,
+    value: (r) => r.performance?.html_bytes ?? null
+  },
+  {
+    key: "scripts",
+    label: "Scripts",
+    unit: "count",
+    better: "lower",
+    relative: 0,
+    absolute: 1,
+    value: (r) => r.performance?.resources.scripts.count ?? null
+  },
+  {
+    key: "stylesheets",
+    label: "Stylesheets",
+    unit: "count",
+    better: "lower",
+    relative: 0,
+    absolute: 1,
+    value: (r) => r.performance?.resources.styles.count ?? null
+  },
+  {
+    key: "render_blocking",
+    label: "Render-blocking resources",
+    unit: "count",
+    better: "lower",
+    relative: 0,
+    absolute: 1,
+    value: (r) => count(r.performance?.render_blocking)
+  },
+  {
+    key: "third_party_hosts",
+    label: "Third-party hosts",
+    unit: "count",
+    better: "lower",
+    relative: 0,
+    absolute: 1,
+    value: (r) => count(r.performance?.third_party_hosts)
+  },
+  {
+    key: "failed_checks",
+    label: "Failed checks",
+    unit: "count",
+    better: "lower",
+    relative: 0,
+    absolute: 1,
+    value: (r) => r.summary ? Object.values(r.summary.failed).reduce((sum, n) => sum + n, 0) : null
+  }
+];
+function metricByKey(key) {
+  return METRICS.find((metric) => metric.key === key);
+}
+var BUDGET_UNITS = {
+  ms: { ms: 1, s: 1000 },
+  bytes: { B: 1, kB: 1000, MB: 1e6, KiB: 1024, MiB: 1024 * 1024 },
+  points: {},
+  count: {}
+};
+var rounded = (value, decimals) => String(Math.round(value * 10 ** decimals) / 10 ** decimals);
+function formatMetricValue(unit, value) {
+  const sign = value < 0 ? "-" : "";
+  const size = Math.abs(value);
+  switch (unit) {
+    case "ms":
+      return size < 1000 ? `${sign}${rounded(size, 0)} ms` : `${sign}${rounded(size / 1000, 2)} s`;
+    case "bytes":
+      if (size < 1000)
+        return `${sign}${rounded(size, 0)} B`;
+      return size < 1e6 ? `${sign}${rounded(size / 1000, 1)} kB` : `${sign}${rounded(size / 1e6, 2)} MB`;
+    default:
+      return `${sign}${rounded(size, 2)}`;
+  }
+}
+function formatMetricPair(unit, a, b) {
+  const shown = [formatMetricValue(unit, a), formatMetricValue(unit, b)];
+  if (a === b || shown[0] !== shown[1])
+    return shown;
+  const base = unit === "bytes" ? " B" : unit === "ms" ? " ms" : "";
+  return [`${a}${base}`, `${b}${base}`];
+}
 
 // shared/versions.ts
 function compareDottedVersions(a, b) {
@@ -21998,6 +22090,8 @@ function isSeverity(value) {
 }
 
 // shared/sarif.ts
+var DEFAULT_SARIF_LOCATION = ".wpreport.yml";
+var MAX_SARIF_LOCATION_LENGTH = 256;
 var LEVEL = {
   critical: "error",
   high: "error",
@@ -22011,6 +22105,13 @@ var SECURITY_SEVERITY = {
   medium: "5.5",
   low: "3.0",
   info: "1.0"
+};
+var PROBLEM_SEVERITY = {
+  critical: "error",
+  high: "error",
+  medium: "warning",
+  low: "recommendation",
+  info: "recommendation"
 };
 var VULNERABLE_CHECKS = {
   "components.core_vulnerable": (report) => report.wordpress?.detected ? [
@@ -22034,16 +22135,107 @@ var VULNERABLE_CHECKS = {
     vulnerabilities: plugin.vulnerabilities ?? []
   }))
 };
-var clean = (text) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ");
-function toSarif(report, toolVersion, informationUri) {
-  const failing = report.checks.filter((check) => check.status === "fail" || check.status === "warn");
+function sarifLocationProblem(path) {
+  if (path.length === 0)
+    return "must not be empty";
+  if (path.length > MAX_SARIF_LOCATION_LENGTH)
+    return `must be at most ${MAX_SARIF_LOCATION_LENGTH} characters`;
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(path))
+    return "must not contain control characters";
+  if (/^[a-z][a-z0-9+.-]*:/i.test(path))
+    return "must be a path in the repository, not a URL";
+  if (path.includes("\\"))
+    return "must use / between folders";
+  if (path.startsWith("/"))
+    return "must be relative to the repository root (no leading /)";
+  if (path.split("/").some((segment) => segment === "" || segment === "." || segment === ".."))
+    return "must not contain empty, . or .. segments";
+  return null;
+}
+var locationUri = (path) => path.split("/").map(encodeURIComponent).join("/");
+var oneLine = (text) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ");
+var plainText = (text) => text.replace(/[\\[\]]/g, (character) => `\\${character}`);
+var markdownText = (text) => oneLine(text).replace(/[!-/:-@[-`{-~]/g, (character) => `\\${character}`);
+function siteLabel(report) {
+  try {
+    const url = new URL(report.url);
+    return `${url.host.toLowerCase()}${url.pathname.replace(/\/+$/, "")}`;
+  } catch {
+    return oneLine(report.url);
+  }
+}
+var isSecurityRule = (check) => check.category === "security" || check.id.endsWith("_vulnerable");
+var failTitle = (check) => check.fail_title ?? `Not met: ${check.title}`;
+function rule(check, informationUri) {
+  const security = isSecurityRule(check);
+  const helpUri = `${informationUri}#${encodeURIComponent(check.id)}`;
+  const markdownUri = helpUri.replace(/[()<> ]/g, (character) => encodeURIComponent(character));
+  return {
+    id: check.id,
+    name: check.id.replace(/[._]([a-z0-9])/g, (_, letter) => letter.toUpperCase()),
+    shortDescription: { text: failTitle(check) },
+    fullDescription: {
+      text: `${failTitle(check)}. The ${check.category} check ${check.id} (severity ${check.severity}) passes when: ${check.title}.`
+    },
+    help: {
+      text: `${check.remediation}
+
+Passes when: ${check.title}.
+About this check: ${helpUri}`,
+      markdown: [
+        `**${markdownText(failTitle(check))}**`,
+        markdownText(check.remediation),
+        `Passes when: ${markdownText(check.title)}\\.`,
+        `[About this check](${markdownUri})`
+      ].join(`
+
+`)
+    },
+    helpUri,
+    defaultConfiguration: { level: LEVEL[check.severity] },
+    properties: {
+      tags: security && check.category !== "security" ? [check.category, "security"] : [check.category],
+      precision: check.category === "components" ? "medium" : "high",
+      "problem.severity": PROBLEM_SEVERITY[check.severity],
+      ...security ? { "security-severity": SECURITY_SEVERITY[check.severity] } : {}
+    }
+  };
+}
+function invocation(report) {
+  const times = {
+    ...report.created_at ? { startTimeUtc: report.created_at } : {},
+    ...report.completed_at ? { endTimeUtc: report.completed_at } : {}
+  };
+  const notes = (report.errors ?? []).map((error) => ({
+    level: report.status === "completed" ? "warning" : "error",
+    message: { text: plainText(oneLine(`${error.stage} (${error.kind}): ${error.message}`)) }
+  }));
+  if (report.status === "completed") {
+    return { executionSuccessful: true, ...times, ...notes.length > 0 ? { toolExecutionNotifications: notes } : {} };
+  }
+  const reason = report.status === "failed" ? `The wpreport analysis of ${report.url} failed: the report has no findings, and open alerts stay as they are.` : `The wpreport report of ${report.url} is still ${report.status}: it has no findings yet. Fetch it again once it has completed.`;
+  return {
+    executionSuccessful: false,
+    ...times,
+    toolExecutionNotifications: [{ level: "error", message: { text: plainText(oneLine(reason)) } }, ...notes]
+  };
+}
+function toSarif(report, toolVersion, informationUri, location = DEFAULT_SARIF_LOCATION) {
+  const problem = sarifLocationProblem(location);
+  if (problem)
+    throw new TypeError(`SARIF location ${problem}`);
+  const completed = report.status === "completed";
   const rules = new Map;
-  for (const check of report.checks)
+  for (const check of report.checks ?? [])
     if (!rules.has(check.id))
       rules.set(check.id, check);
   const ruleIds = [...rules.keys()].sort();
-  const site = report.final_url ?? report.url;
-  const location = [{ physicalLocation: { artifactLocation: { uri: site } } }];
+  const site = oneLine(report.final_url ?? report.url);
+  const label = siteLabel(report);
+  const uri = locationUri(location);
+  const locations = () => [{ physicalLocation: { artifactLocation: { uri }, region: { startLine: 1 } } }];
+  const siteLine = `Site: ${site}`;
+  const failing = completed ? report.checks.filter((check) => check.status === "fail" || check.status === "warn") : [];
   const results = failing.flatMap((check) => {
     const ruleIndex = ruleIds.indexOf(check.id);
     const perVulnerability = (VULNERABLE_CHECKS[check.id]?.(report) ?? []).flatMap((component) => {
@@ -22053,75 +22245,63 @@ function toSarif(report, toolVersion, informationUri) {
         ruleIndex,
         level: LEVEL[vulnerability.severity] ?? LEVEL[check.severity],
         message: {
-          text: clean(describeVulnerability(component.type, component.slug, component.version, vulnerability))
+          text: plainText(`${oneLine(describeVulnerability(component.type, component.slug, component.version, vulnerability))}
+${siteLine}`)
         },
-        locations: location,
+        locations: locations(),
         partialFingerprints: {
-          "wpreportVulnerability/v1": `${check.id}@${site}#${component.type}:${component.slug}#${vulnerability.id}`
+          "wpreportVulnerability/v2": `${check.id}|${label}|${component.type}:${oneLine(component.slug)}|${oneLine(vulnerability.id)}`
         },
         properties: {
-          component: `${component.type}:${component.slug}`,
-          version: component.version,
-          vulnerability_id: vulnerability.id,
+          site,
+          component: `${component.type}:${oneLine(component.slug)}`,
+          version: component.version === null ? null : oneLine(component.version),
+          vulnerability_id: oneLine(vulnerability.id),
           severity: vulnerability.severity,
           cvss: vulnerability.cvss ?? null,
-          cve: vulnerability.cve ?? [],
-          affected: vulnerability.affected ?? null,
-          fixed_in: vulnerability.fixed_in ?? null
+          cve: (vulnerability.cve ?? []).map(oneLine),
+          affected: vulnerability.affected ? oneLine(vulnerability.affected) : null,
+          fixed_in: vulnerability.fixed_in ? oneLine(vulnerability.fixed_in) : null
         }
       }));
     });
     if (perVulnerability.length > 0)
       return perVulnerability;
+    const lines = [oneLine(check.message), ...check.evidence.map((line) => `• ${oneLine(line)}`), siteLine];
     return [
       {
         ruleId: check.id,
         ruleIndex,
         level: check.status === "warn" && LEVEL[check.severity] === "error" ? "warning" : LEVEL[check.severity],
-        message: { text: [check.message, ...check.evidence.map((line) => `• ${line}`)].join(`
-`) },
-        locations: location,
-        partialFingerprints: { "wpreportCheck/v1": `${check.id}@${site}` }
+        message: { text: plainText(lines.join(`
+`)) },
+        locations: locations(),
+        partialFingerprints: { "wpreportCheck/v2": `${check.id}|${label}` },
+        properties: { site, status: check.status }
       }
     ];
   });
-  return {
-    $schema: "https://json.schemastore.org/sarif-2.1.0.json",
-    version: "2.1.0",
-    runs: [
-      {
-        tool: {
-          driver: {
-            name: "wpreport",
-            version: toolVersion,
-            informationUri,
-            rules: ruleIds.map((id) => {
-              const check = rules.get(id);
-              const security = check.category === "security" || id.endsWith("_vulnerable");
-              return {
-                id,
-                name: id.replace(/[._]([a-z])/g, (_, letter) => letter.toUpperCase()),
-                shortDescription: { text: check.title },
-                help: { text: check.remediation },
-                defaultConfiguration: { level: LEVEL[check.severity] },
-                properties: {
-                  tags: security && check.category !== "security" ? [check.category, "security"] : [check.category],
-                  ...security ? { "security-severity": SECURITY_SEVERITY[check.severity] } : {}
-                }
-              };
-            })
-          }
-        },
-        automationDetails: { id: `wpreport/${report.url}` },
-        results,
-        properties: {
-          report_id: report.id,
-          score: report.summary?.score ?? null,
-          grade: report.summary?.grade ?? null
-        }
+  const run = {
+    tool: {
+      driver: {
+        name: "wpreport",
+        version: toolVersion,
+        informationUri,
+        rules: ruleIds.map((id) => rule(rules.get(id), informationUri))
       }
-    ]
+    },
+    invocations: [invocation(report)],
+    automationDetails: { id: `wpreport/${label}/${report.id}` },
+    results,
+    properties: {
+      report_id: report.id,
+      status: report.status,
+      site,
+      score: report.summary?.score ?? null,
+      grade: report.summary?.grade ?? null
+    }
   };
+  return { $schema: "https://json.schemastore.org/sarif-2.1.0.json", version: "2.1.0", runs: [run] };
 }
 
 // action/src/links.ts
@@ -22226,6 +22406,8 @@ Options:
   --mode <mode>            passive (default) | aggressive: also probe for plugins and themes
                            the site does not show (vulnerable ones first), within a budget
   --format <f>             text (default) | json | sarif
+  --sarif-location <path>  sarif: the repository file alerts are attached to (line 1),
+                           e.g. .github/workflows/deploy.yml (default ${DEFAULT_SARIF_LOCATION})
   --timeout <seconds>      overall time limit, retries included (default 600)
   -v, --version            print the CLI's version
   -h, --help               print this help
@@ -22300,7 +22482,7 @@ ${USAGE}`);
     if (options.format === "json")
       out(JSON.stringify({ report, report_url: url, baseline_id: base?.id ?? null, diff: result }, null, 2));
     else if (options.format === "sarif")
-      out(JSON.stringify(toSarif(report, "1.0.0", `${options.apiUrl}/docs/checks`), null, 2));
+      out(JSON.stringify(toSarif(report, API_VERSION, `${options.apiUrl}/docs/checks`, options.sarifLocation), null, 2));
     else
       out(renderText(report, base, result, options.failOn, url));
     return result.verdict.result === "pass" ? 0 : 1;
@@ -22324,6 +22506,7 @@ function parse(argv, env) {
       environment: { type: "string" },
       mode: { type: "string", default: "passive" },
       format: { type: "string", default: "text" },
+      "sarif-location": { type: "string", default: DEFAULT_SARIF_LOCATION },
       timeout: { type: "string", default: "600" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "v" }
@@ -22350,6 +22533,9 @@ function parse(argv, env) {
     throw new UsageError("--mode must be passive or aggressive");
   if (!["text", "json", "sarif"].includes(values.format))
     throw new UsageError("--format must be text, json or sarif");
+  const locationProblem = sarifLocationProblem(values["sarif-location"]);
+  if (locationProblem)
+    throw new UsageError(`--sarif-location ${locationProblem}`);
   const drop = values["max-score-drop"];
   if (drop !== undefined && !(Number(drop) >= 0 && Number(drop) <= 100))
     throw new UsageError("--max-score-drop must be a number from 0 to 100");
@@ -22367,6 +22553,7 @@ function parse(argv, env) {
     environment: values.environment,
     mode: values.mode,
     format: values.format,
+    sarifLocation: values["sarif-location"],
     timeout
   };
 }

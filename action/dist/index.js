@@ -39769,7 +39769,7 @@ function formatMetricPair(unit, a, b) {
 }
 
 // shared/report.ts
-var REPORT_SCHEMA_VERSION = "1.2.0";
+var REPORT_SCHEMA_VERSION = "1.3.0";
 var REPORT_STATUSES = ["queued", "running", "completed", "failed"];
 var ReportStatusSchema = named("ReportStatus", StringEnum(REPORT_STATUSES, { description: "Where the analysis stands; only completed reports have results" }));
 var ANALYSIS_MODES = ["passive", "aggressive"];
@@ -39818,7 +39818,10 @@ var CheckSchema = named("Check", Type.Object({
   category: CheckCategorySchema,
   severity: SeveritySchema,
   status: CheckStatusSchema,
-  title: Type.String(),
+  title: Type.String({ description: 'What a pass means, e.g. "Site is served over HTTPS"' }),
+  fail_title: Type.Optional(Type.String({
+    description: 'What a failure means, e.g. "Site is not served over HTTPS": the title for a failed or warned check (code-scanning alerts use it). Since 1.3.0; absent from earlier reports.'
+  })),
   message: Type.String(),
   evidence: Type.Array(Type.String()),
   remediation: Type.String()

@@ -12,10 +12,11 @@
  * authentication, quota, unreachable site, service error).
  */
 import { parseArgs } from "node:util";
+import { API_VERSION } from "../../shared/api.ts";
 import { ApiError, explain, type GenerateReportInput, idempotencyKeyFor, WpreportClient } from "../../shared/client.ts";
 import { diff, isSeverity, parseBudgets } from "../../shared/diff.ts";
 import { ANALYSIS_MODES, type AnalysisMode, type ReportMetadata, type Severity } from "../../shared/report.ts";
-import { toSarif } from "../../shared/sarif.ts";
+import { DEFAULT_SARIF_LOCATION, sarifLocationProblem, toSarif } from "../../shared/sarif.ts";
 import { reportUrl } from "./links.ts";
 import { notWordPressNotice } from "./notices.ts";
 import { renderText } from "./text.ts";
@@ -35,6 +36,8 @@ Options:
   --mode <mode>            passive (default) | aggressive: also probe for plugins and themes
                            the site does not show (vulnerable ones first), within a budget
   --format <f>             text (default) | json | sarif
+  --sarif-location <path>  sarif: the repository file alerts are attached to (line 1),
+                           e.g. .github/workflows/deploy.yml (default ${DEFAULT_SARIF_LOCATION})
   --timeout <seconds>      overall time limit, retries included (default 600)
   -v, --version            print the CLI's version
   -h, --help               print this help
@@ -114,7 +117,9 @@ export async function main(
     if (options.format === "json")
       out(JSON.stringify({ report, report_url: url, baseline_id: base?.id ?? null, diff: result }, null, 2));
     else if (options.format === "sarif")
-      out(JSON.stringify(toSarif(report, "1.0.0", `${options.apiUrl}/docs/checks`), null, 2));
+      out(
+        JSON.stringify(toSarif(report, API_VERSION, `${options.apiUrl}/docs/checks`, options.sarifLocation), null, 2),
+      );
     else out(renderText(report, base, result, options.failOn, url));
     return result.verdict.result === "pass" ? 0 : 1;
   } catch (error) {
@@ -138,6 +143,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
       environment: { type: "string" },
       mode: { type: "string", default: "passive" },
       format: { type: "string", default: "text" },
+      "sarif-location": { type: "string", default: DEFAULT_SARIF_LOCATION },
       timeout: { type: "string", default: "600" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "v" },
@@ -158,6 +164,8 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
   if (!ANALYSIS_MODES.includes(values.mode as AnalysisMode))
     throw new UsageError("--mode must be passive or aggressive");
   if (!["text", "json", "sarif"].includes(values.format)) throw new UsageError("--format must be text, json or sarif");
+  const locationProblem = sarifLocationProblem(values["sarif-location"]);
+  if (locationProblem) throw new UsageError(`--sarif-location ${locationProblem}`);
   const drop = values["max-score-drop"];
   if (drop !== undefined && !(Number(drop) >= 0 && Number(drop) <= 100))
     throw new UsageError("--max-score-drop must be a number from 0 to 100");
@@ -174,6 +182,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
     environment: values.environment,
     mode: values.mode as AnalysisMode,
     format: values.format as "text" | "json" | "sarif",
+    sarifLocation: values["sarif-location"],
     timeout,
   };
 }

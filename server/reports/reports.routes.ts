@@ -7,11 +7,12 @@ import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { GenerateReportRequestSchema, SarifLogSchema } from "../../shared/api.ts";
 import { ReportSchema } from "../../shared/report.ts";
-import { SARIF_CONTENT_TYPE, toSarif } from "../../shared/sarif.ts";
+import { MAX_SARIF_LOCATION_LENGTH, SARIF_CONTENT_TYPE, sarifLocationProblem, toSarif } from "../../shared/sarif.ts";
 import { type ApiGuardDeps, apiGuard } from "../auth/api-guard.plugin.ts";
 import { jsonResponse } from "../http/json-response.ts";
 import type { ApiOperation } from "../http/openapi.ts";
 import { ApiProblem } from "../http/problem.ts";
+import { parseQuery } from "../http/query.ts";
 import { API_VERSION } from "../version.ts";
 import type { ReportService } from "./reports.service.ts";
 
@@ -80,10 +81,18 @@ export const getReportOperation = {
   operationId: "getReport",
   summary: "Get a report",
   description:
-    "Returns a report of your account; unknown ids and other accounts' reports are 404. With `Accept: application/sarif+json` the report comes as SARIF 2.1.0 (failed and warned checks as results), ready for GitHub code scanning.",
+    "Returns a report of your account; unknown ids and other accounts' reports are 404. With `Accept: application/sarif+json` the report comes as SARIF 2.1.0 for GitHub code scanning: failed and warned checks as results attached to line 1 of `sarif_location`, the site URL in each message; a report that did not complete is a run with `executionSuccessful: false` and no results (docs/sarif.md).",
   tag: "Reports",
   auth: "bearer",
   params: REPORT_ID,
+  query: Type.Object({
+    sarif_location: Type.Optional(
+      Type.String({
+        maxLength: MAX_SARIF_LOCATION_LENGTH,
+        description: `SARIF only: the repository file (relative path, at most ${MAX_SARIF_LOCATION_LENGTH} characters, no ..) that results are attached to at line 1, e.g. .github/workflows/deploy.yml. Default .wpreport.yml.`,
+      }),
+    ),
+  }),
   responses: {
     200: {
       description: "The report (JSON), or as SARIF 2.1.0 when asked for with Accept",
@@ -91,7 +100,7 @@ export const getReportOperation = {
       headers: ["Queue-Position"],
     },
   },
-  errors: ["not_found"],
+  errors: ["invalid_request", "not_found"],
 } as const satisfies ApiOperation;
 
 export const reportsOperations: ApiOperation[] = [generateReportOperation, getReportOperation];
@@ -124,12 +133,15 @@ export function reportsRoutes(
     )
     .get(
       "/report/:report_id",
-      async ({ params, principal, headers, request }) => {
+      async ({ params, principal, headers, request, query: rawQuery }) => {
+        const location = parseQuery(getReportOperation.query, rawQuery).sarif_location;
+        const locationProblem = location === undefined ? null : sarifLocationProblem(location);
+        if (locationProblem) throw new ApiProblem("invalid_request", `sarif_location ${locationProblem}.`);
         const report = await deps.reports.get(principal.accountId, params.report_id);
         if (!report) throw new ApiProblem("not_found", "There is no report with this id in your account.");
         // Content negotiation: SARIF for code-scanning uploads, JSON otherwise.
         if ((headers.accept ?? "").toLowerCase().includes(SARIF_CONTENT_TYPE)) {
-          const sarif = toSarif(report, API_VERSION, `${deps.baseUrlFor(request)}/docs/checks`);
+          const sarif = toSarif(report, API_VERSION, `${deps.baseUrlFor(request)}/docs/checks`, location);
           return new Response(JSON.stringify(sarif), {
             headers: {
               "content-type": `${SARIF_CONTENT_TYPE}; charset=utf-8`,

@@ -122,7 +122,7 @@ export function Layout({ ctx, title, children }: { ctx: WebContext; title: strin
         <footer class="site">
           <div class="container">
             wpreport — WordPress reports for agencies and CI. <a href="/api/openapi.json">API</a> ·{" "}
-            <a href="/api/schema/report.json">Report schema</a>
+            <a href="/api/schema/report.json">Report schema</a> · <a href="/docs/checks">Checks</a>
           </div>
         </footer>
       </body>

@@ -8,7 +8,7 @@ import path from "node:path";
 import { Elysia } from "elysia";
 import type { VNode } from "preact";
 import { diff, isSeverity } from "../../shared/diff.ts";
-import { toSarif } from "../../shared/sarif.ts";
+import { DEFAULT_SARIF_LOCATION, sarifLocationProblem, toSarif } from "../../shared/sarif.ts";
 import type { AccountAuthService, AccountService } from "../accounts/account.service.ts";
 import { normaliseEmail } from "../accounts/account.service.ts";
 import { hashPassword, passwordProblem, verifyDecoy, verifyPassword } from "../accounts/password.ts";
@@ -46,6 +46,7 @@ import {
 } from "./login-throttle.ts";
 import { AccountPage, LoginPage, SignupPage } from "./pages/auth.tsx";
 import { BillingPage } from "./pages/billing.tsx";
+import { ChecksPage } from "./pages/checks.tsx";
 import { formatDate } from "./pages/common.tsx";
 import { ComparePage } from "./pages/compare.tsx";
 import { DashboardPage } from "./pages/dashboard.tsx";
@@ -195,6 +196,10 @@ export function webRoutes(deps: WebRouteDeps) {
     .get("/", async ({ request }) => {
       const ctx = await load(request);
       return page(ctx, "WordPress reports for agencies and CI", <LandingPage ctx={ctx} />);
+    })
+    .get("/docs/checks", async ({ request }) => {
+      const ctx = await load(request);
+      return page(ctx, "Check catalogue", <ChecksPage />);
     })
     .get("/signup", async ({ request }) => {
       const ctx = await load(request);
@@ -400,14 +405,18 @@ export function webRoutes(deps: WebRouteDeps) {
       if (!report) throw new WebError(404, "There is no report with this id in your account.");
       return download(ctx, JSON.stringify(report, null, 2), `${report.id}.json`, "application/json");
     })
-    .get("/reports/:id/report.sarif", async ({ request, params }) => {
+    .get("/reports/:id/report.sarif", async ({ request, params, query }) => {
       const ctx = await load(request);
       const session = requireSession(ctx, request);
+      // The same ?sarif_location= as the API: the repository file results are attached to.
+      const location = typeof query.sarif_location === "string" ? query.sarif_location : DEFAULT_SARIF_LOCATION;
+      const problem = sarifLocationProblem(location);
+      if (problem) throw new WebError(400, `sarif_location ${problem}.`);
       const report = await deps.reports.get(session.accountId, params.id);
       if (!report) throw new WebError(404, "There is no report with this id in your account.");
       return download(
         ctx,
-        JSON.stringify(toSarif(report, API_VERSION, `${ctx.baseUrl}/docs/checks`), null, 2),
+        JSON.stringify(toSarif(report, API_VERSION, `${ctx.baseUrl}/docs/checks`, location), null, 2),
         `${report.id}.sarif`,
         "application/sarif+json",
       );

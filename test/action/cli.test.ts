@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { ACTION_VERSION } from "../../action/src/run.ts";
 import { ROOT, runProcess } from "../helpers/processes.ts";
+import { expectValidSarif } from "../helpers/sarif.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
 import { type SwitchableBlog, startStaticSite, startSwitchableBlog, type TestSite } from "../helpers/sites.ts";
 
@@ -63,13 +64,36 @@ describe("wpreport check (CLI for other CI systems)", () => {
     site.compressed = true;
   });
 
-  test("--format sarif prints SARIF 2.1.0", async () => {
-    const run = await cli(["check", "--url", site.url, "--baseline", "none", "--format", "sarif"], {
-      ...env,
-      CI_JOB_ID: "4",
-    });
+  test("--format sarif prints SARIF that code scanning accepts, attached to --sarif-location", async () => {
+    site.compressed = false; // a finding, so that there are results to place
+    const run = await cli(
+      [
+        "check",
+        "--url",
+        site.url,
+        "--baseline",
+        "none",
+        "--format",
+        "sarif",
+        "--sarif-location",
+        ".github/workflows/deploy.yml",
+      ],
+      { ...env, CI_JOB_ID: "4" },
+    );
+    site.compressed = true;
     expect(run.code).toBe(0);
-    expect((JSON.parse(run.stdout) as { version: string }).version).toBe("2.1.0");
+    const log = expectValidSarif(JSON.parse(run.stdout));
+    const results = log.runs[0]?.results ?? [];
+    expect(results.map((result) => result.ruleId)).toContain("performance.html_compression");
+    for (const result of results) {
+      expect(result.locations?.[0]?.physicalLocation?.artifactLocation?.uri).toBe(".github/workflows/deploy.yml");
+      expect(result.message.text).toContain(`Site: ${site.url}`);
+    }
+    expect(log.runs[0]?.tool.driver.informationUri).toBe(`${service.url}/docs/checks`);
+    const bad = await cli(["check", "--url", site.url, "--format", "sarif", "--sarif-location", "../x.yml"], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--sarif-location must not contain empty, . or .. segments");
+    expect(bad.stdout).toBe(""); // nothing that an upload step could take for "no problems"
   });
 
   test("--mode aggressive asks for an aggressive report; the default stays passive", async () => {

@@ -54,9 +54,24 @@ describe("first audits", () => {
       expect(definition).toBeDefined();
       expect(check.category).toBe(definition.category);
       expect(check.severity).toBe(definition.severity);
+      expect(check.title).toBe(definition.title);
+      expect(check.fail_title).toBe(definition.failTitle);
       expect(check.id.startsWith(`${check.category}.`)).toBe(true);
     }
     expect(new Set(checks.map((check) => check.id)).size).toBe(checks.length);
+  });
+
+  test("every check has a failure title of its own, a short statement like its title", () => {
+    for (const [id, definition] of Object.entries(CHECKS)) {
+      const { title, failTitle } = definition as { title: string; failTitle: string };
+      expect({ id, same: failTitle === title }).toEqual({ id, same: false });
+      expect(failTitle.length).toBeGreaterThan(10);
+      expect(failTitle.length).toBeLessThanOrEqual(120);
+      expect(failTitle).not.toMatch(/[.\n]$/);
+    }
+    // Two checks never share a failure title: a code-scanning alert title names one check.
+    const failTitles = Object.values(CHECKS).map((definition) => definition.failTitle);
+    expect(new Set(failTitles).size).toBe(failTitles.length);
   });
 
   test("buildResult is deterministic", () => {

@@ -147,6 +147,23 @@ describe.skipIf(!HAS_CHROMIUM)("accessibility of the web interface", () => {
     });
   }
 
+  // A long public page (every check of the catalogue), so on its own rather than in the loop above.
+  test("the check catalogue (/docs/checks): no axe violations, nothing wider than a phone", async () => {
+    for (const viewport of ["desktop", "phone"] as const) {
+      const visitor = await openPage(service.url, viewport);
+      try {
+        await visitor.page.goto("/docs/checks");
+        expect(describeViolations(await runAxe(visitor.page))).toBe("");
+        expect({ viewport, overflows: await overflowsHorizontally(visitor.page) }).toEqual({
+          viewport,
+          overflows: false,
+        });
+      } finally {
+        await visitor.close();
+      }
+    }
+  }, 60_000);
+
   test("every form control has a label, every button a name", async () => {
     const { page } = signedIn;
     const unlabelled: string[] = [];

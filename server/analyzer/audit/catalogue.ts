@@ -5,7 +5,8 @@
  * docs/checks.md is generated from this (`npm run docs:checks`) and a test keeps the two
  * in step.
  *
- * Ids: `<category>.<what_is_checked>`, lower snake case. Titles state what a pass means.
+ * Ids: `<category>.<what_is_checked>`, lower snake case. Titles state what a pass means;
+ * fail titles state what a failure means (the same fact, negated).
  */
 import type { Check, CheckStatus } from "../../../shared/report.ts";
 import { COMPONENT_CHECKS } from "./components/catalogue.ts";
@@ -36,6 +37,7 @@ export function makeCheck(id: CheckId, status: CheckStatus, message: string, evi
     severity: definition.severity,
     status,
     title: definition.title,
+    fail_title: definition.failTitle,
     message,
     evidence: evidence.slice(0, MAX_EVIDENCE),
     remediation: definition.remediation,

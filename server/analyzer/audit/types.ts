@@ -10,5 +10,11 @@ export interface CheckDefinition {
   severity: Severity;
   /** What a pass means, as a short statement ("Site is served over HTTPS"). */
   title: string;
+  /**
+   * What a failure means, as a short statement ("Site is not served over HTTPS"): the title of
+   * a failed or warned check where the pass statement would read wrong, e.g. a code-scanning
+   * alert (SARIF shortDescription).
+   */
+  failTitle: string;
   remediation: string;
 }

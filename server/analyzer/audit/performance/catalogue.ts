@@ -6,6 +6,7 @@ export const PERFORMANCE_CHECKS = {
     category: "performance",
     severity: "medium",
     title: "HTML is compressed",
+    failTitle: "HTML is not compressed",
     remediation:
       "Enable gzip or Brotli for text/html in the web server (nginx: gzip on; Apache: mod_deflate) or at your CDN.",
   },
@@ -13,6 +14,7 @@ export const PERFORMANCE_CHECKS = {
     category: "performance",
     severity: "medium",
     title: "Server responds quickly (time to first byte)",
+    failTitle: "Server responds slowly (time to first byte)",
     remediation:
       "Use a page cache (WP Rocket, W3 Total Cache, LiteSpeed Cache or your host's), keep PHP up to date with OPcache enabled, and look for slow plugins with Query Monitor.",
   },
@@ -20,6 +22,7 @@ export const PERFORMANCE_CHECKS = {
     category: "performance",
     severity: "low",
     title: "Homepage is reached without a chain of redirects",
+    failTitle: "Homepage is reached through a chain of redirects",
     remediation:
       "Redirect every variant of the address to the final URL in one hop: set WordPress Address and Site Address (Settings → General) to the final https:// URL, make the web server or CDN send http:// and the other host (www or not) straight there, and link to the final URL everywhere.",
   },
@@ -27,6 +30,7 @@ export const PERFORMANCE_CHECKS = {
     category: "performance",
     severity: "medium",
     title: "Homepage is served from a page cache",
+    failTitle: "Homepage is not served from a page cache",
     remediation:
       "Serve pages from a full-page cache so PHP and the database don't run for every visitor: a cache plugin (WP Rocket, W3 Total Cache, WP Super Cache, LiteSpeed Cache on LiteSpeed servers), your host's cache, or a CDN that caches HTML (Cloudflare APO, Varnish, nginx fastcgi_cache). If a cache is in place but answered MISS, check that the homepage is not excluded and that no cookie or query string bypasses it.",
   },
@@ -34,6 +38,7 @@ export const PERFORMANCE_CHECKS = {
     category: "performance",
     severity: "medium",
     title: "Homepage HTML is a reasonable size",
+    failTitle: "Homepage HTML is too large",
     remediation:
       "Look for what is inlined in the page source: page-builder CSS, inline SVG, large menus, JSON printed by plugins (wp_localize_script, wp_add_inline_script). Show excerpts and fewer posts on the homepage (Settings → Reading), remove unused widgets, and move large inline styles and scripts into cacheable files.",
   },
@@ -41,6 +46,7 @@ export const PERFORMANCE_CHECKS = {
     category: "performance",
     severity: "medium",
     title: "Homepage has a moderate number of HTML elements (DOM size)",
+    failTitle: "Homepage has too many HTML elements (DOM size)",
     remediation:
       "Simplify the homepage markup: fewer nested page-builder sections and columns, fewer posts and widgets, no hidden duplicate mobile/desktop versions of the same content, mega menus built on demand. Block themes and core blocks usually produce far smaller pages than page builders.",
   },
@@ -48,6 +54,7 @@ export const PERFORMANCE_CHECKS = {
     category: "performance",
     severity: "medium",
     title: "No render-blocking scripts in <head>",
+    failTitle: "Scripts in <head> block rendering",
     remediation:
       "Load scripts with defer or async or in the footer: since WordPress 6.3 pass ['strategy' => 'defer'] (or ['in_footer' => true]) as the last argument of wp_register_script()/wp_enqueue_script(); for plugins' scripts use a performance plugin's “defer JavaScript” option (WP Rocket, Autoptimize, LiteSpeed Cache, Perfmatters). Check the site afterwards: inline scripts that call jQuery at once need it loaded first.",
   },
@@ -55,6 +62,7 @@ export const PERFORMANCE_CHECKS = {
     category: "performance",
     severity: "medium",
     title: "Homepage loads a moderate number of scripts",
+    failTitle: "Homepage loads too many scripts",
     remediation:
       "Each plugin may enqueue its own JavaScript on every page. Deactivate plugins you don't use, unload scripts where they aren't needed (Asset CleanUp, Perfmatters, or wp_dequeue_script() in a wp_enqueue_scripts hook with a condition such as is_front_page()), and prefer themes and blocks that need little JavaScript.",
   },
@@ -62,6 +70,7 @@ export const PERFORMANCE_CHECKS = {
     category: "performance",
     severity: "low",
     title: "Homepage loads a moderate number of stylesheets",
+    failTitle: "Homepage loads too many stylesheets",
     remediation:
       "Unload plugin stylesheets where they aren't needed (Asset CleanUp, Perfmatters, or wp_dequeue_style() in a wp_enqueue_scripts hook), load only the core block styles a page uses (add_filter('should_load_separate_core_block_assets', '__return_true')), and on HTTP/1.1 servers combine files (Autoptimize, WP Rocket, LiteSpeed Cache).",
   },
@@ -69,6 +78,7 @@ export const PERFORMANCE_CHECKS = {
     category: "performance",
     severity: "low",
     title: "Homepage loads resources from few third-party hosts",
+    failTitle: "Homepage loads resources from many third-party hosts",
     remediation:
       "Each extra host costs a DNS lookup and a new connection. Remove embeds, trackers and widgets you don't need; self-host web fonts (the theme's local-fonts option or a plugin such as OMGF) and libraries instead of loading them from public CDNs; load video and chat embeds on click (facades such as WP YouTube Lyte); add <link rel=\"preconnect\"> for the one or two hosts that remain critical.",
   },
@@ -76,6 +86,7 @@ export const PERFORMANCE_CHECKS = {
     category: "performance",
     severity: "medium",
     title: "Scripts, stylesheets and SVG images are compressed",
+    failTitle: "Scripts, stylesheets or SVG images are not compressed",
     remediation:
       "Enable gzip or Brotli for text assets in the web server (nginx: gzip on; gzip_types text/css application/javascript image/svg+xml; Apache: AddOutputFilterByType DEFLATE text/css application/javascript image/svg+xml) or at your CDN. Cache plugins (W3 Total Cache, WP Rocket) can write these rules into .htaccess.",
   },
@@ -83,6 +94,7 @@ export const PERFORMANCE_CHECKS = {
     category: "performance",
     severity: "medium",
     title: "Static assets may be cached by browsers for at least 30 days",
+    failTitle: "Static assets may not be cached by browsers for 30 days",
     remediation:
       'Send a long Cache-Control on static files; WordPress adds ?ver= to enqueued assets, so a year is safe. nginx: location ~* \\.(css|js|png|jpe?g|gif|webp|avif|svg|woff2?)$ { expires 1y; }; Apache: mod_expires (ExpiresByType text/css "access plus 1 year"). Cache plugins (W3 Total Cache\'s Browser Cache, WP Rocket) can write these rules for you.',
   },
@@ -90,6 +102,7 @@ export const PERFORMANCE_CHECKS = {
     category: "performance",
     severity: "medium",
     title: "No oversized scripts, stylesheets, images or fonts",
+    failTitle: "Oversized scripts, stylesheets, images or fonts",
     remediation:
       "Resize and compress images before upload or with an image plugin (ShortPixel, Imagify, EWWW Image Optimizer), serve WebP or AVIF, and let WordPress's srcset choose the size; unload or split large scripts and stylesheets; subset web fonts and serve them as WOFF2.",
   },
@@ -97,6 +110,7 @@ export const PERFORMANCE_CHECKS = {
     category: "performance",
     severity: "low",
     title: "Images below the fold are lazy-loaded",
+    failTitle: "Images below the fold are not lazy-loaded",
     remediation:
       "WordPress 5.5+ adds loading=\"lazy\" to content images by itself: check that no plugin or theme turns it off (add_filter('wp_lazy_loading_enabled', '__return_false')) and that theme templates print images with wp_get_attachment_image(). Keep the first, above-the-fold image eager: lazy-loading it delays the Largest Contentful Paint.",
   },
@@ -104,6 +118,7 @@ export const PERFORMANCE_CHECKS = {
     category: "performance",
     severity: "medium",
     title: "Images have width and height attributes",
+    failTitle: "Images lack width and height attributes",
     remediation:
       "Give every <img> width and height attributes so the browser reserves its space and the layout doesn't shift while images load (Cumulative Layout Shift). WordPress 5.5+ adds them to images from the Media Library; fix theme templates and page-builder widgets that print bare <img> tags, e.g. by using wp_get_attachment_image().",
   },
@@ -111,6 +126,7 @@ export const PERFORMANCE_CHECKS = {
     category: "performance",
     severity: "low",
     title: "WordPress emoji script is not loaded",
+    failTitle: "WordPress emoji script is loaded",
     remediation:
       "Current systems draw emoji themselves. Remove WordPress's emoji detection script and styles: remove_action('wp_head', 'print_emoji_detection_script', 7); remove_action('wp_print_styles', 'print_emoji_styles'); (WordPress 6.4+: remove_action('wp_enqueue_scripts', 'wp_enqueue_emoji_styles');), or use the “disable emojis” option of a performance plugin (Perfmatters, WP Rocket, Disable Emojis).",
   },
@@ -118,6 +134,7 @@ export const PERFORMANCE_CHECKS = {
     category: "performance",
     severity: "low",
     title: "jQuery Migrate is not loaded on the front end",
+    failTitle: "jQuery Migrate is loaded on the front end",
     remediation:
       "jQuery Migrate only helps code written for old jQuery versions; WordPress loads it as a dependency of jquery. Once the browser console shows no JQMIGRATE warnings for your theme and plugins, drop it on the front end: add_action('wp_default_scripts', function ($scripts) { if (!is_admin() && isset($scripts->registered['jquery'])) { $scripts->registered['jquery']->deps = array_diff($scripts->registered['jquery']->deps, ['jquery-migrate']); } }); or use a performance plugin's option (Perfmatters).",
   },
