@@ -10,6 +10,7 @@ import { requestBase } from "./http/client-request.ts";
 import { docsRoutes } from "./http/docs.routes.ts";
 import { errorsPlugin } from "./http/errors.plugin.ts";
 import { requestContext } from "./http/request-context.ts";
+import { RouteTable } from "./http/route-table.ts";
 import { metricsRoutes } from "./queue/metrics.routes.ts";
 import { historyRoutes } from "./reports/history.routes.ts";
 import { reportsRoutes } from "./reports/reports.routes.ts";
@@ -44,13 +45,23 @@ export function createApp(
     publicBaseUrlSet: config.publicBaseUrlSet,
     trustProxy: config.trustProxy,
   };
-  return new Elysia({ normalize: false })
+  // Read from the composed app on first use, so every route below is in it (405, OPTIONS, CORS).
+  let routes: RouteTable | undefined;
+  const routeTable = () => {
+    // While METRICS_TOKEN is unset, /metrics does not exist for clients (metrics.routes.ts): no Allow for it.
+    routes ??= new RouteTable(
+      app.routes.filter((route) => config.metricsToken !== undefined || route.path !== "/metrics"),
+    );
+    return routes;
+  };
+  const app = new Elysia({ normalize: false })
     .use(
       errorsPlugin({
         baseUrl: config.publicBaseUrl,
         logger,
         passThrough: (error) => error instanceof WebError,
         renderHtml: (problem, request) => htmlError(problem, request, web),
+        allowedMethods: (pathname) => routeTable().match(pathname)?.methods,
       }),
     )
     .onTransform({ as: "global" }, ({ request, route }) => {
@@ -102,6 +113,7 @@ export function createApp(
     .use(
       stripeWebhookRoutes({ stripe: config.stripe, sql: services.db.sql, logger, maxBodyBytes: config.maxBodyBytes }),
     );
+  return Object.assign(app, { routeTable });
 }
 
 export type App = ReturnType<typeof createApp>;

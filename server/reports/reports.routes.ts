@@ -2,7 +2,9 @@
 import { Elysia, t } from "elysia";
 import { SARIF_CONTENT_TYPE, toSarif } from "../../shared/sarif.ts";
 import { type ApiGuardDeps, apiGuard } from "../auth/api-guard.plugin.ts";
+import { entityTag } from "../http/etag.ts";
 import { jsonResponse } from "../http/json-response.ts";
+import { chooseMediaType } from "../http/media-type.ts";
 import { AUTHENTICATED_ERRORS, ProblemSchema } from "../http/problem.schema.ts";
 import { ApiProblem } from "../http/problem.ts";
 import { API_VERSION } from "../version.ts";
@@ -23,6 +25,21 @@ export const GenerateReportBody = t.Object(
   },
   { additionalProperties: false },
 );
+
+/** What GET /api/report/{id} can send; the first is the default. */
+const REPORT_TYPES = ["application/json", SARIF_CONTENT_TYPE] as const;
+
+/**
+ * A finished report (completed or failed) never changes: clients may keep it and revalidate
+ * with If-None-Match (a 304 without a body). `private`: a bearer-token answer is for the
+ * caller's cache only; `no-cache`: revalidated every time, so a deleted report or a revoked
+ * token is never served from a cache. One still in progress changes: not stored.
+ * The ETag hashes the exact bytes of this representation (representation.ts answers the 304).
+ */
+function validators(report: { status: string }, body: string): Record<string, string> {
+  const finished = report.status === "completed" || report.status === "failed";
+  return finished ? { etag: entityTag(body), "cache-control": "private, no-cache" } : { "cache-control": "no-store" };
+}
 
 export function reportsRoutes(
   deps: ApiGuardDeps & { reports: ReportService; baseUrlFor: (request: Request) => string },
@@ -77,25 +94,31 @@ export function reportsRoutes(
     )
     .get(
       "/report/:report_id",
-      async ({ params, principal, headers, request }) => {
+      async ({ params, principal, request }) => {
         const report = await deps.reports.get(principal.accountId, params.report_id);
         if (!report) throw new ApiProblem("not_found", "There is no report with this id in your account.");
-        // Content negotiation: SARIF for code-scanning uploads, JSON otherwise.
-        if ((headers.accept ?? "").toLowerCase().includes(SARIF_CONTENT_TYPE)) {
+        // Content negotiation (q-values count): SARIF for code-scanning uploads, JSON otherwise.
+        if (chooseMediaType(request, REPORT_TYPES) === SARIF_CONTENT_TYPE) {
           const sarif = toSarif(report, API_VERSION, `${deps.baseUrlFor(request)}/docs/checks`);
-          return new Response(JSON.stringify(sarif), {
+          const body = JSON.stringify(sarif);
+          return new Response(body, {
             headers: {
               "content-type": `${SARIF_CONTENT_TYPE}; charset=utf-8`,
-              "cache-control": "no-store",
               vary: "accept",
+              ...validators(report, body),
             },
           });
         }
         // Where a queued report stands: 1 = next to be taken by a worker.
         const position = report.status === "queued" ? await deps.reports.queuePosition(report.id) : undefined;
-        return jsonResponse(report, 200, {
-          vary: "accept",
-          ...(position ? { "queue-position": String(position) } : {}),
+        const json = JSON.stringify(report);
+        return new Response(json, {
+          headers: {
+            "content-type": "application/json; charset=utf-8",
+            vary: "accept",
+            ...validators(report, json),
+            ...(position ? { "queue-position": String(position) } : {}),
+          },
         });
       },
       {
