@@ -14,13 +14,24 @@
  *   comparison, RFC 9110 §13.1.2), so a 304 is right whichever coding the client holds.
  * - br at quality 5 and gzip at level 6, on zlib's thread pool: on a 58 KB report, ~15 KB in
  *   about 1.5 ms (quality 11 would save 10 % more for ~50× the time; docs/decisions.md).
+ * - A response with a strong ETag is one clients fetch again (a finished report, polled or
+ *   re-read): its coded body is kept in a small LRU cache, so it is compressed once, not on
+ *   every request. The key is the path, the strong ETag and the coding: a strong ETag names
+ *   one representation of a resource (RFC 9110 §8.8.3; ours are hashes of the bytes).
  */
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import fresh from "fresh";
+import { LRUCache } from "lru-cache";
 import Negotiator from "negotiator";
 
 export const COMPRESS_MIN_BYTES = 1024;
+
+/** Coded bodies of responses with a strong ETag, by path + ETag + coding (at most 16 MB). */
+const codedBodies = new LRUCache<string, Uint8Array<ArrayBuffer>>({
+  maxSize: 16 * 1024 * 1024,
+  sizeCalculation: (body) => Math.max(1, body.length),
+});
 
 const CODINGS = ["br", "gzip", "identity"] as const;
 type Coding = (typeof CODINGS)[number];
@@ -51,13 +62,32 @@ export function negotiateCoding(request: Request): Coding {
 
 function compress(bytes: Uint8Array, coding: Exclude<Coding, "identity">): Promise<Uint8Array<ArrayBuffer>> {
   if (coding === "gzip") return gzip(bytes, { level: 6 });
+  // A window no larger than the body: brotli's default (4 MiB) is allocated on every call.
+  const window = Math.min(zlib.constants.BROTLI_DEFAULT_WINDOW, Math.max(16, Math.ceil(Math.log2(bytes.length))));
   return brotli(bytes, {
     params: {
       [zlib.constants.BROTLI_PARAM_QUALITY]: 5,
+      [zlib.constants.BROTLI_PARAM_LGWIN]: window,
       [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
       [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
     },
   });
+}
+
+/** The coded body, from the cache when the response has a strong ETag. */
+async function codedBody(
+  request: Request,
+  etag: string | null,
+  bytes: Uint8Array,
+  coding: Exclude<Coding, "identity">,
+): Promise<Uint8Array<ArrayBuffer>> {
+  if (!etag || etag.startsWith("W/")) return compress(bytes, coding);
+  const key = `${new URL(request.url).pathname} ${etag} ${coding}`;
+  const cached = codedBodies.get(key);
+  if (cached) return cached;
+  const coded = await compress(bytes, coding);
+  codedBodies.set(key, coded);
+  return coded;
 }
 
 /** Adds a token to Vary unless it (or `*`) is already there. */
@@ -135,7 +165,7 @@ export async function finishRepresentation(request: Request, response: Response)
   if (!bytes) return response;
   const init = { status, statusText: response.statusText, headers };
   if (coding === "identity") return new Response(bytes, init);
-  const coded = await compress(bytes, coding);
+  const coded = await codedBody(request, etag, bytes, coding);
   headers.set("content-encoding", coding);
   headers.delete("content-length");
   return new Response(coded, init);

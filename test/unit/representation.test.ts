@@ -76,4 +76,19 @@ describe("finishRepresentation", () => {
     );
     expect(weak.headers.get("etag")).toBe('W/"abc"');
   });
+
+  test("a body with a strong ETag is compressed once and served whole every time", async () => {
+    const answer = () =>
+      finishRepresentation(
+        request({ "accept-encoding": "br" }),
+        new Response(big, { headers: { "content-type": "application/json", etag: '"same-bytes"' } }),
+      );
+    const bodies: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const response = await answer();
+      expect(response.headers.get("etag")).toBe('"same-bytes-br"');
+      bodies.push(zlib.brotliDecompressSync(Buffer.from(await response.arrayBuffer())).toString("utf8"));
+    }
+    expect(bodies).toEqual([big, big, big]);
+  });
 });
