@@ -104,7 +104,7 @@ export function appendVary(headers: Headers, token: string): void {
 
 /** The strong ETag of a coded body: its own tag, since its bytes differ (RFC 9110 §8.8.3). */
 function codedEtag(etag: string, coding: Coding): string {
-  if (coding === "identity" || etag.startsWith("W/")) return etag;
+  if (coding === "identity" || etag.startsWith("W/") || !etag.endsWith('"')) return etag;
   return `${etag.slice(0, -1)}-${coding}"`;
 }
 
