@@ -16,8 +16,9 @@
  *   about 1.5 ms (quality 11 would save 10 % more for ~50× the time; docs/decisions.md).
  * - A response with a strong ETag is one clients fetch again (a finished report, polled or
  *   re-read): its coded body is kept in a small LRU cache, so it is compressed once, not on
- *   every request. The key is the path, the strong ETag and the coding: a strong ETag names
- *   one representation of a resource (RFC 9110 §8.8.3; ours are hashes of the bytes).
+ *   every request. The key is the URL (path and query), the strong ETag and the coding: a
+ *   strong ETag names one representation of a resource (RFC 9110 §8.8.3; ours are hashes of
+ *   the bytes).
  */
 import { promisify } from "node:util";
 import zlib from "node:zlib";
@@ -27,7 +28,7 @@ import Negotiator from "negotiator";
 
 export const COMPRESS_MIN_BYTES = 1024;
 
-/** Coded bodies of responses with a strong ETag, by path + ETag + coding (at most 16 MB). */
+/** Coded bodies of responses with a strong ETag, by URL + ETag + coding (at most 16 MB). */
 const codedBodies = new LRUCache<string, Uint8Array<ArrayBuffer>>({
   maxSize: 16 * 1024 * 1024,
   sizeCalculation: (body) => Math.max(1, body.length),
@@ -82,7 +83,8 @@ async function codedBody(
   coding: Exclude<Coding, "identity">,
 ): Promise<Uint8Array<ArrayBuffer>> {
   if (!etag || etag.startsWith("W/")) return compress(bytes, coding);
-  const key = `${new URL(request.url).pathname} ${etag} ${coding}`;
+  const url = new URL(request.url);
+  const key = `${url.pathname}${url.search} ${etag} ${coding}`;
   const cached = codedBodies.get(key);
   if (cached) return cached;
   const coded = await compress(bytes, coding);
