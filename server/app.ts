@@ -9,6 +9,7 @@ import { requestBase } from "./http/client-request.ts";
 import { docsOperations, docsRoutes } from "./http/docs.routes.ts";
 import { errorsPlugin } from "./http/errors.plugin.ts";
 import { requestContext } from "./http/request-context.ts";
+import { RouteTable } from "./http/route-table.ts";
 import { metricsRoutes } from "./queue/metrics.routes.ts";
 import { historyOperations, historyRoutes } from "./reports/history.routes.ts";
 import { reportsOperations, reportsRoutes } from "./reports/reports.routes.ts";
@@ -52,13 +53,23 @@ export function createApp(
     publicBaseUrlSet: config.publicBaseUrlSet,
     trustProxy: config.trustProxy,
   };
-  return new Elysia({ normalize: false })
+  // Read from the composed app on first use, so every route below is in it (405, OPTIONS, CORS).
+  let routes: RouteTable | undefined;
+  const routeTable = () => {
+    // While METRICS_TOKEN is unset, /metrics does not exist for clients (metrics.routes.ts): no Allow for it.
+    routes ??= new RouteTable(
+      app.routes.filter((route) => config.metricsToken !== undefined || route.path !== "/metrics"),
+    );
+    return routes;
+  };
+  const app = new Elysia({ normalize: false })
     .use(
       errorsPlugin({
         baseUrl: config.publicBaseUrl,
         logger,
         passThrough: (error) => error instanceof WebError,
         renderHtml: (problem, request) => htmlError(problem, request, web),
+        allowedMethods: (pathname) => routeTable().match(pathname)?.methods,
       }),
     )
     .onTransform({ as: "global" }, ({ request, route }) => {
@@ -86,6 +97,7 @@ export function createApp(
       }),
     )
     .use(stripeWebhookRoutes({ service: services.stripeWebhooks, maxBodyBytes: config.maxBodyBytes }));
+  return Object.assign(app, { routeTable });
 }
 
 export type App = ReturnType<typeof createApp>;

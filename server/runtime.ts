@@ -67,6 +67,7 @@ export async function startService(
     handle: servesApi
       ? (request) => app.handle(request)
       : (request) => workerEndpoints(request, services, shuttingDown),
+    routes: servesApi ? (pathname) => app.routeTable().match(pathname) : undefined,
   });
   if (runsJobs) {
     await services.worker.start();

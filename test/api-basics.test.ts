@@ -63,9 +63,11 @@ describe.each(BACKENDS)("API basics on %s", (backend) => {
     );
     expect(Object.keys(paths["/api/report/{report_id}"]?.get?.responses ?? {}).sort()).toEqual([
       "200",
+      "304", // If-None-Match
       "400", // a bad ?sarif_location=
       "401",
       "404",
+      "406", // Accept allows neither JSON nor SARIF
       "413",
       "429",
       "503",

@@ -19852,6 +19852,8 @@ var PROBLEMS = {
   unauthorized: { status: 401, title: "Authentication required" },
   quota_exhausted: { status: 402, title: "Monthly report quota exhausted" },
   not_found: { status: 404, title: "Not found" },
+  method_not_allowed: { status: 405, title: "Method not allowed" },
+  not_acceptable: { status: 406, title: "No acceptable representation" },
   idempotency_in_progress: {
     status: 409,
     title: "A request with this Idempotency-Key is still running"

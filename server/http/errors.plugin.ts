@@ -98,6 +98,8 @@ export function errorsPlugin(options: {
   renderHtml?: HtmlErrorRenderer;
   /** Errors another (scoped) handler answers, e.g. the web interface's own error pages. */
   passThrough?: (error: unknown) => boolean;
+  /** The methods a path answers (see route-table.ts): an unrouted request there is a 405, not a 404. */
+  allowedMethods?: (pathname: string) => string[] | undefined;
 }) {
   return new Elysia({ name: "errors" }).onError({ as: "global" }, async ({ code, error, request }) => {
     if (options.passThrough?.(error)) return undefined;
@@ -105,7 +107,11 @@ export function errorsPlugin(options: {
     const respond = async (problem: ApiProblem) => {
       if (options.renderHtml && wantsHtml(request)) {
         const html = await options.renderHtml(problem, request);
-        if (html) return html;
+        if (html) {
+          // The page says it in words; Allow, Retry-After… must still be in the headers.
+          for (const [name, value] of Object.entries(problem.options.headers ?? {})) html.headers.set(name, value);
+          return html;
+        }
       }
       return problemResponse(problem, options.baseUrl, context.id);
     };
@@ -120,7 +126,22 @@ export function errorsPlugin(options: {
       case "PARSE":
         return respond(new ApiProblem("invalid_request", "The request body could not be parsed."));
       case "NOT_FOUND": {
-        const path = new URL(request.url).pathname.slice(0, 200);
+        const pathname = new URL(request.url).pathname;
+        const path = pathname.slice(0, 200);
+        const allowed = options.allowedMethods?.(pathname);
+        if (allowed?.length) {
+          const method = request.method.slice(0, 20);
+          return respond(
+            new ApiProblem(
+              "method_not_allowed",
+              `${method} is not allowed on ${path}; allowed: ${allowed.join(", ")}.`,
+              {
+                headers: { allow: allowed.join(", ") },
+                extensions: { allowed_methods: allowed },
+              },
+            ),
+          );
+        }
         return respond(new ApiProblem("not_found", `Nothing at ${request.method} ${path}.`));
       }
       case "INVALID_COOKIE_SIGNATURE":

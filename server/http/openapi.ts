@@ -60,6 +60,11 @@ export const RESPONSE_HEADERS = {
     description: "For a queued report: its place in the queue, 1 = next",
     schema: { type: "integer", minimum: 1 },
   },
+  ETag: {
+    description:
+      "Strong validator of a finished report's representation (JSON or SARIF, each encoding its own); send it back in If-None-Match to get 304",
+    schema: { type: "string" },
+  },
   Link: { description: 'The next page: `<url>; rel="next"` (RFC 8288)', schema: { type: "string" } },
   "WWW-Authenticate": { description: "The authentication scheme: Bearer", schema: { type: "string" } },
 } as const satisfies Record<string, { description: string; schema: JsonSchema }>;

@@ -3,13 +3,18 @@
  *
  * This thin wrapper owns what must hold for *every* response, whatever happened inside
  * the app: an X-Request-Id header, headers queued by the app (rate-limit headers on
- * errors too), an early 413 for declared oversize bodies, and one JSON log line.
+ * errors too), an early 413 for declared oversize bodies, OPTIONS and CORS preflights
+ * (answered here, before any token check or rate-limit count), CORS headers on /api,
+ * compression and If-None-Match (representation.ts), and one JSON log line.
  */
 import type { Server } from "bun";
 import type { Logger } from "../logging/logger.ts";
 import { routableRequest } from "./client-request.ts";
+import { CORS_RESPONSE_HEADERS, isCorsPath, isPreflight, preflightHeaders } from "./cors.ts";
 import { ApiProblem, problemResponse } from "./problem.ts";
-import { beginRequest } from "./request-context.ts";
+import { finishRepresentation } from "./representation.ts";
+import { beginRequest, type RequestContext } from "./request-context.ts";
+import type { RouteMatch } from "./route-table.ts";
 
 export interface HttpServerOptions {
   port: number;
@@ -18,6 +23,8 @@ export interface HttpServerOptions {
   maxBodyBytes: number;
   logger: Logger;
   handle: (request: Request) => Promise<Response> | Response;
+  /** The app's routes at a path (route-table.ts); without it, OPTIONS goes to `handle` like any method. */
+  routes?: (pathname: string) => RouteMatch | undefined;
 }
 
 export interface HttpServer {
@@ -36,8 +43,12 @@ export function startHttpServer(options: HttpServerOptions): HttpServer {
     const request = routableRequest(received);
     const context = beginRequest(request, peer);
     let response: Response;
+    const pathname = new URL(request.url).pathname;
     const declared = Number(request.headers.get("content-length") ?? "0");
-    if (declared > maxBodyBytes) {
+    const answered = request.method === "OPTIONS" ? optionsResponse(request, pathname, context) : undefined;
+    if (answered) {
+      response = answered;
+    } else if (declared > maxBodyBytes) {
       response = problemResponse(
         new ApiProblem("payload_too_large", `The request body must not exceed ${maxBodyBytes} bytes.`, {
           extensions: { max_bytes: maxBodyBytes },
@@ -58,11 +69,24 @@ export function startHttpServer(options: HttpServerOptions): HttpServer {
       }
     }
     // nosniff on everything: an API answer must never be sniffed into something executable.
-    response = withHeaders(response, {
+    const always = {
       "x-content-type-options": "nosniff",
       ...context.responseHeaders,
+      ...(isCorsPath(pathname) ? CORS_RESPONSE_HEADERS : {}),
       "x-request-id": context.id,
-    });
+    };
+    // withHeaders first: it also makes the headers writable for finishRepresentation.
+    response = withHeaders(response, always);
+    try {
+      response = await finishRepresentation(request, response);
+    } catch (error) {
+      // A body that could not be read or compressed: an error the client sees, not a hang.
+      logger.error("response could not be finished", { request_id: context.id, error });
+      response = withHeaders(
+        problemResponse(new ApiProblem("internal_error", "Something went wrong on our side."), baseUrl, context.id),
+        always,
+      );
+    }
     logger.info("request", {
       request_id: context.id,
       method: request.method,
@@ -72,6 +96,19 @@ export function startHttpServer(options: HttpServerOptions): HttpServer {
       account_id: context.accountId,
     });
     return response;
+  }
+
+  /**
+   * OPTIONS on a path the app has a route for: 204 with Allow, and for /api a CORS preflight's
+   * answer. Unknown paths are left to the app (404).
+   */
+  function optionsResponse(request: Request, pathname: string, context: RequestContext): Response | undefined {
+    const match = options.routes?.(pathname);
+    if (!match) return undefined;
+    context.route = match.route;
+    const headers: Record<string, string> = { allow: match.methods.join(", "), "cache-control": "no-store" };
+    if (isCorsPath(pathname) && isPreflight(request)) Object.assign(headers, preflightHeaders(match.methods));
+    return new Response(null, { status: 204, headers });
   }
 
   const server = Bun.serve({

@@ -9,7 +9,9 @@ import { GenerateReportRequestSchema, SarifLogSchema } from "../../shared/api.ts
 import { ReportSchema } from "../../shared/report.ts";
 import { MAX_SARIF_LOCATION_LENGTH, SARIF_CONTENT_TYPE, sarifLocationProblem, toSarif } from "../../shared/sarif.ts";
 import { type ApiGuardDeps, apiGuard } from "../auth/api-guard.plugin.ts";
+import { entityTag } from "../http/etag.ts";
 import { jsonResponse } from "../http/json-response.ts";
+import { chooseMediaType } from "../http/media-type.ts";
 import type { ApiOperation } from "../http/openapi.ts";
 import { ApiProblem } from "../http/problem.ts";
 import { parseQuery } from "../http/query.ts";
@@ -97,13 +99,33 @@ export const getReportOperation = {
     200: {
       description: "The report (JSON), or as SARIF 2.1.0 when asked for with Accept",
       content: { "application/json": ReportSchema, [SARIF_CONTENT_TYPE]: SarifLogSchema },
-      headers: ["Queue-Position"],
+      headers: ["ETag", "Queue-Position"],
+    },
+    304: {
+      description:
+        "Not modified: If-None-Match named the ETag of this finished report's representation (reports are immutable once completed or failed)",
+      headers: ["ETag"],
     },
   },
-  errors: ["invalid_request", "not_found"],
+  errors: ["invalid_request", "not_found", "not_acceptable"],
 } as const satisfies ApiOperation;
 
 export const reportsOperations: ApiOperation[] = [generateReportOperation, getReportOperation];
+
+/** What GET /api/report/{id} can send; the first is the default. */
+const REPORT_TYPES = ["application/json", SARIF_CONTENT_TYPE] as const;
+
+/**
+ * A finished report (completed or failed) never changes: clients may keep it and revalidate
+ * with If-None-Match (a 304 without a body). `private`: a bearer-token answer is for the
+ * caller's cache only; `no-cache`: revalidated every time, so a deleted report or a revoked
+ * token is never served from a cache. One still in progress changes: not stored.
+ * The ETag hashes the exact bytes of this representation (representation.ts answers the 304).
+ */
+function validators(report: { status: string }, body: string): Record<string, string> {
+  const finished = report.status === "completed" || report.status === "failed";
+  return finished ? { etag: entityTag(body), "cache-control": "private, no-cache" } : { "cache-control": "no-store" };
+}
 
 export function reportsRoutes(
   deps: ApiGuardDeps & { reports: ReportService; baseUrlFor: (request: Request) => string },
@@ -133,28 +155,34 @@ export function reportsRoutes(
     )
     .get(
       "/report/:report_id",
-      async ({ params, principal, headers, request, query: rawQuery }) => {
+      async ({ params, principal, request, query: rawQuery }) => {
         const location = parseQuery(getReportOperation.query, rawQuery).sarif_location;
         const locationProblem = location === undefined ? null : sarifLocationProblem(location);
         if (locationProblem) throw new ApiProblem("invalid_request", `sarif_location ${locationProblem}.`);
         const report = await deps.reports.get(principal.accountId, params.report_id);
         if (!report) throw new ApiProblem("not_found", "There is no report with this id in your account.");
-        // Content negotiation: SARIF for code-scanning uploads, JSON otherwise.
-        if ((headers.accept ?? "").toLowerCase().includes(SARIF_CONTENT_TYPE)) {
+        // Content negotiation (q-values count): SARIF for code-scanning uploads, JSON otherwise.
+        if (chooseMediaType(request, REPORT_TYPES) === SARIF_CONTENT_TYPE) {
           const sarif = toSarif(report, API_VERSION, `${deps.baseUrlFor(request)}/docs/checks`, location);
-          return new Response(JSON.stringify(sarif), {
+          const body = JSON.stringify(sarif);
+          return new Response(body, {
             headers: {
               "content-type": `${SARIF_CONTENT_TYPE}; charset=utf-8`,
-              "cache-control": "no-store",
               vary: "accept",
+              ...validators(report, body),
             },
           });
         }
         // Where a queued report stands: 1 = next to be taken by a worker.
         const position = report.status === "queued" ? await deps.reports.queuePosition(report.id) : undefined;
-        return jsonResponse(report, 200, {
-          vary: "accept",
-          ...(position ? { "queue-position": String(position) } : {}),
+        const json = JSON.stringify(report);
+        return new Response(json, {
+          headers: {
+            "content-type": "application/json; charset=utf-8",
+            vary: "accept",
+            ...validators(report, json),
+            ...(position ? { "queue-position": String(position) } : {}),
+          },
         });
       },
       { params: getReportOperation.params },

@@ -9,6 +9,10 @@
  * 2. A token bound to the session. The form field is HMAC(session id, label): a value a
  *    sibling subdomain cannot compute, even if it plants cookies (it never sees the HttpOnly
  *    session id). Before log-in, the `wpr_csrf` cookie (random) stands in for the session.
+ *    Pages leave compressed, so the field carries it masked afresh for every response
+ *    (random pad ‖ pad XOR token): no two pages show the same bytes, and BREACH — guessing a
+ *    secret from the size of compressed pages that also reflect the attacker's text — has
+ *    nothing stable to guess (docs/decisions.md).
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { clientAddress, isLocalRequest, requestBase } from "../http/client-request.ts";
@@ -21,7 +25,7 @@ export const CSRF_FIELD = "_csrf";
 export interface WebContext {
   session: WebSession | undefined;
   sessionId: string | undefined;
-  /** The value the forms of this response carry (see csrfToken). */
+  /** The value the forms of this response carry: csrfToken, masked for this response. */
   csrf: string;
   /** The pre-session CSRF binder (the `wpr_csrf` cookie's value). */
   csrfCookie: string;
@@ -78,9 +82,29 @@ export function webBase(request: Request, deps: WebDeps): { origin: string; base
   });
 }
 
-/** The form token for a session id (or, before log-in, the `wpr_csrf` cookie). */
+/** The form token for a session id (or, before log-in, the `wpr_csrf` cookie), masked for one response. */
 function csrfToken(binder: string): string {
-  return createHmac("sha256", binder).update("wpreport web form v1").digest("base64url");
+  return maskCsrf(createHmac("sha256", binder).update("wpreport web form v1").digest());
+}
+
+const CSRF_BYTES = 32; // SHA-256
+
+/** `pad ‖ pad XOR token`, base64url: the same token, different bytes on every page. */
+function maskCsrf(token: Buffer): string {
+  const pad = randomBytes(CSRF_BYTES);
+  const masked = Buffer.alloc(CSRF_BYTES);
+  for (let i = 0; i < CSRF_BYTES; i++) masked[i] = (pad[i] as number) ^ (token[i] as number);
+  return Buffer.concat([pad, masked]).toString("base64url");
+}
+
+/** The token inside a masked value; undefined for anything that is not one. */
+function unmaskCsrf(value: string): Buffer | undefined {
+  if (!/^[A-Za-z0-9_-]{86}$/.test(value)) return undefined;
+  const bytes = Buffer.from(value, "base64url");
+  if (bytes.length !== 2 * CSRF_BYTES) return undefined;
+  const token = Buffer.alloc(CSRF_BYTES);
+  for (let i = 0; i < CSRF_BYTES; i++) token[i] = (bytes[i] as number) ^ (bytes[CSRF_BYTES + i] as number);
+  return token;
 }
 
 export async function webContext(request: Request, deps: WebDeps): Promise<WebContext> {
@@ -129,9 +153,9 @@ export function verifyCsrf(context: WebContext, form: Record<string, string>, re
       throw new WebError(403, FOREIGN);
     }
   }
-  const sent = Buffer.from(form[CSRF_FIELD] ?? "");
-  const expected = Buffer.from(context.csrf);
-  if (sent.length !== expected.length || !timingSafeEqual(sent, expected)) {
+  const sent = unmaskCsrf(form[CSRF_FIELD] ?? "");
+  const expected = unmaskCsrf(context.csrf);
+  if (!sent || !expected || !timingSafeEqual(sent, expected)) {
     throw new WebError(403, "The form has expired or was not sent from this site. Reload the page and try again.");
   }
 }

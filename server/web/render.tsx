@@ -167,7 +167,7 @@ export function ErrorPage({ status, message }: { status: number; message: string
       <h1>
         {status === 404
           ? "Not found"
-          : status === 403
+          : status === 403 || status === 405
             ? "Not allowed"
             : status === 429
               ? "Slow down"
