@@ -28,6 +28,7 @@ import type { Artifacts } from "../artifacts.ts";
 import type { SitePaths } from "../detect/site-paths.ts";
 import { FetchFailure, type FetchResult, type SafeClient } from "../fetch/safe-client.ts";
 import { toArtifact } from "../gather/decode.ts";
+import { probeKey } from "../gather/probes.ts";
 import type { EnumerationPlan } from "./plan.ts";
 
 /** Statuses that mean "this directory exists" (403: exists, not listable). */
@@ -170,21 +171,21 @@ export async function enumerate(
       );
       summary.plugins.probed += 1;
       if (!presence || !(byDirectory ? DIRECTORY_FOUND.has(presence.status) : presence.status === 200)) return;
-      artifacts.probes[`enum_plugin:${slug}`] = toArtifact(presence);
+      artifacts.probes[probeKey("enum_plugin", slug)] = toArtifact(presence);
       summary.plugins.found.push(slug);
-      if (artifacts.probes[`plugin_readme:${slug}`]) return;
+      if (artifacts.probes[probeKey("plugin_readme", slug)]) return;
       const readme = !byDirectory && presenceMethod === "GET" ? presence : await ask(readmeUrl, "GET", README_BYTES);
-      if (readme) artifacts.probes[`plugin_readme:${slug}`] = toArtifact(readme);
+      if (readme) artifacts.probes[probeKey("plugin_readme", slug)] = toArtifact(readme);
     };
     const probeTheme = async (slug: string) => {
       const presence = await ask(themeStyle(slug), presenceMethod, STYLE_BYTES);
       summary.themes.probed += 1;
       if (presence?.status !== 200) return;
-      artifacts.probes[`enum_theme:${slug}`] = toArtifact(presence);
+      artifacts.probes[probeKey("enum_theme", slug)] = toArtifact(presence);
       summary.themes.found.push(slug);
-      if (artifacts.probes[`theme_style:${slug}`]) return;
+      if (artifacts.probes[probeKey("theme_style", slug)]) return;
       const style = presenceMethod === "GET" ? presence : await ask(themeStyle(slug), "GET", STYLE_BYTES);
-      if (style) artifacts.probes[`theme_style:${slug}`] = toArtifact(style);
+      if (style) artifacts.probes[probeKey("theme_style", slug)] = toArtifact(style);
     };
 
     let next = 0;

@@ -27,14 +27,16 @@ import { headersToRecord, toArtifact } from "./decode.ts";
 import { probeListings } from "./listings.ts";
 import {
   EXPOSED_FILES,
+  exposedFileProbe,
   MAX_ASSET_SAMPLE,
   MAX_EXTRA_SITEMAPS,
   MAX_PLUGIN_READMES,
   MAX_THEME_STYLES,
   PROBE_MAX_BYTES,
+  type ProbeKey,
   type ProbeSpec,
-  pluginReadmeProbe,
-  XMLRPC_LIST_METHODS,
+  probeAt,
+  probeOf,
 } from "./probes.ts";
 
 const TTFB_SAMPLES = 3;
@@ -70,15 +72,11 @@ export function feedUrl(homepage: HttpArtifact, installBase: string): string {
   return new URL("feed/", installBase).toString();
 }
 
-/** The REST URL of a route, in the style the root uses (pretty /wp-json/ or ?rest_route=). */
-function restRoute(root: string, route: string): string {
-  const url = new URL(root);
-  if (url.searchParams.has("rest_route")) {
-    url.searchParams.set("rest_route", `/${route}`);
-    return url.toString();
-  }
-  return new URL(route, root.endsWith("/") ? root : `${root}/`).toString();
-}
+/** The REST root WordPress serves with pretty permalinks: <install>wp-json/. */
+const prettyRestRoot = (paths: SitePaths) => new URL("wp-json/", paths.installBase).toString();
+
+/** The probes of the wave that need nothing but the site's paths, in the order they are asked. */
+const SITE_PROBES = ["readme_html", "login", "author_1", "users_sitemap", "uploads"] as const;
 
 type ProbeOutcome = { artifact: HttpArtifact } | { error: ReportError };
 
@@ -102,7 +100,7 @@ class Probes {
   ) {}
 
   /** Probes under way by key: a second asker of the same key (a readme both the REST API and a listing name) waits for the first. */
-  private readonly inFlight = new Map<string, Promise<HttpArtifact | undefined>>();
+  private readonly inFlight = new Map<ProbeKey, Promise<HttpArtifact | undefined>>();
 
   async run(spec: ProbeSpec): Promise<HttpArtifact | undefined> {
     if (spec.key in this.artifacts.probes) return this.artifacts.probes[spec.key];
@@ -208,60 +206,24 @@ export async function gather(url: string, client: SafeClient): Promise<Artifacts
   later(probeFeedAndOembed(probes, paths, homepage));
   later(probeRobotsAndSitemaps(probes, paths));
   later(probeThemes(probes, paths, homepage));
-  later(probeXmlRpc(probes, paths.installBase));
+  later(probeXmlRpc(probes, paths));
   later(sampleTtfb(client, homepage));
   const pluginReadmes = new Set<string>();
   for (const slug of pluginSlugsFromPage(homepage, paths).keys()) {
     if (pluginReadmes.size >= MAX_PLUGIN_READMES) break;
     pluginReadmes.add(slug);
-    later(probes.run(pluginReadmeProbe(slug, paths.contentBase)));
+    later(probes.run(probeOf("plugin_readme", paths, slug)));
   }
-  const base = paths.installBase;
-  later(
-    probes.run({
-      key: "not_found",
-      url: new URL(`wpreport-${crypto.randomUUID().slice(0, 8)}-not-found/`, base).toString(),
-    }),
-  );
-  later(probes.run({ key: "readme_html", url: new URL("readme.html", base).toString(), maxBytes: 64 * 1024 }));
-  later(probes.run({ key: "login", url: new URL("wp-login.php", base).toString(), maxBytes: 128 * 1024 }));
-  later(
-    probes.run({ key: "author_1", url: new URL("?author=1", base).toString(), follow: false, maxBytes: 64 * 1024 }),
-  );
-  // WordPress ≥ 5.5 lists every author's archive URL (/author/<login>/) in its users sitemap.
-  later(
-    probes.run({ key: "users_sitemap", url: new URL("wp-sitemap-users-1.xml", base).toString(), maxBytes: 128 * 1024 }),
-  );
-  later(
-    probes.run({
-      key: "uploads",
-      url: new URL("uploads/", paths.contentBase).toString(),
-      follow: false,
-      maxBytes: 64 * 1024,
-    }),
-  );
+  later(probes.run(probeOf("not_found", paths, crypto.randomUUID().slice(0, 8))));
+  for (const name of SITE_PROBES) later(probes.run(probeOf(name, paths)));
   // Open listings of plugins/ and themes/ name installed components (then readmes of listed plugins).
   later(probeListings((spec) => probes.run(spec), paths, pluginReadmes));
-  for (const file of EXPOSED_FILES) {
-    const target = file.path.startsWith("content/")
-      ? new URL(file.path.slice("content/".length), paths.contentBase)
-      : new URL(file.path, base);
-    later(
-      probes.run({
-        key: `exposed:${target.pathname}`,
-        url: target.toString(),
-        follow: false,
-        headFirst: true,
-        headers: file.range ? { range: "bytes=0-4095" } : undefined,
-        maxBytes: file.range ? 4096 : 32 * 1024,
-      }),
-    );
-  }
+  for (const file of EXPOSED_FILES) later(probes.run(exposedFileProbe(file, paths)));
   if (new URL(homepage.url).protocol === "https:") {
     const plain = new URL(homepage.url);
     plain.protocol = "http:";
     plain.port = "";
-    later(probes.run({ key: "http_redirect", url: plain.toString(), follow: false, maxBytes: 16 * 1024 }));
+    later(probes.run(probeAt("http_redirect", plain.toString())));
   }
   later(sampleAssets(client, homepage, paths, artifacts));
   probes.firstWaveQueued = true;
@@ -291,24 +253,18 @@ async function sampleTtfb(client: SafeClient, homepage: HomepageArtifact) {
 async function probeRest(probes: Probes, paths: SitePaths, artifacts: Artifacts, homepage: HttpArtifact) {
   const candidates = [
     ...new Set(
-      [
-        paths.restRoot,
-        new URL("wp-json/", paths.installBase).toString(),
-        new URL("?rest_route=/", paths.installBase).toString(),
-      ].filter((c): c is string => !!c),
+      [paths.restRoot, prettyRestRoot(paths), new URL("?rest_route=/", paths.installBase).toString()].filter(
+        (c): c is string => !!c,
+      ),
     ),
   ];
-  const usersOf = (root: string): ProbeSpec => ({
-    key: "rest_users",
-    url: restRoute(root, "wp/v2/users?per_page=100"),
-    maxBytes: 128 * 1024,
-  });
+  const usersOf = (root: string) => probeOf("rest_users", { ...paths, restRoot: root });
   const first = candidates[0] as string;
   const speculativeUsers = probes.attempt(usersOf(first));
   let root: string | undefined;
   for (const candidate of candidates) {
     delete artifacts.probes.rest_root;
-    const answer = await probes.run({ key: "rest_root", url: candidate, maxBytes: 128 * 1024 });
+    const answer = await probes.run(probeAt("rest_root", candidate));
     if (isRestRoot(answer)) {
       root = candidate;
       break;
@@ -326,14 +282,14 @@ async function probeRest(probes: Probes, paths: SitePaths, artifacts: Artifacts,
   const onPage = pluginSlugsFromPage(homepage, paths);
   for (const slug of pluginSlugsFromNamespaces(restNamespaces(artifacts))) {
     if (onPage.has(slug)) continue;
-    followUps.push(probes.run(pluginReadmeProbe(slug, paths.contentBase)));
+    followUps.push(probes.run(probeOf("plugin_readme", paths, slug)));
   }
   await Promise.all(followUps);
 }
 
 /** The feed, then oEmbed of its newest item (oEmbed names the item's author). */
 async function probeFeedAndOembed(probes: Probes, paths: SitePaths, homepage: HttpArtifact) {
-  const feed = await probes.run({ key: "feed", url: feedUrl(homepage, paths.installBase), maxBytes: 512 * 1024 });
+  const feed = await probes.run(probeAt("feed", feedUrl(homepage, paths.installBase)));
   if (feed?.status !== 200) return;
   // The first link after the first <item>/<entry>. Found in two steps, not with `<item>[\s\S]*?<link>`:
   // that pattern rescans the rest of the feed from every <item>, so a 512 KB feed of bare
@@ -347,12 +303,8 @@ async function probeFeedAndOembed(probes: Probes, paths: SitePaths, homepage: Ht
     /<link[^>]{0,1000}href="([^"]{1,2048})"/i.exec(after(/<entry>/i))?.[1];
   const itemUrl = resolveUrl(item, feed.url);
   if (!itemUrl || itemUrl.origin !== paths.origin) return;
-  const root = paths.restRoot ?? new URL("wp-json/", paths.installBase).toString();
-  await probes.run({
-    key: "oembed",
-    url: restRoute(root, `oembed/1.0/embed?url=${encodeURIComponent(itemUrl.toString())}`),
-    maxBytes: 64 * 1024,
-  });
+  const restRoot = paths.restRoot ?? prettyRestRoot(paths);
+  await probes.run(probeOf("oembed", { ...paths, restRoot }, encodeURIComponent(itemUrl.toString())));
 }
 
 /**
@@ -360,20 +312,10 @@ async function probeFeedAndOembed(probes: Probes, paths: SitePaths, homepage: Ht
  * Only when it does not answer as XML-RPC (a firewall blocking POSTs, say) does a GET ask
  * whether the endpoint is there at all.
  */
-async function probeXmlRpc(probes: Probes, base: string) {
-  const url = new URL("xmlrpc.php", base).toString();
-  const methods = await probes.run({
-    key: "xmlrpc_methods",
-    url,
-    method: "POST",
-    headers: { "content-type": "text/xml" },
-    body: XMLRPC_LIST_METHODS,
-    idempotent: true, // system.listMethods only reads
-    follow: false,
-    maxBytes: 64 * 1024,
-  });
+async function probeXmlRpc(probes: Probes, paths: SitePaths) {
+  const methods = await probes.run(probeOf("xmlrpc_methods", paths));
   if (methods?.status === 200 && /<methodResponse>/i.test(methods.body)) return;
-  await probes.run({ key: "xmlrpc_get", url, maxBytes: 16 * 1024 });
+  await probes.run(probeOf("xmlrpc_get", paths));
 }
 
 /**
@@ -382,15 +324,12 @@ async function probeXmlRpc(probes: Probes, base: string) {
  * Jetpack/AIOSEO/SEO Framework's sitemap.xml) are only guessed when neither found one.
  */
 async function probeRobotsAndSitemaps(probes: Probes, paths: SitePaths) {
-  const sitemap = (url: string) => probes.run({ key: `sitemap:${url}`, url, maxBytes: 512 * 1024 });
+  const sitemap = (url: string) => probes.run(probeAt("sitemap", url));
   const isSitemap = (answer: HttpArtifact | undefined) =>
     answer?.status === 200 && /<(urlset|sitemapindex)\b/i.test(answer.body.slice(0, 5_000));
   const core = new URL("wp-sitemap.xml", paths.installBase).toString();
   const fetched = new Set([core]);
-  const [coreAnswer, robots] = await Promise.all([
-    sitemap(core),
-    probes.run({ key: "robots", url: new URL("/robots.txt", paths.origin).toString(), maxBytes: 64 * 1024 }),
-  ]);
+  const [coreAnswer, robots] = await Promise.all([sitemap(core), probes.run(probeOf("robots", paths))]);
   const listed: string[] = [];
   if (robots?.status === 200) {
     for (const match of robots.body.matchAll(/^[ \t]*sitemap:[ \t]*(\S+)/gim)) {
@@ -410,18 +349,14 @@ async function probeRobotsAndSitemaps(probes: Probes, paths: SitePaths) {
 /** style.css of the themes the page uses, then of the parent a child theme names. */
 async function probeThemes(probes: Probes, paths: SitePaths, homepage: HttpArtifact) {
   const slugs = [...themeSlugsFromPage(homepage, paths).keys()].slice(0, MAX_THEME_STYLES);
-  const styleUrl = (slug: string) => new URL(`themes/${slug}/style.css`, paths.contentBase).toString();
-  const answers = await Promise.all(
-    slugs.map((slug) => probes.run({ key: `theme_style:${slug}`, url: styleUrl(slug), maxBytes: 16 * 1024 })),
-  );
+  const style = (slug: string) => probes.run(probeOf("theme_style", paths, slug));
+  const answers = await Promise.all(slugs.map(style));
   const parents = new Set<string>();
   for (const answer of answers) {
     const template = answer?.status === 200 ? parseThemeHeader(answer.body)?.template : undefined;
     if (template && isComponentSlug(template) && !slugs.includes(template)) parents.add(template);
   }
-  await Promise.all(
-    [...parents].map((slug) => probes.run({ key: `theme_style:${slug}`, url: styleUrl(slug), maxBytes: 16 * 1024 })),
-  );
+  await Promise.all([...parents].map(style));
 }
 
 /** A bounded sample of same-site assets: sizes, compression, caching. */

@@ -3,6 +3,7 @@
  * exact version of each plugin, which is how scanners match sites to known vulnerabilities
  * without trying a single exploit. Only plugins whose readme was requested count.
  */
+import { probeKey } from "../../gather/probes.ts";
 import { makeCheck } from "../catalogue.ts";
 import type { Audit } from "../types.ts";
 
@@ -12,10 +13,10 @@ const README_VERSION_SOURCES = new Set(["readme_stable_tag", "readme_changelog"]
 export const auditPluginReadmes: Audit = ({ plugins, artifacts }) => {
   const id = "components.plugin_versions_exposed";
   if (plugins.length === 0) return [makeCheck(id, "skip", "No plugins were detected.")];
-  const requested = plugins.filter((plugin) => artifacts.probes[`plugin_readme:${plugin.slug}`] !== undefined);
+  const requested = plugins.filter((plugin) => artifacts.probes[probeKey("plugin_readme", plugin.slug)] !== undefined);
   if (requested.length === 0) {
     const failed = plugins.some((plugin) =>
-      artifacts.errors.some((error) => error.stage === `plugin_readme:${plugin.slug}`),
+      artifacts.errors.some((error) => error.stage === probeKey("plugin_readme", plugin.slug)),
     );
     return failed
       ? [makeCheck(id, "error", "The plugins' readme.txt requests got no answer (see errors).")]

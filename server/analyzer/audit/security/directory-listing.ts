@@ -4,7 +4,7 @@
  * active or not, whose versions give away known bugs. Each listed folder is named in the
  * evidence with what it shows.
  */
-import type { Artifacts } from "../../artifacts.ts";
+import { type Artifacts, probeAnswers } from "../../artifacts.ts";
 import { parseDirectoryListing } from "../../detect/directory-listing.ts";
 import { siteText, siteUrl } from "../../untrusted-text.ts";
 import { makeCheck } from "../catalogue.ts";
@@ -17,7 +17,7 @@ const FOLDER_PROBES = ["uploads", "plugins_listing", "themes_listing"] as const;
 
 /** "…/wp-content/plugins/ lists 3 entries: akismet/, hello.php, xrds-simple/" for a listed URL. */
 function describeListing(url: string, artifacts: Artifacts): string {
-  const answer = Object.values(artifacts.probes).find((probe) => siteUrl(probe.url) === url);
+  const answer = probeAnswers(artifacts).find((probe) => siteUrl(probe.url) === url);
   const listing = parseDirectoryListing(answer);
   if (!listing || listing.entries.length === 0) return `${url} lists its files`;
   const names = listing.entries.slice(0, NAMES_SHOWN).map((entry) => `${entry.name}${entry.directory ? "/" : ""}`);

@@ -8,8 +8,8 @@
  * did not all get an answer is `error`, not `pass`: an unanswered request proves nothing.
  */
 import type { Check } from "../../../../shared/report.ts";
-import { type Artifacts, probesWithPrefix } from "../../artifacts.ts";
-import { EXPOSED_FILES } from "../../gather/probes.ts";
+import type { Artifacts } from "../../artifacts.ts";
+import { EXPOSED_FILES, probeValues } from "../../gather/probes.ts";
 import { type CheckId, makeCheck } from "../catalogue.ts";
 import type { Audit } from "../types.ts";
 
@@ -100,10 +100,8 @@ const EXPOSURES: readonly Exposure[] = [
 /** Probe keys (`exposed:<path>`) that were planned for a kind, and which of them got no answer. */
 function unanswered(artifacts: Artifacts, kind: string): string[] {
   if (kind === "readme") return artifacts.probes.readme_html ? [] : ["readme.html"];
-  const suffixes = EXPOSED_FILES.filter((file) => file.kind === kind).map(
-    (file) => `/${file.path.replace(/^content\//, "")}`,
-  );
-  const answered = probesWithPrefix(artifacts, "exposed:").map(([path]) => path);
+  const suffixes = EXPOSED_FILES.filter((file) => file.kind === kind).map((file) => `/${file.path}`);
+  const answered = probeValues(artifacts.probes, "exposed").map(([path]) => path);
   return suffixes.filter((suffix) => !answered.some((path) => path.endsWith(suffix)));
 }
 
