@@ -2,7 +2,8 @@
 import type { ExposedFile, SecurityInfo } from "../../../shared/report.ts";
 import { isDirectoryListing } from "../detect/directory-listing.ts";
 import type { Detected } from "../facts.ts";
-import { EXPOSED_FILES, probeValues } from "../gather/probes.ts";
+import { EXPOSED_FILES } from "../gather/probe-kinds.ts";
+import { probeValues } from "../gather/probes.ts";
 import { metaContents, pageOf } from "../parse/page.ts";
 import { siteText, siteUrl } from "../untrusted-text.ts";
 import { isHtml, looksLikeNotFound } from "./soft-404.ts";

@@ -21,8 +21,9 @@ import type { SafeClient } from "../fetch/safe-client.ts";
 import { probeFeedAndOembed, probeRest, probeRobotsAndSitemaps, probeThemes, probeXmlRpc } from "./chains.ts";
 import { fetchHomepage, sampleAssets, sampleTtfb } from "./homepage.ts";
 import { probeListings } from "./listings.ts";
+import { EXPOSED_FILES } from "./probe-kinds.ts";
 import { Probes } from "./probe-runner.ts";
-import { EXPOSED_FILES, exposedFileProbe, MAX_PLUGIN_READMES, probeAt, probeOf } from "./probes.ts";
+import { exposedFileProbe, MAX_PLUGIN_READMES, probeAt, probeOf } from "./probes.ts";
 
 /** The probes of the wave that need nothing but the site's paths, in the order they are asked. */
 const SITE_PROBES = ["readme_html", "login", "author_1", "users_sitemap", "uploads"] as const;

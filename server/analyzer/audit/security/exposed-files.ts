@@ -9,7 +9,8 @@
  */
 import type { Check } from "../../../../shared/report.ts";
 import type { Artifacts } from "../../artifacts.ts";
-import { EXPOSED_FILES, probeValues } from "../../gather/probes.ts";
+import { EXPOSED_FILES } from "../../gather/probe-kinds.ts";
+import { probeValues } from "../../gather/probes.ts";
 import { type CheckId, makeCheck } from "../catalogue.ts";
 import type { Audit } from "../types.ts";
 
