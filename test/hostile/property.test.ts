@@ -10,7 +10,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { type AnalysisResult, buildResult, detect } from "../../server/analyzer/analyze.ts";
+import { type AnalysisResult, buildResult, detect, extract } from "../../server/analyzer/analyze.ts";
 import { type Artifacts, type HttpArtifact, probeAnswers } from "../../server/analyzer/artifacts.ts";
 import { runAudits } from "../../server/analyzer/audit/index.ts";
 import { MAX_LISTING_ENTRIES, parseDirectoryListing } from "../../server/analyzer/detect/directory-listing.ts";
@@ -24,9 +24,6 @@ import { detectTheme } from "../../server/analyzer/detect/theme.ts";
 import { detectUsers } from "../../server/analyzer/detect/users.ts";
 import { challengeOf, wafInFront } from "../../server/analyzer/detect/waf.ts";
 import { detectWordPress } from "../../server/analyzer/detect/wordpress.ts";
-import { extractPerformance } from "../../server/analyzer/extract/performance.ts";
-import { extractSecurity } from "../../server/analyzer/extract/security.ts";
-import { extractSeo } from "../../server/analyzer/extract/seo.ts";
 import type { ProbeKey } from "../../server/analyzer/gather/probes.ts";
 import { parsePage } from "../../server/analyzer/parse/page.ts";
 import { pageResources } from "../../server/analyzer/parse/urls.ts";
@@ -72,14 +69,7 @@ function runEverything(artifacts: Artifacts): AnalysisResult {
     parseThemeHeader(probe.body);
     parseDirectoryListing(probe);
   }
-  const detected = detect(artifacts);
-  const facts = {
-    ...detected,
-    performance: extractPerformance(detected),
-    seo: extractSeo(detected),
-    security: extractSecurity(detected),
-  };
-  summarise(runAudits(facts));
+  summarise(runAudits(extract(detect(artifacts))));
   return buildResult(artifacts);
 }
 

@@ -1,7 +1,8 @@
 /** The security facts of a report: transport, headers, cookies, disclosure, XML-RPC, users, exposed files. */
 import type { ExposedFile, SecurityInfo } from "../../../shared/report.ts";
-import { isDirectoryListing } from "../detect/directory-listing.ts";
-import type { Detected } from "../facts.ts";
+import { probeAnswers } from "../artifacts.ts";
+import { isDirectoryListing, parseDirectoryListing } from "../detect/directory-listing.ts";
+import type { Detected, ListedDirectory } from "../facts.ts";
 import { EXPOSED_FILES } from "../gather/probe-kinds.ts";
 import { probeValues } from "../gather/probes.ts";
 import { metaContents, pageOf } from "../parse/page.ts";
@@ -176,4 +177,13 @@ export function extractSecurity({ artifacts, users }: Detected): SecurityInfo {
       over_https: loginReachable && login ? new URL(login.url).protocol === "https:" : false,
     },
   };
+}
+
+/** The listed directories (security.directory_listing), each with what its listing shows. */
+export function listedDirectories({ artifacts }: Detected, security: SecurityInfo): ListedDirectory[] {
+  const answers = probeAnswers(artifacts);
+  return security.directory_listing.map((url) => ({
+    url,
+    listing: parseDirectoryListing(answers.find((answer) => siteUrl(answer.url) === url)),
+  }));
 }
