@@ -28,7 +28,7 @@ import type { Artifacts } from "../artifacts.ts";
 import type { SitePaths } from "../detect/site-paths.ts";
 import { FetchFailure, type FetchResult, type SafeClient } from "../fetch/safe-client.ts";
 import { toArtifact } from "../gather/decode.ts";
-import { probeKey } from "../gather/probes.ts";
+import { probeKey, probeUrl } from "../gather/probes.ts";
 import type { EnumerationPlan } from "./plan.ts";
 
 /** Statuses that mean "this directory exists" (403: exists, not listable). */
@@ -107,8 +107,10 @@ export async function enumerate(
   };
 
   const random = () => `wpreport-${crypto.randomUUID().slice(0, 8)}`;
-  const pluginDir = (slug: string) => new URL(`plugins/${slug}/`, paths.contentBase).toString();
-  const themeStyle = (slug: string) => new URL(`themes/${slug}/style.css`, paths.contentBase).toString();
+  // The URLs of the catalogue's records (gather/probe-kinds.ts), whose keys the answers are kept under.
+  const pluginDir = (slug: string) => probeUrl("enum_plugin", paths, slug);
+  const pluginReadme = (slug: string) => probeUrl("plugin_readme", paths, slug);
+  const themeStyle = (slug: string) => probeUrl("enum_theme", paths, slug);
 
   const summary: EnumerationSummary = {
     budget: { max_requests: plan.maxRequests, time_budget_ms: plan.timeBudgetMs },
@@ -135,7 +137,7 @@ export async function enumerate(
     // Calibration: how does this site answer for a component that cannot exist?
     const [dirMiss, readmeMiss, styleMiss] = await Promise.all([
       ask(pluginDir(random()), presenceMethod, PRESENCE_BYTES),
-      ask(new URL("readme.txt", pluginDir(random())).toString(), presenceMethod, PRESENCE_BYTES),
+      ask(pluginReadme(random()), presenceMethod, PRESENCE_BYTES),
       ask(themeStyle(random()), presenceMethod, PRESENCE_BYTES),
     ]);
     const isMiss = (result: FetchResult | undefined) => result?.status === 404 || result?.status === 410;
@@ -163,7 +165,7 @@ export async function enumerate(
 
     const probePlugin = async (slug: string) => {
       const byDirectory = summary.plugins.method === "directory";
-      const readmeUrl = new URL("readme.txt", pluginDir(slug)).toString();
+      const readmeUrl = pluginReadme(slug);
       const presence = await ask(
         byDirectory ? pluginDir(slug) : readmeUrl,
         presenceMethod,
