@@ -36,13 +36,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import type { Socket } from "node:net";
 import path from "node:path";
 import { makeSelfSignedCertificate } from "../scripts/self-signed-certificate.ts";
-import { type AnalysisResult, analyze, buildResult, detect } from "../server/analyzer/analyze.ts";
+import { type AnalysisResult, analyze, buildResult, detect, extract } from "../server/analyzer/analyze.ts";
 import type { Artifacts } from "../server/analyzer/artifacts.ts";
 import { runAudits } from "../server/analyzer/audit/index.ts";
-import { extractPerformance } from "../server/analyzer/extract/performance.ts";
-import { extractSecurity } from "../server/analyzer/extract/security.ts";
-import { extractSeo } from "../server/analyzer/extract/seo.ts";
-import type { Facts } from "../server/analyzer/facts.ts";
 import { createSafeAgent } from "../server/analyzer/fetch/safe-agent.ts";
 import { DEFAULT_CLIENT_LIMITS } from "../server/analyzer/fetch/safe-client.ts";
 import { TargetPolicy } from "../server/analyzer/fetch/target-policy.ts";
@@ -424,12 +420,7 @@ function stageCpu(artifacts: Artifacts, n: number) {
     lap(cpu.parse);
     const detected = detect(copy);
     lap(cpu.detect);
-    const facts: Facts = {
-      ...detected,
-      performance: extractPerformance(detected),
-      seo: extractSeo(detected),
-      security: extractSecurity(detected),
-    };
+    const facts = extract(detected);
     lap(cpu.extract);
     summarise(runAudits(facts));
     lap(cpu.audit);

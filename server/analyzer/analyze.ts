@@ -27,8 +27,10 @@ import { isChallengePage } from "./detect/waf.ts";
 import { detectWordPress } from "./detect/wordpress.ts";
 import { enumerate } from "./enumeration/enumerate.ts";
 import type { EnumerationPlan } from "./enumeration/plan.ts";
+import { extractHomepage } from "./extract/homepage.ts";
 import { extractPerformance } from "./extract/performance.ts";
-import { extractSecurity } from "./extract/security.ts";
+import { extractProbeAnswers } from "./extract/probe-answers.ts";
+import { extractSecurity, listedDirectories } from "./extract/security.ts";
 import { extractSeo } from "./extract/seo.ts";
 import type { Detected, Facts } from "./facts.ts";
 import { type ClientLimits, DEFAULT_CLIENT_LIMITS, SafeClient } from "./fetch/safe-client.ts";
@@ -149,6 +151,24 @@ export function detect(artifacts: Artifacts): Detected {
   };
 }
 
+/**
+ * Extract stage: the facts audits read — the report's performance, SEO and security facts,
+ * and the internal ones (facts.ts). The artifacts stay behind: audits read facts only.
+ */
+export function extract(detected: Detected): Facts {
+  const { artifacts: _artifacts, ...found } = detected;
+  const security = extractSecurity(detected);
+  return {
+    ...found,
+    performance: extractPerformance(detected),
+    seo: extractSeo(detected),
+    security,
+    homepage: extractHomepage(detected),
+    probes: extractProbeAnswers(detected),
+    listedDirectories: listedDirectories(detected, security),
+  };
+}
+
 /** Everything after gathering: pure, so saved artifacts reproduce a report exactly. */
 export function buildResult(artifacts: Artifacts, intel: Intel = emptyIntel()): AnalysisResult {
   return resultFrom(detect(artifacts), intel);
@@ -191,12 +211,7 @@ function resultFrom(found: Detected, intel: Intel): AnalysisResult {
       ],
     };
   }
-  const facts: Facts = {
-    ...detected,
-    performance: extractPerformance(detected),
-    seo: extractSeo(detected),
-    security: extractSecurity(detected),
-  };
+  const facts = extract(detected);
   const checks = runAudits(facts);
   // A site that is not WordPress gets a report that says so, with what it runs on instead.
   const notWordPress = detected.wordpress.detected

@@ -4,6 +4,7 @@
  * saved artifacts (test/artifacts/*.json) without a network.
  */
 import type { AnalysisMode, EnumerationSummary, Redirect, ReportError, TimingRow } from "../../shared/report.ts";
+import type { ProbeKey } from "./gather/probes.ts";
 
 export interface HttpArtifact {
   /** URL that produced this response (after redirects when they were followed). */
@@ -52,10 +53,11 @@ export interface Artifacts {
   requested_url: string;
   homepage: HomepageArtifact;
   /**
-   * Answers to the probes, by probe key (see gather/probes.ts for the keys and what each
-   * asks). A probe that got no HTTP answer is absent here and has an entry in `errors`.
+   * Answers to the probes, by probe key (gather/probes.ts: each kind's key, what it asks and
+   * what its answer proves). A probe that got no HTTP answer is absent here and has an entry
+   * in `errors` whose stage is its key.
    */
-  probes: Record<string, HttpArtifact>;
+  probes: Partial<Record<ProbeKey, HttpArtifact>>;
   assets: AssetArtifact[];
   requests: TimingRow[];
   errors: ReportError[];
@@ -65,16 +67,9 @@ export interface Artifacts {
   enumeration?: EnumerationSummary;
 }
 
-/** A probe's answer, if it got one. */
-export function probe(artifacts: Artifacts, key: string): HttpArtifact | undefined {
-  return artifacts.probes[key];
-}
-
-/** All probes whose key starts with `prefix` (e.g. `exposed:`), with the rest of the key. */
-export function probesWithPrefix(artifacts: Artifacts, prefix: string): [string, HttpArtifact][] {
-  return Object.entries(artifacts.probes)
-    .filter(([key]) => key.startsWith(prefix))
-    .map(([key, value]) => [key.slice(prefix.length), value]);
+/** Every probe answer, in key order. */
+export function probeAnswers(artifacts: Artifacts): HttpArtifact[] {
+  return Object.values(artifacts.probes).filter((answer) => answer !== undefined);
 }
 
 /** Resolves `href` against `base`; undefined for anything that is not an http(s) URL. */

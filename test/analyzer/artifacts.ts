@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Artifacts, HttpArtifact } from "../../server/analyzer/artifacts.ts";
+import type { ProbeKey } from "../../server/analyzer/gather/probes.ts";
 
 export function loadArtifacts(name: string): Artifacts {
   return JSON.parse(readFileSync(path.join(import.meta.dir, "..", "artifacts", `${name}.json`), "utf8")) as Artifacts;
@@ -23,7 +24,7 @@ export interface Change {
   ttfb?: number;
   setCookies?: string[];
   /** Probes to replace (an HttpArtifact) or remove (null). */
-  probes?: Record<string, HttpArtifact | null>;
+  probes?: Partial<Record<ProbeKey, HttpArtifact | null>>;
 }
 
 /** A deep copy with the homepage and probes changed. */
@@ -38,7 +39,7 @@ export function variant(base: Artifacts, change: Change): Artifacts {
   if (change.encoding !== undefined) copy.homepage.encoding = change.encoding;
   if (change.ttfb !== undefined) copy.homepage.ttfb_ms = change.ttfb;
   if (change.setCookies) copy.homepage.set_cookies = change.setCookies;
-  for (const [key, value] of Object.entries(change.probes ?? {})) {
+  for (const [key, value] of Object.entries(change.probes ?? {}) as [ProbeKey, HttpArtifact | null | undefined][]) {
     if (value === null) delete copy.probes[key];
     else copy.probes[key] = value;
   }

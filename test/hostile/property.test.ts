@@ -10,8 +10,8 @@
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { type AnalysisResult, buildResult, detect } from "../../server/analyzer/analyze.ts";
-import type { Artifacts, HttpArtifact } from "../../server/analyzer/artifacts.ts";
+import { type AnalysisResult, buildResult, detect, extract } from "../../server/analyzer/analyze.ts";
+import { type Artifacts, type HttpArtifact, probeAnswers } from "../../server/analyzer/artifacts.ts";
 import { runAudits } from "../../server/analyzer/audit/index.ts";
 import { MAX_LISTING_ENTRIES, parseDirectoryListing } from "../../server/analyzer/detect/directory-listing.ts";
 import { detectHosting } from "../../server/analyzer/detect/hosting.ts";
@@ -24,9 +24,7 @@ import { detectTheme } from "../../server/analyzer/detect/theme.ts";
 import { detectUsers } from "../../server/analyzer/detect/users.ts";
 import { challengeOf, wafInFront } from "../../server/analyzer/detect/waf.ts";
 import { detectWordPress } from "../../server/analyzer/detect/wordpress.ts";
-import { extractPerformance } from "../../server/analyzer/extract/performance.ts";
-import { extractSecurity } from "../../server/analyzer/extract/security.ts";
-import { extractSeo } from "../../server/analyzer/extract/seo.ts";
+import type { ProbeKey } from "../../server/analyzer/gather/probes.ts";
 import { parsePage } from "../../server/analyzer/parse/page.ts";
 import { pageResources } from "../../server/analyzer/parse/urls.ts";
 import { summarise } from "../../server/analyzer/score.ts";
@@ -64,21 +62,14 @@ function runEverything(artifacts: Artifacts): AnalysisResult {
   challengeOf(artifacts.homepage);
   wafInFront(artifacts.homepage);
   restNamespaces(artifacts);
-  for (const probe of Object.values(artifacts.probes)) {
+  for (const probe of probeAnswers(artifacts)) {
     isRestRoot(probe);
     looksLikeReadme(probe.body);
     parsePluginReadme(probe.body);
     parseThemeHeader(probe.body);
     parseDirectoryListing(probe);
   }
-  const detected = detect(artifacts);
-  const facts = {
-    ...detected,
-    performance: extractPerformance(detected),
-    seo: extractSeo(detected),
-    security: extractSecurity(detected),
-  };
-  summarise(runAudits(facts));
+  summarise(runAudits(extract(detect(artifacts))));
   return buildResult(artifacts);
 }
 
@@ -585,7 +576,7 @@ describe("credit finders and directory listings", () => {
 // ---- pathological repetitions --------------------------------------------------------------
 
 /** Each probe at the cap gather reads it with (probes.ts / gather.ts). */
-const PROBE_CAPS: Record<string, number> = {
+const PROBE_CAPS: Partial<Record<ProbeKey, number>> = {
   not_found: 2 * 1024, // error bodies are cut to 2 KiB; a 200 "not found" gets 256 KiB below
   rest_root: 128 * 1024,
   rest_users: 128 * 1024,
@@ -667,7 +658,7 @@ const REPEATED = [
 function repeatedSite(unit: string): Artifacts {
   const homepage = `<html><head><link rel="https://api.w.org/" href="http://x.test/wp-json/"><meta name="generator" content="WordPress 6.4"></head><body class="wp-theme-twentytwentyone">${unit.repeat(1_000)}</body></html>`;
   const artifacts = homepageOnly("http://x.test/", homepage);
-  for (const [key, cap] of Object.entries(PROBE_CAPS)) {
+  for (const [key, cap] of Object.entries(PROBE_CAPS) as [ProbeKey, number][]) {
     artifacts.probes[key] = answer(
       `http://x.test/${key}`,
       200,

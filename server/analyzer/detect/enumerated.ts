@@ -8,6 +8,7 @@
  */
 import type { Component, PluginInfo } from "../../../shared/report.ts";
 import type { Artifacts } from "../artifacts.ts";
+import { type ProbeKey, probeKey } from "../gather/probes.ts";
 import { siteText, siteUrl } from "../untrusted-text.ts";
 import { componentFrom, isPlausibleComponentVersion, type WeightedEvidence } from "./evidence.ts";
 import { type ListedComponents, listedComponents, listingSignal } from "./finders/listing.ts";
@@ -18,7 +19,7 @@ import { PLUGIN_SIGNATURES } from "./signatures.ts";
 /** A 403 directory or a 200 readme/style.css after a 404 calibration: strong, not certain. */
 const PRESENCE_WEIGHT = 0.85;
 
-function presence(artifacts: Artifacts, key: string, what: string): WeightedEvidence | undefined {
+function presence(artifacts: Artifacts, key: ProbeKey, what: string): WeightedEvidence | undefined {
   const answer = artifacts.probes[key];
   if (!answer) return undefined;
   const path = new URL(answer.url).pathname;
@@ -37,9 +38,9 @@ export function enumeratedPlugins(artifacts: Artifacts, passive: ReadonlySet<str
   const plugins: PluginInfo[] = [];
   for (const slug of artifacts.enumeration?.plugins.found ?? []) {
     if (passive.has(slug.toLowerCase())) continue;
-    const proof = presence(artifacts, `enum_plugin:${slug}`, "plugin");
+    const proof = presence(artifacts, probeKey("enum_plugin", slug), "plugin");
     if (!proof) continue;
-    const readme = readmeSignals(artifacts.probes[`plugin_readme:${slug}`]);
+    const readme = readmeSignals(artifacts.probes[probeKey("plugin_readme", slug)]);
     const name = PLUGIN_SIGNATURES[slug]?.name ?? readme.name;
     const found = aggressive(componentFrom(slug, name, [proof, ...readme.signals]));
     plugins.push({ ...found, category: PLUGIN_SIGNATURES[slug]?.category ?? null });
@@ -66,10 +67,10 @@ export function enumeratedThemes(artifacts: Artifacts, active: ReadonlySet<strin
   const themes: Component[] = [];
   for (const slug of artifacts.enumeration?.themes.found ?? []) {
     if (active.has(slug.toLowerCase())) continue;
-    const proof = presence(artifacts, `enum_theme:${slug}`, "theme");
+    const proof = presence(artifacts, probeKey("enum_theme", slug), "theme");
     if (!proof) continue;
     const signals = [proof];
-    const style = artifacts.probes[`theme_style:${slug}`];
+    const style = artifacts.probes[probeKey("theme_style", slug)];
     const header = style?.status === 200 ? parseThemeHeader(style.body) : null;
     if (style && header?.version && isPlausibleComponentVersion(header.version)) {
       signals.push({

@@ -9,7 +9,8 @@
  * by pickVersion. docs/detection.md lists every class with its weight.
  */
 import type { PluginInfo } from "../../../shared/report.ts";
-import type { Artifacts, HttpArtifact } from "../artifacts.ts";
+import { type Artifacts, type HttpArtifact, probeAnswers } from "../artifacts.ts";
+import { probeKey } from "../gather/probes.ts";
 import { metaContents, pageOf } from "../parse/page.ts";
 import { siteText } from "../untrusted-text.ts";
 import {
@@ -194,7 +195,7 @@ function creditsBySlug(artifacts: Artifacts): Map<string, NamedSignal[]> {
   const index = pluginNameIndex(artifacts);
   const page = pageOf(artifacts.homepage);
   // Redirects answer with the plugin that made them (X-Redirect-By: Yoast SEO).
-  const redirects = Object.values(artifacts.probes).filter((answer) => answer.status >= 300 && answer.status < 400);
+  const redirects = probeAnswers(artifacts).filter((answer) => answer.status >= 300 && answer.status < 400);
   const bySlug = new Map<string, NamedSignal[]>();
   for (const found of [
     ...generatorCredits(page, index),
@@ -238,7 +239,7 @@ export function detectPlugins(artifacts: Artifacts, paths: SitePaths, coreVersio
     if (listed && listedSlugs.has(slug)) presence.push(listingSignal(listed, slug));
     if (presence.length === 0) continue;
     // The readme proves the plugin is installed, not that it is active: it only corroborates.
-    const readme = readmeSignals(artifacts.probes[`plugin_readme:${slug}`]);
+    const readme = readmeSignals(artifacts.probes[probeKey("plugin_readme", slug)]);
     const signals = [...presence, ...readme.signals];
     const confidence = confidenceOf(signals);
     if (confidence < DETECTED_AT) continue;

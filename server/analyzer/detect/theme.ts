@@ -6,6 +6,7 @@
  */
 import type { Component, ThemeInfo } from "../../../shared/report.ts";
 import type { Artifacts, HttpArtifact } from "../artifacts.ts";
+import { probeKey } from "../gather/probes.ts";
 import { pageOf } from "../parse/page.ts";
 import { siteText } from "../untrusted-text.ts";
 import { componentFrom, isPlausibleComponentVersion, type WeightedEvidence } from "./evidence.ts";
@@ -25,7 +26,7 @@ export function themeSlugsFromPage(homepage: HttpArtifact, paths: SitePaths): Ma
 }
 
 function styleOf(artifacts: Artifacts, slug: string): { header: ThemeHeader; url: string } | undefined {
-  const artifact = artifacts.probes[`theme_style:${slug}`];
+  const artifact = artifacts.probes[probeKey("theme_style", slug)];
   if (artifact?.status !== 200) return undefined;
   const header = parseThemeHeader(artifact.body);
   return header ? { header, url: artifact.url } : undefined;

@@ -28,6 +28,7 @@ import type { Artifacts } from "../artifacts.ts";
 import type { SitePaths } from "../detect/site-paths.ts";
 import { FetchFailure, type FetchResult, type SafeClient } from "../fetch/safe-client.ts";
 import { toArtifact } from "../gather/decode.ts";
+import { probeKey, probeUrl } from "../gather/probes.ts";
 import type { EnumerationPlan } from "./plan.ts";
 
 /** Statuses that mean "this directory exists" (403: exists, not listable). */
@@ -106,8 +107,10 @@ export async function enumerate(
   };
 
   const random = () => `wpreport-${crypto.randomUUID().slice(0, 8)}`;
-  const pluginDir = (slug: string) => new URL(`plugins/${slug}/`, paths.contentBase).toString();
-  const themeStyle = (slug: string) => new URL(`themes/${slug}/style.css`, paths.contentBase).toString();
+  // The URLs of the catalogue's records (gather/probe-kinds.ts), whose keys the answers are kept under.
+  const pluginDir = (slug: string) => probeUrl("enum_plugin", paths, slug);
+  const pluginReadme = (slug: string) => probeUrl("plugin_readme", paths, slug);
+  const themeStyle = (slug: string) => probeUrl("enum_theme", paths, slug);
 
   const summary: EnumerationSummary = {
     budget: { max_requests: plan.maxRequests, time_budget_ms: plan.timeBudgetMs },
@@ -134,7 +137,7 @@ export async function enumerate(
     // Calibration: how does this site answer for a component that cannot exist?
     const [dirMiss, readmeMiss, styleMiss] = await Promise.all([
       ask(pluginDir(random()), presenceMethod, PRESENCE_BYTES),
-      ask(new URL("readme.txt", pluginDir(random())).toString(), presenceMethod, PRESENCE_BYTES),
+      ask(pluginReadme(random()), presenceMethod, PRESENCE_BYTES),
       ask(themeStyle(random()), presenceMethod, PRESENCE_BYTES),
     ]);
     const isMiss = (result: FetchResult | undefined) => result?.status === 404 || result?.status === 410;
@@ -162,7 +165,7 @@ export async function enumerate(
 
     const probePlugin = async (slug: string) => {
       const byDirectory = summary.plugins.method === "directory";
-      const readmeUrl = new URL("readme.txt", pluginDir(slug)).toString();
+      const readmeUrl = pluginReadme(slug);
       const presence = await ask(
         byDirectory ? pluginDir(slug) : readmeUrl,
         presenceMethod,
@@ -170,21 +173,21 @@ export async function enumerate(
       );
       summary.plugins.probed += 1;
       if (!presence || !(byDirectory ? DIRECTORY_FOUND.has(presence.status) : presence.status === 200)) return;
-      artifacts.probes[`enum_plugin:${slug}`] = toArtifact(presence);
+      artifacts.probes[probeKey("enum_plugin", slug)] = toArtifact(presence);
       summary.plugins.found.push(slug);
-      if (artifacts.probes[`plugin_readme:${slug}`]) return;
+      if (artifacts.probes[probeKey("plugin_readme", slug)]) return;
       const readme = !byDirectory && presenceMethod === "GET" ? presence : await ask(readmeUrl, "GET", README_BYTES);
-      if (readme) artifacts.probes[`plugin_readme:${slug}`] = toArtifact(readme);
+      if (readme) artifacts.probes[probeKey("plugin_readme", slug)] = toArtifact(readme);
     };
     const probeTheme = async (slug: string) => {
       const presence = await ask(themeStyle(slug), presenceMethod, STYLE_BYTES);
       summary.themes.probed += 1;
       if (presence?.status !== 200) return;
-      artifacts.probes[`enum_theme:${slug}`] = toArtifact(presence);
+      artifacts.probes[probeKey("enum_theme", slug)] = toArtifact(presence);
       summary.themes.found.push(slug);
-      if (artifacts.probes[`theme_style:${slug}`]) return;
+      if (artifacts.probes[probeKey("theme_style", slug)]) return;
       const style = presenceMethod === "GET" ? presence : await ask(themeStyle(slug), "GET", STYLE_BYTES);
-      if (style) artifacts.probes[`theme_style:${slug}`] = toArtifact(style);
+      if (style) artifacts.probes[probeKey("theme_style", slug)] = toArtifact(style);
     };
 
     let next = 0;

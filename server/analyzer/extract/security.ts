@@ -1,9 +1,10 @@
 /** The security facts of a report: transport, headers, cookies, disclosure, XML-RPC, users, exposed files. */
 import type { ExposedFile, SecurityInfo } from "../../../shared/report.ts";
-import { probesWithPrefix } from "../artifacts.ts";
-import { isDirectoryListing } from "../detect/directory-listing.ts";
-import type { Detected } from "../facts.ts";
-import { EXPOSED_FILES } from "../gather/probes.ts";
+import { probeAnswers } from "../artifacts.ts";
+import { isDirectoryListing, parseDirectoryListing } from "../detect/directory-listing.ts";
+import type { Detected, ListedDirectory } from "../facts.ts";
+import { EXPOSED_FILES } from "../gather/probe-kinds.ts";
+import { probeValues } from "../gather/probes.ts";
 import { metaContents, pageOf } from "../parse/page.ts";
 import { siteText, siteUrl } from "../untrusted-text.ts";
 import { isHtml, looksLikeNotFound } from "./soft-404.ts";
@@ -35,7 +36,7 @@ const PROOF: Record<string, RegExp> = {
   db_dump: /^(?:-- MySQL dump|-- MariaDB dump|CREATE TABLE|INSERT INTO|DROP TABLE|-- phpMyAdmin SQL Dump)/im,
 };
 
-const EXPOSED_KIND = new Map(EXPOSED_FILES.map((file) => [file.path.replace(/^content\//, ""), file.kind]));
+const EXPOSED_KIND = new Map(EXPOSED_FILES.map((file) => [file.path, file.kind]));
 
 function kindOfPath(path: string): string | undefined {
   for (const [suffix, kind] of EXPOSED_KIND) if (path.endsWith(`/${suffix}`) || path === suffix) return kind;
@@ -66,7 +67,7 @@ export function extractSecurity({ artifacts, users }: Detected): SecurityInfo {
   }
 
   const exposed: ExposedFile[] = [];
-  for (const [path, answer] of probesWithPrefix(artifacts, "exposed:")) {
+  for (const [path, answer] of probeValues(probes, "exposed")) {
     const kind = kindOfPath(path);
     // While wp-config.php is missing, wp-load.php redirects every request to
     // wp-admin/setup-config.php: the installer is open to whoever gets there first.
@@ -122,7 +123,7 @@ export function extractSecurity({ artifacts, users }: Detected): SecurityInfo {
 
   const listing: string[] = [];
   const folders = [probes.uploads, probes.plugins_listing, probes.themes_listing];
-  for (const answer of [...folders, ...probesWithPrefix(artifacts, "exposed:").map(([, value]) => value)]) {
+  for (const answer of [...folders, ...probeValues(probes, "exposed").map(([, value]) => value)]) {
     if (isDirectoryListing(answer)) listing.push(siteUrl(answer.url));
   }
 
@@ -176,4 +177,13 @@ export function extractSecurity({ artifacts, users }: Detected): SecurityInfo {
       over_https: loginReachable && login ? new URL(login.url).protocol === "https:" : false,
     },
   };
+}
+
+/** The listed directories (security.directory_listing), each with what its listing shows. */
+export function listedDirectories({ artifacts }: Detected, security: SecurityInfo): ListedDirectory[] {
+  const answers = probeAnswers(artifacts);
+  return security.directory_listing.map((url) => ({
+    url,
+    listing: parseDirectoryListing(answers.find((answer) => siteUrl(answer.url) === url)),
+  }));
 }

@@ -1,8 +1,9 @@
 /** The SEO facts of a report, from the homepage, robots.txt and the sitemaps. */
 import robotsParser from "robots-parser";
 import type { SeoInfo } from "../../../shared/report.ts";
-import { probesWithPrefix, resolveUrl } from "../artifacts.ts";
+import { resolveUrl } from "../artifacts.ts";
 import type { Detected } from "../facts.ts";
+import { probeValues } from "../gather/probes.ts";
 import { linksWithRel, metaContent, type PageModel, pageOf } from "../parse/page.ts";
 import { siteText, siteUrl } from "../untrusted-text.ts";
 import { isHtml } from "./soft-404.ts";
@@ -78,7 +79,7 @@ export function extractSeo({ artifacts, plugins }: Detected): SeoInfo {
       .map((url: string) => siteUrl(url));
   }
 
-  const sitemaps = probesWithPrefix(artifacts, "sitemap:").map(([url, answer]) => {
+  const sitemaps = probeValues(artifacts.probes, "sitemap").map(([url, answer]) => {
     const head = answer.body.slice(0, 5_000);
     const valid = answer.status === 200 && /<(urlset|sitemapindex)\b/i.test(head);
     return {

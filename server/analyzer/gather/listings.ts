@@ -9,31 +9,16 @@
 import type { HttpArtifact } from "../artifacts.ts";
 import { listedSlugs, parseDirectoryListing } from "../detect/directory-listing.ts";
 import type { SitePaths } from "../detect/site-paths.ts";
-import { type ProbeSpec, pluginReadmeProbe } from "./probes.ts";
-
-/**
- * What is read of a plugins/ or themes/ listing: ~3 000 rows of Apache's fancy index, far
- * more than detect reads (MAX_LISTING_ENTRIES); a 5 MB listing costs this and no more.
- */
-export const LISTING_MAX_BYTES = 256 * 1024;
-/** Readmes of plugins known only from a listing, on top of the page's and the REST API's. */
-export const MAX_LISTED_PLUGIN_READMES = 20;
+import { MAX_LISTED_PLUGIN_READMES, type ProbeSpec, probeOf } from "./probes.ts";
 
 export async function probeListings(
   run: (spec: ProbeSpec) => Promise<HttpArtifact | undefined>,
   paths: SitePaths,
   readmesAlreadyAsked: ReadonlySet<string>,
 ): Promise<void> {
-  const listing = (kind: "plugins" | "themes") =>
-    run({
-      key: `${kind}_listing`,
-      url: new URL(`${kind}/`, paths.contentBase).toString(),
-      follow: false,
-      maxBytes: LISTING_MAX_BYTES,
-    });
-  const [plugins] = await Promise.all([listing("plugins"), listing("themes")]);
+  const [plugins] = await Promise.all([run(probeOf("plugins_listing", paths)), run(probeOf("themes_listing", paths))]);
   const slugs = listedSlugs(parseDirectoryListing(plugins))
     .filter((slug) => !readmesAlreadyAsked.has(slug))
     .slice(0, MAX_LISTED_PLUGIN_READMES);
-  await Promise.all(slugs.map((slug) => run(pluginReadmeProbe(slug, paths.contentBase))));
+  await Promise.all(slugs.map((slug) => run(probeOf("plugin_readme", paths, slug))));
 }

@@ -1,97 +1,128 @@
 /**
- * The probe catalogue: what gather asks a site besides its homepage, under which key the
- * answer is stored in `artifacts.probes`, and how much of it is read.
- *
- * Keys:
- *   not_found              a random path: the site's 404 fingerprint (guards against soft 404s)
- *   rest_root              the REST API root (advertised, else /wp-json/, else ?rest_route=/)
- *   rest_users             REST users endpoint (user enumeration)
- *   author_1               /?author=1, redirects not followed (author archive enumeration)
- *   users_sitemap          wp-sitemap-users-1.xml: core's sitemap of author archives (user enumeration)
- *   oembed                 oEmbed of the newest feed item (discloses the author)
- *   robots                 /robots.txt
- *   sitemap:<url>          wp-sitemap.xml, sitemap_index.xml (Yoast, Rank Math), robots.txt's
- *   feed                   the main RSS/Atom feed
- *   readme_html            /readme.html
- *   login                  /wp-login.php
- *   xmlrpc_get             GET /xmlrpc.php
- *   xmlrpc_methods         POST system.listMethods to /xmlrpc.php
- *   uploads                the uploads directory (directory listing)
- *   plugins_listing        <content>/plugins/, redirects not followed: an open directory listing
- *                          names every installed plugin (gather/listings.ts, with its caps)
- *   themes_listing         <content>/themes/, the same for themes
- *   exposed:<path>         files that must never be public (see EXPOSED_FILES)
- *   theme_style:<slug>     style.css of a theme seen on the page (and of its parent)
- *   plugin_readme:<slug>   readme.txt of a plugin seen on the page, in the REST API or in
- *                          the plugins listing
- *   http_redirect          http:// version of an https homepage, redirects not followed
+ * Probe keys and requests, from the probe catalogue (gather/probe-kinds.ts): the `ProbeKey`
+ * type every `artifacts.probes` access is checked against, the key of a pattern kind's probe
+ * (`probeKey("plugin_readme", slug)`), and the request gather makes for a kind at a site.
  */
+import { type ExposedFileSpec, PROBE_KINDS, type ProbeKind, type ProbeRequest } from "./probe-kinds.ts";
 
-export interface ProbeSpec {
-  key: string;
-  url: string;
-  method?: "GET" | "HEAD" | "POST";
-  headers?: Record<string, string>;
-  body?: string;
-  /** Follow redirects (default true). */
-  follow?: boolean;
-  /** Cap on the decoded body (default PROBE_MAX_BYTES). */
-  maxBytes?: number;
-  /**
-   * Ask with HEAD first and GET only when the answer may be the file (200/206) or the
-   * server does not do HEAD. WordPress answers a HEAD for a missing path without rendering
-   * its theme, so a miss costs a third of the server's time — and most probes miss.
-   */
-  headFirst?: boolean;
-  /** A POST that changes nothing: it may share an HTTP/2 connection with requests in flight. */
-  idempotent?: boolean;
-}
-
+/** Read of a probe's answer unless its kind says otherwise. */
 export const PROBE_MAX_BYTES = 256 * 1024;
 /** Kept of an error response's body: enough to tell pages apart, no more. */
 export const ERROR_BODY_BYTES = 2 * 1024;
 
-export interface ExposedFileSpec {
-  /** Path relative to the WordPress root ("" prefix) or the content directory ("content/" prefix). */
-  path: string;
-  kind: string;
-  /** Read only the first bytes (logs and dumps can be huge). */
-  range?: boolean;
+export type ProbeName = keyof typeof PROBE_KINDS;
+/** The kinds whose key has a parameter, URL or path in it. */
+export type PatternProbeName = {
+  [N in ProbeName]: (typeof PROBE_KINDS)[N]["key"] extends `${string}<${string}>` ? N : never;
+}[ProbeName];
+
+type KeyOf<Pattern extends string> = Pattern extends `${infer Prefix}<${string}>` ? `${Prefix}${string}` : Pattern;
+/** A key of `artifacts.probes`. */
+export type ProbeKey = { [N in ProbeName]: KeyOf<(typeof PROBE_KINDS)[N]["key"]> }[ProbeName];
+
+/** The key of a pattern kind's probe for `value` (its slug, URL or path): `probeKey("plugin_readme", "akismet")`. */
+export function probeKey(name: PatternProbeName, value: string): ProbeKey {
+  return PROBE_KINDS[name].key.replace(/<[a-z]+>$/, () => value) as ProbeKey;
 }
 
-/** Files and folders that must never be public. Relative to the WordPress root unless `content/`. */
-export const EXPOSED_FILES: readonly ExposedFileSpec[] = [
-  { path: "content/debug.log", kind: "debug_log", range: true },
-  { path: "wp-config.php.bak", kind: "config_backup" },
-  { path: "wp-config.php~", kind: "config_backup" },
-  { path: "wp-config.php.save", kind: "config_backup" },
-  { path: "wp-config.php.old", kind: "config_backup" },
-  { path: "wp-config.php.orig", kind: "config_backup" },
-  { path: "wp-config.php.txt", kind: "config_backup" },
-  { path: ".wp-config.php.swp", kind: "config_backup" },
-  { path: ".env", kind: "env_file" },
-  { path: ".git/HEAD", kind: "git" },
-  { path: "wp-admin/install.php", kind: "installer" },
-  { path: "installer-log.txt", kind: "installer_log" },
-  { path: "content/backup-db/", kind: "backup_dir" },
-  { path: "emergency.php", kind: "emergency" },
-  { path: "dump.sql", kind: "db_dump", range: true },
-];
+/** The answers of a pattern kind, with the value each key was made with: `[["akismet", answer]]`. */
+export function probeValues<Answer>(
+  probes: Partial<Record<ProbeKey, Answer>>,
+  name: PatternProbeName,
+): [value: string, answer: Answer][] {
+  const prefix = probeKey(name, "");
+  return Object.entries(probes as Record<string, Answer | undefined>).flatMap(([key, answer]) =>
+    key.startsWith(prefix) && answer !== undefined ? [[key.slice(prefix.length), answer]] : [],
+  ) as [string, Answer][];
+}
 
-export const XMLRPC_LIST_METHODS =
-  '<?xml version="1.0"?><methodCall><methodName>system.listMethods</methodName><params></params></methodCall>';
+/** True when `text` is a probe key (an error's stage may be one, or "homepage", "asset"…). */
+export function isProbeKey(text: string): text is ProbeKey {
+  return Object.values(PROBE_KINDS).some(({ key }) =>
+    key.endsWith(">") ? text.startsWith(key.slice(0, key.lastIndexOf("<"))) : text === key,
+  );
+}
 
-/** How many plugin readmes and theme stylesheets one analysis may fetch. */
+/** A request gather makes: the kind's options, with the key and URL of this one. */
+export interface ProbeSpec extends ProbeRequest {
+  key: ProbeKey;
+  url: string;
+}
+
+/** The bases a probe's URL is resolved against: the site's paths (detect/site-paths.ts) and, for REST routes, the root. */
+export interface ProbeSite {
+  origin: string;
+  installBase: string;
+  contentBase: string;
+  /** The REST root to build `rest` routes on. */
+  restRoot?: string | null;
+}
+
+/** The REST URL of a route, in the style the root uses (pretty /wp-json/ or ?rest_route=). */
+export function restRoute(root: string, route: string): string {
+  const url = new URL(root);
+  if (url.searchParams.has("rest_route")) {
+    url.searchParams.set("rest_route", `/${route}`);
+    return url.toString();
+  }
+  return new URL(route, root.endsWith("/") ? root : `${root}/`).toString();
+}
+
+/** A URL template with its <…> filled (a function, so that "$&" in a value stays text). */
+const withValue = (template: string, value: string | undefined) =>
+  value === undefined ? template : template.replace(/<[a-z]+>/, () => value);
+
+/** The URL of a kind whose URL is not `found`, at a site; `value` fills the <…> of its path or route. */
+export function probeUrl(name: ProbeName, site: ProbeSite, value?: string): string {
+  const { url } = PROBE_KINDS[name] as ProbeKind;
+  switch (url.from) {
+    case "install":
+      return new URL(withValue(url.path, value), site.installBase).toString();
+    case "content":
+      return new URL(withValue(url.path, value), site.contentBase).toString();
+    case "origin":
+      return new URL(withValue(url.path, value), site.origin).toString();
+    case "rest":
+      if (!site.restRoot) throw new Error(`probe ${name}: a REST route needs the REST root`);
+      return restRoute(site.restRoot, withValue(url.route, value));
+    case "found":
+      throw new Error(`probe ${name}: its URL is found by gather, not built`);
+  }
+}
+
+/** The request for probe `name` at `url`; `value` is what a `<slug>` in its key stands for. */
+export function probeAt(name: ProbeName, url: string, value?: string): ProbeSpec {
+  const { key, method, headers, body, follow, maxBytes, headFirst, idempotent } = PROBE_KINDS[name] as ProbeKind;
+  const filled = key
+    .replace("<url>", () => url)
+    .replace("<path>", () => new URL(url).pathname)
+    .replace("<slug>", () => {
+      if (value === undefined) throw new Error(`probe ${name}: its key needs a slug`);
+      return value;
+    });
+  return { key: filled as ProbeKey, url, method, headers, body, follow, maxBytes, headFirst, idempotent };
+}
+
+/** The request for probe `name` at a site (URL built from the record). */
+export function probeOf(name: ProbeName, site: ProbeSite, value?: string): ProbeSpec {
+  return probeAt(name, probeUrl(name, site, value), value);
+}
+
+/** The first 4 KiB of a file that can be huge: enough for its content to prove what it is. */
+const RANGE: ProbeRequest = { headers: { range: "bytes=0-4095" }, maxBytes: 4096 };
+
+/** The probe of an exposed file at a site. */
+export function exposedFileProbe(file: ExposedFileSpec, site: ProbeSite): ProbeSpec {
+  const url = new URL(file.path, file.base === "content" ? site.contentBase : site.installBase).toString();
+  return { ...probeAt("exposed", url), ...(file.range ? RANGE : {}) };
+}
+
+// ── Caps on how many probes of a kind one analysis asks ─────────────────────────────────
+
+/** Plugin readmes from the page and the REST API; a listing may add MAX_LISTED_PLUGIN_READMES. */
 export const MAX_PLUGIN_READMES = 20;
+/** Readmes of plugins known only from a listing, on top of the page's and the REST API's. */
+export const MAX_LISTED_PLUGIN_READMES = 20;
 export const MAX_THEME_STYLES = 3;
 export const MAX_EXTRA_SITEMAPS = 3;
 export const MAX_ASSET_SAMPLE = 12;
-
-/** The readme.txt of a plugin (`plugin_readme:<slug>`): its name, Stable tag and changelog are in the first 64 KB. */
-export function pluginReadmeProbe(slug: string, contentBase: string): ProbeSpec {
-  return {
-    key: `plugin_readme:${slug}`,
-    url: new URL(`plugins/${slug}/readme.txt`, contentBase).toString(),
-    maxBytes: 64 * 1024,
-  };
-}

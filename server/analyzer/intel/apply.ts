@@ -66,7 +66,7 @@ function applyToTheme(theme: ThemeInfo, intel: Intel): ThemeInfo {
  * `intel`, and what the audits need to know about the data itself. Generic so it also
  * takes Facts; everything else is passed through unchanged.
  */
-export function applyIntel<T extends Detected>(detected: T, intel: Intel): T {
+export function applyIntel<T extends Omit<Detected, "artifacts">>(detected: T, intel: Intel): T {
   const { wordpress } = detected;
   return {
     ...detected,

@@ -3,20 +3,19 @@
  * exact version of each plugin, which is how scanners match sites to known vulnerabilities
  * without trying a single exploit. Only plugins whose readme was requested count.
  */
+import { probeKey } from "../../gather/probes.ts";
 import { makeCheck } from "../catalogue.ts";
 import type { Audit } from "../types.ts";
 
 /** Evidence sources detect/plugins.ts records for a version read from readme.txt. */
 const README_VERSION_SOURCES = new Set(["readme_stable_tag", "readme_changelog"]);
 
-export const auditPluginReadmes: Audit = ({ plugins, artifacts }) => {
+export const auditPluginReadmes: Audit = ({ plugins, probes }) => {
   const id = "components.plugin_versions_exposed";
   if (plugins.length === 0) return [makeCheck(id, "skip", "No plugins were detected.")];
-  const requested = plugins.filter((plugin) => artifacts.probes[`plugin_readme:${plugin.slug}`] !== undefined);
+  const requested = plugins.filter((plugin) => probes.answers[probeKey("plugin_readme", plugin.slug)] !== undefined);
   if (requested.length === 0) {
-    const failed = plugins.some((plugin) =>
-      artifacts.errors.some((error) => error.stage === `plugin_readme:${plugin.slug}`),
-    );
+    const failed = plugins.some((plugin) => probes.failed.has(probeKey("plugin_readme", plugin.slug)));
     return failed
       ? [makeCheck(id, "error", "The plugins' readme.txt requests got no answer (see errors).")]
       : [makeCheck(id, "skip", "No plugin readme.txt was requested (no plugin file URLs or known REST namespaces).")];

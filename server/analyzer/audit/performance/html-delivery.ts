@@ -8,10 +8,9 @@ const COMPRESSION_MIN_BYTES = 1024;
 const TTFB_GOOD_MS = 800;
 const TTFB_POOR_MS = 1800;
 
-export const auditHtmlDelivery: Audit = ({ artifacts }) => {
-  const { homepage } = artifacts;
+export const auditHtmlDelivery: Audit = ({ homepage }) => {
   const checks = [];
-  if (homepage.body_bytes < COMPRESSION_MIN_BYTES) {
+  if (homepage.bodyBytes < COMPRESSION_MIN_BYTES) {
     checks.push(
       makeCheck("performance.html_compression", "skip", "The homepage is too small for compression to matter."),
     );
@@ -26,11 +25,11 @@ export const auditHtmlDelivery: Audit = ({ artifacts }) => {
       makeCheck(
         "performance.html_compression",
         "fail",
-        `The homepage (${homepage.body_bytes} bytes) is sent uncompressed although the request accepted gzip and Brotli.`,
+        `The homepage (${homepage.bodyBytes} bytes) is sent uncompressed although the request accepted gzip and Brotli.`,
       ),
     );
   }
-  const ttfb = homepage.ttfb_ms;
+  const ttfb = homepage.ttfbMs;
   const evidence = [`ttfb_ms: ${ttfb}`];
   if (ttfb <= TTFB_GOOD_MS) {
     checks.push(makeCheck("performance.ttfb", "pass", `The first byte arrived after ${ttfb} ms.`, evidence));

@@ -1,6 +1,6 @@
 /** Images in the homepage HTML: lazy loading and reserved dimensions. */
 import { resolveUrl } from "../../artifacts.ts";
-import { pageOf } from "../../parse/page.ts";
+import type { HomepageFacts } from "../../facts.ts";
 import { siteUrl } from "../../untrusted-text.ts";
 import { makeCheck } from "../catalogue.ts";
 import type { Audit } from "../types.ts";
@@ -14,9 +14,9 @@ import { count } from "./format.ts";
 const LAZY_MIN_IMAGES = 4;
 
 /** The unsized images themselves (same rule as the facts' without_dimensions), for evidence. */
-function unsizedImages(homepage: { url: string; body: string }): string[] {
-  return pageOf(homepage)
-    .images.filter((image) => !image.inHead && (!image.attrs.width || !image.attrs.height))
+function unsizedImages(homepage: HomepageFacts): string[] {
+  return homepage.page.images
+    .filter((image) => !image.inHead && (!image.attrs.width || !image.attrs.height))
     .map((image) => {
       // Lazy-load plugins put a data: placeholder in src and the real URL in data-src.
       const url = resolveUrl(image.src, homepage.url) ?? resolveUrl(image.attrs["data-src"], homepage.url);
@@ -24,7 +24,7 @@ function unsizedImages(homepage: { url: string; body: string }): string[] {
     });
 }
 
-export const auditImages: Audit = ({ performance, artifacts }) => {
+export const auditImages: Audit = ({ performance, homepage }) => {
   const { total, lazy, without_dimensions: unsized } = performance.images;
   const images = count(total, "image");
   const checks = [];
@@ -76,7 +76,7 @@ export const auditImages: Audit = ({ performance, artifacts }) => {
         "performance.image_dimensions",
         "warn",
         `${unsized} of the ${images} on the homepage ${unsized === 1 ? "lacks" : "lack"} a width or height attribute; unless CSS reserves their space, the layout shifts as they load.`,
-        unsizedImages(artifacts.homepage),
+        unsizedImages(homepage),
       ),
     );
   }

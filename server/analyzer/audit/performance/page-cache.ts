@@ -9,7 +9,7 @@ import type { Audit } from "../types.ts";
  */
 const SLOW_TTFB_MS = 800;
 
-export const auditPageCache: Audit = ({ hosting, plugins, performance, artifacts }) => {
+export const auditPageCache: Audit = ({ hosting, plugins, performance, homepage }) => {
   const { page_cache: cache, page_cache_hit: hit } = hosting;
   // What revealed the cache and CDN (detect/hosting.ts); server software is beside the point.
   const evidence = hosting.evidence
@@ -31,7 +31,7 @@ export const auditPageCache: Audit = ({ hosting, plugins, performance, artifacts
   }
   // A CDN that answered DYNAMIC/BYPASS passes HTML through uncached: not a page cache, but
   // worth saying, because the fix is a setting there rather than a plugin.
-  const cdnStatus = artifacts.homepage.headers["cf-cache-status"];
+  const cdnStatus = homepage.headers["cf-cache-status"];
   if (cdnStatus && /^(dynamic|bypass)/i.test(cdnStatus.trim())) {
     return [
       makeCheck(

@@ -1,5 +1,4 @@
 /** How big the homepage document is: bytes of HTML and number of elements. */
-import { pageOf } from "../../parse/page.ts";
 import { makeCheck } from "../catalogue.ts";
 import type { Audit } from "../types.ts";
 import { size } from "./format.ts";
@@ -21,10 +20,10 @@ const HTML_FAIL_BYTES = 500 * 1024;
 const DOM_WARN_ELEMENTS = 818;
 const DOM_FAIL_ELEMENTS = 1400;
 
-export const auditPageSize: Audit = ({ performance, artifacts }) => {
+export const auditPageSize: Audit = ({ performance, homepage }) => {
   const checks = [];
   const bytes = performance.html_bytes;
-  const truncated = artifacts.homepage.truncated ? " (the download was cut at the analyzer's size limit)" : "";
+  const truncated = homepage.truncated ? " (the download was cut at the analyzer's size limit)" : "";
   if (bytes === null) {
     checks.push(makeCheck("performance.html_size", "skip", "The size of the homepage is unknown."));
   } else {
@@ -53,8 +52,8 @@ export const auditPageSize: Audit = ({ performance, artifacts }) => {
     }
   }
 
-  // Not in the facts: the element count is a property of the parsed page, read from the page model.
-  const elements = pageOf(artifacts.homepage).elementCount;
+  // Not in the report's facts: the element count is a property of the parsed page, read from the page model.
+  const elements = homepage.page.elementCount;
   const evidence = [`elements: ${elements}`];
   if (elements > DOM_FAIL_ELEMENTS) {
     checks.push(

@@ -10,9 +10,9 @@ import type { Audit } from "../types.ts";
  */
 const MAX_REDIRECTS = 1;
 
-export const auditRedirects: Audit = ({ artifacts }) => {
-  const { redirects, status } = artifacts.homepage;
-  const url = siteUrl(artifacts.homepage.url);
+export const auditRedirects: Audit = ({ homepage }) => {
+  const { redirects, status } = homepage;
+  const url = siteUrl(homepage.url);
   // Each hop as "status URL", ending with the page that answered.
   const evidence = [...redirects.map((hop) => `${hop.status} ${siteUrl(hop.url)}`), `${status} ${url}`];
   if (redirects.length === 0) {

@@ -1,7 +1,5 @@
 /** What the homepage makes the browser fetch: blocking scripts, script and stylesheet counts, other hosts. */
 import { resolveUrl } from "../../artifacts.ts";
-import { pageOf } from "../../parse/page.ts";
-import { pageResources } from "../../parse/urls.ts";
 import { siteUrl } from "../../untrusted-text.ts";
 import { makeCheck } from "../catalogue.ts";
 import type { Audit } from "../types.ts";
@@ -39,9 +37,8 @@ const STYLESHEETS_FAIL = 20;
 const THIRD_PARTY_WARN = 10;
 const THIRD_PARTY_FAIL = 20;
 
-export const auditRequests: Audit = ({ performance, artifacts, paths }) => {
-  const { homepage } = artifacts;
-  const page = pageOf(homepage);
+export const auditRequests: Audit = ({ performance, homepage, paths }) => {
+  const { page } = homepage;
   const checks = [];
 
   // render_blocking mixes scripts and stylesheets; the page's <script src> tell them apart.
@@ -76,12 +73,9 @@ export const auditRequests: Audit = ({ performance, artifacts, paths }) => {
   }
 
   // The same resource list the facts counted, to say which plugin or theme the files come from.
-  const resources = pageResources(page, homepage.body, homepage.url).filter(
-    (resource) => resource.from === "attribute",
-  );
   const bySource = (kind: string) =>
     countBySource(
-      resources.filter((resource) => resource.kind === kind).map((resource) => resource.url),
+      homepage.resources.filter((resource) => resource.kind === kind).map((resource) => resource.url),
       paths,
     );
 

@@ -4,7 +4,7 @@
  * inline text); the facts don't name individual scripts.
  */
 import { resolveUrl } from "../../artifacts.ts";
-import { type PageModel, pageOf } from "../../parse/page.ts";
+import type { PageModel } from "../../parse/page.ts";
 import { siteUrl } from "../../untrusted-text.ts";
 import { makeCheck } from "../catalogue.ts";
 import type { Audit } from "../types.ts";
@@ -36,7 +36,7 @@ function scriptsLike(page: PageModel, base: string, pattern: RegExp, id: string)
     .map((script) => siteUrl(resolveUrl(script.src, base)?.toString() ?? `script#${id}`));
 }
 
-export const auditWordPressExtras: Audit = ({ wordpress, artifacts }) => {
+export const auditWordPressExtras: Audit = ({ wordpress, homepage }) => {
   if (!wordpress.detected) {
     const message = "The site does not look like WordPress; this WordPress-specific check does not apply.";
     return [
@@ -44,8 +44,7 @@ export const auditWordPressExtras: Audit = ({ wordpress, artifacts }) => {
       makeCheck("performance.jquery_migrate", "skip", message),
     ];
   }
-  const { homepage } = artifacts;
-  const page = pageOf(homepage);
+  const { page } = homepage;
   const checks = [];
 
   const emoji = emojiLoader(page, homepage.url);

@@ -4,8 +4,7 @@
  * active or not, whose versions give away known bugs. Each listed folder is named in the
  * evidence with what it shows.
  */
-import type { Artifacts } from "../../artifacts.ts";
-import { parseDirectoryListing } from "../../detect/directory-listing.ts";
+import type { ListedDirectory } from "../../facts.ts";
 import { siteText, siteUrl } from "../../untrusted-text.ts";
 import { makeCheck } from "../catalogue.ts";
 import type { Audit } from "../types.ts";
@@ -16,9 +15,7 @@ const NAMES_SHOWN = 15;
 const FOLDER_PROBES = ["uploads", "plugins_listing", "themes_listing"] as const;
 
 /** "…/wp-content/plugins/ lists 3 entries: akismet/, hello.php, xrds-simple/" for a listed URL. */
-function describeListing(url: string, artifacts: Artifacts): string {
-  const answer = Object.values(artifacts.probes).find((probe) => siteUrl(probe.url) === url);
-  const listing = parseDirectoryListing(answer);
+function describeListing({ url, listing }: ListedDirectory): string {
   if (!listing || listing.entries.length === 0) return `${url} lists its files`;
   const names = listing.entries.slice(0, NAMES_SHOWN).map((entry) => `${entry.name}${entry.directory ? "/" : ""}`);
   const count = `${listing.entries.length}${listing.capped ? "+" : ""}`;
@@ -26,7 +23,7 @@ function describeListing(url: string, artifacts: Artifacts): string {
   return `${url} lists ${count} entries: ${siteText(names.join(", "), 600)}${more}`;
 }
 
-export const auditDirectoryListing: Audit = ({ security, artifacts }) => {
+export const auditDirectoryListing: Audit = ({ security, probes, listedDirectories }) => {
   const id = "security.directory_listing";
   if (security.directory_listing.length > 0) {
     return [
@@ -36,14 +33,14 @@ export const auditDirectoryListing: Audit = ({ security, artifacts }) => {
         security.directory_listing.length === 1
           ? "A directory lists its files to anyone."
           : `${security.directory_listing.length} directories list their files to anyone.`,
-        security.directory_listing.map((url) => describeListing(url, artifacts)),
+        listedDirectories.map(describeListing),
       ),
     ];
   }
   // The uploads, plugins and themes folders are probed for this; the exposed-file probes add others.
-  if (!artifacts.probes.uploads)
+  if (!probes.answers.uploads)
     return [makeCheck(id, "error", "The uploads directory could not be requested (see errors).")];
-  const answered = FOLDER_PROBES.filter((key) => artifacts.probes[key]);
+  const answered = FOLDER_PROBES.filter((key) => probes.answers[key]);
   const names = answered.map((key) => key.replace(/_listing$/, ""));
   const message =
     names.length === 1
@@ -54,7 +51,7 @@ export const auditDirectoryListing: Audit = ({ security, artifacts }) => {
       id,
       "pass",
       message,
-      answered.map((key) => `${siteUrl(artifacts.probes[key]?.url)} → ${artifacts.probes[key]?.status}`),
+      answered.map((key) => `${siteUrl(probes.answers[key]?.url)} → ${probes.answers[key]?.status}`),
     ),
   ];
 };

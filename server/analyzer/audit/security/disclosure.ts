@@ -6,14 +6,14 @@
 import { makeCheck } from "../catalogue.ts";
 import type { Audit } from "../types.ts";
 
-export const auditHeaderDisclosure: Audit = ({ security, hosting, artifacts }) => {
+export const auditHeaderDisclosure: Audit = ({ security, hosting, homepage }) => {
   const { server, x_powered_by: poweredBy } = security.version_disclosure;
   const serverCheck =
     server === null
       ? makeCheck(
           "security.server_version_disclosed",
           "pass",
-          artifacts.homepage.headers.server === undefined
+          homepage.headers.server === undefined
             ? "No Server header is sent."
             : "The Server header names the software without a version.",
         )

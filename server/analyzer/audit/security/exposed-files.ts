@@ -8,8 +8,9 @@
  * did not all get an answer is `error`, not `pass`: an unanswered request proves nothing.
  */
 import type { Check } from "../../../../shared/report.ts";
-import { type Artifacts, probesWithPrefix } from "../../artifacts.ts";
-import { EXPOSED_FILES } from "../../gather/probes.ts";
+import type { ProbeFacts } from "../../facts.ts";
+import { EXPOSED_FILES } from "../../gather/probe-kinds.ts";
+import { probeValues } from "../../gather/probes.ts";
 import { type CheckId, makeCheck } from "../catalogue.ts";
 import type { Audit } from "../types.ts";
 
@@ -98,16 +99,14 @@ const EXPOSURES: readonly Exposure[] = [
 ];
 
 /** Probe keys (`exposed:<path>`) that were planned for a kind, and which of them got no answer. */
-function unanswered(artifacts: Artifacts, kind: string): string[] {
-  if (kind === "readme") return artifacts.probes.readme_html ? [] : ["readme.html"];
-  const suffixes = EXPOSED_FILES.filter((file) => file.kind === kind).map(
-    (file) => `/${file.path.replace(/^content\//, "")}`,
-  );
-  const answered = probesWithPrefix(artifacts, "exposed:").map(([path]) => path);
+function unanswered({ answers }: ProbeFacts, kind: string): string[] {
+  if (kind === "readme") return answers.readme_html ? [] : ["readme.html"];
+  const suffixes = EXPOSED_FILES.filter((file) => file.kind === kind).map((file) => `/${file.path}`);
+  const answered = probeValues(answers, "exposed").map(([path]) => path);
   return suffixes.filter((suffix) => !answered.some((path) => path.endsWith(suffix)));
 }
 
-export const auditExposedFiles: Audit = ({ security, artifacts }) =>
+export const auditExposedFiles: Audit = ({ security, probes }) =>
   EXPOSURES.map(({ kind, id, what, risk, clean }): Check => {
     const found = security.exposed_files.filter((file) => file.kind === kind);
     if (found.length > 0) {
@@ -118,7 +117,7 @@ export const auditExposedFiles: Audit = ({ security, artifacts }) =>
         found.map((file) => `${file.url} (${file.status}): ${file.evidence}`),
       );
     }
-    const missing = unanswered(artifacts, kind);
+    const missing = unanswered(probes, kind);
     if (missing.length > 0) {
       return makeCheck(
         id,

@@ -5,7 +5,6 @@
  */
 import type { Check } from "../../../../shared/report.ts";
 import type { Facts } from "../../facts.ts";
-import { pageOf } from "../../parse/page.ts";
 import { siteText } from "../../untrusted-text.ts";
 import { makeCheck } from "../catalogue.ts";
 import type { Audit } from "../types.ts";
@@ -31,7 +30,7 @@ function header(facts: Facts, name: string): string | null {
 
 /** A CSP given in <meta http-equiv> also applies (except frame-ancestors, which browsers ignore there). */
 function metaCsp(facts: Facts): string | null {
-  const meta = pageOf(facts.artifacts.homepage).metas.find(
+  const meta = facts.homepage.page.metas.find(
     (tag) => tag.inHead && (tag.attrs["http-equiv"] ?? "").toLowerCase() === "content-security-policy",
   );
   return meta?.attrs.content ? siteText(meta.attrs.content, 500) : null;

@@ -2,11 +2,11 @@
 import { makeCheck } from "../catalogue.ts";
 import type { Audit } from "../types.ts";
 
-export const auditLogin: Audit = ({ wordpress, security, artifacts }) => {
+export const auditLogin: Audit = ({ wordpress, security, probes }) => {
   const id = "security.login_over_https";
   if (!wordpress.detected) return [makeCheck(id, "skip", "The site does not look like WordPress.")];
   const { login } = security;
-  if (!artifacts.probes.login) return [makeCheck(id, "error", "wp-login.php could not be requested (see errors).")];
+  if (!probes.answers.login) return [makeCheck(id, "error", "wp-login.php could not be requested (see errors).")];
   if (!login.reachable || login.url === null) {
     return [
       makeCheck(

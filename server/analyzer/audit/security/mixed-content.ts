@@ -6,20 +6,15 @@
  * Reads the homepage itself: only resources referenced by tag attributes (script src, link
  * href, img src/srcset, iframe src) count — URLs merely mentioned in inline text are not loaded.
  */
-import { pageOf } from "../../parse/page.ts";
-import { pageResources } from "../../parse/urls.ts";
 import { siteUrl } from "../../untrusted-text.ts";
 import { makeCheck } from "../catalogue.ts";
 import type { Audit } from "../types.ts";
 
-export const auditMixedContent: Audit = ({ artifacts, security }) => {
+export const auditMixedContent: Audit = ({ homepage, security }) => {
   const id = "security.mixed_content";
   if (!security.https)
     return [makeCheck(id, "skip", "The site is not served over HTTPS, so there is no mixed content.")];
-  const { homepage } = artifacts;
-  const insecure = pageResources(pageOf(homepage), homepage.body, homepage.url).filter(
-    (resource) => resource.from === "attribute" && resource.url.protocol === "http:",
-  );
+  const insecure = homepage.resources.filter((resource) => resource.url.protocol === "http:");
   if (insecure.length === 0) {
     return [makeCheck(id, "pass", "Every resource the homepage loads is requested over HTTPS.")];
   }

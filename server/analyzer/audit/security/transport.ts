@@ -3,7 +3,7 @@
  * browsers from ever trying plain HTTP again?
  */
 import type { Check } from "../../../../shared/report.ts";
-import type { HttpArtifact } from "../../artifacts.ts";
+import type { ProbeAnswer } from "../../facts.ts";
 import { siteUrl } from "../../untrusted-text.ts";
 import { makeCheck } from "../catalogue.ts";
 import type { Audit } from "../types.ts";
@@ -11,33 +11,33 @@ import type { Audit } from "../types.ts";
 /** 180 days: the minimum max-age security scanners (Mozilla Observatory) accept. */
 export const HSTS_MIN_SECONDS = 180 * 24 * 60 * 60;
 
-export const auditTransport: Audit = ({ artifacts, security }) => {
-  const finalUrl = new URL(artifacts.homepage.url);
+export const auditTransport: Audit = ({ homepage, probes, security }) => {
+  const finalUrl = new URL(homepage.url);
   const checks: Check[] = [];
   if (finalUrl.protocol === "https:") {
-    checks.push(makeCheck("security.https", "pass", "The homepage is served over HTTPS.", [artifacts.homepage.url]));
+    checks.push(makeCheck("security.https", "pass", "The homepage is served over HTTPS.", [homepage.url]));
   } else {
     checks.push(
       makeCheck(
         "security.https",
         "fail",
         "The homepage is served over plain HTTP; visitors' traffic and logins can be read and altered.",
-        [artifacts.homepage.url],
+        [homepage.url],
       ),
     );
   }
-  checks.push(redirectCheck(security.https, security.http_to_https_redirect, artifacts.probes.http_redirect));
+  checks.push(redirectCheck(security.https, security.http_to_https_redirect, probes.answers.http_redirect));
   checks.push(hstsCheck(security.https, security.hsts));
   return checks;
 };
 
-function redirectCheck(https: boolean, redirects: boolean | null, plain: HttpArtifact | undefined): Check {
+function redirectCheck(https: boolean, redirects: boolean | null, plain: ProbeAnswer | undefined): Check {
   const id = "security.http_to_https_redirect";
   if (!https) return makeCheck(id, "skip", "The site is not served over HTTPS, so there is nothing to redirect to.");
   if (!plain || redirects === null) {
     return makeCheck(id, "error", "The http:// version of the homepage could not be requested (see errors).");
   }
-  const location = plain.headers.location ?? "";
+  const location = plain.location ?? "";
   const evidence = [`${siteUrl(plain.url)} → ${plain.status}${location ? ` ${siteUrl(location)}` : ""}`];
   if (redirects) return makeCheck(id, "pass", "http:// requests are redirected to https://.", evidence);
   // A first hop to another http:// URL (e.g. adding www) may still end on HTTPS, but the

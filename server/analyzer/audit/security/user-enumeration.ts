@@ -24,7 +24,7 @@ function describe(user: DisclosedUser): string {
   return `${name}${id} — seen in ${user.sources.join(", ")}`;
 }
 
-function restCheck({ security, artifacts }: Facts): Check {
+function restCheck({ security, probes }: Facts): Check {
   const id = "security.rest_user_enumeration";
   const listed = security.users.filter((user) => user.sources.includes("rest_api"));
   if (listed.length > 0) {
@@ -35,25 +35,24 @@ function restCheck({ security, artifacts }: Facts): Check {
       listed.map(describe),
     );
   }
-  const answer = artifacts.probes.rest_users;
+  const answer = probes.answers.rest_users;
   if (answer) {
     return makeCheck(id, "pass", `The REST users endpoint does not list accounts (answer ${answer.status}).`, [
       `${siteUrl(answer.url)} → ${answer.status}`,
     ]);
   }
-  const failed = artifacts.errors.some((error) => error.stage === "rest_users");
-  if (failed || !artifacts.probes.rest_root) {
+  if (probes.failed.has("rest_users") || !probes.answers.rest_root) {
     return makeCheck(id, "error", "The REST API could not be requested (see errors), so user listing was not checked.");
   }
   return makeCheck(id, "pass", "The REST API is not reachable, so it lists no users.");
 }
 
-function authorCheck({ security, artifacts }: Facts): Check {
+function authorCheck({ security, probes }: Facts): Check {
   const id = "security.author_enumeration";
-  const answer = artifacts.probes.author_1;
+  const answer = probes.answers.author_1;
   if (security.user_enumeration.author_archives) {
     const user = security.users.find((entry) => entry.sources.includes("author_archive"));
-    const target = answer?.headers.location ? ` → ${siteUrl(answer.headers.location)}` : "";
+    const target = answer?.location ? ` → ${siteUrl(answer.location)}` : "";
     return makeCheck(
       id,
       "fail",

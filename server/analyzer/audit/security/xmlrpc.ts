@@ -10,13 +10,13 @@ import type { Audit } from "../types.ts";
 
 const IDS = ["security.xmlrpc_enabled", "security.xmlrpc_multicall", "security.xmlrpc_pingback"] as const;
 
-export const auditXmlRpc: Audit = ({ wordpress, security, artifacts }) => {
+export const auditXmlRpc: Audit = ({ wordpress, security, probes }) => {
   if (!wordpress.detected) {
     return IDS.map((id) => makeCheck(id, "skip", "The site does not look like WordPress."));
   }
   const { xmlrpc } = security;
-  const get = artifacts.probes.xmlrpc_get;
-  const list = artifacts.probes.xmlrpc_methods;
+  const get = probes.answers.xmlrpc_get;
+  const list = probes.answers.xmlrpc_methods;
   if (!xmlrpc.enabled) {
     if (!get && !list) {
       return IDS.map((id) => makeCheck(id, "error", "xmlrpc.php could not be requested (see errors)."));

@@ -10,9 +10,9 @@ import type { Audit } from "../types.ts";
  */
 const blocksCrawling = (status: number) => status >= 500 || status === 429;
 
-export const auditCrawling: Audit = ({ seo, artifacts }) => {
+export const auditCrawling: Audit = ({ seo, probes }) => {
   const checks = [];
-  const robots = artifacts.probes.robots;
+  const robots = probes.answers.robots;
 
   const robotsUrl = siteUrl(robots?.url);
   if (!robots) {

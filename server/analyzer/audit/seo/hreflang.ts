@@ -15,7 +15,7 @@ function comparable(url: string): string | null {
   }
 }
 
-export const auditHreflang: Audit = ({ seo, artifacts }) => {
+export const auditHreflang: Audit = ({ seo, homepage }) => {
   const links = seo.hreflang;
   if (links.length === 0) {
     return [makeCheck("seo.hreflang", "skip", "The homepage has no hreflang annotations.")];
@@ -38,7 +38,7 @@ export const auditHreflang: Audit = ({ seo, artifacts }) => {
     ];
   }
   // Google: "each language version must list itself as well as all other language versions".
-  const self = comparable(artifacts.homepage.url);
+  const self = comparable(homepage.url);
   if (!links.some((link) => comparable(link.url) === self)) {
     return [
       makeCheck(

@@ -1,6 +1,6 @@
 /** May the homepage be indexed, and under which URL: robots directives and the canonical link. */
 import { resolveUrl } from "../../artifacts.ts";
-import { linksWithRel, pageOf } from "../../parse/page.ts";
+import { linksWithRel } from "../../parse/page.ts";
 import { siteUrl } from "../../untrusted-text.ts";
 import { makeCheck } from "../catalogue.ts";
 import type { Audit } from "../types.ts";
@@ -10,8 +10,7 @@ const bareHost = (url: URL) => url.hostname.replace(/^www\./, "");
 /** Path without a trailing slash, so "/" and "" or "/blog" and "/blog/" compare equal. */
 const barePath = (url: URL) => url.pathname.replace(/\/+$/, "");
 
-export const auditIndexing: Audit = ({ seo, artifacts }) => {
-  const { homepage } = artifacts;
+export const auditIndexing: Audit = ({ seo, homepage }) => {
   const checks = [];
 
   const directives = [
@@ -47,7 +46,7 @@ export const auditIndexing: Audit = ({ seo, artifacts }) => {
   // Search engines ignore canonicals in <body> and all canonicals when several disagree
   // (Lighthouse: "multiple conflicting URLs"); the facts keep only the first one.
   const declared = new Set(
-    linksWithRel(pageOf(homepage), "canonical")
+    linksWithRel(homepage.page, "canonical")
       .filter((link) => link.inHead)
       .flatMap((link) => {
         const url = resolveUrl(link.attrs.href, homepage.url);

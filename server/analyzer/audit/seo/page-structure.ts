@@ -1,6 +1,5 @@
 /** How the homepage document is built for search engines: H1, language, mobile viewport, image alt text. */
 import { resolveUrl } from "../../artifacts.ts";
-import { pageOf } from "../../parse/page.ts";
 import { siteUrl } from "../../untrusted-text.ts";
 import { makeCheck } from "../catalogue.ts";
 import type { Audit } from "../types.ts";
@@ -12,7 +11,7 @@ import { langProblem } from "./language.ts";
  */
 const USABLE_VIEWPORT = /\b(?:width|initial-scale)\s*=/i;
 
-export const auditPageStructure: Audit = ({ seo, performance, artifacts }) => {
+export const auditPageStructure: Audit = ({ seo, performance, homepage }) => {
   const checks = [];
 
   const h1 = seo.headings.h1;
@@ -84,9 +83,8 @@ export const auditPageStructure: Audit = ({ seo, performance, artifacts }) => {
     checks.push(makeCheck("seo.image_alt", "pass", `${all} an alt attribute.`));
   } else {
     // The images themselves, for evidence (same rule as the facts: no alt attribute at all).
-    const { homepage } = artifacts;
-    const evidence = pageOf(homepage)
-      .images.filter((image) => !image.inHead && !("alt" in image.attrs))
+    const evidence = homepage.page.images
+      .filter((image) => !image.inHead && !("alt" in image.attrs))
       .map((image) => {
         const url = resolveUrl(image.src, homepage.url) ?? resolveUrl(image.attrs["data-src"], homepage.url);
         return url ? siteUrl(url.toString()) : "(an inline or src-less image)";

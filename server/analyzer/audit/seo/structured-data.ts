@@ -1,5 +1,4 @@
 /** schema.org structured data: present, and every JSON-LD block parses. */
-import { pageOf } from "../../parse/page.ts";
 import { siteText } from "../../untrusted-text.ts";
 import { makeCheck } from "../catalogue.ts";
 import type { Audit } from "../types.ts";
@@ -7,12 +6,12 @@ import type { Audit } from "../types.ts";
 /** parse/page.ts keeps at most this many characters of an inline script: a longer block is cut, not broken. */
 const INLINE_SCRIPT_CAP = 100_000;
 
-export const auditStructuredData: Audit = ({ seo, artifacts }) => {
+export const auditStructuredData: Audit = ({ seo, homepage }) => {
   const types = seo.structured_data_types;
   // The facts skip JSON-LD that doesn't parse (extract/seo.ts leaves reporting it to an
   // audit); search engines ignore such a block entirely, so it is worth naming.
-  const invalid = pageOf(artifacts.homepage)
-    .scripts.filter((script) => (script.attrs.type ?? "").trim().toLowerCase() === "application/ld+json")
+  const invalid = homepage.page.scripts
+    .filter((script) => (script.attrs.type ?? "").trim().toLowerCase() === "application/ld+json")
     .flatMap((script, index) => {
       if (script.text.length >= INLINE_SCRIPT_CAP) return [];
       try {

@@ -11,6 +11,7 @@
  * claim maps to nothing either.
  */
 import type { Artifacts } from "../../artifacts.ts";
+import { probeValues } from "../../gather/probes.ts";
 import { isPlausibleComponentVersion } from "../evidence.ts";
 import { looksLikeReadme, parsePluginReadme } from "../readme.ts";
 import { PLUGIN_SIGNATURES } from "../signatures.ts";
@@ -110,10 +111,10 @@ export function wordsOf(text: string, max = 16): string[] {
 /** Readme names ("=== Foo Gallery ===") of this site's fetched readmes, by slug. */
 export function readmeNames(artifacts: Artifacts): Map<string, string> {
   const names = new Map<string, string>();
-  for (const [key, artifact] of Object.entries(artifacts.probes)) {
-    if (!key.startsWith("plugin_readme:") || artifact.status !== 200 || !looksLikeReadme(artifact.body)) continue;
+  for (const [slug, artifact] of probeValues(artifacts.probes, "plugin_readme")) {
+    if (artifact.status !== 200 || !looksLikeReadme(artifact.body)) continue;
     const name = parsePluginReadme(artifact.body).name;
-    if (name) names.set(key.slice("plugin_readme:".length), name);
+    if (name) names.set(slug, name);
   }
   return names;
 }

@@ -1,0 +1,108 @@
+/**
+ * The homepage and what is measured on it: the page itself (it decides whether there is a
+ * report at all), two more time-to-first-byte samples, and a bounded sample of the same-site
+ * assets it loads. These are not probes: they are stored in `artifacts.homepage` and
+ * `artifacts.assets`.
+ */
+import type { Artifacts, AssetArtifact, HomepageArtifact, HttpArtifact } from "../artifacts.ts";
+import type { SitePaths } from "../detect/site-paths.ts";
+import { SiteUnreachableError, TargetNotAllowedError } from "../errors.ts";
+import { FetchFailure, type FetchResult, type SafeClient } from "../fetch/safe-client.ts";
+import { pageOf } from "../parse/page.ts";
+import { pageResources } from "../parse/urls.ts";
+import { headersToRecord, toArtifact } from "./decode.ts";
+import { failureEntry } from "./probe-runner.ts";
+import { MAX_ASSET_SAMPLE } from "./probes.ts";
+
+const TTFB_SAMPLES = 3;
+/** Assets larger than this are reported at this size (and the page is heavy anyway). */
+const ASSET_MAX_BYTES = 2 * 1024 * 1024;
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
+const round = (ms: number) => Math.round(ms * 10) / 10;
+
+export async function fetchHomepage(client: SafeClient, url: string): Promise<HomepageArtifact> {
+  let result: FetchResult;
+  try {
+    result = await client.fetch(url);
+  } catch (error) {
+    if (error instanceof FetchFailure) {
+      if (error.kind === "blocked") throw new TargetNotAllowedError(error.message);
+      throw new SiteUnreachableError(error.kind, `The site did not answer: ${error.message}.`);
+    }
+    throw error;
+  }
+  return {
+    ...toArtifact(result),
+    redirects: result.redirects,
+    ttfb_ms: round(result.ttfbMs),
+    ttfb_samples_ms: [round(result.ttfbMs)],
+    download_ms: round(result.totalMs),
+    transfer_bytes: result.headers.has("content-length") ? Number(result.headers.get("content-length")) : null,
+    body_bytes: result.body.byteLength,
+    encoding: result.encoding,
+    http_version: result.httpVersion,
+  };
+}
+
+/**
+ * Two more homepage requests timed to the first byte, together (in series they would add a
+ * round trip to the report); TTFB is the median of the three.
+ */
+export async function sampleTtfb(client: SafeClient, homepage: HomepageArtifact) {
+  const samples = await Promise.allSettled(
+    Array.from({ length: TTFB_SAMPLES - 1 }, () => client.fetch(homepage.url, { discardBody: true, follow: false })),
+  );
+  // A failed sample is left out: one sample is still a measurement.
+  for (const sample of samples)
+    if (sample.status === "fulfilled") homepage.ttfb_samples_ms.push(round(sample.value.ttfbMs));
+  homepage.ttfb_ms = round(median(homepage.ttfb_samples_ms));
+}
+
+/** A bounded sample of same-site assets: sizes, compression, caching. */
+export async function sampleAssets(client: SafeClient, homepage: HttpArtifact, paths: SitePaths, artifacts: Artifacts) {
+  const resources = pageResources(pageOf(homepage), homepage.body, homepage.url).filter(
+    (resource) => resource.url.origin === paths.origin && resource.kind !== "other" && resource.from === "attribute",
+  );
+  // Round-robin over kinds so the sample covers scripts, styles, images and fonts.
+  const byKind = new Map<string, typeof resources>();
+  for (const resource of resources) byKind.set(resource.kind, [...(byKind.get(resource.kind) ?? []), resource]);
+  const sample: typeof resources = [];
+  while (sample.length < MAX_ASSET_SAMPLE && [...byKind.values()].some((list) => list.length > 0)) {
+    for (const list of byKind.values()) {
+      const next = list.shift();
+      if (next && sample.length < MAX_ASSET_SAMPLE) sample.push(next);
+    }
+  }
+  await Promise.all(
+    sample.map(async (resource) => {
+      const asset: AssetArtifact = {
+        url: resource.url.toString(),
+        type: resource.kind,
+        status: null,
+        headers: {},
+        bytes: null,
+      };
+      try {
+        const result = await client.fetch(asset.url, {
+          follow: true,
+          maxBodyBytes: ASSET_MAX_BYTES,
+          headers: { accept: "*/*" },
+        });
+        asset.status = result.status;
+        asset.headers = headersToRecord(result.headers);
+        asset.bytes = result.body.byteLength;
+      } catch (error) {
+        artifacts.errors.push(failureEntry("asset", asset.url, error));
+      }
+      artifacts.assets.push(asset);
+    }),
+  );
+  artifacts.assets.sort((a, b) => a.url.localeCompare(b.url));
+}

@@ -1,0 +1,345 @@
+/**
+ * The probe catalogue: every kind of request the analyzer makes besides the homepage and the
+ * asset sample, one record each — the key its answer is stored under in `artifacts.probes`,
+ * where its URL comes from, how it is asked and how much of it is read, what the answer
+ * proves, and which checks and facts read it. Gather builds its requests from these records
+ * (gather/probes.ts turns a record into a request); aggressive enumeration
+ * (enumeration/enumerate.ts) stores its answers under the keys of the last two.
+ *
+ * Keys are typed: `ProbeKey` (gather/probes.ts) is derived from the records' key patterns, so
+ * `artifacts.probes.rest_roots` or `probeKey("plugin_readmes", slug)` does not compile. The
+ * key strings themselves are what saved artifacts (test/artifacts/*.json) hold: never rename one.
+ */
+import type { CheckId } from "../audit/catalogue.ts";
+
+/** Where a probe's URL comes from. */
+export type ProbeUrl =
+  /** A path under the WordPress install base, the content directory, or the origin's root. */
+  | { readonly from: "install" | "content" | "origin"; readonly path: string }
+  /** A route of the REST API, in the style of the root (pretty /wp-json/… or ?rest_route=/…). */
+  | { readonly from: "rest"; readonly route: string }
+  /** Worked out by gather from the homepage, another answer or a list; `how` says from what. */
+  | { readonly from: "found"; readonly how: string };
+
+/** How a probe is asked and read. */
+export interface ProbeRequest {
+  readonly method?: "GET" | "HEAD" | "POST";
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string;
+  /** Follow redirects (default true). */
+  readonly follow?: boolean;
+  /** Cap on the decoded body (default PROBE_MAX_BYTES). */
+  readonly maxBytes?: number;
+  /**
+   * Ask with HEAD first and GET only when the answer may be the file (200/206) or the
+   * server does not do HEAD. WordPress answers a HEAD for a missing path without rendering
+   * its theme, so a miss costs a third of the server's time — and most probes miss.
+   * Only over HTTP/2 (see the probe runner).
+   */
+  readonly headFirst?: boolean;
+  /** A POST that changes nothing: it may share an HTTP/2 connection with requests in flight. */
+  readonly idempotent?: boolean;
+}
+
+export interface ProbeKind extends ProbeRequest {
+  /**
+   * The key of its answer in `artifacts.probes`: fixed (`robots`), or a pattern in which
+   * `<slug>` stands for the probe's parameter, `<url>` for its URL and `<path>` for the
+   * URL's path (`plugin_readme:<slug>`, `sitemap:<url>`, `exposed:<path>`).
+   */
+  readonly key: string;
+  readonly url: ProbeUrl;
+  /** Which stage asks it: gather (every analysis) or aggressive enumeration (opt-in). */
+  readonly askedBy: "gather" | "enumeration";
+  /** What the answer proves, in a sentence (docs/probes.md). */
+  readonly proves: string;
+  /** The checks whose result depends on the answer (through the facts). */
+  readonly checks: readonly CheckId[];
+  /** The facts established from the answer, and where. */
+  readonly facts: readonly string[];
+}
+
+/**
+ * What is read of a plugins/ or themes/ listing: ~3 000 rows of Apache's fancy index, far
+ * more than detect reads (MAX_LISTING_ENTRIES); a 5 MB listing costs this and no more.
+ */
+export const LISTING_MAX_BYTES = 256 * 1024;
+
+export const XMLRPC_LIST_METHODS =
+  '<?xml version="1.0"?><methodCall><methodName>system.listMethods</methodName><params></params></methodCall>';
+
+const EXPOSED_CHECKS = [
+  "security.config_backup_exposed",
+  "security.env_file_exposed",
+  "security.db_dump_exposed",
+  "security.installer_exposed",
+  "security.emergency_script_exposed",
+  "security.git_exposed",
+  "security.debug_log_exposed",
+  "security.installer_log_exposed",
+  "security.backup_dir_exposed",
+] as const satisfies readonly CheckId[];
+const USER_CHECKS = ["security.user_enumeration", "security.admin_username"] as const satisfies readonly CheckId[];
+
+/** Every probe kind, by name: the key itself for a fixed key, the key's prefix for a pattern. */
+export const PROBE_KINDS = {
+  not_found: {
+    key: "not_found",
+    url: { from: "install", path: "wpreport-<random>-not-found/" },
+    askedBy: "gather",
+    proves:
+      "How the site answers a path that cannot exist (its 404 fingerprint): a probe answered like it found nothing, whatever its status.",
+    checks: EXPOSED_CHECKS,
+    facts: ["security.exposed_files (extract/soft-404.ts)"],
+  },
+  rest_root: {
+    key: "rest_root",
+    url: {
+      from: "found",
+      how: "the REST root the homepage advertises, else <install>wp-json/, else <install>?rest_route=/ (the first that answers as a REST root)",
+    },
+    maxBytes: 128 * 1024,
+    askedBy: "gather",
+    proves: "The REST API answers; its namespaces name plugins that registered routes, and wp/v2 is WordPress's own.",
+    checks: ["security.rest_user_enumeration"],
+    facts: ["wordpress (detect/wordpress.ts)", "plugins (detect/plugins.ts)"],
+  },
+  rest_users: {
+    key: "rest_users",
+    url: { from: "rest", route: "wp/v2/users?per_page=100" },
+    maxBytes: 128 * 1024,
+    askedBy: "gather",
+    proves: "The REST API lists user accounts with their login names (slug) to anyone.",
+    checks: ["security.rest_user_enumeration", ...USER_CHECKS],
+    facts: ["users (detect/users.ts)"],
+  },
+  author_1: {
+    key: "author_1",
+    url: { from: "install", path: "?author=1" },
+    follow: false,
+    maxBytes: 64 * 1024,
+    askedBy: "gather",
+    proves: "/?author=1 redirects to /author/<login>/ (or its archive page names the author's slug).",
+    checks: ["security.author_enumeration", ...USER_CHECKS],
+    facts: ["users (detect/users.ts)"],
+  },
+  users_sitemap: {
+    key: "users_sitemap",
+    url: { from: "install", path: "wp-sitemap-users-1.xml" },
+    maxBytes: 128 * 1024,
+    askedBy: "gather",
+    proves: "WordPress ≥ 5.5 lists every author's archive URL (/author/<login>/) in its users sitemap.",
+    checks: USER_CHECKS,
+    facts: ["users (detect/users.ts)"],
+  },
+  oembed: {
+    key: "oembed",
+    url: { from: "rest", route: "oembed/1.0/embed?url=<item>" },
+    maxBytes: 64 * 1024,
+    askedBy: "gather",
+    proves: "oEmbed of the feed's newest item names its author (display name and author URL).",
+    checks: USER_CHECKS,
+    facts: ["users (detect/users.ts)"],
+  },
+  robots: {
+    key: "robots",
+    url: { from: "origin", path: "/robots.txt" },
+    maxBytes: 64 * 1024,
+    askedBy: "gather",
+    proves: "robots.txt: whether crawlers may reach the site, and which sitemaps it names.",
+    checks: ["seo.robots_txt", "seo.robots_txt_blocks_all", "seo.sitemap_in_robots"],
+    facts: ["seo.robots_txt (extract/seo.ts)"],
+  },
+  sitemap: {
+    key: "sitemap:<url>",
+    url: {
+      from: "found",
+      how: "<install>wp-sitemap.xml and the sitemaps robots.txt lists on the same origin (at most MAX_EXTRA_SITEMAPS); <install>sitemap_index.xml and sitemap.xml only when none of those is a sitemap",
+    },
+    maxBytes: 512 * 1024,
+    askedBy: "gather",
+    proves: "An XML sitemap answers there, and how many URLs it lists.",
+    checks: ["seo.sitemap", "seo.sitemap_in_robots"],
+    facts: ["seo.sitemaps (extract/seo.ts)"],
+  },
+  feed: {
+    key: "feed",
+    url: { from: "found", how: "the first RSS/Atom feed the homepage advertises on its origin, else <install>feed/" },
+    maxBytes: 512 * 1024,
+    askedBy: "gather",
+    proves: "The feed's generator gives the WordPress version; its items name their authors and the newest item.",
+    checks: ["security.wp_version_disclosed", "components.core_outdated", "components.core_vulnerable", ...USER_CHECKS],
+    facts: ["wordpress (detect/wordpress.ts)", "users (detect/users.ts)"],
+  },
+  readme_html: {
+    key: "readme_html",
+    url: { from: "install", path: "readme.html" },
+    maxBytes: 64 * 1024,
+    askedBy: "gather",
+    proves: "WordPress's readme.html is public (it names the version's branch).",
+    checks: ["security.readme_exposed"],
+    facts: ["wordpress (detect/wordpress.ts)", "security.exposed_files (extract/security.ts)"],
+  },
+  login: {
+    key: "login",
+    url: { from: "install", path: "wp-login.php" },
+    maxBytes: 128 * 1024,
+    askedBy: "gather",
+    proves: "The login form is there, over HTTPS or not; its assets' ?ver= give the WordPress version.",
+    checks: ["security.login_over_https"],
+    facts: ["wordpress (detect/wordpress.ts)", "security.login (extract/security.ts)"],
+  },
+  xmlrpc_methods: {
+    key: "xmlrpc_methods",
+    url: { from: "install", path: "xmlrpc.php" },
+    method: "POST",
+    headers: { "content-type": "text/xml" },
+    body: XMLRPC_LIST_METHODS,
+    idempotent: true, // system.listMethods only reads
+    follow: false,
+    maxBytes: 64 * 1024,
+    askedBy: "gather",
+    proves: "XML-RPC answers system.listMethods: it is on, and whether it offers system.multicall and pingback.ping.",
+    checks: ["security.xmlrpc_enabled", "security.xmlrpc_multicall", "security.xmlrpc_pingback"],
+    facts: ["security.xmlrpc (extract/security.ts)"],
+  },
+  xmlrpc_get: {
+    key: "xmlrpc_get",
+    url: { from: "install", path: "xmlrpc.php" },
+    maxBytes: 16 * 1024,
+    askedBy: "gather",
+    proves:
+      "Only when system.listMethods got no XML-RPC answer (a firewall blocking POSTs): whether xmlrpc.php is there at all.",
+    checks: ["security.xmlrpc_enabled"],
+    facts: ["wordpress (detect/wordpress.ts)", "security.xmlrpc (extract/security.ts)"],
+  },
+  uploads: {
+    key: "uploads",
+    url: { from: "content", path: "uploads/" },
+    follow: false,
+    maxBytes: 64 * 1024,
+    askedBy: "gather",
+    proves: "The uploads folder lists its files (an open directory listing).",
+    checks: ["security.directory_listing"],
+    facts: ["security.directory_listing (extract/security.ts)"],
+  },
+  plugins_listing: {
+    key: "plugins_listing",
+    url: { from: "content", path: "plugins/" },
+    follow: false,
+    maxBytes: LISTING_MAX_BYTES,
+    askedBy: "gather",
+    proves: "An open listing of the plugins folder names every installed plugin, active or not.",
+    checks: ["security.directory_listing"],
+    facts: ["plugins (detect/finders/listing.ts)", "security.directory_listing (extract/security.ts)"],
+  },
+  themes_listing: {
+    key: "themes_listing",
+    url: { from: "content", path: "themes/" },
+    follow: false,
+    maxBytes: LISTING_MAX_BYTES,
+    askedBy: "gather",
+    proves: "An open listing of the themes folder names every installed theme.",
+    checks: ["security.directory_listing"],
+    facts: ["installedThemes (detect/enumerated.ts)", "security.directory_listing (extract/security.ts)"],
+  },
+  exposed: {
+    key: "exposed:<path>",
+    url: { from: "found", how: "each path of EXPOSED_FILES, under the install base or the content directory" },
+    follow: false,
+    headFirst: true,
+    maxBytes: 32 * 1024,
+    askedBy: "gather",
+    proves: "A file that must never be public is readable (its content proves it, past the soft-404 guard).",
+    checks: [...EXPOSED_CHECKS, "security.directory_listing"],
+    facts: ["security.exposed_files (extract/security.ts)"],
+  },
+  theme_style: {
+    key: "theme_style:<slug>",
+    url: { from: "content", path: "themes/<slug>/style.css" },
+    maxBytes: 16 * 1024,
+    askedBy: "gather",
+    proves:
+      "The header of a theme's style.css: its name, version and parent (Template:). Asked for the themes the page uses and for the parent a child names.",
+    checks: ["components.theme_outdated", "components.theme_vulnerable"],
+    facts: ["theme (detect/theme.ts)"],
+  },
+  plugin_readme: {
+    key: "plugin_readme:<slug>",
+    url: { from: "content", path: "plugins/<slug>/readme.txt" },
+    maxBytes: 64 * 1024, // the name, Stable tag and changelog are in the first 64 KB
+    askedBy: "gather",
+    proves:
+      "A plugin's readme.txt: its name, and its version (Stable tag, changelog). Asked for plugins seen on the page, in the REST API or in the plugins listing.",
+    checks: ["components.plugin_versions_exposed", "components.plugins_outdated", "components.plugins_vulnerable"],
+    facts: ["plugins (detect/plugins.ts)"],
+  },
+  http_redirect: {
+    key: "http_redirect",
+    url: { from: "found", how: "the homepage's URL with http:// and the default port (HTTPS sites only)" },
+    follow: false,
+    maxBytes: 16 * 1024,
+    askedBy: "gather",
+    proves: "Whether http:// redirects straight to https://.",
+    checks: ["security.http_to_https_redirect"],
+    facts: ["security.http_to_https_redirect (extract/security.ts)"],
+  },
+  enum_plugin: {
+    key: "enum_plugin:<slug>",
+    url: { from: "content", path: "plugins/<slug>/" },
+    askedBy: "enumeration",
+    proves:
+      "A plugin the page does not show is installed: its folder (or readme.txt) answers where a made-up one answers 404. Only its proof is kept.",
+    checks: ["components.plugins_outdated", "components.plugins_vulnerable"],
+    facts: ["plugins, found_by aggressive (detect/enumerated.ts)"],
+  },
+  enum_theme: {
+    key: "enum_theme:<slug>",
+    url: { from: "content", path: "themes/<slug>/style.css" },
+    askedBy: "enumeration",
+    proves: "A theme the page does not show is installed: its style.css answers where a made-up one answers 404.",
+    checks: [],
+    facts: ["installedThemes (detect/enumerated.ts)"],
+  },
+} as const satisfies Record<string, ProbeKind>;
+
+// ── Exposed files ───────────────────────────────────────────────────────────────────────
+
+export interface ExposedFileSpec {
+  /** Path relative to the WordPress root or the content directory (`base`). */
+  path: string;
+  base: "install" | "content";
+  kind: ExposedKind;
+  /** Read only the first bytes (logs and dumps can be huge). */
+  range?: boolean;
+}
+
+export type ExposedKind =
+  | "debug_log"
+  | "config_backup"
+  | "env_file"
+  | "git"
+  | "installer"
+  | "installer_log"
+  | "backup_dir"
+  | "emergency"
+  | "db_dump";
+
+/** Files and folders that must never be public (probe `exposed:<path>`). */
+export const EXPOSED_FILES: readonly ExposedFileSpec[] = [
+  { path: "debug.log", base: "content", kind: "debug_log", range: true },
+  { path: "wp-config.php.bak", base: "install", kind: "config_backup" },
+  { path: "wp-config.php~", base: "install", kind: "config_backup" },
+  { path: "wp-config.php.save", base: "install", kind: "config_backup" },
+  { path: "wp-config.php.old", base: "install", kind: "config_backup" },
+  { path: "wp-config.php.orig", base: "install", kind: "config_backup" },
+  { path: "wp-config.php.txt", base: "install", kind: "config_backup" },
+  { path: ".wp-config.php.swp", base: "install", kind: "config_backup" },
+  { path: ".env", base: "install", kind: "env_file" },
+  { path: ".git/HEAD", base: "install", kind: "git" },
+  { path: "wp-admin/install.php", base: "install", kind: "installer" },
+  { path: "installer-log.txt", base: "install", kind: "installer_log" },
+  { path: "backup-db/", base: "content", kind: "backup_dir" },
+  { path: "emergency.php", base: "install", kind: "emergency" },
+  { path: "dump.sql", base: "install", kind: "db_dump", range: true },
+];

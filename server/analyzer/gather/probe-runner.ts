@@ -1,0 +1,90 @@
+/**
+ * The probe runner: asks a probe (gather/probes.ts) through the client and files its answer
+ * under its key in `artifacts.probes`, or its failure in `errors[]` — never a failed analysis.
+ * A key is asked once: a second asker waits for the first.
+ */
+import type { ReportError } from "../../../shared/report.ts";
+import type { Artifacts, HttpArtifact } from "../artifacts.ts";
+import { FetchFailure, type SafeClient } from "../fetch/safe-client.ts";
+import { toArtifact } from "./decode.ts";
+import { PROBE_MAX_BYTES, type ProbeKey, type ProbeSpec } from "./probes.ts";
+
+/** HEAD answers after which the body is still needed: found (200/206) or HEAD not supported. */
+const HEAD_NEEDS_GET = new Set([200, 206, 400, 405, 501]);
+
+export function failureEntry(stage: string, url: string, error: unknown): ReportError {
+  if (error instanceof FetchFailure) return { stage, url, kind: error.kind, message: error.message };
+  return { stage, url, kind: "error", message: "unexpected failure" };
+}
+
+export type ProbeOutcome = { artifact: HttpArtifact } | { error: ReportError };
+
+export class Probes {
+  /**
+   * Set once the first wave is queued. Every request asked after that was waiting on an
+   * answer — it is a chain's next link — so it goes before what is still queued.
+   */
+  firstWaveQueued = false;
+
+  constructor(
+    private readonly client: SafeClient,
+    private readonly artifacts: Artifacts,
+    /**
+     * HEAD-first (ProbeSpec.headFirst) only over HTTP/2. Over HTTP/1.1 undici closes the
+     * connection after every HEAD (a server might send a body anyway), so fifteen HEADs
+     * would cost fifteen new connections — each one or two more round trips and a
+     * handshake for the site — where a GET of a capped 404 reuses the open ones.
+     */
+    private readonly headFirstAllowed: boolean,
+  ) {}
+
+  /** Probes under way by key: a second asker of the same key (a readme both the REST API and a listing name) waits for the first. */
+  private readonly inFlight = new Map<ProbeKey, Promise<HttpArtifact | undefined>>();
+
+  async run(spec: ProbeSpec): Promise<HttpArtifact | undefined> {
+    if (spec.key in this.artifacts.probes) return this.artifacts.probes[spec.key];
+    const pending = this.inFlight.get(spec.key);
+    if (pending) return pending;
+    const asked = this.attempt(spec).then((outcome) => this.keep(spec, outcome));
+    this.inFlight.set(spec.key, asked);
+    try {
+      return await asked;
+    } finally {
+      this.inFlight.delete(spec.key);
+    }
+  }
+
+  /** Asks without recording: for speculative probes, kept only if the guess was right. */
+  async attempt(spec: ProbeSpec): Promise<ProbeOutcome> {
+    try {
+      const options = {
+        headers: spec.headers,
+        body: spec.body,
+        follow: spec.follow ?? true,
+        maxBodyBytes: spec.maxBytes ?? PROBE_MAX_BYTES,
+        idempotent: spec.idempotent,
+      };
+      if (spec.headFirst && this.headFirstAllowed) {
+        const head = await this.client.fetch(spec.url, { ...options, method: "HEAD", urgent: this.firstWaveQueued });
+        if (!HEAD_NEEDS_GET.has(head.status)) return { artifact: toArtifact(head) };
+      }
+      const result = await this.client.fetch(spec.url, {
+        ...options,
+        method: spec.method ?? "GET",
+        urgent: this.firstWaveQueued,
+      });
+      return { artifact: toArtifact(result) };
+    } catch (error) {
+      return { error: failureEntry(spec.key, spec.url, error) };
+    }
+  }
+
+  keep(spec: ProbeSpec, outcome: ProbeOutcome): HttpArtifact | undefined {
+    if ("error" in outcome) {
+      this.artifacts.errors.push(outcome.error);
+      return undefined;
+    }
+    this.artifacts.probes[spec.key] = outcome.artifact;
+    return outcome.artifact;
+  }
+}
