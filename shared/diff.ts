@@ -1,5 +1,5 @@
 /**
- * The diff engine (SPEC.md §9), shared by the server (GET /api/report/{id}/diff), the
+ * The diff engine (docs/diff.md), shared by the server (GET /api/report/{id}/diff), the
  * GitHub Action and the CLI: what got worse, what got better, what changed, and — given
  * the user's thresholds — whether that fails the build.
  *

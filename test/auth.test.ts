@@ -1,5 +1,5 @@
 /**
- * Tokens (SPEC.md §6): every failure mode is one indistinguishable 401 with
+ * Tokens (docs/accounts.md): every failure mode is one indistinguishable 401 with
  * WWW-Authenticate; revocation and expiry take effect on the next request; reports are
  * private to their account.
  */

@@ -1,5 +1,5 @@
 /**
- * Idempotency-Key on generate-report (SPEC.md §4): a replay within 24 h returns the
+ * Idempotency-Key on generate-report (docs/api.md): a replay within 24 h returns the
  * original response and is not charged; another body → 422; still running → 409.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";

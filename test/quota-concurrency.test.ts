@@ -1,5 +1,5 @@
 /**
- * Charging is atomic (SPEC.md §5): with k credits left, N simultaneous generate-report
+ * Charging is atomic (docs/plans.md): with k credits left, N simultaneous generate-report
  * calls produce exactly k reports and N−k quota_exhausted — on one instance, and on two
  * instances sharing one PostgreSQL.
  */

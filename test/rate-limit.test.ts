@@ -1,5 +1,5 @@
 /**
- * Rate limits (SPEC.md §3, §5): headers on every authenticated response, 429 with
+ * Rate limits (docs/plans.md): headers on every authenticated response, 429 with
  * Retry-After, one shared limit for instances on one Redis, and fail-open to the
  * per-instance memory limiter when Redis is down.
  */

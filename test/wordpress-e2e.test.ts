@@ -1,5 +1,5 @@
 /**
- * Through the API, against the real WordPress sites from ../shared/wordpress/setup.sh
+ * Through the API, against the real WordPress fixture sites (README, "Run the tests")
  * (Debian's WordPress 6.1.9 on nginx + php-fpm + MariaDB). Every fact asserted here was
  * checked on those sites with curl first:
  *

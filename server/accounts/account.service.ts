@@ -82,7 +82,7 @@ export class AccountService {
     return { account: existing, created: false };
   }
 
-  /** Plan changes take effect at once (SPEC.md §5): quota and rate limit are read live. */
+  /** Plan changes take effect at once (docs/plans.md): quota and rate limit are read live. */
   async setPlan(accountId: string, plan: PlanId): Promise<Account> {
     const [row] = await this.sql<AccountRow[]>`
       update accounts set plan_id = ${plan}, updated_at = now() where id = ${accountId}

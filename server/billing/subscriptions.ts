@@ -3,7 +3,7 @@
  * and whether it is cancelled at that end. Every billing provider changes it through
  * `apply`, which ignores state older than what is already stored (webhooks arrive out of
  * order), and `expireCancelled` moves accounts whose cancelled period has ended back to Free
- * (SPEC.md §5: cancelling keeps the plan to the end of the paid period).
+ * (docs/plans.md: cancelling keeps the plan to the end of the paid period).
  *
  * Takes a connection or an open transaction, so the Stripe webhook can record the event and
  * change the account in one transaction (server/billing/webhooks.service.ts).

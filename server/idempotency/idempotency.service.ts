@@ -1,5 +1,5 @@
 /**
- * Idempotency-Key support for POST /api/generate-report (SPEC.md §4).
+ * Idempotency-Key support for POST /api/generate-report (docs/api.md, "Idempotency").
  *
  * The first request with a key claims it (`in_progress`). When it succeeds, the key
  * records the response status and report id for 24 hours; a repeat with the same body

@@ -2,7 +2,7 @@
  * Public identifiers: a type prefix, then 26 Crockford base32 characters holding a
  * 48-bit millisecond timestamp followed by 80 random bits (the ULID layout).
  *
- * The random part makes ids unguessable (SPEC.md §4: never sequential); the time prefix
+ * The random part makes ids unguessable (docs/api.md: never sequential); the time prefix
  * makes them sort by creation, which keeps indexes compact and cursors simple.
  */
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";

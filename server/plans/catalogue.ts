@@ -1,5 +1,5 @@
 /**
- * The plan catalogue of SPEC.md §5 — the one source of plan facts. It is written into
+ * The plan catalogue (docs/plans.md) — the one source of plan facts. It is written into
  * the `plans` table at every start-up (upsert), so a change here reaches the database
  * with the next deploy, and the README's plan table is checked against it by a test.
  */

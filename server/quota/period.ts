@@ -1,5 +1,5 @@
 /**
- * Quota periods are calendar months in UTC (SPEC.md §5): a period starts at 00:00 UTC on
+ * Quota periods are calendar months in UTC (docs/plans.md): a period starts at 00:00 UTC on
  * the 1st and the quota resets at the start of the next one.
  */
 export interface QuotaPeriod {

@@ -1,5 +1,5 @@
 /**
- * Report credits (SPEC.md §5). A credit is *reserved* atomically before an analysis, then
+ * Report credits (docs/plans.md). A credit is *reserved* atomically before an analysis, then
  * *committed* in the same transaction that stores the report, or *released* if the
  * analysis fails. Reservations carry an expiry past the analysis deadline; the sweeper
  * releases the ones a crashed process left behind, so a crash never costs a credit.

@@ -1,5 +1,5 @@
 /**
- * Per-account request rate limiting (SPEC.md §3, §5), on unstorage.
+ * Per-account request rate limiting (docs/plans.md, "Rate limits"), on unstorage.
  *
  * A fixed window per account opens at its first request and lasts `windowMs`; a request is
  * allowed while the window's count is within the limit. Counting must be atomic: on the

@@ -1,5 +1,5 @@
 /**
- * API token format (SPEC.md §6): `wpr_` + 30 base62 characters of secret (≈178 bits)
+ * API token format (docs/accounts.md): `wpr_` + 30 base62 characters of secret (≈178 bits)
  * + 6 base62 characters of CRC32 checksum over the secret.
  *
  * The fixed prefix and the checksum let secret scanners (GitHub's, gitleaks) recognise a

@@ -1,5 +1,5 @@
 /**
- * API tokens (SPEC.md §6): created show-once, stored as SHA-256 only, listed by visible
+ * API tokens (docs/accounts.md): created show-once, stored as SHA-256 only, listed by visible
  * prefix, revocable. Authentication reads the database on every request so that a
  * revocation or expiry takes effect on the very next call, on every instance.
  */

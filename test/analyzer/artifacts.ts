@@ -9,7 +9,7 @@ export function loadArtifacts(name: string): Artifacts {
 }
 
 /**
- * The real WordPress 6.1.9 fixture site (Debian package) as ../shared/wordpress/setup.sh
+ * The real WordPress 6.1.9 fixture site (Debian package) as the CI environment's setup
  * installs it by default: theme twentytwentyone, plugins akismet and xrds-simple.
  */
 export const WP_FIXTURE = "wp-6.1.9-twentytwentyone";

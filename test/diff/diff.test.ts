@@ -1,4 +1,4 @@
-/** The diff engine: examples, and fast-check properties (SPEC.md §9). */
+/** The diff engine: examples, and fast-check properties (docs/diff.md). */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { type BudgetResult, describeBudget, diff, failingChecks, parseBudgets } from "../../shared/diff.ts";

@@ -1,7 +1,7 @@
 /**
  * Small real HTTP servers on loopback that play target sites in tests: a plain
  * WordPress-like blog, a slow one, and whatever a test needs. (The real WordPress from
- * ../shared/wordpress/setup.sh is used where WordPress itself matters.)
+ * the fixture sites (README, "Run the tests") is used where WordPress itself matters.)
  */
 import type { Server } from "bun";
 

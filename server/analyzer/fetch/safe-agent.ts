@@ -8,7 +8,7 @@
  * reach `lookup`, so the connector checks them itself (and SafeClient before each request).
  *
  * Imported as "undici/index.js" on purpose: under Bun, a bare "undici" import yields Bun's
- * built-in stand-in, which silently ignores `connect.lookup` (SPEC.md §3).
+ * built-in stand-in, which silently ignores `connect.lookup` (docs/target-policy.md).
  */
 import dns from "node:dns";
 import net from "node:net";

@@ -1,5 +1,5 @@
 /**
- * The target policy (SPEC.md §8): which addresses and ports the analyzer may connect to.
+ * The target policy (docs/target-policy.md): which addresses and ports the analyzer may connect to.
  *
  * Only globally routable unicast addresses are allowed by default, on any port. Loopback,
  * private, link-local (cloud metadata lives there), CGNAT, multicast, unspecified, reserved
