@@ -14,7 +14,8 @@
 import { parseArgs } from "node:util";
 import { API_VERSION } from "../../shared/api.ts";
 import { ApiError, explain, type GenerateReportInput, idempotencyKeyFor, WpreportClient } from "../../shared/client.ts";
-import { diff, isSeverity, parseBudgets } from "../../shared/diff.ts";
+import { isSeverity, parseBudgets } from "../../shared/diff.ts";
+import { diffQuery } from "../../shared/diff-options.ts";
 import { ANALYSIS_MODES, type AnalysisMode, type ReportMetadata, type Severity } from "../../shared/report.ts";
 import { DEFAULT_SARIF_LOCATION, sarifLocationProblem, toSarif } from "../../shared/sarif.ts";
 import { reportUrl } from "./links.ts";
@@ -103,24 +104,19 @@ export async function main(
     const notWordPress = notWordPressNotice(report);
     if (notWordPress) err(`wpreport: warning: ${notWordPress}`);
     const url = reportUrl(options.apiUrl, report.id);
-    const base =
-      options.baseline === "none"
-        ? null
-        : options.baseline === "latest"
-          ? await client.previousReport(report)
-          : await client.getReport(options.baseline);
-    const result = diff(base, report, {
-      failOn: options.failOn,
-      maxScoreDrop: options.maxScoreDrop,
-      budgets: options.budgets,
-    });
+    // The service decides the baseline (its one rule) and compares with its one engine.
+    const result = await client.diff(
+      report.id,
+      options.baseline,
+      diffQuery({ failOn: options.failOn, maxScoreDrop: options.maxScoreDrop, budgets: options.budgets }),
+    );
     if (options.format === "json")
-      out(JSON.stringify({ report, report_url: url, baseline_id: base?.id ?? null, diff: result }, null, 2));
+      out(JSON.stringify({ report, report_url: url, baseline_id: result.base_id, diff: result }, null, 2));
     else if (options.format === "sarif")
       out(
         JSON.stringify(toSarif(report, API_VERSION, `${options.apiUrl}/docs/checks`, options.sarifLocation), null, 2),
       );
-    else out(renderText(report, base, result, options.failOn, url));
+    else out(renderText(report, result, options.failOn, url));
     return result.verdict.result === "pass" ? 0 : 1;
   } catch (error) {
     err(error instanceof ApiError ? `wpreport: ${explain(error)}` : `wpreport: ${(error as Error).message}`);

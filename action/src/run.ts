@@ -4,8 +4,9 @@
  */
 import * as core from "@actions/core";
 import { ApiError, explain, type GenerateReportInput, idempotencyKeyFor, WpreportClient } from "../../shared/client.ts";
-import { diff, failingChecks } from "../../shared/diff.ts";
-import type { Report, ReportMetadata } from "../../shared/report.ts";
+import { failingChecks } from "../../shared/diff.ts";
+import { diffQuery } from "../../shared/diff-options.ts";
+import type { ReportMetadata } from "../../shared/report.ts";
 import { annotate } from "./annotations.ts";
 import { InputError, type Inputs, readInputs } from "./inputs.ts";
 import { reportApiUrl, reportUrl } from "./links.ts";
@@ -87,10 +88,13 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     const notWordPress = notWordPressNotice(report);
     if (notWordPress) core.warning(notWordPress, { title: "wpreport: not WordPress" });
 
-    let base: Report | null = null;
-    if (inputs.baseline === "latest") base = await client.previousReport(report);
-    else if (inputs.baseline !== "none") base = await client.getReport(inputs.baseline);
-    if (base) core.info(`wpreport: comparing with ${base.id} (${base.created_at})`);
+    // The service decides the baseline (its one rule) and compares with its one engine.
+    const result = await client.diff(
+      report.id,
+      inputs.baseline,
+      diffQuery({ failOn: inputs.failOn, maxScoreDrop: inputs.maxScoreDrop, budgets: inputs.budgets }),
+    );
+    if (result.base_id) core.info(`wpreport: comparing with ${result.base_id}`);
     else {
       const failing = failingChecks(report);
       core.info(
@@ -102,14 +106,9 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
         core.info(`  …and ${failing.length - FAILING_LOG_LINES} more (see the job summary)`);
     }
 
-    const result = diff(base, report, {
-      failOn: inputs.failOn,
-      maxScoreDrop: inputs.maxScoreDrop,
-      budgets: inputs.budgets,
-    });
     const url = reportUrl(inputs.apiUrl, report.id);
     annotate(result);
-    const markdown = renderMarkdown({ report, base, diff: result, reportUrl: url, failOn: inputs.failOn });
+    const markdown = renderMarkdown({ report, diff: result, reportUrl: url, failOn: inputs.failOn });
     await core.summary.addRaw(markdown, true).write();
 
     if (inputs.commentOnPr) {
@@ -117,7 +116,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
         const outcome = await upsertPrComment(
           inputs.githubToken,
           inputs.url,
-          renderMarkdown({ report, base, diff: result, reportUrl: url, failOn: inputs.failOn }, { limit: 20 }),
+          renderMarkdown({ report, diff: result, reportUrl: url, failOn: inputs.failOn }, { limit: 20 }),
         );
         if (outcome) core.info(`wpreport: PR comment ${outcome}`);
         else core.info("wpreport: not a pull request event; no comment posted");
