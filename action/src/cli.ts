@@ -14,9 +14,8 @@
 import { parseArgs } from "node:util";
 import { API_VERSION } from "../../shared/api.ts";
 import { ApiError, explain, type GenerateReportInput, idempotencyKeyFor, WpreportClient } from "../../shared/client.ts";
-import { isSeverity, parseBudgets } from "../../shared/diff.ts";
-import { diffQuery } from "../../shared/diff-options.ts";
-import { ANALYSIS_MODES, type AnalysisMode, type ReportMetadata, type Severity } from "../../shared/report.ts";
+import { diffQuery, parseBaseline, parseDiffOptions } from "../../shared/diff-options.ts";
+import { ANALYSIS_MODES, type AnalysisMode, type ReportMetadata } from "../../shared/report.ts";
 import { DEFAULT_SARIF_LOCATION, sarifLocationProblem, toSarif } from "../../shared/sarif.ts";
 import { reportUrl } from "./links.ts";
 import { notWordPressNotice } from "./notices.ts";
@@ -51,6 +50,14 @@ Environment:
 Exit codes: 0 passed · 1 failed the thresholds · 2 could not check`;
 
 class UsageError extends Error {}
+
+/** The CLI's names of the diff's options, for messages. */
+const FLAG_NAMES = {
+  failOn: "--fail-on",
+  maxScoreDrop: "--max-score-drop",
+  budgets: "--budgets",
+  baseline: "--baseline",
+};
 
 export async function main(
   argv: string[],
@@ -105,18 +112,14 @@ export async function main(
     if (notWordPress) err(`wpreport: warning: ${notWordPress}`);
     const url = reportUrl(options.apiUrl, report.id);
     // The service decides the baseline (its one rule) and compares with its one engine.
-    const result = await client.diff(
-      report.id,
-      options.baseline,
-      diffQuery({ failOn: options.failOn, maxScoreDrop: options.maxScoreDrop, budgets: options.budgets }),
-    );
+    const result = await client.diff(report.id, options.baseline, diffQuery(options.diffOptions));
     if (options.format === "json")
       out(JSON.stringify({ report, report_url: url, baseline_id: result.base_id, diff: result }, null, 2));
     else if (options.format === "sarif")
       out(
         JSON.stringify(toSarif(report, API_VERSION, `${options.apiUrl}/docs/checks`, options.sarifLocation), null, 2),
       );
-    else out(renderText(report, result, options.failOn, url));
+    else out(renderText(report, result, options.diffOptions.failOn, url));
     return result.verdict.result === "pass" ? 0 : 1;
   } catch (error) {
     err(error instanceof ApiError ? `wpreport: ${explain(error)}` : `wpreport: ${(error as Error).message}`);
@@ -132,10 +135,11 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
     allowPositionals: true,
     options: {
       url: { type: "string" },
-      "fail-on": { type: "string", default: "high" },
-      baseline: { type: "string", default: "latest" },
+      // fail-on, baseline, max-score-drop, budgets: defaults in parseDiffOptions and parseBaseline.
+      "fail-on": { type: "string" },
+      baseline: { type: "string" },
       "max-score-drop": { type: "string" },
-      budgets: { type: "string", default: "" },
+      budgets: { type: "string" },
       environment: { type: "string" },
       mode: { type: "string", default: "passive" },
       format: { type: "string", default: "text" },
@@ -154,27 +158,24 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
   const token = env.WPREPORT_TOKEN;
   if (!token) throw new UsageError("WPREPORT_TOKEN is not set");
   if (!values.url) throw new UsageError("--url is required");
-  const failOn = values["fail-on"];
-  if (failOn !== "none" && !isSeverity(failOn))
-    throw new UsageError(`--fail-on must be one of critical, high, medium, low, info, none`);
+  const baseline = parseBaseline(values.baseline, "--baseline");
+  const diffOptions = parseDiffOptions(
+    { failOn: values["fail-on"], maxScoreDrop: values["max-score-drop"], budgets: values.budgets },
+    FLAG_NAMES,
+  );
   if (!ANALYSIS_MODES.includes(values.mode as AnalysisMode))
     throw new UsageError("--mode must be passive or aggressive");
   if (!["text", "json", "sarif"].includes(values.format)) throw new UsageError("--format must be text, json or sarif");
   const locationProblem = sarifLocationProblem(values["sarif-location"]);
   if (locationProblem) throw new UsageError(`--sarif-location ${locationProblem}`);
-  const drop = values["max-score-drop"];
-  if (drop !== undefined && !(Number(drop) >= 0 && Number(drop) <= 100))
-    throw new UsageError("--max-score-drop must be a number from 0 to 100");
   const timeout = Number(values.timeout);
   if (!(timeout >= 10)) throw new UsageError("--timeout must be at least 10 seconds");
   return {
     apiUrl,
     token,
     url: values.url,
-    failOn: failOn as Severity | "none",
-    baseline: values.baseline,
-    maxScoreDrop: drop === undefined ? null : Number(drop),
-    budgets: parseBudgets(values.budgets),
+    baseline,
+    diffOptions,
     environment: values.environment,
     mode: values.mode as AnalysisMode,
     format: values.format as "text" | "json" | "sarif",

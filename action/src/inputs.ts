@@ -1,16 +1,14 @@
 /** The Action's inputs, read and validated once; every bad value is reported in plain words. */
 import * as core from "@actions/core";
-import { isSeverity, parseBudgets } from "../../shared/diff.ts";
-import { ANALYSIS_MODES, type AnalysisMode, type Severity } from "../../shared/report.ts";
+import { type Baseline, type ParsedDiffOptions, parseBaseline, parseDiffOptions } from "../../shared/diff-options.ts";
+import { ANALYSIS_MODES, type AnalysisMode } from "../../shared/report.ts";
 
 export interface Inputs {
   apiUrl: string;
   token: string;
   url: string;
-  baseline: "latest" | "none" | string;
-  failOn: Severity | "none";
-  maxScoreDrop: number | null;
-  budgets: Record<string, number>;
+  baseline: Baseline;
+  diffOptions: ParsedDiffOptions;
   environment: string | undefined;
   commentOnPr: boolean;
   githubToken: string;
@@ -22,6 +20,14 @@ export interface Inputs {
 }
 
 export class InputError extends Error {}
+
+/** The Action's names of the diff's options, for messages. */
+const INPUT_NAMES = {
+  failOn: "Input fail-on",
+  maxScoreDrop: "Input max-score-drop",
+  budgets: "Input budgets",
+  baseline: "Input baseline",
+};
 
 function number(name: string, raw: string, min: number, max: number): number {
   const value = Number(raw);
@@ -48,21 +54,16 @@ export function readInputs(): Inputs {
       throw new InputError(`Input ${name} must be an http(s) URL, got "${value}".`);
     }
   }
-  const baseline = core.getInput("baseline").trim() || "latest";
-  if (baseline !== "latest" && baseline !== "none" && !/^rep_[0-9a-z]{26}$/.test(baseline)) {
-    throw new InputError(`Input baseline must be "latest", "none" or a report id (rep_…), got "${baseline}".`);
-  }
-  const failOn = (core.getInput("fail-on").trim() || "high").toLowerCase();
-  if (failOn !== "none" && !isSeverity(failOn)) {
-    throw new InputError(`Input fail-on must be one of critical, high, medium, low, info, none — got "${failOn}".`);
-  }
-  const maxScoreDropRaw = core.getInput("max-score-drop").trim();
-  let budgets: Record<string, number>;
-  try {
-    budgets = parseBudgets(core.getInput("budgets"));
-  } catch (error) {
-    throw new InputError(`Input budgets: ${(error as Error).message}.`);
-  }
+  const baseline = parseBaseline(core.getInput("baseline"), "Input baseline");
+  // Inputs are case-insensitive where they name a value (fail-on, mode, comment-on-pr).
+  const diffOptions = parseDiffOptions(
+    {
+      failOn: core.getInput("fail-on").toLowerCase(),
+      maxScoreDrop: core.getInput("max-score-drop"),
+      budgets: core.getInput("budgets"),
+    },
+    INPUT_NAMES,
+  );
   const mode = (core.getInput("mode").trim() || "passive").toLowerCase();
   if (!ANALYSIS_MODES.includes(mode as AnalysisMode)) {
     throw new InputError(`Input mode must be passive or aggressive, got "${mode}".`);
@@ -75,9 +76,7 @@ export function readInputs(): Inputs {
     token,
     url,
     baseline,
-    failOn,
-    maxScoreDrop: maxScoreDropRaw === "" ? null : number("max-score-drop", maxScoreDropRaw, 0, 100),
-    budgets,
+    diffOptions,
     environment: core.getInput("environment").trim() || undefined,
     commentOnPr: commentRaw === "true",
     githubToken: core.getInput("github-token").trim(),

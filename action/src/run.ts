@@ -89,11 +89,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     if (notWordPress) core.warning(notWordPress, { title: "wpreport: not WordPress" });
 
     // The service decides the baseline (its one rule) and compares with its one engine.
-    const result = await client.diff(
-      report.id,
-      inputs.baseline,
-      diffQuery({ failOn: inputs.failOn, maxScoreDrop: inputs.maxScoreDrop, budgets: inputs.budgets }),
-    );
+    const result = await client.diff(report.id, inputs.baseline, diffQuery(inputs.diffOptions));
     if (result.base_id) core.info(`wpreport: comparing with ${result.base_id}`);
     else {
       const failing = failingChecks(report);
@@ -108,7 +104,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
 
     const url = reportUrl(inputs.apiUrl, report.id);
     annotate(result);
-    const markdown = renderMarkdown({ report, diff: result, reportUrl: url, failOn: inputs.failOn });
+    const markdown = renderMarkdown({ report, diff: result, reportUrl: url, failOn: inputs.diffOptions.failOn });
     await core.summary.addRaw(markdown, true).write();
 
     if (inputs.commentOnPr) {
@@ -116,7 +112,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
         const outcome = await upsertPrComment(
           inputs.githubToken,
           inputs.url,
-          renderMarkdown({ report, diff: result, reportUrl: url, failOn: inputs.failOn }, { limit: 20 }),
+          renderMarkdown({ report, diff: result, reportUrl: url, failOn: inputs.diffOptions.failOn }, { limit: 20 }),
         );
         if (outcome) core.info(`wpreport: PR comment ${outcome}`);
         else core.info("wpreport: not a pull request event; no comment posted");
