@@ -1,6 +1,6 @@
 /**
- * `wpreport check` — the Action's job for any other CI system (GitLab, Jenkins, cron):
- * generate a report, compare it with the baseline, print the result, exit with a status.
+ * `wpreport check` — the Action's job for any other CI system (GitLab, Jenkins, cron): the
+ * Action's check pipeline (check.ts), the result printed as text, JSON or SARIF, and an exit status.
  *
  *   WPREPORT_API_URL=https://wpreport.example.com WPREPORT_TOKEN=wpr_… \
  *     wpreport check --url https://staging.example.com --fail-on high
@@ -13,12 +13,11 @@
  */
 import { parseArgs } from "node:util";
 import { API_VERSION } from "../../shared/api.ts";
-import { ApiError, explain, type GenerateReportInput, idempotencyKeyFor, WpreportClient } from "../../shared/client.ts";
-import { diffQuery, parseBaseline, parseDiffOptions } from "../../shared/diff-options.ts";
-import { ANALYSIS_MODES, type AnalysisMode, type ReportMetadata } from "../../shared/report.ts";
+import { ApiError, explain, WpreportClient } from "../../shared/client.ts";
+import { parseBaseline, parseDiffOptions } from "../../shared/diff-options.ts";
+import { ANALYSIS_MODES, type AnalysisMode } from "../../shared/report.ts";
 import { DEFAULT_SARIF_LOCATION, sarifLocationProblem, toSarif } from "../../shared/sarif.ts";
-import { reportUrl } from "./links.ts";
-import { notWordPressNotice } from "./notices.ts";
+import { check } from "./check.ts";
 import { renderText } from "./text.ts";
 import { VERSION } from "./version.ts";
 
@@ -88,39 +87,28 @@ export async function main(
     onRetry: ({ waitMs, reason }) => err(`wpreport: ${reason}; retrying in ${Math.round(waitMs / 1000)} s`),
   });
   try {
-    const metadata: ReportMetadata = {};
-    if (options.environment) metadata.environment = options.environment;
-    const sha = env.GITHUB_SHA ?? env.CI_COMMIT_SHA ?? env.GIT_COMMIT;
-    const ref = env.GITHUB_REF ?? env.CI_COMMIT_REF_NAME ?? env.GIT_BRANCH;
-    if (sha) metadata.git_sha = sha.slice(0, 64);
-    if (ref) metadata.git_ref = ref.slice(0, 255);
-    const runUrl = env.CI_PIPELINE_URL ?? env.BUILD_URL;
-    if (runUrl) metadata.ci_run_url = runUrl.slice(0, 2048);
-    const request: GenerateReportInput = {
-      url: options.url,
-      metadata,
-      ...(options.mode === "aggressive" ? { mode: options.mode } : {}),
-    };
-    const { report, replayed } = await client.generateReport(request, {
-      idempotencyKey: idempotencyKeyFor(env, request),
-    });
-    if (replayed)
-      err(
-        `wpreport: this CI job already made the same request (same Idempotency-Key): ${report.id}, not charged again`,
-      );
-    const notWordPress = notWordPressNotice(report);
-    if (notWordPress) err(`wpreport: warning: ${notWordPress}`);
-    const url = reportUrl(options.apiUrl, report.id);
-    // The service decides the baseline (its one rule) and compares with its one engine.
-    const result = await client.diff(report.id, options.baseline, diffQuery(options.diffOptions));
+    const { report, diff, links } = await check(
+      client,
+      { ...options, env },
+      {
+        log: err,
+        warn: (message) => err(`wpreport: warning: ${message}`),
+        reported: (made, replayed) => {
+          if (replayed)
+            err(
+              `wpreport: this CI job already made the same request (same Idempotency-Key): ${made.id}, not charged again`,
+            );
+        },
+      },
+    );
     if (options.format === "json")
-      out(JSON.stringify({ report, report_url: url, baseline_id: result.base_id, diff: result }, null, 2));
+      out(JSON.stringify({ report, report_url: links.report, baseline_id: diff.base_id, diff }, null, 2));
     else if (options.format === "sarif")
       out(
         JSON.stringify(toSarif(report, API_VERSION, `${options.apiUrl}/docs/checks`, options.sarifLocation), null, 2),
       );
-    else out(renderText(report, result, options.diffOptions.failOn, url));
-    return result.verdict.result === "pass" ? 0 : 1;
+    else out(renderText(report, diff, options.diffOptions.failOn, links.report));
+    return diff.verdict.result === "pass" ? 0 : 1;
   } catch (error) {
     err(error instanceof ApiError ? `wpreport: ${explain(error)}` : `wpreport: ${(error as Error).message}`);
     return 2;

@@ -77,7 +77,7 @@ export function readInputs(): Inputs {
     url,
     baseline,
     diffOptions,
-    environment: core.getInput("environment").trim() || undefined,
+    environment: core.getInput("environment").trim().slice(0, 64) || undefined,
     commentOnPr: commentRaw === "true",
     githubToken: core.getInput("github-token").trim(),
     timeoutSeconds: number("timeout", core.getInput("timeout").trim() || "600", 10, 6 * 3600),
