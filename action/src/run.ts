@@ -3,10 +3,10 @@
  * the baseline), then annotate, summarise, optionally comment on the PR, set outputs, and fail
  * the job exactly when the verdict says.
  */
-import * as core from "@actions/core";
-import { ApiError, explain, WpreportClient } from "../../shared/client.ts";
+import { ApiError, type ClientOptions, explain, WpreportClient } from "../../shared/client.ts";
+import { type ActionCore, actionsCore } from "./action-core.ts";
 import { annotate } from "./annotations.ts";
-import { check } from "./check.ts";
+import { type CheckClient, check } from "./check.ts";
 import { type Inputs, readInputs } from "./inputs.ts";
 import { renderMarkdown } from "./markdown.ts";
 import { upsertPrComment } from "./pr-comment.ts";
@@ -29,17 +29,31 @@ function logSafe(text: string, max: number): string {
 /** Log lines shown without a baseline: the checks failing now, most severe first. */
 const FAILING_LOG_LINES = 20;
 
-export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+/** What run() works with: the runner, the API client, GitHub's API. Fakes in test/action/run.test.ts. */
+export interface ActionDeps {
+  core: ActionCore;
+  createClient(options: ClientOptions): CheckClient & { close(): void };
+  upsertPrComment: typeof upsertPrComment;
+}
+
+const RUNNER: ActionDeps = {
+  core: actionsCore,
+  createClient: (options) => new WpreportClient(options),
+  upsertPrComment,
+};
+
+export async function run(env: NodeJS.ProcessEnv = process.env, deps: ActionDeps = RUNNER): Promise<void> {
+  const { core } = deps;
   const started = Date.now();
   let inputs: Inputs;
   try {
-    inputs = readInputs();
+    inputs = readInputs(core);
   } catch (error) {
     core.setOutput("result", "error");
     core.setFailed((error as Error).message);
     return;
   }
-  const client = new WpreportClient({
+  const client = deps.createClient({
     apiUrl: inputs.apiUrl,
     token: inputs.token,
     userAgent: `wpreport-action/${ACTION_VERSION}`,
@@ -71,14 +85,18 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
         core.info(`  …and ${failing.length - FAILING_LOG_LINES} more (see the job summary)`);
     }
 
-    annotate(diff);
+    annotate(diff, core);
     const context = { report, diff, reportUrl: links.report, failOn: inputs.diffOptions.failOn };
     const markdown = renderMarkdown(context);
-    await core.summary.addRaw(markdown, true).write();
+    await core.writeSummary(markdown);
 
     if (inputs.commentOnPr) {
       try {
-        const outcome = await upsertPrComment(inputs.githubToken, inputs.url, renderMarkdown(context, { limit: 20 }));
+        const outcome = await deps.upsertPrComment(
+          inputs.githubToken,
+          inputs.url,
+          renderMarkdown(context, { limit: 20 }),
+        );
         if (outcome) core.info(`wpreport: PR comment ${outcome}`);
         else core.info("wpreport: not a pull request event; no comment posted");
       } catch (error) {
