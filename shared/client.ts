@@ -9,7 +9,7 @@
  */
 import { createHash } from "node:crypto";
 import { HttpClient } from "@actions/http-client";
-import type { Problem, ReportList, Usage } from "./api.ts";
+import type { Problem, Usage } from "./api.ts";
 import type { Diff } from "./diff.ts";
 import type { AnalysisMode, Report, ReportMetadata } from "./report.ts";
 
@@ -186,26 +186,11 @@ export class WpreportClient {
     return (await this.call<Report>("GET", `/api/report/${encodeURIComponent(id)}`)).body;
   }
 
-  async listReports(filters: Record<string, string | number | undefined>): Promise<ReportList> {
-    const query = new URLSearchParams();
-    for (const [key, value] of Object.entries(filters)) if (value !== undefined) query.set(key, String(value));
-    return (await this.call<ReportList>("GET", `/api/reports?${query}`)).body;
-  }
-
-  /** The newest completed report of the same site and environment made before `head`, if any. */
-  async previousReport(head: Report): Promise<Report | null> {
-    const { data } = await this.listReports({
-      url: head.url,
-      environment: head.metadata.environment,
-      status: "completed",
-      before: head.id,
-      limit: 10,
-    });
-    // The filter on environment is exact; a report without one only matches others without one.
-    const match = data.find((item) => (item.metadata.environment ?? null) === (head.metadata.environment ?? null));
-    return match ? this.getReport(match.id) : null;
-  }
-
+  /**
+   * The service's comparison of report `id` with `base` — a report id, `latest` (the service's
+   * baseline rule: the newest earlier completed report of the same site and environment) or
+   * `none` — with the verdict for `query`'s thresholds. The diff's `base_id` names the baseline.
+   */
   async diff(id: string, base: string, query: Record<string, string> = {}): Promise<Diff> {
     const params = new URLSearchParams({ base, ...query });
     return (await this.call<Diff>("GET", `/api/report/${encodeURIComponent(id)}/diff?${params}`)).body;

@@ -160,7 +160,16 @@ describe.each(BACKENDS)("report history on %s", (backend) => {
     expect(wrongUnit.body).toMatchObject({
       code: "invalid_request",
       detail: 'budgets: budget "ttfb_ms=1kB": "kB" is not a unit of ttfb_ms, which is a time; use ms, s.',
+      errors: [{ location: "query", pointer: "/budgets" }],
     });
+    // The query schema (the published contract) speaks first for the typed parameters.
+    const badDrop = await service.call<{ detail: string }>(
+      "GET",
+      `/api/report/${after.id}/diff?base=none&max_score_drop=101`,
+      { token },
+    );
+    expect(badDrop.status).toBe(400);
+    expect(badDrop.body.detail).toStartWith("Invalid query string field max_score_drop:");
   });
 
   test("Accept: application/sarif+json returns SARIF 2.1.0 with one result per failed or warned check", async () => {

@@ -12428,7 +12428,7 @@ var require_fetch = __commonJS(function(exports, module) {
   function handleFetchDone(response) {
     finalizeAndReportTiming(response, "fetch");
   }
-  function fetch(input, init = undefined) {
+  function fetch2(input, init = undefined) {
     webidl.argumentLengthCheck(arguments, 1, "globalThis.fetch");
     let p = createDeferredPromise();
     let requestObject;
@@ -13316,7 +13316,7 @@ var require_fetch = __commonJS(function(exports, module) {
     }
   }
   module.exports = {
-    fetch,
+    fetch: fetch2,
     Fetch,
     fetching,
     finalizeAndReportTiming
@@ -21461,24 +21461,6 @@ class WpreportClient {
   async getReport(id) {
     return (await this.call("GET", `/api/report/${encodeURIComponent(id)}`)).body;
   }
-  async listReports(filters) {
-    const query = new URLSearchParams;
-    for (const [key, value] of Object.entries(filters))
-      if (value !== undefined)
-        query.set(key, String(value));
-    return (await this.call("GET", `/api/reports?${query}`)).body;
-  }
-  async previousReport(head) {
-    const { data } = await this.listReports({
-      url: head.url,
-      environment: head.metadata.environment,
-      status: "completed",
-      before: head.id,
-      limit: 10
-    });
-    const match = data.find((item) => (item.metadata.environment ?? null) === (head.metadata.environment ?? null));
-    return match ? this.getReport(match.id) : null;
-  }
   async diff(id, base, query = {}) {
     const params = new URLSearchParams({ base, ...query });
     return (await this.call("GET", `/api/report/${encodeURIComponent(id)}/diff?${params}`)).body;
@@ -21695,18 +21677,6 @@ function formatMetricPair(unit, a, b) {
   return [`${a}${base}`, `${b}${base}`];
 }
 
-// shared/versions.ts
-function compareDottedVersions(a, b) {
-  const left = a.split(/[.-]/).map((part) => Number.parseInt(part, 10) || 0);
-  const right = b.split(/[.-]/).map((part) => Number.parseInt(part, 10) || 0);
-  for (let i = 0;i < Math.max(left.length, right.length); i++) {
-    const difference = (left[i] ?? 0) - (right[i] ?? 0);
-    if (difference !== 0)
-      return Math.sign(difference);
-  }
-  return 0;
-}
-
 // shared/diff.ts
 var CheckChangeSchema = named("CheckChange", Type.Object({
   id: Type.String(),
@@ -21801,95 +21771,8 @@ var DiffSchema = named("Diff", Type.Object({
 }));
 var STATUS_RANK = { pass: 0, skip: 0, error: 0, warn: 1, fail: 2 };
 var severityRank = (severity) => SEVERITIES.length - SEVERITIES.indexOf(severity);
-function badness(check) {
-  if (!check)
-    return [0, 0];
-  const rank = STATUS_RANK[check.status];
-  return [rank, rank > 0 ? severityRank(check.severity) : 0];
-}
-function compare(a, b) {
-  return a[0] - b[0] || a[1] - b[1];
-}
-function changeOf(before, after, baseHasIt) {
-  const shown = after ?? before;
-  return {
-    id: shown.id,
-    title: shown.title,
-    category: shown.category,
-    severity: shown.severity,
-    before: before?.status ?? null,
-    after: after?.status ?? null,
-    new_check: !baseHasIt,
-    message: shown.message,
-    remediation: shown.remediation,
-    evidence: shown.evidence
-  };
-}
-function bySeverity(a, b) {
-  return severityRank(b.severity) - severityRank(a.severity) || a.id.localeCompare(b.id);
-}
 function failingChecks(report) {
   return report.checks.filter((check) => STATUS_RANK[check.status] > 0).sort((a, b) => severityRank(b.severity) - severityRank(a.severity) || STATUS_RANK[b.status] - STATUS_RANK[a.status] || a.id.localeCompare(b.id));
-}
-function components(report) {
-  const map = new Map;
-  if (!report)
-    return map;
-  if (report.wordpress?.detected) {
-    map.set("core:wordpress", {
-      type: "core",
-      component: {
-        slug: "wordpress",
-        name: "WordPress",
-        version: report.wordpress.version,
-        vulnerabilities: report.wordpress.vulnerabilities
-      }
-    });
-  }
-  if (report.theme) {
-    map.set(`theme:${report.theme.slug}`, { type: "theme", component: report.theme });
-    const parent = report.theme.parent;
-    if (parent && !map.has(`theme:${parent.slug}`))
-      map.set(`theme:${parent.slug}`, { type: "theme", component: parent });
-  }
-  for (const plugin of report.plugins ?? [])
-    map.set(`plugin:${plugin.slug}`, { type: "plugin", component: plugin });
-  return map;
-}
-function changeKind(old, now) {
-  if (!old)
-    return now ? "added" : null;
-  if (!now)
-    return "removed";
-  const from = old.component.version;
-  const to = now.component.version;
-  if (from === to)
-    return null;
-  const order = from && to ? compareDottedVersions(to, from) : 0;
-  return order > 0 ? "updated" : order < 0 ? "downgraded" : "version_changed";
-}
-function componentChanges(base, head) {
-  if (!base)
-    return [];
-  const before = components(base);
-  const after = components(head);
-  const changes = [];
-  for (const key of [...new Set([...before.keys(), ...after.keys()])].sort()) {
-    const old = before.get(key);
-    const now = after.get(key);
-    const change = changeKind(old, now);
-    if (!change)
-      continue;
-    changes.push({
-      type: (now ?? old)?.type,
-      slug: (now ?? old)?.component.slug,
-      name: now?.component.name ?? old?.component.name ?? null,
-      change,
-      before: old?.component.version ?? null,
-      after: now?.component.version ?? null
-    });
-  }
-  return changes;
 }
 function componentLabel(type, slug) {
   return type === "core" ? "WordPress" : slug;
@@ -21908,152 +21791,6 @@ function describeVulnerability(type, slug, version, vulnerability) {
 }
 function describeVulnerabilityChange(change) {
   return describeVulnerability(change.component_type, change.slug, change.version, change.vulnerability);
-}
-function vulnerabilityChanges(from, to, added) {
-  const here = components(from);
-  const there = components(to);
-  const known = new Set;
-  for (const [key, { component }] of there)
-    for (const vulnerability of component.vulnerabilities ?? [])
-      known.add(`${key}#${vulnerability.id}`);
-  const changes = [];
-  const seen = new Set;
-  for (const [key, entry] of here) {
-    const { type, component } = entry;
-    const change = added ? changeKind(there.get(key), entry) : changeKind(entry, there.get(key));
-    for (const vulnerability of component.vulnerabilities ?? []) {
-      const id = `${key}#${vulnerability.id}`;
-      if (known.has(id) || seen.has(id))
-        continue;
-      seen.add(id);
-      changes.push({
-        component: key,
-        component_type: type,
-        slug: component.slug,
-        version: component.version ?? null,
-        kind: change ? "component_changed" : added ? "new_vulnerability" : "advisory_withdrawn",
-        component_change: change,
-        fix: vulnerabilityFix(type, component.slug, vulnerability.fixed_in ?? null),
-        vulnerability
-      });
-    }
-  }
-  return changes.sort((a, b) => severityRank(b.vulnerability.severity) - severityRank(a.vulnerability.severity) || `${a.component}#${a.vulnerability.id}`.localeCompare(`${b.component}#${b.vulnerability.id}`));
-}
-function vulnerabilityReason(intro, changes) {
-  const named = changes.slice(0, 5).map(({ component_type, slug, version, vulnerability }) => `${componentLabel(component_type, slug)} ${version ?? "(version unknown)"} ${vulnerability.cve?.[0] ?? vulnerability.id} (${vulnerability.severity})`);
-  return `${intro}: ${named.join(", ")}${changes.length > 5 ? ", …" : ""}`;
-}
-function metricChanges(base, head, options) {
-  if (!base)
-    return [];
-  const changes = [];
-  for (const metric of METRICS) {
-    const before = metric.value(base);
-    const after = metric.value(head);
-    if (before === null || after === null || before === after)
-      continue;
-    const delta = after - before;
-    const noise = { relative: metric.relative, absolute: metric.absolute, ...options.noise?.[metric.key] };
-    const scale = Math.min(Math.abs(before), Math.abs(after));
-    if (Math.abs(delta) < noise.absolute || Math.abs(delta) < noise.relative * scale)
-      continue;
-    const worse = metric.better === "lower" ? delta > 0 : delta < 0;
-    changes.push({
-      metric: metric.key,
-      label: metric.label,
-      unit: metric.unit,
-      before,
-      after,
-      delta: Math.round(delta * 100) / 100,
-      percent: before === 0 ? null : Math.round(delta / Math.abs(before) * 1000) / 10,
-      direction: worse ? "worse" : "better"
-    });
-  }
-  return changes;
-}
-function budgetResults(head, budgets) {
-  return Object.entries(budgets).sort(([a], [b]) => a.localeCompare(b)).map(([key, limit]) => {
-    const metric = metricByKey(key);
-    if (!metric)
-      throw new Error(`unknown budget metric "${key}"`);
-    const value = metric.value(head);
-    const kind = metric.better === "higher" ? "min" : "max";
-    const exceeded = value !== null && (kind === "max" ? value > limit : value < limit);
-    return { metric: key, label: metric.label, unit: metric.unit, limit, value, kind, exceeded };
-  });
-}
-function diff(base, head, options = {}) {
-  const failOn = options.failOn ?? "high";
-  const baseChecks = new Map((base?.checks ?? []).map((check) => [check.id, check]));
-  const headChecks = new Map(head.checks.map((check) => [check.id, check]));
-  const regressions = [];
-  const improvements = [];
-  if (base) {
-    for (const id of new Set([...baseChecks.keys(), ...headChecks.keys()])) {
-      const before = baseChecks.get(id);
-      const after = headChecks.get(id);
-      const order = compare(badness(after), badness(before));
-      if (order > 0)
-        regressions.push(changeOf(before, after, baseChecks.has(id)));
-      else if (order < 0)
-        improvements.push(changeOf(before, after, baseChecks.has(id)));
-    }
-  }
-  regressions.sort(bySeverity);
-  improvements.sort(bySeverity);
-  const new_vulnerabilities = base ? vulnerabilityChanges(head, base, true) : [];
-  const fixed_vulnerabilities = base ? vulnerabilityChanges(base, head, false) : [];
-  const regression_kinds = {
-    new_vulnerability: new_vulnerabilities.filter((change) => change.kind === "new_vulnerability").length,
-    component_changed: new_vulnerabilities.filter((change) => change.kind === "component_changed").length
-  };
-  const before = base?.summary?.score ?? null;
-  const after = head.summary?.score ?? null;
-  const scoreDelta = before !== null && after !== null ? after - before : null;
-  const budgets = budgetResults(head, options.budgets ?? {});
-  const reasons = [];
-  if (failOn !== "none") {
-    const threshold = severityRank(failOn);
-    const gating = regressions.filter((change) => !change.new_check && severityRank(change.severity) >= threshold);
-    if (gating.length > 0) {
-      reasons.push(`${gating.length} check${gating.length === 1 ? "" : "s"} regressed at severity ${failOn} or above: ${gating.slice(0, 5).map((change) => change.id).join(", ")}${gating.length > 5 ? ", …" : ""}`);
-    }
-    const vulnerable = new_vulnerabilities.filter((change) => severityRank(change.vulnerability.severity) >= threshold);
-    const published = vulnerable.filter((change) => change.kind === "new_vulnerability");
-    if (published.length > 0)
-      reasons.push(vulnerabilityReason(`${published.length} newly published vulnerabilit${published.length === 1 ? "y affects" : "ies affect"} unchanged components at severity ${failOn} or above (new_vulnerability)`, published));
-    const brought = vulnerable.filter((change) => change.kind !== "new_vulnerability");
-    if (brought.length > 0)
-      reasons.push(vulnerabilityReason(`${brought.length} vulnerabilit${brought.length === 1 ? "y" : "ies"} came with component changes at severity ${failOn} or above (component_changed)`, brought));
-  }
-  if (options.maxScoreDrop !== undefined && options.maxScoreDrop !== null && scoreDelta !== null && -scoreDelta > options.maxScoreDrop) {
-    reasons.push(`the score dropped by ${-scoreDelta} points (${before} → ${after}), more than the allowed ${options.maxScoreDrop}`);
-  }
-  for (const budget of budgets.filter((result) => result.exceeded))
-    reasons.push(describeBudget(budget));
-  return {
-    base_id: base?.id ?? null,
-    head_id: head.id,
-    score: { before, after, delta: scoreDelta },
-    grade: { before: base?.summary?.grade ?? null, after: head.summary?.grade ?? null },
-    regressions,
-    improvements,
-    new_vulnerabilities,
-    fixed_vulnerabilities,
-    regression_kinds,
-    components: componentChanges(base, head),
-    metrics: metricChanges(base, head, options),
-    budgets,
-    verdict: { result: reasons.length > 0 ? "fail" : "pass", reasons }
-  };
-}
-function describeBudget(budget) {
-  if (budget.value === null)
-    return `${budget.label} is unknown (budget ${formatMetricValue(budget.unit, budget.limit)})`;
-  const [value, limit] = formatMetricPair(budget.unit, budget.value, budget.limit);
-  const where = budget.exceeded ? budget.kind === "max" ? "over" : "under" : "within";
-  return `${budget.label} is ${value}, ${where} the budget of ${limit}`;
 }
 function unitNames(metric) {
   return Object.keys(BUDGET_UNITS[metric.unit]).join(", ");
@@ -22089,6 +21826,62 @@ function parseBudgets(text) {
 }
 function isSeverity(value) {
   return SEVERITIES.includes(value);
+}
+
+// shared/diff-options.ts
+var QUERY_NAMES = {
+  failOn: "fail_on",
+  maxScoreDrop: "max_score_drop",
+  budgets: "budgets",
+  baseline: "base"
+};
+
+class DiffOptionsError extends Error {
+  option;
+  constructor(option, message) {
+    super(message);
+    this.option = option;
+    this.name = "DiffOptionsError";
+  }
+}
+var given = (value) => `"${value.length > 100 ? `${value.slice(0, 100)}…` : value}"`;
+function parseDiffOptions(raw, names = QUERY_NAMES) {
+  const failOn = raw.failOn?.trim() || "high";
+  if (failOn !== "none" && !isSeverity(failOn)) {
+    throw new DiffOptionsError("failOn", `${names.failOn} must be one of ${[...SEVERITIES, "none"].join(", ")}, got ${given(failOn)}.`);
+  }
+  const drop = String(raw.maxScoreDrop ?? "").trim();
+  const maxScoreDrop = drop === "" ? null : Number(drop);
+  if (maxScoreDrop !== null && !(Number.isFinite(maxScoreDrop) && maxScoreDrop >= 0 && maxScoreDrop <= 100)) {
+    throw new DiffOptionsError("maxScoreDrop", `${names.maxScoreDrop} must be a number from 0 to 100, got ${given(drop)}.`);
+  }
+  let budgets;
+  try {
+    budgets = parseBudgets(raw.budgets ?? "");
+  } catch (error) {
+    throw new DiffOptionsError("budgets", `${names.budgets}: ${error.message}.`);
+  }
+  return { failOn, maxScoreDrop, budgets };
+}
+var REPORT_ID = new RegExp(REPORT_ID_PATTERN);
+function parseBaseline(raw, name) {
+  const baseline = raw?.trim() || "latest";
+  if (baseline === "latest" || baseline === "none" || REPORT_ID.test(baseline))
+    return baseline;
+  throw new DiffOptionsError("baseline", `${name} must be "latest", "none" or a report id (rep_…), got ${given(baseline)}.`);
+}
+function formatBudgets(budgets) {
+  return Object.entries(budgets).map(([key, value]) => `${key}=${value.toLocaleString("en-US", { useGrouping: false, maximumFractionDigits: 20 })}`).join(",");
+}
+function diffQuery(options) {
+  const query = {};
+  if (options.failOn !== undefined)
+    query.fail_on = options.failOn;
+  if (options.maxScoreDrop !== undefined && options.maxScoreDrop !== null)
+    query.max_score_drop = String(options.maxScoreDrop);
+  if (options.budgets && Object.keys(options.budgets).length > 0)
+    query.budgets = formatBudgets(options.budgets);
+  return query;
 }
 
 // shared/sarif.ts
@@ -22310,6 +22103,9 @@ ${siteLine}`)
 function reportUrl(apiUrl, id) {
   return `${apiUrl}/reports/${encodeURIComponent(id)}`;
 }
+function reportApiUrl(apiUrl, id) {
+  return `${apiUrl}/api/report/${encodeURIComponent(id)}`;
+}
 
 // action/src/notices.ts
 function notWordPressNotice(report) {
@@ -22321,6 +22117,76 @@ function notWordPressNotice(report) {
   const statement = stated ?? `This site does not look like WordPress (confidence ${report.wordpress.confidence}%)${stack.length > 0 ? `; it runs on ${stack.join(", ")}` : ""}. Only the checks that apply to any site ran.`;
   const text = `${report.final_url ?? report.url}: ${statement} Is the URL the WordPress site you meant?`;
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").slice(0, 1000);
+}
+
+// action/src/wait-for-site.ts
+async function waitForSite(url, seconds, log, sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))) {
+  const deadline = Date.now() + seconds * 1000;
+  for (let attempt = 1;; attempt++) {
+    try {
+      const response = await fetch(url, { method: "GET", redirect: "manual", signal: AbortSignal.timeout(1e4) });
+      await response.body?.cancel();
+      if (response.status < 500)
+        return true;
+      log(`The site answered ${response.status}; waiting…`);
+    } catch (error) {
+      log(`The site did not answer (${error.message}); waiting…`);
+    }
+    const wait = Math.min(2000 * attempt, 1e4);
+    if (Date.now() + wait > deadline)
+      return false;
+    await sleep(wait);
+  }
+}
+
+// action/src/check.ts
+function ciMetadata(env, environment) {
+  const metadata = {};
+  const sha = env.GITHUB_SHA ?? env.CI_COMMIT_SHA ?? env.GIT_COMMIT;
+  const ref = env.GITHUB_REF ?? env.CI_COMMIT_REF_NAME ?? env.GIT_BRANCH;
+  if (sha)
+    metadata.git_sha = sha.slice(0, 64);
+  if (ref)
+    metadata.git_ref = ref.slice(0, 255);
+  if (environment)
+    metadata.environment = environment;
+  const githubRun = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : undefined;
+  const runUrl = githubRun ?? env.CI_PIPELINE_URL ?? env.BUILD_URL;
+  if (runUrl)
+    metadata.ci_run_url = runUrl.slice(0, 2048);
+  return metadata;
+}
+async function check(client, request, events, wait = waitForSite) {
+  const seconds = request.waitForSiteSeconds ?? 0;
+  if (seconds > 0) {
+    events.log(`Waiting up to ${seconds} s for ${request.url} to answer…`);
+    if (!await wait(request.url, seconds, events.log))
+      events.warn(`${request.url} did not answer within ${seconds} s; asking for the report anyway.`);
+  }
+  const requested = Date.now();
+  const body = {
+    url: request.url,
+    metadata: ciMetadata(request.env, request.environment),
+    ...request.mode === "aggressive" ? { mode: request.mode } : {}
+  };
+  const { report, replayed } = await client.generateReport(body, {
+    idempotencyKey: idempotencyKeyFor(request.env, body, { matrix: request.matrix })
+  });
+  const received = Date.now();
+  events.reported(report, replayed);
+  const notWordPress = notWordPressNotice(report);
+  if (notWordPress)
+    events.warn(notWordPress, "wpreport: not WordPress");
+  const diff = await client.diff(report.id, request.baseline, diffQuery(request.diffOptions));
+  return {
+    report,
+    replayed,
+    diff,
+    links: { report: reportUrl(request.apiUrl, report.id), api: reportApiUrl(request.apiUrl, report.id) },
+    notWordPress,
+    failing: diff.base_id ? [] : failingChecks(report),
+    timing: { requested, received }
+  };
 }
 
 // action/src/text.ts
@@ -22343,10 +22209,10 @@ function failingLines(report) {
     ...failing.map((check) => `  [${check.severity}] ${check.id}: ${check.status} — ${check.message}`)
   ];
 }
-function renderText(report, base, result, failOn, reportUrl) {
+function renderText(report, result, failOn, reportUrl) {
   const lines = [];
   lines.push(`wpreport: ${result.verdict.result === "pass" ? "PASSED" : "FAILED"} — ${report.final_url ?? report.url}`);
-  lines.push(`report ${report.id}, score ${result.score.before ?? "—"} → ${result.score.after ?? "—"}, grade ${result.grade.after ?? "—"}, baseline ${base?.id ?? "none"}, fail-on ${failOn}`);
+  lines.push(`report ${report.id}, score ${result.score.before ?? "—"} → ${result.score.after ?? "—"}, grade ${result.grade.after ?? "—"}, baseline ${result.base_id ?? "none"}, fail-on ${failOn}`);
   if (reportUrl)
     lines.push(`full report: ${reportUrl}`);
   for (const reason of result.verdict.reasons)
@@ -22356,7 +22222,7 @@ function renderText(report, base, result, failOn, reportUrl) {
     for (const change of result.regressions)
       lines.push(`  [${change.severity}] ${change.id}: ${change.before ?? "absent"} → ${change.after ?? "absent"} — ${change.message}`);
   }
-  if (!base)
+  if (!result.base_id)
     lines.push(...failingLines(report));
   lines.push(...vulnerabilityLines("New vulnerabilities in unchanged components", result.new_vulnerabilities.filter((change) => change.kind === "new_vulnerability")), ...vulnerabilityLines("Vulnerabilities introduced by component changes", result.new_vulnerabilities.filter((change) => change.kind !== "new_vulnerability")));
   if (result.components.length > 0) {
@@ -22423,6 +22289,12 @@ Exit codes: 0 passed · 1 failed the thresholds · 2 could not check`;
 
 class UsageError extends Error {
 }
+var FLAG_NAMES = {
+  failOn: "--fail-on",
+  maxScoreDrop: "--max-score-drop",
+  budgets: "--budgets",
+  baseline: "--baseline"
+};
 async function main(argv, env, out, err) {
   let options;
   try {
@@ -22449,45 +22321,21 @@ ${USAGE}`);
     onRetry: ({ waitMs, reason }) => err(`wpreport: ${reason}; retrying in ${Math.round(waitMs / 1000)} s`)
   });
   try {
-    const metadata = {};
-    if (options.environment)
-      metadata.environment = options.environment;
-    const sha = env.GITHUB_SHA ?? env.CI_COMMIT_SHA ?? env.GIT_COMMIT;
-    const ref = env.GITHUB_REF ?? env.CI_COMMIT_REF_NAME ?? env.GIT_BRANCH;
-    if (sha)
-      metadata.git_sha = sha.slice(0, 64);
-    if (ref)
-      metadata.git_ref = ref.slice(0, 255);
-    const runUrl = env.CI_PIPELINE_URL ?? env.BUILD_URL;
-    if (runUrl)
-      metadata.ci_run_url = runUrl.slice(0, 2048);
-    const request = {
-      url: options.url,
-      metadata,
-      ...options.mode === "aggressive" ? { mode: options.mode } : {}
-    };
-    const { report, replayed } = await client.generateReport(request, {
-      idempotencyKey: idempotencyKeyFor(env, request)
-    });
-    if (replayed)
-      err(`wpreport: this CI job already made the same request (same Idempotency-Key): ${report.id}, not charged again`);
-    const notWordPress = notWordPressNotice(report);
-    if (notWordPress)
-      err(`wpreport: warning: ${notWordPress}`);
-    const url = reportUrl(options.apiUrl, report.id);
-    const base = options.baseline === "none" ? null : options.baseline === "latest" ? await client.previousReport(report) : await client.getReport(options.baseline);
-    const result = diff(base, report, {
-      failOn: options.failOn,
-      maxScoreDrop: options.maxScoreDrop,
-      budgets: options.budgets
+    const { report, diff, links } = await check(client, { ...options, env }, {
+      log: err,
+      warn: (message) => err(`wpreport: warning: ${message}`),
+      reported: (made, replayed) => {
+        if (replayed)
+          err(`wpreport: this CI job already made the same request (same Idempotency-Key): ${made.id}, not charged again`);
+      }
     });
     if (options.format === "json")
-      out(JSON.stringify({ report, report_url: url, baseline_id: base?.id ?? null, diff: result }, null, 2));
+      out(JSON.stringify({ report, report_url: links.report, baseline_id: diff.base_id, diff }, null, 2));
     else if (options.format === "sarif")
       out(JSON.stringify(toSarif(report, API_VERSION, `${options.apiUrl}/docs/checks`, options.sarifLocation), null, 2));
     else
-      out(renderText(report, base, result, options.failOn, url));
-    return result.verdict.result === "pass" ? 0 : 1;
+      out(renderText(report, diff, options.diffOptions.failOn, links.report));
+    return diff.verdict.result === "pass" ? 0 : 1;
   } catch (error) {
     err(error instanceof ApiError ? `wpreport: ${explain(error)}` : `wpreport: ${error.message}`);
     return 2;
@@ -22501,10 +22349,10 @@ function parse(argv, env) {
     allowPositionals: true,
     options: {
       url: { type: "string" },
-      "fail-on": { type: "string", default: "high" },
-      baseline: { type: "string", default: "latest" },
+      "fail-on": { type: "string" },
+      baseline: { type: "string" },
       "max-score-drop": { type: "string" },
-      budgets: { type: "string", default: "" },
+      budgets: { type: "string" },
       environment: { type: "string" },
       mode: { type: "string", default: "passive" },
       format: { type: "string", default: "text" },
@@ -22528,9 +22376,8 @@ function parse(argv, env) {
     throw new UsageError("WPREPORT_TOKEN is not set");
   if (!values.url)
     throw new UsageError("--url is required");
-  const failOn = values["fail-on"];
-  if (failOn !== "none" && !isSeverity(failOn))
-    throw new UsageError(`--fail-on must be one of critical, high, medium, low, info, none`);
+  const baseline = parseBaseline(values.baseline, "--baseline");
+  const diffOptions = parseDiffOptions({ failOn: values["fail-on"], maxScoreDrop: values["max-score-drop"], budgets: values.budgets }, FLAG_NAMES);
   if (!ANALYSIS_MODES.includes(values.mode))
     throw new UsageError("--mode must be passive or aggressive");
   if (!["text", "json", "sarif"].includes(values.format))
@@ -22538,9 +22385,6 @@ function parse(argv, env) {
   const locationProblem = sarifLocationProblem(values["sarif-location"]);
   if (locationProblem)
     throw new UsageError(`--sarif-location ${locationProblem}`);
-  const drop = values["max-score-drop"];
-  if (drop !== undefined && !(Number(drop) >= 0 && Number(drop) <= 100))
-    throw new UsageError("--max-score-drop must be a number from 0 to 100");
   const timeout = Number(values.timeout);
   if (!(timeout >= 10))
     throw new UsageError("--timeout must be at least 10 seconds");
@@ -22548,10 +22392,8 @@ function parse(argv, env) {
     apiUrl,
     token,
     url: values.url,
-    failOn,
-    baseline: values.baseline,
-    maxScoreDrop: drop === undefined ? null : Number(drop),
-    budgets: parseBudgets(values.budgets),
+    baseline,
+    diffOptions,
     environment: values.environment,
     mode: values.mode,
     format: values.format,

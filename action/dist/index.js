@@ -35946,108 +35946,8 @@ __export(exports_github, {
   getOctokit: () => getOctokit
 });
 
-// node_modules/@actions/core/lib/command.js
-import * as os from "os";
-
-// node_modules/@actions/core/lib/utils.js
-function toCommandValue(input) {
-  if (input === null || input === undefined) {
-    return "";
-  } else if (typeof input === "string" || input instanceof String) {
-    return input;
-  }
-  return JSON.stringify(input);
-}
-function toCommandProperties(annotationProperties) {
-  if (!Object.keys(annotationProperties).length) {
-    return {};
-  }
-  return {
-    title: annotationProperties.title,
-    file: annotationProperties.file,
-    line: annotationProperties.startLine,
-    endLine: annotationProperties.endLine,
-    col: annotationProperties.startColumn,
-    endColumn: annotationProperties.endColumn
-  };
-}
-
-// node_modules/@actions/core/lib/command.js
-function issueCommand(command, properties, message) {
-  const cmd = new Command(command, properties, message);
-  process.stdout.write(cmd.toString() + os.EOL);
-}
-var CMD_STRING = "::";
-
-class Command {
-  constructor(command, properties, message) {
-    if (!command) {
-      command = "missing.command";
-    }
-    this.command = command;
-    this.properties = properties;
-    this.message = message;
-  }
-  toString() {
-    let cmdStr = CMD_STRING + this.command;
-    if (this.properties && Object.keys(this.properties).length > 0) {
-      cmdStr += " ";
-      let first = true;
-      for (const key in this.properties) {
-        if (this.properties.hasOwnProperty(key)) {
-          const val = this.properties[key];
-          if (val) {
-            if (first) {
-              first = false;
-            } else {
-              cmdStr += ",";
-            }
-            cmdStr += `${key}=${escapeProperty(val)}`;
-          }
-        }
-      }
-    }
-    cmdStr += `${CMD_STRING}${escapeData(this.message)}`;
-    return cmdStr;
-  }
-}
-function escapeData(s) {
-  return toCommandValue(s).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
-}
-function escapeProperty(s) {
-  return toCommandValue(s).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A").replace(/:/g, "%3A").replace(/,/g, "%2C");
-}
-
-// node_modules/@actions/core/lib/file-command.js
-import * as crypto from "crypto";
-import * as fs from "fs";
-import * as os2 from "os";
-function issueFileCommand(command, message) {
-  const filePath = process.env[`GITHUB_${command}`];
-  if (!filePath) {
-    throw new Error(`Unable to find environment variable for file command ${command}`);
-  }
-  if (!fs.existsSync(filePath)) {
-    throw new Error(`Missing file at path: ${filePath}`);
-  }
-  fs.appendFileSync(filePath, `${toCommandValue(message)}${os2.EOL}`, {
-    encoding: "utf8"
-  });
-}
-function prepareKeyValueMessage(key, value) {
-  const delimiter = `ghadelimiter_${crypto.randomUUID()}`;
-  const convertedValue = toCommandValue(value);
-  if (key.includes(delimiter)) {
-    throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
-  }
-  if (convertedValue.includes(delimiter)) {
-    throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
-  }
-  return `${key}<<${delimiter}${os2.EOL}${convertedValue}${os2.EOL}${delimiter}`;
-}
-
-// node_modules/@actions/core/lib/core.js
-import * as os4 from "os";
+// shared/client.ts
+import { createHash } from "node:crypto";
 
 // node_modules/@actions/http-client/lib/index.js
 import * as http from "http";
@@ -36810,6 +36710,274 @@ class HttpClient {
 }
 var lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => (c[k.toLowerCase()] = obj[k], c), {});
 
+// shared/client.ts
+class ApiError extends Error {
+  status;
+  problem;
+  constructor(status, problem, message) {
+    super(message);
+    this.status = status;
+    this.problem = problem;
+    this.name = "ApiError";
+  }
+  get code() {
+    return this.problem.code ?? (this.status === 0 ? "network_error" : "http_error");
+  }
+}
+var RETRY_STATUSES = new Set([429, 503]);
+var NETWORK_BACKOFF_MS = [1000, 2000, 4000, 8000, 16000];
+function canonicalJson(value) {
+  const canonical = (input) => {
+    if (Array.isArray(input))
+      return input.map(canonical);
+    if (input && typeof input === "object")
+      return Object.fromEntries(Object.keys(input).sort().map((key) => [key, canonical(input[key])]));
+    return input;
+  };
+  return JSON.stringify(canonical(value));
+}
+function canonicalMatrix(raw) {
+  const text = raw?.trim() ?? "";
+  if (text === "" || text === "null" || text === "{}")
+    return "";
+  try {
+    return canonicalJson(JSON.parse(text));
+  } catch {
+    return text;
+  }
+}
+var segment = (value) => value.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 64);
+function idempotencyKeyFor(env, body, scope = {}) {
+  const run = env.GITHUB_RUN_ID ?? env.CI_PIPELINE_ID ?? env.BUILD_TAG;
+  if (!run)
+    return;
+  const attempt = env.GITHUB_RUN_ATTEMPT ?? env.CI_JOB_ID ?? "1";
+  const hash = createHash("sha256").update(canonicalJson({
+    run,
+    attempt,
+    job: env.GITHUB_JOB ?? env.CI_JOB_NAME ?? "",
+    step: env.GITHUB_ACTION ?? "",
+    matrix: canonicalMatrix(scope.matrix),
+    body
+  })).digest("hex").slice(0, 32);
+  return `ci-${segment(run)}-${segment(attempt)}-${hash}`;
+}
+function explain(error) {
+  if (!(error instanceof ApiError))
+    return error instanceof Error ? error.message : String(error);
+  const detail = error.problem.detail ? ` ${error.problem.detail}` : "";
+  switch (error.code) {
+    case "unauthorized":
+      return "The wpreport API refused the token. Check that the secret holds a current token (wpr_…) that has not been revoked or expired.";
+    case "quota_exhausted":
+      return `This month's report quota is used up, so no new report could be made.${typeof error.problem.resets_at === "string" ? ` It resets at ${error.problem.resets_at}.` : ""} Upgrade the plan for more reports.`;
+    case "rate_limited":
+      return `The wpreport API kept answering "too many requests" until the time limit.${detail}`;
+    case "site_unreachable":
+      return `wpreport could not reach the site.${detail} Is it up and reachable from the internet?`;
+    case "url_not_allowed":
+    case "invalid_url":
+      return `The URL cannot be analysed.${detail}`;
+    case "network_error":
+      return `Could not reach the wpreport API: ${error.message}`;
+    default:
+      return `The wpreport API answered ${error.status}${error.problem.code ? ` (${error.problem.code})` : ""}.${detail}`;
+  }
+}
+
+class WpreportClient {
+  options;
+  http;
+  base;
+  sleep;
+  constructor(options) {
+    this.options = options;
+    this.base = options.apiUrl.replace(/\/+$/, "");
+    this.http = new HttpClient(options.userAgent ?? "wpreport-client", [], { allowRetries: false, keepAlive: true });
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+  close() {
+    this.http.dispose();
+  }
+  async generateReport(input, options = {}) {
+    const headers = { "content-type": "application/json" };
+    if (options.idempotencyKey)
+      headers["idempotency-key"] = options.idempotencyKey;
+    const { body, headers: responseHeaders } = await this.call("POST", "/api/generate-report", {
+      body: JSON.stringify(input),
+      headers,
+      retryable: Boolean(options.idempotencyKey)
+    });
+    return { report: body, replayed: responseHeaders["idempotent-replayed"] === "true" };
+  }
+  async getReport(id) {
+    return (await this.call("GET", `/api/report/${encodeURIComponent(id)}`)).body;
+  }
+  async diff(id, base, query = {}) {
+    const params = new URLSearchParams({ base, ...query });
+    return (await this.call("GET", `/api/report/${encodeURIComponent(id)}/diff?${params}`)).body;
+  }
+  async usage() {
+    return (await this.call("GET", "/api/usage")).body;
+  }
+  async call(method, path, options = {}) {
+    const retryable = method === "GET" || options.retryable === true;
+    const maxRetries = this.options.maxRetries ?? 8;
+    for (let attempt = 1;; attempt++) {
+      let status = 0;
+      let text = "";
+      let headers = {};
+      try {
+        const response = await this.http.request(method, `${this.base}${path}`, options.body ?? null, {
+          accept: "application/json",
+          authorization: `Bearer ${this.options.token}`,
+          ...options.headers
+        });
+        status = response.message.statusCode ?? 0;
+        headers = response.message.headers;
+        text = await response.readBody();
+      } catch (error) {
+        const wait = NETWORK_BACKOFF_MS[Math.min(attempt - 1, NETWORK_BACKOFF_MS.length - 1)];
+        if (!retryable || attempt > maxRetries || !this.canWait(wait)) {
+          throw new ApiError(0, {}, error.message);
+        }
+        this.options.onRetry?.({ attempt, waitMs: wait, reason: error.message });
+        await this.sleep(wait);
+        continue;
+      }
+      if (status >= 200 && status < 300)
+        return { body: JSON.parse(text), headers };
+      let problem = {};
+      try {
+        problem = JSON.parse(text);
+      } catch {
+        problem = { detail: text.slice(0, 200) };
+      }
+      const again = RETRY_STATUSES.has(status) || status === 409 && problem.code === "idempotency_in_progress";
+      if (again && retryable && attempt <= maxRetries) {
+        const retryAfter = Number(headers["retry-after"]);
+        const wait = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : 1000 * 2 ** (attempt - 1);
+        if (this.canWait(wait)) {
+          this.options.onRetry?.({
+            attempt,
+            waitMs: wait,
+            reason: `${status}${problem.code ? ` ${problem.code}` : ""}`
+          });
+          await this.sleep(wait);
+          continue;
+        }
+      }
+      throw new ApiError(status, problem, problem.detail ?? `HTTP ${status}`);
+    }
+  }
+  canWait(ms) {
+    return this.options.deadline === undefined || Date.now() + ms < this.options.deadline;
+  }
+}
+
+// node_modules/@actions/core/lib/command.js
+import * as os from "os";
+
+// node_modules/@actions/core/lib/utils.js
+function toCommandValue(input) {
+  if (input === null || input === undefined) {
+    return "";
+  } else if (typeof input === "string" || input instanceof String) {
+    return input;
+  }
+  return JSON.stringify(input);
+}
+function toCommandProperties(annotationProperties) {
+  if (!Object.keys(annotationProperties).length) {
+    return {};
+  }
+  return {
+    title: annotationProperties.title,
+    file: annotationProperties.file,
+    line: annotationProperties.startLine,
+    endLine: annotationProperties.endLine,
+    col: annotationProperties.startColumn,
+    endColumn: annotationProperties.endColumn
+  };
+}
+
+// node_modules/@actions/core/lib/command.js
+function issueCommand(command, properties, message) {
+  const cmd = new Command(command, properties, message);
+  process.stdout.write(cmd.toString() + os.EOL);
+}
+var CMD_STRING = "::";
+
+class Command {
+  constructor(command, properties, message) {
+    if (!command) {
+      command = "missing.command";
+    }
+    this.command = command;
+    this.properties = properties;
+    this.message = message;
+  }
+  toString() {
+    let cmdStr = CMD_STRING + this.command;
+    if (this.properties && Object.keys(this.properties).length > 0) {
+      cmdStr += " ";
+      let first = true;
+      for (const key in this.properties) {
+        if (this.properties.hasOwnProperty(key)) {
+          const val = this.properties[key];
+          if (val) {
+            if (first) {
+              first = false;
+            } else {
+              cmdStr += ",";
+            }
+            cmdStr += `${key}=${escapeProperty(val)}`;
+          }
+        }
+      }
+    }
+    cmdStr += `${CMD_STRING}${escapeData(this.message)}`;
+    return cmdStr;
+  }
+}
+function escapeData(s) {
+  return toCommandValue(s).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+}
+function escapeProperty(s) {
+  return toCommandValue(s).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A").replace(/:/g, "%3A").replace(/,/g, "%2C");
+}
+
+// node_modules/@actions/core/lib/file-command.js
+import * as crypto from "crypto";
+import * as fs from "fs";
+import * as os2 from "os";
+function issueFileCommand(command, message) {
+  const filePath = process.env[`GITHUB_${command}`];
+  if (!filePath) {
+    throw new Error(`Unable to find environment variable for file command ${command}`);
+  }
+  if (!fs.existsSync(filePath)) {
+    throw new Error(`Missing file at path: ${filePath}`);
+  }
+  fs.appendFileSync(filePath, `${toCommandValue(message)}${os2.EOL}`, {
+    encoding: "utf8"
+  });
+}
+function prepareKeyValueMessage(key, value) {
+  const delimiter = `ghadelimiter_${crypto.randomUUID()}`;
+  const convertedValue = toCommandValue(value);
+  if (key.includes(delimiter)) {
+    throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
+  }
+  if (convertedValue.includes(delimiter)) {
+    throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
+  }
+  return `${key}<<${delimiter}${os2.EOL}${convertedValue}${os2.EOL}${delimiter}`;
+}
+
+// node_modules/@actions/core/lib/core.js
+import * as os4 from "os";
+
 // node_modules/@actions/core/lib/summary.js
 import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
@@ -37024,189 +37192,20 @@ function info(message) {
   process.stdout.write(message + os4.EOL);
 }
 
-// shared/client.ts
-import { createHash } from "node:crypto";
-class ApiError extends Error {
-  status;
-  problem;
-  constructor(status, problem, message) {
-    super(message);
-    this.status = status;
-    this.problem = problem;
-    this.name = "ApiError";
+// action/src/action-core.ts
+var actionsCore = {
+  getInput,
+  setSecret,
+  info,
+  warning,
+  error,
+  notice,
+  setOutput,
+  setFailed,
+  writeSummary: async (markdown) => {
+    await summary.addRaw(markdown, true).write();
   }
-  get code() {
-    return this.problem.code ?? (this.status === 0 ? "network_error" : "http_error");
-  }
-}
-var RETRY_STATUSES = new Set([429, 503]);
-var NETWORK_BACKOFF_MS = [1000, 2000, 4000, 8000, 16000];
-function canonicalJson(value) {
-  const canonical = (input) => {
-    if (Array.isArray(input))
-      return input.map(canonical);
-    if (input && typeof input === "object")
-      return Object.fromEntries(Object.keys(input).sort().map((key) => [key, canonical(input[key])]));
-    return input;
-  };
-  return JSON.stringify(canonical(value));
-}
-function canonicalMatrix(raw) {
-  const text = raw?.trim() ?? "";
-  if (text === "" || text === "null" || text === "{}")
-    return "";
-  try {
-    return canonicalJson(JSON.parse(text));
-  } catch {
-    return text;
-  }
-}
-var segment = (value) => value.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 64);
-function idempotencyKeyFor(env, body, scope = {}) {
-  const run = env.GITHUB_RUN_ID ?? env.CI_PIPELINE_ID ?? env.BUILD_TAG;
-  if (!run)
-    return;
-  const attempt = env.GITHUB_RUN_ATTEMPT ?? env.CI_JOB_ID ?? "1";
-  const hash = createHash("sha256").update(canonicalJson({
-    run,
-    attempt,
-    job: env.GITHUB_JOB ?? env.CI_JOB_NAME ?? "",
-    step: env.GITHUB_ACTION ?? "",
-    matrix: canonicalMatrix(scope.matrix),
-    body
-  })).digest("hex").slice(0, 32);
-  return `ci-${segment(run)}-${segment(attempt)}-${hash}`;
-}
-function explain(error) {
-  if (!(error instanceof ApiError))
-    return error instanceof Error ? error.message : String(error);
-  const detail = error.problem.detail ? ` ${error.problem.detail}` : "";
-  switch (error.code) {
-    case "unauthorized":
-      return "The wpreport API refused the token. Check that the secret holds a current token (wpr_…) that has not been revoked or expired.";
-    case "quota_exhausted":
-      return `This month's report quota is used up, so no new report could be made.${typeof error.problem.resets_at === "string" ? ` It resets at ${error.problem.resets_at}.` : ""} Upgrade the plan for more reports.`;
-    case "rate_limited":
-      return `The wpreport API kept answering "too many requests" until the time limit.${detail}`;
-    case "site_unreachable":
-      return `wpreport could not reach the site.${detail} Is it up and reachable from the internet?`;
-    case "url_not_allowed":
-    case "invalid_url":
-      return `The URL cannot be analysed.${detail}`;
-    case "network_error":
-      return `Could not reach the wpreport API: ${error.message}`;
-    default:
-      return `The wpreport API answered ${error.status}${error.problem.code ? ` (${error.problem.code})` : ""}.${detail}`;
-  }
-}
-
-class WpreportClient {
-  options;
-  http;
-  base;
-  sleep;
-  constructor(options) {
-    this.options = options;
-    this.base = options.apiUrl.replace(/\/+$/, "");
-    this.http = new HttpClient(options.userAgent ?? "wpreport-client", [], { allowRetries: false, keepAlive: true });
-    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
-  }
-  close() {
-    this.http.dispose();
-  }
-  async generateReport(input, options = {}) {
-    const headers = { "content-type": "application/json" };
-    if (options.idempotencyKey)
-      headers["idempotency-key"] = options.idempotencyKey;
-    const { body, headers: responseHeaders } = await this.call("POST", "/api/generate-report", {
-      body: JSON.stringify(input),
-      headers,
-      retryable: Boolean(options.idempotencyKey)
-    });
-    return { report: body, replayed: responseHeaders["idempotent-replayed"] === "true" };
-  }
-  async getReport(id) {
-    return (await this.call("GET", `/api/report/${encodeURIComponent(id)}`)).body;
-  }
-  async listReports(filters) {
-    const query = new URLSearchParams;
-    for (const [key, value] of Object.entries(filters))
-      if (value !== undefined)
-        query.set(key, String(value));
-    return (await this.call("GET", `/api/reports?${query}`)).body;
-  }
-  async previousReport(head) {
-    const { data } = await this.listReports({
-      url: head.url,
-      environment: head.metadata.environment,
-      status: "completed",
-      before: head.id,
-      limit: 10
-    });
-    const match = data.find((item) => (item.metadata.environment ?? null) === (head.metadata.environment ?? null));
-    return match ? this.getReport(match.id) : null;
-  }
-  async diff(id, base, query = {}) {
-    const params = new URLSearchParams({ base, ...query });
-    return (await this.call("GET", `/api/report/${encodeURIComponent(id)}/diff?${params}`)).body;
-  }
-  async usage() {
-    return (await this.call("GET", "/api/usage")).body;
-  }
-  async call(method, path, options = {}) {
-    const retryable = method === "GET" || options.retryable === true;
-    const maxRetries = this.options.maxRetries ?? 8;
-    for (let attempt = 1;; attempt++) {
-      let status = 0;
-      let text = "";
-      let headers = {};
-      try {
-        const response = await this.http.request(method, `${this.base}${path}`, options.body ?? null, {
-          accept: "application/json",
-          authorization: `Bearer ${this.options.token}`,
-          ...options.headers
-        });
-        status = response.message.statusCode ?? 0;
-        headers = response.message.headers;
-        text = await response.readBody();
-      } catch (error) {
-        const wait = NETWORK_BACKOFF_MS[Math.min(attempt - 1, NETWORK_BACKOFF_MS.length - 1)];
-        if (!retryable || attempt > maxRetries || !this.canWait(wait)) {
-          throw new ApiError(0, {}, error.message);
-        }
-        this.options.onRetry?.({ attempt, waitMs: wait, reason: error.message });
-        await this.sleep(wait);
-        continue;
-      }
-      if (status >= 200 && status < 300)
-        return { body: JSON.parse(text), headers };
-      let problem = {};
-      try {
-        problem = JSON.parse(text);
-      } catch {
-        problem = { detail: text.slice(0, 200) };
-      }
-      const again = RETRY_STATUSES.has(status) || status === 409 && problem.code === "idempotency_in_progress";
-      if (again && retryable && attempt <= maxRetries) {
-        const retryAfter = Number(headers["retry-after"]);
-        const wait = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : 1000 * 2 ** (attempt - 1);
-        if (this.canWait(wait)) {
-          this.options.onRetry?.({
-            attempt,
-            waitMs: wait,
-            reason: `${status}${problem.code ? ` ${problem.code}` : ""}`
-          });
-          await this.sleep(wait);
-          continue;
-        }
-      }
-      throw new ApiError(status, problem, problem.detail ?? `HTTP ${status}`);
-    }
-  }
-  canWait(ms) {
-    return this.options.deadline === undefined || Date.now() + ms < this.options.deadline;
-  }
-}
+};
 
 // node_modules/@sinclair/typebox/build/esm/type/guard/value.mjs
 function IsAsyncIterator(value) {
@@ -40198,18 +40197,6 @@ var ReportSchema = named("Report", Type.Object({
   }))
 }, { title: "wpreport report", description: "One analysis of one site (schema v1)" }));
 
-// shared/versions.ts
-function compareDottedVersions(a, b) {
-  const left = a.split(/[.-]/).map((part) => Number.parseInt(part, 10) || 0);
-  const right = b.split(/[.-]/).map((part) => Number.parseInt(part, 10) || 0);
-  for (let i = 0;i < Math.max(left.length, right.length); i++) {
-    const difference = (left[i] ?? 0) - (right[i] ?? 0);
-    if (difference !== 0)
-      return Math.sign(difference);
-  }
-  return 0;
-}
-
 // shared/diff.ts
 var CheckChangeSchema = named("CheckChange", Type.Object({
   id: Type.String(),
@@ -40304,95 +40291,8 @@ var DiffSchema = named("Diff", Type.Object({
 }));
 var STATUS_RANK = { pass: 0, skip: 0, error: 0, warn: 1, fail: 2 };
 var severityRank = (severity) => SEVERITIES.length - SEVERITIES.indexOf(severity);
-function badness(check) {
-  if (!check)
-    return [0, 0];
-  const rank = STATUS_RANK[check.status];
-  return [rank, rank > 0 ? severityRank(check.severity) : 0];
-}
-function compare(a, b) {
-  return a[0] - b[0] || a[1] - b[1];
-}
-function changeOf(before, after, baseHasIt) {
-  const shown = after ?? before;
-  return {
-    id: shown.id,
-    title: shown.title,
-    category: shown.category,
-    severity: shown.severity,
-    before: before?.status ?? null,
-    after: after?.status ?? null,
-    new_check: !baseHasIt,
-    message: shown.message,
-    remediation: shown.remediation,
-    evidence: shown.evidence
-  };
-}
-function bySeverity(a, b) {
-  return severityRank(b.severity) - severityRank(a.severity) || a.id.localeCompare(b.id);
-}
 function failingChecks(report) {
   return report.checks.filter((check) => STATUS_RANK[check.status] > 0).sort((a, b) => severityRank(b.severity) - severityRank(a.severity) || STATUS_RANK[b.status] - STATUS_RANK[a.status] || a.id.localeCompare(b.id));
-}
-function components(report) {
-  const map = new Map;
-  if (!report)
-    return map;
-  if (report.wordpress?.detected) {
-    map.set("core:wordpress", {
-      type: "core",
-      component: {
-        slug: "wordpress",
-        name: "WordPress",
-        version: report.wordpress.version,
-        vulnerabilities: report.wordpress.vulnerabilities
-      }
-    });
-  }
-  if (report.theme) {
-    map.set(`theme:${report.theme.slug}`, { type: "theme", component: report.theme });
-    const parent = report.theme.parent;
-    if (parent && !map.has(`theme:${parent.slug}`))
-      map.set(`theme:${parent.slug}`, { type: "theme", component: parent });
-  }
-  for (const plugin of report.plugins ?? [])
-    map.set(`plugin:${plugin.slug}`, { type: "plugin", component: plugin });
-  return map;
-}
-function changeKind(old, now) {
-  if (!old)
-    return now ? "added" : null;
-  if (!now)
-    return "removed";
-  const from = old.component.version;
-  const to = now.component.version;
-  if (from === to)
-    return null;
-  const order = from && to ? compareDottedVersions(to, from) : 0;
-  return order > 0 ? "updated" : order < 0 ? "downgraded" : "version_changed";
-}
-function componentChanges(base, head) {
-  if (!base)
-    return [];
-  const before = components(base);
-  const after = components(head);
-  const changes = [];
-  for (const key of [...new Set([...before.keys(), ...after.keys()])].sort()) {
-    const old = before.get(key);
-    const now = after.get(key);
-    const change = changeKind(old, now);
-    if (!change)
-      continue;
-    changes.push({
-      type: (now ?? old)?.type,
-      slug: (now ?? old)?.component.slug,
-      name: now?.component.name ?? old?.component.name ?? null,
-      change,
-      before: old?.component.version ?? null,
-      after: now?.component.version ?? null
-    });
-  }
-  return changes;
 }
 function componentLabel(type, slug) {
   return type === "core" ? "WordPress" : slug;
@@ -40411,145 +40311,6 @@ function describeVulnerability(type, slug, version, vulnerability) {
 }
 function describeVulnerabilityChange(change) {
   return describeVulnerability(change.component_type, change.slug, change.version, change.vulnerability);
-}
-function vulnerabilityChanges(from, to, added) {
-  const here = components(from);
-  const there = components(to);
-  const known = new Set;
-  for (const [key, { component }] of there)
-    for (const vulnerability of component.vulnerabilities ?? [])
-      known.add(`${key}#${vulnerability.id}`);
-  const changes = [];
-  const seen = new Set;
-  for (const [key, entry] of here) {
-    const { type, component } = entry;
-    const change = added ? changeKind(there.get(key), entry) : changeKind(entry, there.get(key));
-    for (const vulnerability of component.vulnerabilities ?? []) {
-      const id = `${key}#${vulnerability.id}`;
-      if (known.has(id) || seen.has(id))
-        continue;
-      seen.add(id);
-      changes.push({
-        component: key,
-        component_type: type,
-        slug: component.slug,
-        version: component.version ?? null,
-        kind: change ? "component_changed" : added ? "new_vulnerability" : "advisory_withdrawn",
-        component_change: change,
-        fix: vulnerabilityFix(type, component.slug, vulnerability.fixed_in ?? null),
-        vulnerability
-      });
-    }
-  }
-  return changes.sort((a, b) => severityRank(b.vulnerability.severity) - severityRank(a.vulnerability.severity) || `${a.component}#${a.vulnerability.id}`.localeCompare(`${b.component}#${b.vulnerability.id}`));
-}
-function vulnerabilityReason(intro, changes) {
-  const named = changes.slice(0, 5).map(({ component_type, slug, version, vulnerability }) => `${componentLabel(component_type, slug)} ${version ?? "(version unknown)"} ${vulnerability.cve?.[0] ?? vulnerability.id} (${vulnerability.severity})`);
-  return `${intro}: ${named.join(", ")}${changes.length > 5 ? ", …" : ""}`;
-}
-function metricChanges(base, head, options) {
-  if (!base)
-    return [];
-  const changes = [];
-  for (const metric of METRICS) {
-    const before = metric.value(base);
-    const after = metric.value(head);
-    if (before === null || after === null || before === after)
-      continue;
-    const delta = after - before;
-    const noise = { relative: metric.relative, absolute: metric.absolute, ...options.noise?.[metric.key] };
-    const scale = Math.min(Math.abs(before), Math.abs(after));
-    if (Math.abs(delta) < noise.absolute || Math.abs(delta) < noise.relative * scale)
-      continue;
-    const worse = metric.better === "lower" ? delta > 0 : delta < 0;
-    changes.push({
-      metric: metric.key,
-      label: metric.label,
-      unit: metric.unit,
-      before,
-      after,
-      delta: Math.round(delta * 100) / 100,
-      percent: before === 0 ? null : Math.round(delta / Math.abs(before) * 1000) / 10,
-      direction: worse ? "worse" : "better"
-    });
-  }
-  return changes;
-}
-function budgetResults(head, budgets) {
-  return Object.entries(budgets).sort(([a], [b]) => a.localeCompare(b)).map(([key, limit]) => {
-    const metric = metricByKey(key);
-    if (!metric)
-      throw new Error(`unknown budget metric "${key}"`);
-    const value = metric.value(head);
-    const kind = metric.better === "higher" ? "min" : "max";
-    const exceeded = value !== null && (kind === "max" ? value > limit : value < limit);
-    return { metric: key, label: metric.label, unit: metric.unit, limit, value, kind, exceeded };
-  });
-}
-function diff(base, head, options = {}) {
-  const failOn = options.failOn ?? "high";
-  const baseChecks = new Map((base?.checks ?? []).map((check) => [check.id, check]));
-  const headChecks = new Map(head.checks.map((check) => [check.id, check]));
-  const regressions = [];
-  const improvements = [];
-  if (base) {
-    for (const id of new Set([...baseChecks.keys(), ...headChecks.keys()])) {
-      const before = baseChecks.get(id);
-      const after = headChecks.get(id);
-      const order = compare(badness(after), badness(before));
-      if (order > 0)
-        regressions.push(changeOf(before, after, baseChecks.has(id)));
-      else if (order < 0)
-        improvements.push(changeOf(before, after, baseChecks.has(id)));
-    }
-  }
-  regressions.sort(bySeverity);
-  improvements.sort(bySeverity);
-  const new_vulnerabilities = base ? vulnerabilityChanges(head, base, true) : [];
-  const fixed_vulnerabilities = base ? vulnerabilityChanges(base, head, false) : [];
-  const regression_kinds = {
-    new_vulnerability: new_vulnerabilities.filter((change) => change.kind === "new_vulnerability").length,
-    component_changed: new_vulnerabilities.filter((change) => change.kind === "component_changed").length
-  };
-  const before = base?.summary?.score ?? null;
-  const after = head.summary?.score ?? null;
-  const scoreDelta = before !== null && after !== null ? after - before : null;
-  const budgets = budgetResults(head, options.budgets ?? {});
-  const reasons = [];
-  if (failOn !== "none") {
-    const threshold = severityRank(failOn);
-    const gating = regressions.filter((change) => !change.new_check && severityRank(change.severity) >= threshold);
-    if (gating.length > 0) {
-      reasons.push(`${gating.length} check${gating.length === 1 ? "" : "s"} regressed at severity ${failOn} or above: ${gating.slice(0, 5).map((change) => change.id).join(", ")}${gating.length > 5 ? ", …" : ""}`);
-    }
-    const vulnerable = new_vulnerabilities.filter((change) => severityRank(change.vulnerability.severity) >= threshold);
-    const published = vulnerable.filter((change) => change.kind === "new_vulnerability");
-    if (published.length > 0)
-      reasons.push(vulnerabilityReason(`${published.length} newly published vulnerabilit${published.length === 1 ? "y affects" : "ies affect"} unchanged components at severity ${failOn} or above (new_vulnerability)`, published));
-    const brought = vulnerable.filter((change) => change.kind !== "new_vulnerability");
-    if (brought.length > 0)
-      reasons.push(vulnerabilityReason(`${brought.length} vulnerabilit${brought.length === 1 ? "y" : "ies"} came with component changes at severity ${failOn} or above (component_changed)`, brought));
-  }
-  if (options.maxScoreDrop !== undefined && options.maxScoreDrop !== null && scoreDelta !== null && -scoreDelta > options.maxScoreDrop) {
-    reasons.push(`the score dropped by ${-scoreDelta} points (${before} → ${after}), more than the allowed ${options.maxScoreDrop}`);
-  }
-  for (const budget of budgets.filter((result) => result.exceeded))
-    reasons.push(describeBudget(budget));
-  return {
-    base_id: base?.id ?? null,
-    head_id: head.id,
-    score: { before, after, delta: scoreDelta },
-    grade: { before: base?.summary?.grade ?? null, after: head.summary?.grade ?? null },
-    regressions,
-    improvements,
-    new_vulnerabilities,
-    fixed_vulnerabilities,
-    regression_kinds,
-    components: componentChanges(base, head),
-    metrics: metricChanges(base, head, options),
-    budgets,
-    verdict: { result: reasons.length > 0 ? "fail" : "pass", reasons }
-  };
 }
 function describeBudget(budget) {
   if (budget.value === null)
@@ -40649,20 +40410,167 @@ function annotationsFor(diff) {
   }
   return out;
 }
-var WRITERS = {
-  error,
-  warning,
-  notice
-};
-function annotate(diff) {
+function annotate(diff, runner = actionsCore) {
   for (const annotation of annotationsFor(diff)) {
-    WRITERS[annotation.level](annotation.message, { title: annotation.title });
+    runner[annotation.level](annotation.message, { title: annotation.title });
   }
+}
+
+// shared/diff-options.ts
+var QUERY_NAMES = {
+  failOn: "fail_on",
+  maxScoreDrop: "max_score_drop",
+  budgets: "budgets",
+  baseline: "base"
+};
+
+class DiffOptionsError extends Error {
+  option;
+  constructor(option, message) {
+    super(message);
+    this.option = option;
+    this.name = "DiffOptionsError";
+  }
+}
+var given = (value) => `"${value.length > 100 ? `${value.slice(0, 100)}…` : value}"`;
+function parseDiffOptions(raw, names = QUERY_NAMES) {
+  const failOn = raw.failOn?.trim() || "high";
+  if (failOn !== "none" && !isSeverity(failOn)) {
+    throw new DiffOptionsError("failOn", `${names.failOn} must be one of ${[...SEVERITIES, "none"].join(", ")}, got ${given(failOn)}.`);
+  }
+  const drop = String(raw.maxScoreDrop ?? "").trim();
+  const maxScoreDrop = drop === "" ? null : Number(drop);
+  if (maxScoreDrop !== null && !(Number.isFinite(maxScoreDrop) && maxScoreDrop >= 0 && maxScoreDrop <= 100)) {
+    throw new DiffOptionsError("maxScoreDrop", `${names.maxScoreDrop} must be a number from 0 to 100, got ${given(drop)}.`);
+  }
+  let budgets;
+  try {
+    budgets = parseBudgets(raw.budgets ?? "");
+  } catch (error) {
+    throw new DiffOptionsError("budgets", `${names.budgets}: ${error.message}.`);
+  }
+  return { failOn, maxScoreDrop, budgets };
+}
+var REPORT_ID = new RegExp(REPORT_ID_PATTERN);
+function parseBaseline(raw, name) {
+  const baseline = raw?.trim() || "latest";
+  if (baseline === "latest" || baseline === "none" || REPORT_ID.test(baseline))
+    return baseline;
+  throw new DiffOptionsError("baseline", `${name} must be "latest", "none" or a report id (rep_…), got ${given(baseline)}.`);
+}
+function formatBudgets(budgets) {
+  return Object.entries(budgets).map(([key, value]) => `${key}=${value.toLocaleString("en-US", { useGrouping: false, maximumFractionDigits: 20 })}`).join(",");
+}
+function diffQuery(options) {
+  const query = {};
+  if (options.failOn !== undefined)
+    query.fail_on = options.failOn;
+  if (options.maxScoreDrop !== undefined && options.maxScoreDrop !== null)
+    query.max_score_drop = String(options.maxScoreDrop);
+  if (options.budgets && Object.keys(options.budgets).length > 0)
+    query.budgets = formatBudgets(options.budgets);
+  return query;
+}
+
+// action/src/links.ts
+function reportUrl(apiUrl, id) {
+  return `${apiUrl}/reports/${encodeURIComponent(id)}`;
+}
+function reportApiUrl(apiUrl, id) {
+  return `${apiUrl}/api/report/${encodeURIComponent(id)}`;
+}
+
+// action/src/notices.ts
+function notWordPressNotice(report) {
+  if (report.wordpress?.detected !== false || report.hosting?.blocked_by_waf)
+    return null;
+  const entries = report.errors.filter((error) => error.kind === "not_wordpress");
+  const stated = (entries.find((error) => error.stage === "detect") ?? entries[0])?.message;
+  const stack = (report.hosting?.stack ?? []).map((item) => `${item.name}${item.version ? ` ${item.version}` : ""}`);
+  const statement = stated ?? `This site does not look like WordPress (confidence ${report.wordpress.confidence}%)${stack.length > 0 ? `; it runs on ${stack.join(", ")}` : ""}. Only the checks that apply to any site ran.`;
+  const text = `${report.final_url ?? report.url}: ${statement} Is the URL the WordPress site you meant?`;
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").slice(0, 1000);
+}
+
+// action/src/wait-for-site.ts
+async function waitForSite(url, seconds, log, sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))) {
+  const deadline = Date.now() + seconds * 1000;
+  for (let attempt = 1;; attempt++) {
+    try {
+      const response = await fetch(url, { method: "GET", redirect: "manual", signal: AbortSignal.timeout(1e4) });
+      await response.body?.cancel();
+      if (response.status < 500)
+        return true;
+      log(`The site answered ${response.status}; waiting…`);
+    } catch (error) {
+      log(`The site did not answer (${error.message}); waiting…`);
+    }
+    const wait = Math.min(2000 * attempt, 1e4);
+    if (Date.now() + wait > deadline)
+      return false;
+    await sleep(wait);
+  }
+}
+
+// action/src/check.ts
+function ciMetadata(env, environment) {
+  const metadata = {};
+  const sha = env.GITHUB_SHA ?? env.CI_COMMIT_SHA ?? env.GIT_COMMIT;
+  const ref = env.GITHUB_REF ?? env.CI_COMMIT_REF_NAME ?? env.GIT_BRANCH;
+  if (sha)
+    metadata.git_sha = sha.slice(0, 64);
+  if (ref)
+    metadata.git_ref = ref.slice(0, 255);
+  if (environment)
+    metadata.environment = environment;
+  const githubRun = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : undefined;
+  const runUrl = githubRun ?? env.CI_PIPELINE_URL ?? env.BUILD_URL;
+  if (runUrl)
+    metadata.ci_run_url = runUrl.slice(0, 2048);
+  return metadata;
+}
+async function check(client, request, events, wait = waitForSite) {
+  const seconds = request.waitForSiteSeconds ?? 0;
+  if (seconds > 0) {
+    events.log(`Waiting up to ${seconds} s for ${request.url} to answer…`);
+    if (!await wait(request.url, seconds, events.log))
+      events.warn(`${request.url} did not answer within ${seconds} s; asking for the report anyway.`);
+  }
+  const requested = Date.now();
+  const body = {
+    url: request.url,
+    metadata: ciMetadata(request.env, request.environment),
+    ...request.mode === "aggressive" ? { mode: request.mode } : {}
+  };
+  const { report, replayed } = await client.generateReport(body, {
+    idempotencyKey: idempotencyKeyFor(request.env, body, { matrix: request.matrix })
+  });
+  const received = Date.now();
+  events.reported(report, replayed);
+  const notWordPress = notWordPressNotice(report);
+  if (notWordPress)
+    events.warn(notWordPress, "wpreport: not WordPress");
+  const diff = await client.diff(report.id, request.baseline, diffQuery(request.diffOptions));
+  return {
+    report,
+    replayed,
+    diff,
+    links: { report: reportUrl(request.apiUrl, report.id), api: reportApiUrl(request.apiUrl, report.id) },
+    notWordPress,
+    failing: diff.base_id ? [] : failingChecks(report),
+    timing: { requested, received }
+  };
 }
 
 // action/src/inputs.ts
 class InputError extends Error {
 }
+var INPUT_NAMES = {
+  failOn: "Input fail-on",
+  maxScoreDrop: "Input max-score-drop",
+  budgets: "Input budgets",
+  baseline: "Input baseline"
+};
 function number(name, raw, min, max) {
   const value = Number(raw);
   if (raw.trim() === "" || !Number.isFinite(value) || value < min || value > max) {
@@ -40670,11 +40578,11 @@ function number(name, raw, min, max) {
   }
   return value;
 }
-function readInputs() {
-  const apiUrl = getInput("api-url", { required: true }).trim();
-  const token = getInput("api-token", { required: true }).trim();
-  setSecret(token);
-  const url = getInput("url", { required: true }).trim();
+function readInputs(runner = actionsCore) {
+  const apiUrl = runner.getInput("api-url", { required: true }).trim();
+  const token = runner.getInput("api-token", { required: true }).trim();
+  runner.setSecret(token);
+  const url = runner.getInput("url", { required: true }).trim();
   for (const [name, value] of [
     ["api-url", apiUrl],
     ["url", url]
@@ -40687,26 +40595,17 @@ function readInputs() {
       throw new InputError(`Input ${name} must be an http(s) URL, got "${value}".`);
     }
   }
-  const baseline = getInput("baseline").trim() || "latest";
-  if (baseline !== "latest" && baseline !== "none" && !/^rep_[0-9a-z]{26}$/.test(baseline)) {
-    throw new InputError(`Input baseline must be "latest", "none" or a report id (rep_…), got "${baseline}".`);
-  }
-  const failOn = (getInput("fail-on").trim() || "high").toLowerCase();
-  if (failOn !== "none" && !isSeverity(failOn)) {
-    throw new InputError(`Input fail-on must be one of critical, high, medium, low, info, none — got "${failOn}".`);
-  }
-  const maxScoreDropRaw = getInput("max-score-drop").trim();
-  let budgets;
-  try {
-    budgets = parseBudgets(getInput("budgets"));
-  } catch (error) {
-    throw new InputError(`Input budgets: ${error.message}.`);
-  }
-  const mode = (getInput("mode").trim() || "passive").toLowerCase();
+  const baseline = parseBaseline(runner.getInput("baseline"), "Input baseline");
+  const diffOptions = parseDiffOptions({
+    failOn: runner.getInput("fail-on").toLowerCase(),
+    maxScoreDrop: runner.getInput("max-score-drop"),
+    budgets: runner.getInput("budgets")
+  }, INPUT_NAMES);
+  const mode = (runner.getInput("mode").trim() || "passive").toLowerCase();
   if (!ANALYSIS_MODES.includes(mode)) {
     throw new InputError(`Input mode must be passive or aggressive, got "${mode}".`);
   }
-  const commentRaw = getInput("comment-on-pr").trim().toLowerCase() || "false";
+  const commentRaw = runner.getInput("comment-on-pr").trim().toLowerCase() || "false";
   if (!["true", "false"].includes(commentRaw))
     throw new InputError(`Input comment-on-pr must be true or false, got "${commentRaw}".`);
   return {
@@ -40714,25 +40613,15 @@ function readInputs() {
     token,
     url,
     baseline,
-    failOn,
-    maxScoreDrop: maxScoreDropRaw === "" ? null : number("max-score-drop", maxScoreDropRaw, 0, 100),
-    budgets,
-    environment: getInput("environment").trim() || undefined,
+    diffOptions,
+    environment: runner.getInput("environment").trim().slice(0, 64) || undefined,
     commentOnPr: commentRaw === "true",
-    githubToken: getInput("github-token").trim(),
-    timeoutSeconds: number("timeout", getInput("timeout").trim() || "600", 10, 6 * 3600),
-    waitForSiteSeconds: number("wait-for-site", getInput("wait-for-site").trim() || "0", 0, 3600),
+    githubToken: runner.getInput("github-token").trim(),
+    timeoutSeconds: number("timeout", runner.getInput("timeout").trim() || "600", 10, 6 * 3600),
+    waitForSiteSeconds: number("wait-for-site", runner.getInput("wait-for-site").trim() || "0", 0, 3600),
     mode,
-    matrix: getInput("matrix")
+    matrix: runner.getInput("matrix")
   };
-}
-
-// action/src/links.ts
-function reportUrl(apiUrl, id) {
-  return `${apiUrl}/reports/${encodeURIComponent(id)}`;
-}
-function reportApiUrl(apiUrl, id) {
-  return `${apiUrl}/api/report/${encodeURIComponent(id)}`;
 }
 
 // action/src/markdown.ts
@@ -40778,13 +40667,13 @@ function vulnerabilityRows(changes, limit) {
     rows.push(`| | …and ${changes.length - limit} more | | | | |`);
   return rows;
 }
-function renderMarkdown({ report, base, diff, reportUrl, failOn }, options = {}) {
+function renderMarkdown({ report, diff, reportUrl, failOn }, options = {}) {
   const limit = options.limit ?? 50;
   const lines = [];
   const verdict = diff.verdict.result === "pass" ? "✅ Passed" : "❌ Failed";
   lines.push(`### wpreport: ${verdict} — ${md(report.final_url ?? report.url, 300)}`, "");
   const score = diff.score.before !== null ? `**${diff.score.before} → ${diff.score.after}** (${(diff.score.delta ?? 0) >= 0 ? "+" : ""}${diff.score.delta}), grade ${diff.grade.before ?? "—"} → ${diff.grade.after ?? "—"}` : `**${diff.score.after ?? "—"}**, grade ${diff.grade.after ?? "—"}`;
-  lines.push(`Score ${score} · ${base ? `compared with [${md(base.id)}](${reportUrl.replace(report.id, base.id)})` : "no baseline"} · fail-on \`${failOn}\` · [full report](${reportUrl})`, "");
+  lines.push(`Score ${score} · ${diff.base_id ? `compared with [${md(diff.base_id)}](${reportUrl.replace(report.id, diff.base_id)})` : "no baseline"} · fail-on \`${failOn}\` · [full report](${reportUrl})`, "");
   if (diff.verdict.reasons.length > 0) {
     lines.push("**Why it failed**", "", ...diff.verdict.reasons.map((reason) => `- ${md(reason, 400)}`), "");
   }
@@ -40797,7 +40686,7 @@ function renderMarkdown({ report, base, diff, reportUrl, failOn }, options = {})
   }
   if (diff.regressions.length > 0) {
     lines.push(`#### Regressions (${diff.regressions.length})`, "", ...regressionRows(diff.regressions, limit), "");
-  } else if (base) {
+  } else if (diff.base_id) {
     lines.push("No check got worse. \uD83C\uDF89", "");
   } else {
     const failing = failingChecks(report);
@@ -40855,18 +40744,6 @@ function renderMarkdown({ report, base, diff, reportUrl, failOn }, options = {})
   }
   return lines.join(`
 `);
-}
-
-// action/src/notices.ts
-function notWordPressNotice(report) {
-  if (report.wordpress?.detected !== false || report.hosting?.blocked_by_waf)
-    return null;
-  const entries = report.errors.filter((error) => error.kind === "not_wordpress");
-  const stated = (entries.find((error) => error.stage === "detect") ?? entries[0])?.message;
-  const stack = (report.hosting?.stack ?? []).map((item) => `${item.name}${item.version ? ` ${item.version}` : ""}`);
-  const statement = stated ?? `This site does not look like WordPress (confidence ${report.wordpress.confidence}%)${stack.length > 0 ? `; it runs on ${stack.join(", ")}` : ""}. Only the checks that apply to any site ran.`;
-  const text = `${report.final_url ?? report.url}: ${statement} Is the URL the WordPress site you meant?`;
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").slice(0, 1000);
 }
 
 // action/src/pr-comment.ts
@@ -44993,132 +44870,79 @@ var package_default = {
 // action/src/version.ts
 var VERSION7 = package_default.version;
 
-// action/src/wait-for-site.ts
-async function waitForSite(url, seconds, log, sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))) {
-  const deadline = Date.now() + seconds * 1000;
-  for (let attempt = 1;; attempt++) {
-    try {
-      const response = await fetch(url, { method: "GET", redirect: "manual", signal: AbortSignal.timeout(1e4) });
-      await response.body?.cancel();
-      if (response.status < 500)
-        return true;
-      log(`The site answered ${response.status}; waiting…`);
-    } catch (error) {
-      log(`The site did not answer (${error.message}); waiting…`);
-    }
-    const wait = Math.min(2000 * attempt, 1e4);
-    if (Date.now() + wait > deadline)
-      return false;
-    await sleep(wait);
-  }
-}
-
 // action/src/run.ts
 var ACTION_VERSION = VERSION7;
 function logSafe(text, max) {
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").slice(0, max).replace(/##\[/g, "##​[");
 }
 var FAILING_LOG_LINES = 20;
-function metadataFrom(env, inputs) {
-  const metadata = {};
-  if (env.GITHUB_SHA)
-    metadata.git_sha = env.GITHUB_SHA.slice(0, 64);
-  if (env.GITHUB_REF)
-    metadata.git_ref = env.GITHUB_REF.slice(0, 255);
-  if (inputs.environment)
-    metadata.environment = inputs.environment.slice(0, 64);
-  if (env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID) {
-    metadata.ci_run_url = `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`;
-  }
-  return metadata;
-}
-async function run(env = process.env) {
+var RUNNER = {
+  core: actionsCore,
+  createClient: (options) => new WpreportClient(options),
+  upsertPrComment
+};
+async function run(env = process.env, deps = RUNNER) {
+  const { core } = deps;
   const started = Date.now();
   let inputs;
   try {
-    inputs = readInputs();
+    inputs = readInputs(core);
   } catch (error) {
-    setOutput("result", "error");
-    setFailed(error instanceof InputError ? error.message : error.message);
+    core.setOutput("result", "error");
+    core.setFailed(error.message);
     return;
   }
-  const client = new WpreportClient({
+  const client = deps.createClient({
     apiUrl: inputs.apiUrl,
     token: inputs.token,
     userAgent: `wpreport-action/${ACTION_VERSION}`,
     deadline: started + inputs.timeoutSeconds * 1000,
-    onRetry: ({ attempt, waitMs, reason }) => info(`wpreport: ${reason}; retrying in ${Math.round(waitMs / 1000)} s (attempt ${attempt})`)
+    onRetry: ({ attempt, waitMs, reason }) => core.info(`wpreport: ${reason}; retrying in ${Math.round(waitMs / 1000)} s (attempt ${attempt})`)
   });
   try {
-    if (inputs.waitForSiteSeconds > 0) {
-      info(`Waiting up to ${inputs.waitForSiteSeconds} s for ${inputs.url} to answer…`);
-      if (!await waitForSite(inputs.url, inputs.waitForSiteSeconds, (line) => info(line))) {
-        warning(`${inputs.url} did not answer within ${inputs.waitForSiteSeconds} s; asking for the report anyway.`);
-      }
-    }
-    const requested = Date.now();
-    const request = {
-      url: inputs.url,
-      metadata: metadataFrom(env, inputs),
-      ...inputs.mode === "aggressive" ? { mode: inputs.mode } : {}
-    };
-    const { report, replayed } = await client.generateReport(request, {
-      idempotencyKey: idempotencyKeyFor(env, request, { matrix: inputs.matrix })
+    const { report, diff, links, failing, timing } = await check(client, { ...inputs, env }, {
+      log: (line) => core.info(line),
+      warn: (message, title) => core.warning(message, title ? { title } : {}),
+      reported: (made, replayed) => core.info(`wpreport: report ${made.id}${replayed ? " (this step already made the same request in this run attempt: its report, not charged again)" : ""}: score ${made.summary?.score ?? "—"} (${made.summary?.grade ?? "—"})`)
     });
-    const received = Date.now();
-    info(`wpreport: report ${report.id}${replayed ? " (this step already made the same request in this run attempt: its report, not charged again)" : ""}: score ${report.summary?.score ?? "—"} (${report.summary?.grade ?? "—"})`);
-    const notWordPress = notWordPressNotice(report);
-    if (notWordPress)
-      warning(notWordPress, { title: "wpreport: not WordPress" });
-    let base = null;
-    if (inputs.baseline === "latest")
-      base = await client.previousReport(report);
-    else if (inputs.baseline !== "none")
-      base = await client.getReport(inputs.baseline);
-    if (base)
-      info(`wpreport: comparing with ${base.id} (${base.created_at})`);
+    if (diff.base_id)
+      core.info(`wpreport: comparing with ${diff.base_id}`);
     else {
-      const failing = failingChecks(report);
-      info(`wpreport: no baseline to compare with, so nothing is a regression; ${failing.length === 0 ? "no check fails" : `${failing.length} check${failing.length === 1 ? " fails" : "s fail"} now:`}`);
-      for (const check of failing.slice(0, FAILING_LOG_LINES))
-        info(`  [${check.severity}] ${check.id}: ${check.status} — ${logSafe(check.message, 300)}`);
+      core.info(`wpreport: no baseline to compare with, so nothing is a regression; ${failing.length === 0 ? "no check fails" : `${failing.length} check${failing.length === 1 ? " fails" : "s fail"} now:`}`);
+      for (const failed of failing.slice(0, FAILING_LOG_LINES))
+        core.info(`  [${failed.severity}] ${failed.id}: ${failed.status} — ${logSafe(failed.message, 300)}`);
       if (failing.length > FAILING_LOG_LINES)
-        info(`  …and ${failing.length - FAILING_LOG_LINES} more (see the job summary)`);
+        core.info(`  …and ${failing.length - FAILING_LOG_LINES} more (see the job summary)`);
     }
-    const result = diff(base, report, {
-      failOn: inputs.failOn,
-      maxScoreDrop: inputs.maxScoreDrop,
-      budgets: inputs.budgets
-    });
-    const url = reportUrl(inputs.apiUrl, report.id);
-    annotate(result);
-    const markdown = renderMarkdown({ report, base, diff: result, reportUrl: url, failOn: inputs.failOn });
-    await summary.addRaw(markdown, true).write();
+    annotate(diff, core);
+    const context = { report, diff, reportUrl: links.report, failOn: inputs.diffOptions.failOn };
+    const markdown = renderMarkdown(context);
+    await core.writeSummary(markdown);
     if (inputs.commentOnPr) {
       try {
-        const outcome = await upsertPrComment(inputs.githubToken, inputs.url, renderMarkdown({ report, base, diff: result, reportUrl: url, failOn: inputs.failOn }, { limit: 20 }));
+        const outcome = await deps.upsertPrComment(inputs.githubToken, inputs.url, renderMarkdown(context, { limit: 20 }));
         if (outcome)
-          info(`wpreport: PR comment ${outcome}`);
+          core.info(`wpreport: PR comment ${outcome}`);
         else
-          info("wpreport: not a pull request event; no comment posted");
+          core.info("wpreport: not a pull request event; no comment posted");
       } catch (error) {
-        warning(`Could not post the PR comment: ${error.message}. Does the workflow grant pull-requests: write?`);
+        core.warning(`Could not post the PR comment: ${error.message}. Does the workflow grant pull-requests: write?`);
       }
     }
-    setOutput("report-id", report.id);
-    setOutput("report-url", url);
-    setOutput("report-api-url", reportApiUrl(inputs.apiUrl, report.id));
-    setOutput("score", String(report.summary?.score ?? ""));
-    setOutput("grade", report.summary?.grade ?? "");
-    setOutput("regressions", String(result.regressions.length));
-    setOutput("result", result.verdict.result);
-    const overhead = requested - started + (Date.now() - received);
-    info(`wpreport: action overhead ${overhead} ms (service ${received - requested} ms)`);
-    if (result.verdict.result === "fail")
-      setFailed(`wpreport: ${result.verdict.reasons.join("; ")}`);
+    core.setOutput("report-id", report.id);
+    core.setOutput("report-url", links.report);
+    core.setOutput("report-api-url", links.api);
+    core.setOutput("score", String(report.summary?.score ?? ""));
+    core.setOutput("grade", report.summary?.grade ?? "");
+    core.setOutput("regressions", String(diff.regressions.length));
+    core.setOutput("result", diff.verdict.result);
+    const overhead = timing.requested - started + (Date.now() - timing.received);
+    core.info(`wpreport: action overhead ${overhead} ms (service ${timing.received - timing.requested} ms)`);
+    if (diff.verdict.result === "fail")
+      core.setFailed(`wpreport: ${diff.verdict.reasons.join("; ")}`);
   } catch (error) {
-    setOutput("result", "error");
-    setFailed(error instanceof ApiError ? explain(error) : `wpreport: ${error.message}`);
+    core.setOutput("result", "error");
+    core.setFailed(error instanceof ApiError ? explain(error) : `wpreport: ${error.message}`);
   } finally {
     client.close();
   }

@@ -7,7 +7,6 @@
  * error annotation, the last thing a failing step prints) and the run's own warning (the site
  * is not WordPress, or did not answer in time).
  */
-import * as core from "@actions/core";
 import {
   type CheckChange,
   componentLabel,
@@ -17,6 +16,7 @@ import {
   type VulnerabilityChange,
 } from "../../shared/diff.ts";
 import type { Severity } from "../../shared/report.ts";
+import { type ActionCore, actionsCore } from "./action-core.ts";
 
 type Level = "error" | "warning" | "notice";
 const LEVEL: Record<Severity, Level> = {
@@ -109,14 +109,9 @@ export function annotationsFor(diff: Diff): Annotation[] {
   return out;
 }
 
-const WRITERS: Record<Level, (message: string, properties: core.AnnotationProperties) => void> = {
-  error: core.error,
-  warning: core.warning,
-  notice: core.notice,
-};
-
-export function annotate(diff: Diff): void {
+/** Writes the diff's annotations (through @actions/core, which escapes them). */
+export function annotate(diff: Diff, runner: Pick<ActionCore, Level> = actionsCore): void {
   for (const annotation of annotationsFor(diff)) {
-    WRITERS[annotation.level](annotation.message, { title: annotation.title });
+    runner[annotation.level](annotation.message, { title: annotation.title });
   }
 }

@@ -1,6 +1,6 @@
 /**
- * `wpreport check` — the Action's job for any other CI system (GitLab, Jenkins, cron):
- * generate a report, compare it with the baseline, print the result, exit with a status.
+ * `wpreport check` — the Action's job for any other CI system (GitLab, Jenkins, cron): the
+ * Action's check pipeline (check.ts), the result printed as text, JSON or SARIF, and an exit status.
  *
  *   WPREPORT_API_URL=https://wpreport.example.com WPREPORT_TOKEN=wpr_… \
  *     wpreport check --url https://staging.example.com --fail-on high
@@ -13,12 +13,11 @@
  */
 import { parseArgs } from "node:util";
 import { API_VERSION } from "../../shared/api.ts";
-import { ApiError, explain, type GenerateReportInput, idempotencyKeyFor, WpreportClient } from "../../shared/client.ts";
-import { diff, isSeverity, parseBudgets } from "../../shared/diff.ts";
-import { ANALYSIS_MODES, type AnalysisMode, type ReportMetadata, type Severity } from "../../shared/report.ts";
+import { ApiError, explain, WpreportClient } from "../../shared/client.ts";
+import { parseBaseline, parseDiffOptions } from "../../shared/diff-options.ts";
+import { ANALYSIS_MODES, type AnalysisMode } from "../../shared/report.ts";
 import { DEFAULT_SARIF_LOCATION, sarifLocationProblem, toSarif } from "../../shared/sarif.ts";
-import { reportUrl } from "./links.ts";
-import { notWordPressNotice } from "./notices.ts";
+import { check } from "./check.ts";
 import { renderText } from "./text.ts";
 import { VERSION } from "./version.ts";
 
@@ -51,6 +50,14 @@ Exit codes: 0 passed · 1 failed the thresholds · 2 could not check`;
 
 class UsageError extends Error {}
 
+/** The CLI's names of the diff's options, for messages. */
+const FLAG_NAMES = {
+  failOn: "--fail-on",
+  maxScoreDrop: "--max-score-drop",
+  budgets: "--budgets",
+  baseline: "--baseline",
+};
+
 export async function main(
   argv: string[],
   env: NodeJS.ProcessEnv,
@@ -80,48 +87,28 @@ export async function main(
     onRetry: ({ waitMs, reason }) => err(`wpreport: ${reason}; retrying in ${Math.round(waitMs / 1000)} s`),
   });
   try {
-    const metadata: ReportMetadata = {};
-    if (options.environment) metadata.environment = options.environment;
-    const sha = env.GITHUB_SHA ?? env.CI_COMMIT_SHA ?? env.GIT_COMMIT;
-    const ref = env.GITHUB_REF ?? env.CI_COMMIT_REF_NAME ?? env.GIT_BRANCH;
-    if (sha) metadata.git_sha = sha.slice(0, 64);
-    if (ref) metadata.git_ref = ref.slice(0, 255);
-    const runUrl = env.CI_PIPELINE_URL ?? env.BUILD_URL;
-    if (runUrl) metadata.ci_run_url = runUrl.slice(0, 2048);
-    const request: GenerateReportInput = {
-      url: options.url,
-      metadata,
-      ...(options.mode === "aggressive" ? { mode: options.mode } : {}),
-    };
-    const { report, replayed } = await client.generateReport(request, {
-      idempotencyKey: idempotencyKeyFor(env, request),
-    });
-    if (replayed)
-      err(
-        `wpreport: this CI job already made the same request (same Idempotency-Key): ${report.id}, not charged again`,
-      );
-    const notWordPress = notWordPressNotice(report);
-    if (notWordPress) err(`wpreport: warning: ${notWordPress}`);
-    const url = reportUrl(options.apiUrl, report.id);
-    const base =
-      options.baseline === "none"
-        ? null
-        : options.baseline === "latest"
-          ? await client.previousReport(report)
-          : await client.getReport(options.baseline);
-    const result = diff(base, report, {
-      failOn: options.failOn,
-      maxScoreDrop: options.maxScoreDrop,
-      budgets: options.budgets,
-    });
+    const { report, diff, links } = await check(
+      client,
+      { ...options, env },
+      {
+        log: err,
+        warn: (message) => err(`wpreport: warning: ${message}`),
+        reported: (made, replayed) => {
+          if (replayed)
+            err(
+              `wpreport: this CI job already made the same request (same Idempotency-Key): ${made.id}, not charged again`,
+            );
+        },
+      },
+    );
     if (options.format === "json")
-      out(JSON.stringify({ report, report_url: url, baseline_id: base?.id ?? null, diff: result }, null, 2));
+      out(JSON.stringify({ report, report_url: links.report, baseline_id: diff.base_id, diff }, null, 2));
     else if (options.format === "sarif")
       out(
         JSON.stringify(toSarif(report, API_VERSION, `${options.apiUrl}/docs/checks`, options.sarifLocation), null, 2),
       );
-    else out(renderText(report, base, result, options.failOn, url));
-    return result.verdict.result === "pass" ? 0 : 1;
+    else out(renderText(report, diff, options.diffOptions.failOn, links.report));
+    return diff.verdict.result === "pass" ? 0 : 1;
   } catch (error) {
     err(error instanceof ApiError ? `wpreport: ${explain(error)}` : `wpreport: ${(error as Error).message}`);
     return 2;
@@ -136,10 +123,11 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
     allowPositionals: true,
     options: {
       url: { type: "string" },
-      "fail-on": { type: "string", default: "high" },
-      baseline: { type: "string", default: "latest" },
+      // fail-on, baseline, max-score-drop, budgets: defaults in parseDiffOptions and parseBaseline.
+      "fail-on": { type: "string" },
+      baseline: { type: "string" },
       "max-score-drop": { type: "string" },
-      budgets: { type: "string", default: "" },
+      budgets: { type: "string" },
       environment: { type: "string" },
       mode: { type: "string", default: "passive" },
       format: { type: "string", default: "text" },
@@ -158,27 +146,24 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
   const token = env.WPREPORT_TOKEN;
   if (!token) throw new UsageError("WPREPORT_TOKEN is not set");
   if (!values.url) throw new UsageError("--url is required");
-  const failOn = values["fail-on"];
-  if (failOn !== "none" && !isSeverity(failOn))
-    throw new UsageError(`--fail-on must be one of critical, high, medium, low, info, none`);
+  const baseline = parseBaseline(values.baseline, "--baseline");
+  const diffOptions = parseDiffOptions(
+    { failOn: values["fail-on"], maxScoreDrop: values["max-score-drop"], budgets: values.budgets },
+    FLAG_NAMES,
+  );
   if (!ANALYSIS_MODES.includes(values.mode as AnalysisMode))
     throw new UsageError("--mode must be passive or aggressive");
   if (!["text", "json", "sarif"].includes(values.format)) throw new UsageError("--format must be text, json or sarif");
   const locationProblem = sarifLocationProblem(values["sarif-location"]);
   if (locationProblem) throw new UsageError(`--sarif-location ${locationProblem}`);
-  const drop = values["max-score-drop"];
-  if (drop !== undefined && !(Number(drop) >= 0 && Number(drop) <= 100))
-    throw new UsageError("--max-score-drop must be a number from 0 to 100");
   const timeout = Number(values.timeout);
   if (!(timeout >= 10)) throw new UsageError("--timeout must be at least 10 seconds");
   return {
     apiUrl,
     token,
     url: values.url,
-    failOn: failOn as Severity | "none",
-    baseline: values.baseline,
-    maxScoreDrop: drop === undefined ? null : Number(drop),
-    budgets: parseBudgets(values.budgets),
+    baseline,
+    diffOptions,
     environment: values.environment,
     mode: values.mode as AnalysisMode,
     format: values.format as "text" | "json" | "sarif",

@@ -1,16 +1,14 @@
 /** The Action's inputs, read and validated once; every bad value is reported in plain words. */
-import * as core from "@actions/core";
-import { isSeverity, parseBudgets } from "../../shared/diff.ts";
-import { ANALYSIS_MODES, type AnalysisMode, type Severity } from "../../shared/report.ts";
+import { type Baseline, type ParsedDiffOptions, parseBaseline, parseDiffOptions } from "../../shared/diff-options.ts";
+import { ANALYSIS_MODES, type AnalysisMode } from "../../shared/report.ts";
+import { type ActionCore, actionsCore } from "./action-core.ts";
 
 export interface Inputs {
   apiUrl: string;
   token: string;
   url: string;
-  baseline: "latest" | "none" | string;
-  failOn: Severity | "none";
-  maxScoreDrop: number | null;
-  budgets: Record<string, number>;
+  baseline: Baseline;
+  diffOptions: ParsedDiffOptions;
   environment: string | undefined;
   commentOnPr: boolean;
   githubToken: string;
@@ -23,6 +21,14 @@ export interface Inputs {
 
 export class InputError extends Error {}
 
+/** The Action's names of the diff's options, for messages. */
+const INPUT_NAMES = {
+  failOn: "Input fail-on",
+  maxScoreDrop: "Input max-score-drop",
+  budgets: "Input budgets",
+  baseline: "Input baseline",
+};
+
 function number(name: string, raw: string, min: number, max: number): number {
   const value = Number(raw);
   if (raw.trim() === "" || !Number.isFinite(value) || value < min || value > max) {
@@ -31,12 +37,12 @@ function number(name: string, raw: string, min: number, max: number): number {
   return value;
 }
 
-export function readInputs(): Inputs {
-  const apiUrl = core.getInput("api-url", { required: true }).trim();
-  const token = core.getInput("api-token", { required: true }).trim();
+export function readInputs(runner: Pick<ActionCore, "getInput" | "setSecret"> = actionsCore): Inputs {
+  const apiUrl = runner.getInput("api-url", { required: true }).trim();
+  const token = runner.getInput("api-token", { required: true }).trim();
   // Mask it before anything else can print it.
-  core.setSecret(token);
-  const url = core.getInput("url", { required: true }).trim();
+  runner.setSecret(token);
+  const url = runner.getInput("url", { required: true }).trim();
   for (const [name, value] of [
     ["api-url", apiUrl],
     ["url", url],
@@ -48,26 +54,21 @@ export function readInputs(): Inputs {
       throw new InputError(`Input ${name} must be an http(s) URL, got "${value}".`);
     }
   }
-  const baseline = core.getInput("baseline").trim() || "latest";
-  if (baseline !== "latest" && baseline !== "none" && !/^rep_[0-9a-z]{26}$/.test(baseline)) {
-    throw new InputError(`Input baseline must be "latest", "none" or a report id (rep_…), got "${baseline}".`);
-  }
-  const failOn = (core.getInput("fail-on").trim() || "high").toLowerCase();
-  if (failOn !== "none" && !isSeverity(failOn)) {
-    throw new InputError(`Input fail-on must be one of critical, high, medium, low, info, none — got "${failOn}".`);
-  }
-  const maxScoreDropRaw = core.getInput("max-score-drop").trim();
-  let budgets: Record<string, number>;
-  try {
-    budgets = parseBudgets(core.getInput("budgets"));
-  } catch (error) {
-    throw new InputError(`Input budgets: ${(error as Error).message}.`);
-  }
-  const mode = (core.getInput("mode").trim() || "passive").toLowerCase();
+  const baseline = parseBaseline(runner.getInput("baseline"), "Input baseline");
+  // Inputs are case-insensitive where they name a value (fail-on, mode, comment-on-pr).
+  const diffOptions = parseDiffOptions(
+    {
+      failOn: runner.getInput("fail-on").toLowerCase(),
+      maxScoreDrop: runner.getInput("max-score-drop"),
+      budgets: runner.getInput("budgets"),
+    },
+    INPUT_NAMES,
+  );
+  const mode = (runner.getInput("mode").trim() || "passive").toLowerCase();
   if (!ANALYSIS_MODES.includes(mode as AnalysisMode)) {
     throw new InputError(`Input mode must be passive or aggressive, got "${mode}".`);
   }
-  const commentRaw = core.getInput("comment-on-pr").trim().toLowerCase() || "false";
+  const commentRaw = runner.getInput("comment-on-pr").trim().toLowerCase() || "false";
   if (!["true", "false"].includes(commentRaw))
     throw new InputError(`Input comment-on-pr must be true or false, got "${commentRaw}".`);
   return {
@@ -75,15 +76,13 @@ export function readInputs(): Inputs {
     token,
     url,
     baseline,
-    failOn,
-    maxScoreDrop: maxScoreDropRaw === "" ? null : number("max-score-drop", maxScoreDropRaw, 0, 100),
-    budgets,
-    environment: core.getInput("environment").trim() || undefined,
+    diffOptions,
+    environment: runner.getInput("environment").trim().slice(0, 64) || undefined,
     commentOnPr: commentRaw === "true",
-    githubToken: core.getInput("github-token").trim(),
-    timeoutSeconds: number("timeout", core.getInput("timeout").trim() || "600", 10, 6 * 3600),
-    waitForSiteSeconds: number("wait-for-site", core.getInput("wait-for-site").trim() || "0", 0, 3600),
+    githubToken: runner.getInput("github-token").trim(),
+    timeoutSeconds: number("timeout", runner.getInput("timeout").trim() || "600", 10, 6 * 3600),
+    waitForSiteSeconds: number("wait-for-site", runner.getInput("wait-for-site").trim() || "0", 0, 3600),
     mode: mode as AnalysisMode,
-    matrix: core.getInput("matrix"),
+    matrix: runner.getInput("matrix"),
   };
 }

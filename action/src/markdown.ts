@@ -78,7 +78,7 @@ function vulnerabilityRows(changes: VulnerabilityChange[], limit: number): strin
 
 export interface RenderContext {
   report: Report;
-  base: Report | null;
+  /** The comparison; its `base_id` names the baseline (null: there was none). */
   diff: Diff;
   reportUrl: string;
   failOn: string;
@@ -86,7 +86,7 @@ export interface RenderContext {
 
 /** The full result in markdown: verdict, score, regressions, new vulnerabilities by kind, components, metrics, budgets. */
 export function renderMarkdown(
-  { report, base, diff, reportUrl, failOn }: RenderContext,
+  { report, diff, reportUrl, failOn }: RenderContext,
   options: { limit?: number } = {},
 ): string {
   const limit = options.limit ?? 50;
@@ -98,7 +98,7 @@ export function renderMarkdown(
       ? `**${diff.score.before} → ${diff.score.after}** (${(diff.score.delta ?? 0) >= 0 ? "+" : ""}${diff.score.delta}), grade ${diff.grade.before ?? "—"} → ${diff.grade.after ?? "—"}`
       : `**${diff.score.after ?? "—"}**, grade ${diff.grade.after ?? "—"}`;
   lines.push(
-    `Score ${score} · ${base ? `compared with [${md(base.id)}](${reportUrl.replace(report.id, base.id)})` : "no baseline"} · fail-on \`${failOn}\` · [full report](${reportUrl})`,
+    `Score ${score} · ${diff.base_id ? `compared with [${md(diff.base_id)}](${reportUrl.replace(report.id, diff.base_id)})` : "no baseline"} · fail-on \`${failOn}\` · [full report](${reportUrl})`,
     "",
   );
   if (diff.verdict.reasons.length > 0) {
@@ -119,7 +119,7 @@ export function renderMarkdown(
   }
   if (diff.regressions.length > 0) {
     lines.push(`#### Regressions (${diff.regressions.length})`, "", ...regressionRows(diff.regressions, limit), "");
-  } else if (base) {
+  } else if (diff.base_id) {
     lines.push("No check got worse. 🎉", "");
   } else {
     const failing = failingChecks(report);

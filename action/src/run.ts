@@ -1,19 +1,16 @@
 /**
- * The Action: generate a report, compare it with the baseline, annotate, summarise,
- * optionally comment on the PR, set outputs, and fail the job exactly when the verdict says.
+ * The Action: the check pipeline (check.ts: generate a report, the service compares it with
+ * the baseline), then annotate, summarise, optionally comment on the PR, set outputs, and fail
+ * the job exactly when the verdict says.
  */
-import * as core from "@actions/core";
-import { ApiError, explain, type GenerateReportInput, idempotencyKeyFor, WpreportClient } from "../../shared/client.ts";
-import { diff, failingChecks } from "../../shared/diff.ts";
-import type { Report, ReportMetadata } from "../../shared/report.ts";
+import { ApiError, type ClientOptions, explain, WpreportClient } from "../../shared/client.ts";
+import { type ActionCore, actionsCore } from "./action-core.ts";
 import { annotate } from "./annotations.ts";
-import { InputError, type Inputs, readInputs } from "./inputs.ts";
-import { reportApiUrl, reportUrl } from "./links.ts";
+import { type CheckClient, check } from "./check.ts";
+import { type Inputs, readInputs } from "./inputs.ts";
 import { renderMarkdown } from "./markdown.ts";
-import { notWordPressNotice } from "./notices.ts";
 import { upsertPrComment } from "./pr-comment.ts";
 import { VERSION } from "./version.ts";
-import { waitForSite } from "./wait-for-site.ts";
 
 export const ACTION_VERSION = VERSION;
 
@@ -32,28 +29,31 @@ function logSafe(text: string, max: number): string {
 /** Log lines shown without a baseline: the checks failing now, most severe first. */
 const FAILING_LOG_LINES = 20;
 
-function metadataFrom(env: NodeJS.ProcessEnv, inputs: Inputs): ReportMetadata {
-  const metadata: ReportMetadata = {};
-  if (env.GITHUB_SHA) metadata.git_sha = env.GITHUB_SHA.slice(0, 64);
-  if (env.GITHUB_REF) metadata.git_ref = env.GITHUB_REF.slice(0, 255);
-  if (inputs.environment) metadata.environment = inputs.environment.slice(0, 64);
-  if (env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID) {
-    metadata.ci_run_url = `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`;
-  }
-  return metadata;
+/** What run() works with: the runner, the API client, GitHub's API. Fakes in test/action/run.test.ts. */
+export interface ActionDeps {
+  core: ActionCore;
+  createClient(options: ClientOptions): CheckClient & { close(): void };
+  upsertPrComment: typeof upsertPrComment;
 }
 
-export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+const RUNNER: ActionDeps = {
+  core: actionsCore,
+  createClient: (options) => new WpreportClient(options),
+  upsertPrComment,
+};
+
+export async function run(env: NodeJS.ProcessEnv = process.env, deps: ActionDeps = RUNNER): Promise<void> {
+  const { core } = deps;
   const started = Date.now();
   let inputs: Inputs;
   try {
-    inputs = readInputs();
+    inputs = readInputs(core);
   } catch (error) {
     core.setOutput("result", "error");
-    core.setFailed(error instanceof InputError ? error.message : (error as Error).message);
+    core.setFailed((error as Error).message);
     return;
   }
-  const client = new WpreportClient({
+  const client = deps.createClient({
     apiUrl: inputs.apiUrl,
     token: inputs.token,
     userAgent: `wpreport-action/${ACTION_VERSION}`,
@@ -62,62 +62,40 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       core.info(`wpreport: ${reason}; retrying in ${Math.round(waitMs / 1000)} s (attempt ${attempt})`),
   });
   try {
-    if (inputs.waitForSiteSeconds > 0) {
-      core.info(`Waiting up to ${inputs.waitForSiteSeconds} s for ${inputs.url} to answer…`);
-      if (!(await waitForSite(inputs.url, inputs.waitForSiteSeconds, (line) => core.info(line)))) {
-        core.warning(
-          `${inputs.url} did not answer within ${inputs.waitForSiteSeconds} s; asking for the report anyway.`,
-        );
-      }
-    }
-
-    const requested = Date.now();
-    const request: GenerateReportInput = {
-      url: inputs.url,
-      metadata: metadataFrom(env, inputs),
-      ...(inputs.mode === "aggressive" ? { mode: inputs.mode } : {}),
-    };
-    const { report, replayed } = await client.generateReport(request, {
-      idempotencyKey: idempotencyKeyFor(env, request, { matrix: inputs.matrix }),
-    });
-    const received = Date.now();
-    core.info(
-      `wpreport: report ${report.id}${replayed ? " (this step already made the same request in this run attempt: its report, not charged again)" : ""}: score ${report.summary?.score ?? "—"} (${report.summary?.grade ?? "—"})`,
+    const { report, diff, links, failing, timing } = await check(
+      client,
+      { ...inputs, env },
+      {
+        log: (line) => core.info(line),
+        warn: (message, title) => core.warning(message, title ? { title } : {}),
+        reported: (made, replayed) =>
+          core.info(
+            `wpreport: report ${made.id}${replayed ? " (this step already made the same request in this run attempt: its report, not charged again)" : ""}: score ${made.summary?.score ?? "—"} (${made.summary?.grade ?? "—"})`,
+          ),
+      },
     );
-    const notWordPress = notWordPressNotice(report);
-    if (notWordPress) core.warning(notWordPress, { title: "wpreport: not WordPress" });
-
-    let base: Report | null = null;
-    if (inputs.baseline === "latest") base = await client.previousReport(report);
-    else if (inputs.baseline !== "none") base = await client.getReport(inputs.baseline);
-    if (base) core.info(`wpreport: comparing with ${base.id} (${base.created_at})`);
+    if (diff.base_id) core.info(`wpreport: comparing with ${diff.base_id}`);
     else {
-      const failing = failingChecks(report);
       core.info(
         `wpreport: no baseline to compare with, so nothing is a regression; ${failing.length === 0 ? "no check fails" : `${failing.length} check${failing.length === 1 ? " fails" : "s fail"} now:`}`,
       );
-      for (const check of failing.slice(0, FAILING_LOG_LINES))
-        core.info(`  [${check.severity}] ${check.id}: ${check.status} — ${logSafe(check.message, 300)}`);
+      for (const failed of failing.slice(0, FAILING_LOG_LINES))
+        core.info(`  [${failed.severity}] ${failed.id}: ${failed.status} — ${logSafe(failed.message, 300)}`);
       if (failing.length > FAILING_LOG_LINES)
         core.info(`  …and ${failing.length - FAILING_LOG_LINES} more (see the job summary)`);
     }
 
-    const result = diff(base, report, {
-      failOn: inputs.failOn,
-      maxScoreDrop: inputs.maxScoreDrop,
-      budgets: inputs.budgets,
-    });
-    const url = reportUrl(inputs.apiUrl, report.id);
-    annotate(result);
-    const markdown = renderMarkdown({ report, base, diff: result, reportUrl: url, failOn: inputs.failOn });
-    await core.summary.addRaw(markdown, true).write();
+    annotate(diff, core);
+    const context = { report, diff, reportUrl: links.report, failOn: inputs.diffOptions.failOn };
+    const markdown = renderMarkdown(context);
+    await core.writeSummary(markdown);
 
     if (inputs.commentOnPr) {
       try {
-        const outcome = await upsertPrComment(
+        const outcome = await deps.upsertPrComment(
           inputs.githubToken,
           inputs.url,
-          renderMarkdown({ report, base, diff: result, reportUrl: url, failOn: inputs.failOn }, { limit: 20 }),
+          renderMarkdown(context, { limit: 20 }),
         );
         if (outcome) core.info(`wpreport: PR comment ${outcome}`);
         else core.info("wpreport: not a pull request event; no comment posted");
@@ -129,15 +107,15 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     }
 
     core.setOutput("report-id", report.id);
-    core.setOutput("report-url", url);
-    core.setOutput("report-api-url", reportApiUrl(inputs.apiUrl, report.id));
+    core.setOutput("report-url", links.report);
+    core.setOutput("report-api-url", links.api);
     core.setOutput("score", String(report.summary?.score ?? ""));
     core.setOutput("grade", report.summary?.grade ?? "");
-    core.setOutput("regressions", String(result.regressions.length));
-    core.setOutput("result", result.verdict.result);
-    const overhead = requested - started + (Date.now() - received);
-    core.info(`wpreport: action overhead ${overhead} ms (service ${received - requested} ms)`);
-    if (result.verdict.result === "fail") core.setFailed(`wpreport: ${result.verdict.reasons.join("; ")}`);
+    core.setOutput("regressions", String(diff.regressions.length));
+    core.setOutput("result", diff.verdict.result);
+    const overhead = timing.requested - started + (Date.now() - timing.received);
+    core.info(`wpreport: action overhead ${overhead} ms (service ${timing.received - timing.requested} ms)`);
+    if (diff.verdict.result === "fail") core.setFailed(`wpreport: ${diff.verdict.reasons.join("; ")}`);
   } catch (error) {
     core.setOutput("result", "error");
     core.setFailed(error instanceof ApiError ? explain(error) : `wpreport: ${(error as Error).message}`);

@@ -31,17 +31,11 @@ function failingLines(report: Report): string[] {
   ];
 }
 
-export function renderText(
-  report: Report,
-  base: Report | null,
-  result: Diff,
-  failOn: string,
-  reportUrl?: string,
-): string {
+export function renderText(report: Report, result: Diff, failOn: string, reportUrl?: string): string {
   const lines: string[] = [];
   lines.push(`wpreport: ${result.verdict.result === "pass" ? "PASSED" : "FAILED"} — ${report.final_url ?? report.url}`);
   lines.push(
-    `report ${report.id}, score ${result.score.before ?? "—"} → ${result.score.after ?? "—"}, grade ${result.grade.after ?? "—"}, baseline ${base?.id ?? "none"}, fail-on ${failOn}`,
+    `report ${report.id}, score ${result.score.before ?? "—"} → ${result.score.after ?? "—"}, grade ${result.grade.after ?? "—"}, baseline ${result.base_id ?? "none"}, fail-on ${failOn}`,
   );
   if (reportUrl) lines.push(`full report: ${reportUrl}`);
   for (const reason of result.verdict.reasons) lines.push(`  ✗ ${reason}`);
@@ -52,7 +46,7 @@ export function renderText(
         `  [${change.severity}] ${change.id}: ${change.before ?? "absent"} → ${change.after ?? "absent"} — ${change.message}`,
       );
   }
-  if (!base) lines.push(...failingLines(report));
+  if (!result.base_id) lines.push(...failingLines(report));
   lines.push(
     ...vulnerabilityLines(
       "New vulnerabilities in unchanged components",

@@ -2,7 +2,8 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { ReportListSchema } from "../../shared/api.ts";
-import { type DiffOptions, DiffSchema, diff, parseBudgets } from "../../shared/diff.ts";
+import { type DiffOptions, DiffSchema, diff } from "../../shared/diff.ts";
+import { DiffOptionsError, parseDiffOptions, QUERY_NAMES } from "../../shared/diff-options.ts";
 import { type Report, ReportStatusSchema, SEVERITIES } from "../../shared/report.ts";
 import { StringEnum } from "../../shared/schema.ts";
 import { type ApiGuardDeps, apiGuard } from "../auth/api-guard.plugin.ts";
@@ -80,18 +81,20 @@ export const diffReportsOperation = {
 
 export const historyOperations: ApiOperation[] = [listReportsOperation, diffReportsOperation];
 
+/**
+ * The query's thresholds as DiffOptions, read by the parser the Action, the CLI and the web
+ * compare page use (after the operation's schema, which documents and type-checks them).
+ */
 function diffOptions(query: Static<typeof diffReportsOperation.query>): DiffOptions {
-  const options: DiffOptions = {};
-  if (query.fail_on !== undefined) options.failOn = query.fail_on;
-  if (query.max_score_drop !== undefined) options.maxScoreDrop = query.max_score_drop;
-  if (query.budgets !== undefined) {
-    try {
-      options.budgets = parseBudgets(query.budgets);
-    } catch (error) {
-      throw new ApiProblem("invalid_request", `budgets: ${(error as Error).message}.`);
-    }
+  try {
+    return parseDiffOptions({ failOn: query.fail_on, maxScoreDrop: query.max_score_drop, budgets: query.budgets });
+  } catch (error) {
+    if (!(error instanceof DiffOptionsError)) throw error;
+    const pointer = `/${QUERY_NAMES[error.option]}`;
+    throw new ApiProblem("invalid_request", error.message, {
+      extensions: { errors: [{ location: "query", pointer, detail: error.message }] },
+    });
   }
-  return options;
 }
 
 export function historyRoutes(

@@ -7,7 +7,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Elysia } from "elysia";
 import type { VNode } from "preact";
-import { diff, isSeverity } from "../../shared/diff.ts";
+import { diff } from "../../shared/diff.ts";
+import { DiffOptionsError, type ParsedDiffOptions, parseDiffOptions } from "../../shared/diff-options.ts";
 import { DEFAULT_SARIF_LOCATION, sarifLocationProblem, toSarif } from "../../shared/sarif.ts";
 import type { AccountAuthService, AccountService } from "../accounts/account.service.ts";
 import { normaliseEmail } from "../accounts/account.service.ts";
@@ -427,9 +428,19 @@ export function webRoutes(deps: WebRouteDeps) {
       const head = await deps.reports.get(session.accountId, params.id);
       const base = query.base ? await deps.reports.get(session.accountId, query.base) : undefined;
       if (!head || !base) throw new WebError(404, "One of the two reports does not exist in your account.");
-      const failOn = query.fail_on === "none" || (query.fail_on && isSeverity(query.fail_on)) ? query.fail_on : "high";
-      const result = diff(base, head, { failOn: failOn as "high" });
-      return page(ctx, "Compare reports", <ComparePage base={base} head={head} diff={result} failOn={failOn} />);
+      let options: ParsedDiffOptions;
+      try {
+        // The page's form offers fail_on only.
+        options = parseDiffOptions({ failOn: query.fail_on });
+      } catch (error) {
+        throw error instanceof DiffOptionsError ? new WebError(400, error.message) : error;
+      }
+      const result = diff(base, head, options);
+      return page(
+        ctx,
+        "Compare reports",
+        <ComparePage base={base} head={head} diff={result} failOn={options.failOn} />,
+      );
     })
     .get("/tokens", async ({ request, query }) => {
       const ctx = await load(request);

@@ -90,7 +90,6 @@ describe("markdown", () => {
     if (head.summary) head.summary.score = 70;
     const markdown = renderMarkdown({
       report: head,
-      base,
       diff: diff(base, head),
       reportUrl: "https://w.example/reports/rep_b",
       failOn: "high",
@@ -120,7 +119,6 @@ describe("a first run (no baseline): what fails now", () => {
     const report = head();
     const markdown = renderMarkdown({
       report,
-      base: null,
       diff: diff(null, report),
       reportUrl: "https://w.example/reports/rep_b",
       failOn: "high",
@@ -142,7 +140,6 @@ describe("a first run (no baseline): what fails now", () => {
     const report = head();
     const markdown = renderMarkdown({
       report,
-      base: report,
       diff: diff(report, report),
       reportUrl: "https://w.example/reports/rep_b",
       failOn: "high",
@@ -153,7 +150,7 @@ describe("a first run (no baseline): what fails now", () => {
 
   test("the CLI's text lists them too, with the report's page", () => {
     const report = head();
-    const text = renderText(report, null, diff(null, report), "high", "https://w.example/reports/rep_b");
+    const text = renderText(report, diff(null, report), "high", "https://w.example/reports/rep_b");
     expect(text).toContain("full report: https://w.example/reports/rep_b");
     expect(text).toContain(
       [
@@ -179,7 +176,6 @@ describe("units", () => {
     const result = diff(base, head, { budgets: parseBudgets("html_bytes=1.5MB, ttfb_ms=2s") });
     const markdown = renderMarkdown({
       report: head,
-      base,
       diff: result,
       reportUrl: "https://w.example/reports/rep_b",
       failOn: "high",
@@ -189,7 +185,7 @@ describe("units", () => {
     expect(markdown).toContain("| 🔻 Time to first byte | 120 ms | 1.45 s | +1.33 s (+1108.3%) |");
     expect(markdown).toContain("| 🔻 HTML size | 40 kB | 1.61 MB | +1.57 MB (+3930.9%) |");
     expect(markdown).toContain("HTML size is 1.61 MB, over the budget of 1.5 MB");
-    expect(renderText(head, base, result, "high")).toContain("  ▼ Time to first byte: 120 ms → 1.45 s (+1108.3%)");
+    expect(renderText(head, result, "high")).toContain("  ▼ Time to first byte: 120 ms → 1.45 s (+1108.3%)");
   });
 });
 
@@ -265,7 +261,6 @@ describe("new vulnerabilities by kind", () => {
     const { base, head } = vulnerableSites();
     const markdown = renderMarkdown({
       report: head,
-      base,
       diff: diff(base, head),
       reportUrl: "https://w.example/reports/rep_b",
       failOn: "high",
@@ -310,7 +305,7 @@ describe("new vulnerabilities by kind", () => {
 
   test("the CLI's text output lists them by kind", () => {
     const { base, head } = vulnerableSites();
-    const text = renderText(head, base, diff(base, head), "high");
+    const text = renderText(head, diff(base, head), "high");
     expect(text).toContain("wpreport: FAILED");
     expect(text).toContain(
       [

@@ -451,7 +451,6 @@ describe("where people read it", () => {
   test("the Action's summary says it in one line", () => {
     const markdown = renderMarkdown({
       report,
-      base: null,
       diff: diff(null, report),
       reportUrl: "https://wpreport.dev/reports/rep_00000000000000000000000000",
       failOn: "high",

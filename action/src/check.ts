@@ -1,0 +1,119 @@
+/**
+ * The one `check` pipeline of the Action and the CLI: wait for the site (optional) → generate a
+ * report (with an Idempotency-Key) → the service compares it with the baseline (its rule, its
+ * engine: GET /api/report/{id}/diff) → one result. The Action (annotations, job summary, PR
+ * comment, outputs) and the CLI (text, JSON, SARIF, exit code) only render it differently.
+ */
+import { type GenerateReportInput, idempotencyKeyFor, type WpreportClient } from "../../shared/client.ts";
+import { type Diff, failingChecks } from "../../shared/diff.ts";
+import { type Baseline, diffQuery, type ParsedDiffOptions } from "../../shared/diff-options.ts";
+import type { AnalysisMode, Check, Report, ReportMetadata } from "../../shared/report.ts";
+import { reportApiUrl, reportUrl } from "./links.ts";
+import { notWordPressNotice } from "./notices.ts";
+import { waitForSite } from "./wait-for-site.ts";
+
+/** What the pipeline asks of the API client: a WpreportClient, or a fake in tests. */
+export type CheckClient = Pick<WpreportClient, "generateReport" | "diff">;
+
+export interface CheckRequest {
+  /** The service's origin (the Action's `api-url`, WPREPORT_API_URL), for the report's links. */
+  apiUrl: string;
+  url: string;
+  mode: AnalysisMode;
+  environment?: string;
+  baseline: Baseline;
+  diffOptions: ParsedDiffOptions;
+  /** Seconds to wait for the site to answer before asking for the report; 0 or absent: do not wait. */
+  waitForSiteSeconds?: number;
+  /** The CI's variables: the report's metadata and the Idempotency-Key come from them. */
+  env: Record<string, string | undefined>;
+  /** The Action's `matrix` input: part of the Idempotency-Key, so that each matrix job makes its own report. */
+  matrix?: string;
+}
+
+/** What the pipeline says while it runs; the Action writes it to the log, the CLI to stderr. */
+export interface CheckEvents {
+  log(line: string): void;
+  /** A warning; `title` names it where the output has titles (the Action's annotations). */
+  warn(message: string, title?: string): void;
+  /**
+   * The report exists (and is paid for, unless `replayed`): said before the comparison, so
+   * that a failure after this still names the report.
+   */
+  reported(report: Report, replayed: boolean): void;
+}
+
+export interface CheckResult {
+  report: Report;
+  /** The service answered with the report of an earlier identical request (same Idempotency-Key): not charged again. */
+  replayed: boolean;
+  /** The service's comparison and verdict; `base_id` is the baseline, null when there was none. */
+  diff: Diff;
+  links: { report: string; api: string };
+  /** The report's own statement that the site is not WordPress (notices.ts), or null. */
+  notWordPress: string | null;
+  /** Without a baseline nothing is a regression: the checks failing now, most severe first (else empty). */
+  failing: Check[];
+  /** Epoch ms around the report request: the service's share of the run's time. */
+  timing: { requested: number; received: number };
+}
+
+/**
+ * The report's metadata from the CI's variables: GitHub's, then GitLab's, then Jenkins'. Cut
+ * to the lengths the service takes, so that a long ref never costs a run.
+ */
+export function ciMetadata(env: Record<string, string | undefined>, environment: string | undefined): ReportMetadata {
+  const metadata: ReportMetadata = {};
+  const sha = env.GITHUB_SHA ?? env.CI_COMMIT_SHA ?? env.GIT_COMMIT;
+  const ref = env.GITHUB_REF ?? env.CI_COMMIT_REF_NAME ?? env.GIT_BRANCH;
+  if (sha) metadata.git_sha = sha.slice(0, 64);
+  if (ref) metadata.git_ref = ref.slice(0, 255);
+  if (environment) metadata.environment = environment;
+  const githubRun =
+    env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
+      ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`
+      : undefined;
+  const runUrl = githubRun ?? env.CI_PIPELINE_URL ?? env.BUILD_URL;
+  if (runUrl) metadata.ci_run_url = runUrl.slice(0, 2048);
+  return metadata;
+}
+
+export async function check(
+  client: CheckClient,
+  request: CheckRequest,
+  events: CheckEvents,
+  wait: typeof waitForSite = waitForSite,
+): Promise<CheckResult> {
+  const seconds = request.waitForSiteSeconds ?? 0;
+  if (seconds > 0) {
+    events.log(`Waiting up to ${seconds} s for ${request.url} to answer…`);
+    if (!(await wait(request.url, seconds, events.log)))
+      events.warn(`${request.url} did not answer within ${seconds} s; asking for the report anyway.`);
+  }
+
+  const requested = Date.now();
+  const body: GenerateReportInput = {
+    url: request.url,
+    metadata: ciMetadata(request.env, request.environment),
+    ...(request.mode === "aggressive" ? { mode: request.mode } : {}),
+  };
+  const { report, replayed } = await client.generateReport(body, {
+    idempotencyKey: idempotencyKeyFor(request.env, body, { matrix: request.matrix }),
+  });
+  const received = Date.now();
+  events.reported(report, replayed);
+  const notWordPress = notWordPressNotice(report);
+  if (notWordPress) events.warn(notWordPress, "wpreport: not WordPress");
+
+  // The service decides the baseline (its one rule) and compares with its one engine.
+  const diff = await client.diff(report.id, request.baseline, diffQuery(request.diffOptions));
+  return {
+    report,
+    replayed,
+    diff,
+    links: { report: reportUrl(request.apiUrl, report.id), api: reportApiUrl(request.apiUrl, report.id) },
+    notWordPress,
+    failing: diff.base_id ? [] : failingChecks(report),
+    timing: { requested, received },
+  };
+}
