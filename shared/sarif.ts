@@ -21,6 +21,7 @@
 import type { Invocation, Location, Log, Notification, ReportingDescriptor, Result, Run } from "sarif";
 import { type ComponentChange, describeVulnerability } from "./diff.ts";
 import type { Check, Report, Severity, Vulnerability } from "./report.ts";
+import { oneLine } from "./untrusted-text.ts";
 
 export const SARIF_CONTENT_TYPE = "application/sarif+json";
 
@@ -115,9 +116,6 @@ export function sarifLocationProblem(path: string): string | null {
 
 /** The path as a relative URI reference: each segment percent-encoded (spaces, #, ?, %…). */
 const locationUri = (path: string) => path.split("/").map(encodeURIComponent).join("/");
-
-/** Site text on one line: control characters (newlines, escape sequences) become spaces. */
-const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ");
 
 /**
  * Plain text for a SARIF message. SARIF reads `[text](target)` in a message as a link
@@ -257,7 +255,7 @@ export function toSarif(
               vulnerability_id: oneLine(vulnerability.id),
               severity: vulnerability.severity,
               cvss: vulnerability.cvss ?? null,
-              cve: (vulnerability.cve ?? []).map(oneLine),
+              cve: (vulnerability.cve ?? []).map((cve) => oneLine(cve)),
               affected: vulnerability.affected ? oneLine(vulnerability.affected) : null,
               fixed_in: vulnerability.fixed_in ? oneLine(vulnerability.fixed_in) : null,
             },

@@ -21884,6 +21884,17 @@ function diffQuery(options) {
   return query;
 }
 
+// shared/untrusted-text.ts
+var ANY_CONTROL = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/g;
+var CONTROL_BUT_LINES = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/g;
+function oneLine(text, max = Number.POSITIVE_INFINITY) {
+  const line = text.replace(ANY_CONTROL, " ");
+  return line.length > max ? line.slice(0, max) : line;
+}
+function withoutControls(text) {
+  return text.replace(CONTROL_BUT_LINES, "");
+}
+
 // shared/sarif.ts
 var DEFAULT_SARIF_LOCATION = ".wpreport.yml";
 var MAX_SARIF_LOCATION_LENGTH = 256;
@@ -21948,7 +21959,6 @@ function sarifLocationProblem(path) {
   return null;
 }
 var locationUri = (path) => path.split("/").map(encodeURIComponent).join("/");
-var oneLine = (text) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ");
 var plainText = (text) => text.replace(/[\\[\]]/g, (character) => `\\${character}`);
 var markdownText = (text) => oneLine(text).replace(/[!-/:-@[-`{-~]/g, (character) => `\\${character}`);
 function siteLabel(report) {
@@ -22054,7 +22064,7 @@ ${siteLine}`)
           vulnerability_id: oneLine(vulnerability.id),
           severity: vulnerability.severity,
           cvss: vulnerability.cvss ?? null,
-          cve: (vulnerability.cve ?? []).map(oneLine),
+          cve: (vulnerability.cve ?? []).map((cve) => oneLine(cve)),
           affected: vulnerability.affected ? oneLine(vulnerability.affected) : null,
           fixed_in: vulnerability.fixed_in ? oneLine(vulnerability.fixed_in) : null
         }
@@ -22116,7 +22126,7 @@ function notWordPressNotice(report) {
   const stack = (report.hosting?.stack ?? []).map((item) => `${item.name}${item.version ? ` ${item.version}` : ""}`);
   const statement = stated ?? `This site does not look like WordPress (confidence ${report.wordpress.confidence}%)${stack.length > 0 ? `; it runs on ${stack.join(", ")}` : ""}. Only the checks that apply to any site ran.`;
   const text = `${report.final_url ?? report.url}: ${statement} Is the URL the WordPress site you meant?`;
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").slice(0, 1000);
+  return oneLine(text, 1000);
 }
 
 // action/src/wait-for-site.ts
@@ -22234,8 +22244,8 @@ function renderText(report, result, failOn, reportUrl) {
     const [before, after] = formatMetricPair(metric.unit, metric.before, metric.after);
     lines.push(`  ▼ ${metric.label}: ${before} → ${after}${metric.percent !== null ? ` (${metric.percent > 0 ? "+" : ""}${metric.percent}%)` : ""}`);
   }
-  return lines.join(`
-`).replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "");
+  return withoutControls(lines.join(`
+`));
 }
 // action/package.json
 var package_default = {

@@ -36875,6 +36875,13 @@ class WpreportClient {
   }
 }
 
+// shared/untrusted-text.ts
+var ANY_CONTROL = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/g;
+function oneLine(text, max = Number.POSITIVE_INFINITY) {
+  const line = text.replace(ANY_CONTROL, " ");
+  return line.length > max ? line.slice(0, max) : line;
+}
+
 // node_modules/@actions/core/lib/command.js
 import * as os from "os";
 
@@ -40366,7 +40373,7 @@ var LEVEL = {
 var GITHUB_ANNOTATIONS_PER_LEVEL = 10;
 var RESERVED = { error: 1, warning: 1, notice: 0 };
 function clean(text, max) {
-  return text.replace(/[\u0000-\u001f\u007f]/g, " ").slice(0, max);
+  return oneLine(text, max);
 }
 function fromRegression(change) {
   return {
@@ -40489,7 +40496,7 @@ function notWordPressNotice(report) {
   const stack = (report.hosting?.stack ?? []).map((item) => `${item.name}${item.version ? ` ${item.version}` : ""}`);
   const statement = stated ?? `This site does not look like WordPress (confidence ${report.wordpress.confidence}%)${stack.length > 0 ? `; it runs on ${stack.join(", ")}` : ""}. Only the checks that apply to any site ran.`;
   const text = `${report.final_url ?? report.url}: ${statement} Is the URL the WordPress site you meant?`;
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").slice(0, 1000);
+  return oneLine(text, 1000);
 }
 
 // action/src/wait-for-site.ts
@@ -40626,7 +40633,7 @@ function readInputs(runner = actionsCore) {
 
 // action/src/markdown.ts
 function md(text, max = 200) {
-  const value = String(text ?? "").replace(/[\u0000-\u001f\u007f]/g, " ").slice(0, max);
+  const value = oneLine(String(text ?? ""), max);
   return value.replace(/([\\`*_[\]#!~])/g, "\\$1").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "&#124;").replace(/@/g, "@​").replace(/:\/\//g, ":​//");
 }
 var STATUS_ICON = {
@@ -44873,7 +44880,7 @@ var VERSION7 = package_default.version;
 // action/src/run.ts
 var ACTION_VERSION = VERSION7;
 function logSafe(text, max) {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").slice(0, max).replace(/##\[/g, "##​[");
+  return oneLine(text, max).replace(/##\[/g, "##​[");
 }
 var FAILING_LOG_LINES = 20;
 var RUNNER = {

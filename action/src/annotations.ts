@@ -16,6 +16,7 @@ import {
   type VulnerabilityChange,
 } from "../../shared/diff.ts";
 import type { Severity } from "../../shared/report.ts";
+import { oneLine } from "../../shared/untrusted-text.ts";
 import { type ActionCore, actionsCore } from "./action-core.ts";
 
 type Level = "error" | "warning" | "notice";
@@ -38,7 +39,7 @@ export interface Annotation {
 }
 
 function clean(text: string, max: number): string {
-  return text.replace(/[\u0000-\u001f\u007f]/g, " ").slice(0, max);
+  return oneLine(text, max);
 }
 
 function fromRegression(change: CheckChange): Annotation {

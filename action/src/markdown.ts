@@ -13,12 +13,11 @@ import {
 } from "../../shared/diff.ts";
 import { formatMetricPair, formatMetricValue } from "../../shared/metrics.ts";
 import type { Check, Report } from "../../shared/report.ts";
+import { oneLine } from "../../shared/untrusted-text.ts";
 
 /** Escapes site text for GitHub-flavoured markdown (tables included). */
 export function md(text: string | number | null | undefined, max = 200): string {
-  const value = String(text ?? "")
-    .replace(/[\u0000-\u001f\u007f]/g, " ")
-    .slice(0, max);
+  const value = oneLine(String(text ?? ""), max);
   return value
     .replace(/([\\`*_[\]#!~])/g, "\\$1")
     .replace(/&/g, "&amp;")

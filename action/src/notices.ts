@@ -5,6 +5,7 @@
  * passing build would hide.
  */
 import type { Report } from "../../shared/report.ts";
+import { oneLine } from "../../shared/untrusted-text.ts";
 
 /**
  * The report's own statement that the site is not WordPress (its errors[] entry of kind
@@ -22,5 +23,5 @@ export function notWordPressNotice(report: Report): string | null {
     stated ??
     `This site does not look like WordPress (confidence ${report.wordpress.confidence}%)${stack.length > 0 ? `; it runs on ${stack.join(", ")}` : ""}. Only the checks that apply to any site ran.`;
   const text = `${report.final_url ?? report.url}: ${statement} Is the URL the WordPress site you meant?`;
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").slice(0, 1_000);
+  return oneLine(text, 1_000);
 }

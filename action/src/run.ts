@@ -4,6 +4,7 @@
  * the job exactly when the verdict says.
  */
 import { ApiError, type ClientOptions, explain, WpreportClient } from "../../shared/client.ts";
+import { oneLine } from "../../shared/untrusted-text.ts";
 import { type ActionCore, actionsCore } from "./action-core.ts";
 import { annotate } from "./annotations.ts";
 import { type CheckClient, check } from "./check.ts";
@@ -20,10 +21,7 @@ export const ACTION_VERSION = VERSION;
  * start a workflow command either.
  */
 function logSafe(text: string, max: number): string {
-  return text
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, " ")
-    .slice(0, max)
-    .replace(/##\[/g, "##\u200b[");
+  return oneLine(text, max).replace(/##\[/g, "##\u200b[");
 }
 
 /** Log lines shown without a baseline: the checks failing now, most severe first. */

@@ -7,6 +7,7 @@
 import { type Diff, describeVulnerabilityChange, failingChecks, type VulnerabilityChange } from "../../shared/diff.ts";
 import { formatMetricPair } from "../../shared/metrics.ts";
 import type { Report } from "../../shared/report.ts";
+import { withoutControls } from "../../shared/untrusted-text.ts";
 
 function vulnerabilityLines(title: string, changes: VulnerabilityChange[]): string[] {
   if (changes.length === 0) return [];
@@ -69,5 +70,5 @@ export function renderText(report: Report, result: Diff, failOn: string, reportU
     );
   }
   // Site text could carry terminal escape sequences: strip control characters.
-  return lines.join("\n").replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "");
+  return withoutControls(lines.join("\n"));
 }

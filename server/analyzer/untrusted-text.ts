@@ -3,14 +3,12 @@
  * characters and capped in length before it enters a report. Escaping for HTML, shells
  * or workflow commands is the job of whoever renders it; this only bounds and normalises.
  */
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/g;
+import { foldedText } from "../../shared/untrusted-text.ts";
 
 export const MAX_SITE_TEXT = 300;
 
 export function siteText(value: string | null | undefined, max = MAX_SITE_TEXT): string {
-  if (!value) return "";
-  const cleaned = value.replace(CONTROL, "").replace(/\s+/g, " ").trim();
-  return cleaned.length > max ? `${cleaned.slice(0, max - 1)}…` : cleaned;
+  return value ? foldedText(value, max) : "";
 }
 
 /** URLs from the site: same cleaning, a longer cap. */
