@@ -9,7 +9,7 @@ import { Elysia } from "elysia";
 import type { VNode } from "preact";
 import { diff, isSeverity } from "../../shared/diff.ts";
 import { DEFAULT_SARIF_LOCATION, sarifLocationProblem, toSarif } from "../../shared/sarif.ts";
-import type { AccountAuthService, AccountService } from "../accounts/account.service.ts";
+import type { Account, AccountAuthService, AccountService } from "../accounts/account.service.ts";
 import { normaliseEmail } from "../accounts/account.service.ts";
 import { hashPassword, passwordProblem, verifyDecoy, verifyPassword } from "../accounts/password.ts";
 import { BILLING_NOT_CONFIGURED, DisabledBillingProvider } from "../billing/disabled.provider.ts";
@@ -21,7 +21,7 @@ import type { QuotaService } from "../quota/quota.service.ts";
 import { limitForWindow, type RateLimiter } from "../ratelimit/limiter.ts";
 import type { ReportHistoryService } from "../reports/report-history.service.ts";
 import type { ReportService } from "../reports/reports.service.ts";
-import type { Principal, TokenService } from "../tokens/token.service.ts";
+import type { TokenService } from "../tokens/token.service.ts";
 import { API_VERSION } from "../version.ts";
 import {
   addCookie,
@@ -118,19 +118,11 @@ export function webRoutes(deps: WebRouteDeps) {
     });
   };
 
-  async function principalFor(accountId: string): Promise<Principal> {
+  /** The signed-in account (a session can outlive its account only by moments). */
+  async function accountOf(accountId: string): Promise<Account> {
     const account = await deps.accounts.findById(accountId);
     if (!account) throw new WebError(403, "Your account no longer exists.");
-    const plan = getPlan(account.planId);
-    const usage = await deps.quota.usage(account.id, plan.monthlyQuota);
-    return {
-      accountId: account.id,
-      tokenId: "web",
-      planId: account.planId,
-      monthlyQuota: plan.monthlyQuota,
-      requestsPerMinute: account.rateLimitPerMinute ?? plan.requestsPerMinute,
-      usage: { periodKey: usage.period.key, used: usage.used, reserved: usage.reserved },
-    };
+    return account;
   }
 
   async function dashboard(
@@ -140,18 +132,19 @@ export function webRoutes(deps: WebRouteDeps) {
     status = 200,
   ) {
     const session = ctx.session as NonNullable<WebContext["session"]>;
-    const principal = await principalFor(session.accountId);
-    const usage = await deps.quota.usage(principal.accountId, principal.monthlyQuota);
-    const recent = await deps.history.list(principal.accountId, { limit: 5 });
+    const account = await accountOf(session.accountId);
+    const plan = getPlan(account.planId);
+    const usage = await deps.quota.usage(account.id, plan.monthlyQuota);
+    const recent = await deps.history.list(account.id, { limit: 5 });
     return page(
       ctx,
       "Dashboard",
       <DashboardPage
         ctx={ctx}
         query={query}
-        plan={getPlan(principal.planId)}
+        plan={plan}
         usage={usage}
-        rateLimit={limitForWindow(principal.requestsPerMinute, 60)}
+        rateLimit={limitForWindow(account.rateLimitPerMinute ?? plan.requestsPerMinute, 60)}
         recent={recent.data}
         analyse={analyse}
       />,
@@ -350,7 +343,10 @@ export function webRoutes(deps: WebRouteDeps) {
       verifyCsrf(ctx, form, request);
       const url = (form.url ?? "").trim();
       try {
-        const outcome = await deps.reports.generate(await principalFor(session.accountId), {
+        const account = await accountOf(session.accountId);
+        const plan = getPlan(account.planId);
+        const caller = { accountId: account.id, planId: plan.id, monthlyQuota: plan.monthlyQuota };
+        const outcome = await deps.reports.generate(caller, {
           url,
           metadata: { environment: "web" },
           mode: form.mode === "aggressive" ? "aggressive" : "passive",
