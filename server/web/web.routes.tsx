@@ -10,15 +10,15 @@ import type { VNode } from "preact";
 import { diff, isSeverity } from "../../shared/diff.ts";
 import { DEFAULT_SARIF_LOCATION, sarifLocationProblem, toSarif } from "../../shared/sarif.ts";
 import type { Account, AccountAuthService, AccountService } from "../accounts/account.service.ts";
-import { normaliseEmail } from "../accounts/account.service.ts";
-import { hashPassword, passwordProblem, verifyDecoy, verifyPassword } from "../accounts/password.ts";
+import { DEVICE_COOKIE, DEVICE_DAYS, retryWords } from "../accounts/login-throttle.ts";
+import type { PasswordChangeResult, SignInService, SignUpResult } from "../accounts/sign-in.service.ts";
 import { BILLING_NOT_CONFIGURED, DisabledBillingProvider } from "../billing/disabled.provider.ts";
 import type { BillingProvider } from "../billing/provider.ts";
 import type { BillingMode } from "../config.ts";
 import { ApiProblem } from "../http/problem.ts";
 import { getPlan, isPlanId } from "../plans/catalogue.ts";
 import type { QuotaService } from "../quota/quota.service.ts";
-import { limitForWindow, type RateLimiter } from "../ratelimit/limiter.ts";
+import { limitForWindow } from "../ratelimit/limiter.ts";
 import type { ReportHistoryService } from "../reports/report-history.service.ts";
 import type { ReportService } from "../reports/reports.service.ts";
 import type { TokenService } from "../tokens/token.service.ts";
@@ -35,15 +35,6 @@ import {
   webBase,
   webContext,
 } from "./context.ts";
-import {
-  DEVICE_COOKIE,
-  DEVICE_DAYS,
-  deviceCookieValue,
-  isTrustedDevice,
-  LoginThrottle,
-  retryWords,
-  throttleAddress,
-} from "./login-throttle.ts";
 import { AccountPage, LoginPage, SignupPage } from "./pages/auth.tsx";
 import { BillingPage } from "./pages/billing.tsx";
 import { ChecksPage } from "./pages/checks.tsx";
@@ -59,11 +50,11 @@ import { download, ErrorPage, page, redirect, securityHeaders } from "./render.t
 export interface WebRouteDeps extends WebDeps {
   accounts: AccountService;
   auth: AccountAuthService;
+  signIn: SignInService;
   tokens: TokenService;
   quota: QuotaService;
   reports: ReportService;
   history: ReportHistoryService;
-  limiter: RateLimiter;
   billing: BillingProvider;
   /** BILLING_MODE as resolved by the config; `local` allows test mode to this machine only. */
   billingMode: BillingMode;
@@ -71,10 +62,6 @@ export interface WebRouteDeps extends WebDeps {
 }
 
 const NO_BILLING = new DisabledBillingProvider();
-
-/** Sign-up throttling: new accounts per window and client address (log-in: see login-throttle.ts). */
-const SIGNUP_WINDOW_MS = 60 * 60_000;
-const SIGNUP_PER_IP = 10;
 
 const ASSETS: Record<string, { body: string; type: string }> = {
   "app.css": { body: readFileSync(path.join(import.meta.dir, "assets", "app.css"), "utf8"), type: "text/css" },
@@ -96,6 +83,33 @@ function analyseError(problem: ApiProblem): string {
   return problem.detail;
 }
 
+/** The sign-up page's words for a refusal, and its status. */
+function signUpError(refusal: Extract<SignUpResult, { ok: false }>): [string, number] {
+  switch (refusal.reason) {
+    case "throttled":
+      return [`Too many sign-ups from your network. Try again in ${refusal.retryAfterMinutes} minutes.`, 429];
+    case "invalid_email":
+      return ["Enter a valid email address.", 400];
+    case "weak_password":
+      return [refusal.problem, 400];
+    case "not_created":
+      // Same words whether or not the email is known (the form cannot tell more without email verification).
+      return ["We could not create an account with these details. If you already have one, log in instead.", 400];
+  }
+}
+
+/** The account page's words for a refused password change, and its status. */
+function passwordChangeError(refusal: Extract<PasswordChangeResult, { ok: false }>): [string, number] {
+  switch (refusal.reason) {
+    case "throttled":
+      return [`Too many attempts. Try again in ${retryWords(refusal.retryAfterSeconds)}.`, 429];
+    case "wrong_password":
+      return ["The current password is wrong.", 400];
+    case "weak_password":
+      return [refusal.problem, 400];
+  }
+}
+
 /** The ?next= of the login page, when it is a path we would follow (see safeNext). */
 function nextParam(next: unknown): string | undefined {
   return typeof next === "string" && safeNext(next) === next ? next : undefined;
@@ -108,7 +122,6 @@ function safeNext(next: string | undefined): string {
 
 export function webRoutes(deps: WebRouteDeps) {
   const load = (request: Request) => webContext(request, deps);
-  const logins = new LoginThrottle(deps.limiter);
 
   const requireSession = (ctx: WebContext, request: Request) => {
     if (ctx.session) return ctx.session;
@@ -152,19 +165,15 @@ export function webRoutes(deps: WebRouteDeps) {
     );
   }
 
-  /** Remembers this browser as one the account logged in with (see login-throttle.ts). */
-  const trustThisDevice = (ctx: WebContext, accountId: string, passwordHash: string) =>
-    addCookie(ctx, DEVICE_COOKIE, deviceCookieValue(accountId, passwordHash), DEVICE_DAYS * 86_400);
-  const deviceCookie = (request: Request) => new Bun.CookieMap(request.headers.get("cookie") ?? "").get(DEVICE_COOKIE);
+  /** Remembers this browser as one the account signed in with (see accounts/login-throttle.ts). */
+  const trustThisDevice = (ctx: WebContext, device: string) =>
+    addCookie(ctx, DEVICE_COOKIE, device, DEVICE_DAYS * 86_400);
+  const deviceCookie = (request: Request) =>
+    new Bun.CookieMap(request.headers.get("cookie") ?? "").get(DEVICE_COOKIE) ?? undefined;
 
   /** The billing this browser may use: the local test mode is for browsers on this machine only. */
   const billingFor = (ctx: WebContext): BillingProvider =>
     deps.billingMode === "local" && !ctx.local ? NO_BILLING : deps.billing;
-
-  async function throttled(key: string, limit: number, windowMs: number): Promise<number | undefined> {
-    const window = await deps.limiter.count(key, windowMs);
-    return window.count > limit ? Math.ceil(window.resetMs / 60_000) : undefined;
-  }
 
   return new Elysia({ name: "web" })
     .onError({ as: "scoped" }, async ({ error, request }) => {
@@ -203,46 +212,18 @@ export function webRoutes(deps: WebRouteDeps) {
       const ctx = await load(request);
       const form = formFields(body);
       verifyCsrf(ctx, form, request);
-      const retry = await throttled(`signup:ip:${throttleAddress(ctx.ip)}`, SIGNUP_PER_IP, SIGNUP_WINDOW_MS);
-      if (retry)
-        return page(
-          ctx,
-          "Sign up",
-          <SignupPage
-            ctx={ctx}
-            email={form.email}
-            error={`Too many sign-ups from your network. Try again in ${retry} minutes.`}
-          />,
-          429,
-        );
-      const email = normaliseEmail(form.email ?? "");
-      const password = form.password ?? "";
-      if (!email)
-        return page(
-          ctx,
-          "Sign up",
-          <SignupPage ctx={ctx} email={form.email} error="Enter a valid email address." />,
-          400,
-        );
-      const problem = passwordProblem(password, email);
-      if (problem) return page(ctx, "Sign up", <SignupPage ctx={ctx} email={email} error={problem} />, 400);
-      const passwordHash = await hashPassword(password);
-      const account = await deps.auth.createWithPassword(email, passwordHash);
-      if (!account) {
-        // Same words whether or not the email is known (the form cannot tell more without email verification).
-        return page(
-          ctx,
-          "Sign up",
-          <SignupPage
-            ctx={ctx}
-            email={email}
-            error="We could not create an account with these details. If you already have one, log in instead."
-          />,
-          400,
-        );
+      const result = await deps.signIn.signUp({
+        email: form.email ?? "",
+        password: form.password ?? "",
+        address: ctx.ip,
+      });
+      if (!result.ok) {
+        const [error, status] = signUpError(result);
+        const email = "email" in result ? result.email : form.email;
+        return page(ctx, "Sign up", <SignupPage ctx={ctx} email={email} error={error} />, status);
       }
-      await startSession(ctx, deps, account.id);
-      trustThisDevice(ctx, account.id, passwordHash);
+      await startSession(ctx, deps, result.accountId);
+      trustThisDevice(ctx, result.device);
       return redirect(ctx, "/dashboard?notice=welcome");
     })
     .get("/login", async ({ request, query }) => {
@@ -256,35 +237,26 @@ export function webRoutes(deps: WebRouteDeps) {
       const form = formFields(body);
       verifyCsrf(ctx, form, request);
       const next = nextParam(query.next);
-      const email = normaliseEmail(form.email ?? "") ?? "";
-      const credentials = email ? await deps.auth.credentials(email) : undefined;
-      const address = throttleAddress(ctx.ip);
-      const refusal = await logins.attempt(email, address, isTrustedDevice(deviceCookie(request), credentials));
-      if (refusal) {
-        const error =
-          refusal.scope === "account"
-            ? `Too many failed attempts on this account. Try again in ${retryWords(refusal.retryAfterSeconds)}.`
-            : `Too many attempts. Try again in ${retryWords(refusal.retryAfterSeconds)}.`;
-        const response = page(ctx, "Log in", <LoginPage ctx={ctx} email={form.email} next={next} error={error} />, 429);
-        response.headers.set("retry-after", String(refusal.retryAfterSeconds));
+      const result = await deps.signIn.signIn({
+        email: form.email ?? "",
+        password: form.password ?? "",
+        address: ctx.ip,
+        device: deviceCookie(request),
+      });
+      if (!result.ok) {
+        const throttled = result.reason === "throttled";
+        const error = throttled
+          ? result.scope === "account"
+            ? `Too many failed attempts on this account. Try again in ${retryWords(result.retryAfterSeconds)}.`
+            : `Too many attempts. Try again in ${retryWords(result.retryAfterSeconds)}.`
+          : "Email or password is wrong.";
+        const view = <LoginPage ctx={ctx} email={form.email} next={next} error={error} />;
+        const response = page(ctx, "Log in", view, throttled ? 429 : 401);
+        if (throttled) response.headers.set("retry-after", String(result.retryAfterSeconds));
         return response;
       }
-      const password = form.password ?? "";
-      const ok = credentials?.passwordHash
-        ? await verifyPassword(password, credentials.passwordHash)
-        : await verifyDecoy(password);
-      if (!ok || !credentials?.passwordHash) {
-        await logins.failed(email);
-        return page(
-          ctx,
-          "Log in",
-          <LoginPage ctx={ctx} email={form.email} next={next} error="Email or password is wrong." />,
-          401,
-        );
-      }
-      await logins.succeeded(email, address);
-      await startSession(ctx, deps, credentials.accountId);
-      trustThisDevice(ctx, credentials.accountId, credentials.passwordHash);
+      await startSession(ctx, deps, result.accountId);
+      trustThisDevice(ctx, result.device);
       return redirect(ctx, safeNext(next));
     })
     .post("/logout", async ({ request, body }) => {
@@ -304,27 +276,22 @@ export function webRoutes(deps: WebRouteDeps) {
       const session = requireSession(ctx, request);
       const form = formFields(body);
       verifyCsrf(ctx, form, request);
-      const current = await deps.auth.passwordHash(session.accountId);
-      const fail = (message: string, status: number) =>
-        page(ctx, "Account", <AccountPage ctx={ctx} hasPassword={current !== null} error={message} />, status);
-      // Guessing the current password from a stolen session is throttled like logging in.
-      const address = throttleAddress(ctx.ip);
-      const trusted = isTrustedDevice(deviceCookie(request), { accountId: session.accountId, passwordHash: current });
-      const refusal = await logins.attempt(session.email, address, trusted);
-      if (refusal) return fail(`Too many attempts. Try again in ${retryWords(refusal.retryAfterSeconds)}.`, 429);
-      if (current !== null && !(await verifyPassword(form.current ?? "", current))) {
-        await logins.failed(session.email);
-        return fail("The current password is wrong.", 400);
+      const result = await deps.signIn.changePassword({
+        accountId: session.accountId,
+        email: session.email,
+        current: form.current ?? "",
+        password: form.password ?? "",
+        address: ctx.ip,
+        device: deviceCookie(request),
+      });
+      if (!result.ok) {
+        const [error, status] = passwordChangeError(result);
+        return page(ctx, "Account", <AccountPage ctx={ctx} hasPassword={result.hasPassword} error={error} />, status);
       }
-      await logins.succeeded(session.email, address);
-      const problem = passwordProblem(form.password ?? "", session.email);
-      if (problem) return fail(problem, 400);
-      const passwordHash = await hashPassword(form.password ?? "");
-      await deps.auth.setPassword(session.accountId, passwordHash);
       // A new session for this browser; every other session ends, and so does every device
       // cookie (keyed with the old hash) but this browser's new one.
       await startSession(ctx, deps, session.accountId);
-      trustThisDevice(ctx, session.accountId, passwordHash);
+      trustThisDevice(ctx, result.device);
       await deps.sessions.destroyOthers(
         session.accountId,
         ctx.cookies.map((line) => /^wpr_session=([^;]*)/.exec(line)?.[1]).find(Boolean),
