@@ -17,7 +17,7 @@ import type { Services } from "./services.ts";
 import { usageOperations, usageRoutes } from "./usage/usage.routes.ts";
 import { API_VERSION } from "./version.ts";
 import { WebError } from "./web/context.ts";
-import { htmlError } from "./web/html-error.tsx";
+import { htmlError } from "./web/web.plugin.ts";
 import { webRoutes } from "./web/web.routes.tsx";
 
 /** Every operation of the public API: what /api/openapi.json documents. */
@@ -85,7 +85,6 @@ export function createApp(
       webRoutes({
         ...web,
         billingMode: config.billingMode,
-        accounts: services.accounts,
         auth: services.auth,
         signIn: services.signIn,
         tokens: services.tokens,
@@ -93,7 +92,6 @@ export function createApp(
         reports: services.reports,
         history: services.history,
         billing: services.billing,
-        rateWindowSeconds: config.rateLimitWindowSeconds,
       }),
     )
     .use(stripeWebhookRoutes({ service: services.stripeWebhooks, maxBodyBytes: config.maxBodyBytes }));

@@ -9,7 +9,7 @@ import { Elysia } from "elysia";
 import type { VNode } from "preact";
 import { diff, isSeverity } from "../../shared/diff.ts";
 import { DEFAULT_SARIF_LOCATION, sarifLocationProblem, toSarif } from "../../shared/sarif.ts";
-import type { Account, AccountAuthService, AccountService } from "../accounts/account.service.ts";
+import type { Account, AccountDetails } from "../accounts/account.service.ts";
 import { DEVICE_COOKIE, DEVICE_DAYS, retryWords } from "../accounts/login-throttle.ts";
 import type { PasswordChangeResult, SignInService, SignUpResult } from "../accounts/sign-in.service.ts";
 import { BILLING_NOT_CONFIGURED, DisabledBillingProvider } from "../billing/disabled.provider.ts";
@@ -23,18 +23,7 @@ import type { ReportHistoryService } from "../reports/report-history.service.ts"
 import type { ReportService } from "../reports/reports.service.ts";
 import type { TokenService } from "../tokens/token.service.ts";
 import { API_VERSION } from "../version.ts";
-import {
-  addCookie,
-  endSession,
-  formFields,
-  startSession,
-  verifyCsrf,
-  type WebContext,
-  type WebDeps,
-  WebError,
-  webBase,
-  webContext,
-} from "./context.ts";
+import { addCookie, endSession, startSession, type WebContext, WebError, webBase } from "./context.ts";
 import { AccountPage, LoginPage, SignupPage } from "./pages/auth.tsx";
 import { BillingPage } from "./pages/billing.tsx";
 import { ChecksPage } from "./pages/checks.tsx";
@@ -45,11 +34,10 @@ import { LandingPage } from "./pages/landing.tsx";
 import { ReportPage } from "./pages/report.tsx";
 import { ReportsPage } from "./pages/reports-list.tsx";
 import { TokensPage } from "./pages/tokens.tsx";
-import { download, ErrorPage, page, redirect, securityHeaders } from "./render.tsx";
+import { download, page, redirect, securityHeaders } from "./render.tsx";
+import { type WebPluginDeps, webPlugin } from "./web.plugin.ts";
 
-export interface WebRouteDeps extends WebDeps {
-  accounts: AccountService;
-  auth: AccountAuthService;
+export interface WebRouteDeps extends WebPluginDeps {
   signIn: SignInService;
   tokens: TokenService;
   quota: QuotaService;
@@ -58,7 +46,6 @@ export interface WebRouteDeps extends WebDeps {
   billing: BillingProvider;
   /** BILLING_MODE as resolved by the config; `local` allows test mode to this machine only. */
   billingMode: BillingMode;
-  rateWindowSeconds: number;
 }
 
 const NO_BILLING = new DisabledBillingProvider();
@@ -121,31 +108,13 @@ function safeNext(next: string | undefined): string {
 }
 
 export function webRoutes(deps: WebRouteDeps) {
-  const load = (request: Request) => webContext(request, deps);
-
-  const requireSession = (ctx: WebContext, request: Request) => {
-    if (ctx.session) return ctx.session;
-    const url = new URL(request.url);
-    throw Object.assign(new WebError(303, "login required"), {
-      location: `/login?next=${encodeURIComponent(url.pathname + url.search)}`,
-    });
-  };
-
-  /** The signed-in account (a session can outlive its account only by moments). */
-  async function accountOf(accountId: string): Promise<Account> {
-    const account = await deps.accounts.findById(accountId);
-    if (!account) throw new WebError(403, "Your account no longer exists.");
-    return account;
-  }
-
   async function dashboard(
     ctx: WebContext,
+    account: Account,
     query: Record<string, string | undefined>,
     analyse?: { url?: string; error?: string },
     status = 200,
   ) {
-    const session = ctx.session as NonNullable<WebContext["session"]>;
-    const account = await accountOf(session.accountId);
     const plan = getPlan(account.planId);
     const usage = await deps.quota.usage(account.id, plan.monthlyQuota);
     const recent = await deps.history.list(account.id, { limit: 5 });
@@ -176,13 +145,7 @@ export function webRoutes(deps: WebRouteDeps) {
     deps.billingMode === "local" && !ctx.local ? NO_BILLING : deps.billing;
 
   return new Elysia({ name: "web" })
-    .onError({ as: "scoped" }, async ({ error, request }) => {
-      if (!(error instanceof WebError)) return;
-      const location = (error as WebError & { location?: string }).location;
-      const ctx = await load(request);
-      if (location) return redirect(ctx, location);
-      return page(ctx, "Error", <ErrorPage status={error.status} message={error.message} />, error.status);
-    })
+    .use(webPlugin(deps))
     .get("/assets/:file", ({ params, request }) => {
       const asset = ASSETS[params.file];
       if (!asset) throw new WebError(404, "There is no such file.");
@@ -195,308 +158,317 @@ export function webRoutes(deps: WebRouteDeps) {
         },
       });
     })
-    .get("/", async ({ request }) => {
-      const ctx = await load(request);
-      return page(ctx, "WordPress reports for agencies and CI", <LandingPage ctx={ctx} />);
+    .get("/", ({ ctx }) => page(ctx, "WordPress reports for agencies and CI", <LandingPage ctx={ctx} />), {
+      page: true,
     })
-    .get("/docs/checks", async ({ request }) => {
-      const ctx = await load(request);
-      return page(ctx, "Check catalogue", <ChecksPage />);
-    })
-    .get("/signup", async ({ request }) => {
-      const ctx = await load(request);
-      if (ctx.session) return redirect(ctx, "/dashboard");
-      return page(ctx, "Sign up", <SignupPage ctx={ctx} />);
-    })
-    .post("/signup", async ({ request, body }) => {
-      const ctx = await load(request);
-      const form = formFields(body);
-      verifyCsrf(ctx, form, request);
-      const result = await deps.signIn.signUp({
-        email: form.email ?? "",
-        password: form.password ?? "",
-        address: ctx.ip,
-      });
-      if (!result.ok) {
-        const [error, status] = signUpError(result);
-        const email = "email" in result ? result.email : form.email;
-        return page(ctx, "Sign up", <SignupPage ctx={ctx} email={email} error={error} />, status);
-      }
-      await startSession(ctx, deps, result.accountId);
-      trustThisDevice(ctx, result.device);
-      return redirect(ctx, "/dashboard?notice=welcome");
-    })
-    .get("/login", async ({ request, query }) => {
-      const ctx = await load(request);
-      const next = nextParam(query.next);
-      if (ctx.session) return redirect(ctx, safeNext(next));
-      return page(ctx, "Log in", <LoginPage ctx={ctx} next={next} query={query} />);
-    })
-    .post("/login", async ({ request, body, query }) => {
-      const ctx = await load(request);
-      const form = formFields(body);
-      verifyCsrf(ctx, form, request);
-      const next = nextParam(query.next);
-      const result = await deps.signIn.signIn({
-        email: form.email ?? "",
-        password: form.password ?? "",
-        address: ctx.ip,
-        device: deviceCookie(request),
-      });
-      if (!result.ok) {
-        const throttled = result.reason === "throttled";
-        const error = throttled
-          ? result.scope === "account"
-            ? `Too many failed attempts on this account. Try again in ${retryWords(result.retryAfterSeconds)}.`
-            : `Too many attempts. Try again in ${retryWords(result.retryAfterSeconds)}.`
-          : "Email or password is wrong.";
-        const view = <LoginPage ctx={ctx} email={form.email} next={next} error={error} />;
-        const response = page(ctx, "Log in", view, throttled ? 429 : 401);
-        if (throttled) response.headers.set("retry-after", String(result.retryAfterSeconds));
-        return response;
-      }
-      await startSession(ctx, deps, result.accountId);
-      trustThisDevice(ctx, result.device);
-      return redirect(ctx, safeNext(next));
-    })
-    .post("/logout", async ({ request, body }) => {
-      const ctx = await load(request);
-      verifyCsrf(ctx, formFields(body), request);
-      await endSession(ctx, deps);
-      return redirect(ctx, "/login?notice=logged_out");
-    })
-    .get("/account", async ({ request }) => {
-      const ctx = await load(request);
-      const session = requireSession(ctx, request);
-      const hasPassword = (await deps.auth.passwordHash(session.accountId)) !== null;
-      return page(ctx, "Account", <AccountPage ctx={ctx} hasPassword={hasPassword} />);
-    })
-    .post("/account/password", async ({ request, body }) => {
-      const ctx = await load(request);
-      const session = requireSession(ctx, request);
-      const form = formFields(body);
-      verifyCsrf(ctx, form, request);
-      const result = await deps.signIn.changePassword({
-        accountId: session.accountId,
-        email: session.email,
-        current: form.current ?? "",
-        password: form.password ?? "",
-        address: ctx.ip,
-        device: deviceCookie(request),
-      });
-      if (!result.ok) {
-        const [error, status] = passwordChangeError(result);
-        return page(ctx, "Account", <AccountPage ctx={ctx} hasPassword={result.hasPassword} error={error} />, status);
-      }
-      // A new session for this browser; every other session ends, and so does every device
-      // cookie (keyed with the old hash) but this browser's new one.
-      await startSession(ctx, deps, session.accountId);
-      trustThisDevice(ctx, result.device);
-      await deps.sessions.destroyOthers(
-        session.accountId,
-        ctx.cookies.map((line) => /^wpr_session=([^;]*)/.exec(line)?.[1]).find(Boolean),
-      );
-      return redirect(ctx, "/dashboard?notice=password_changed");
-    })
-    .get("/dashboard", async ({ request, query }) => {
-      const ctx = await load(request);
-      requireSession(ctx, request);
-      return dashboard(ctx, query);
-    })
-    .post("/analyse", async ({ request, body }) => {
-      const ctx = await load(request);
-      const session = requireSession(ctx, request);
-      const form = formFields(body);
-      verifyCsrf(ctx, form, request);
-      const url = (form.url ?? "").trim();
-      try {
-        const account = await accountOf(session.accountId);
+    .get("/docs/checks", ({ ctx }) => page(ctx, "Check catalogue", <ChecksPage />), { page: true })
+    .get(
+      "/signup",
+      ({ ctx }) => {
+        if (ctx.session) return redirect(ctx, "/dashboard");
+        return page(ctx, "Sign up", <SignupPage ctx={ctx} />);
+      },
+      { page: true },
+    )
+    .post(
+      "/signup",
+      async ({ ctx, form }) => {
+        const result = await deps.signIn.signUp({
+          email: form.email ?? "",
+          password: form.password ?? "",
+          address: ctx.ip,
+        });
+        if (!result.ok) {
+          const [error, status] = signUpError(result);
+          const email = "email" in result ? result.email : form.email;
+          return page(ctx, "Sign up", <SignupPage ctx={ctx} email={email} error={error} />, status);
+        }
+        await startSession(ctx, deps, result.accountId);
+        trustThisDevice(ctx, result.device);
+        return redirect(ctx, "/dashboard?notice=welcome");
+      },
+      { csrf: true },
+    )
+    .get(
+      "/login",
+      ({ ctx, query }) => {
+        const next = nextParam(query.next);
+        if (ctx.session) return redirect(ctx, safeNext(next));
+        return page(ctx, "Log in", <LoginPage ctx={ctx} next={next} query={query} />);
+      },
+      { page: true },
+    )
+    .post(
+      "/login",
+      async ({ ctx, form, query, request }) => {
+        const next = nextParam(query.next);
+        const result = await deps.signIn.signIn({
+          email: form.email ?? "",
+          password: form.password ?? "",
+          address: ctx.ip,
+          device: deviceCookie(request),
+        });
+        if (!result.ok) {
+          const throttled = result.reason === "throttled";
+          const error = throttled
+            ? result.scope === "account"
+              ? `Too many failed attempts on this account. Try again in ${retryWords(result.retryAfterSeconds)}.`
+              : `Too many attempts. Try again in ${retryWords(result.retryAfterSeconds)}.`
+            : "Email or password is wrong.";
+          const view = <LoginPage ctx={ctx} email={form.email} next={next} error={error} />;
+          const response = page(ctx, "Log in", view, throttled ? 429 : 401);
+          if (throttled) response.headers.set("retry-after", String(result.retryAfterSeconds));
+          return response;
+        }
+        await startSession(ctx, deps, result.accountId);
+        trustThisDevice(ctx, result.device);
+        return redirect(ctx, safeNext(next));
+      },
+      { csrf: true },
+    )
+    .post(
+      "/logout",
+      async ({ ctx }) => {
+        await endSession(ctx, deps);
+        return redirect(ctx, "/login?notice=logged_out");
+      },
+      { csrf: true },
+    )
+    .get(
+      "/account",
+      ({ ctx, account }) => page(ctx, "Account", <AccountPage ctx={ctx} hasPassword={account.hasPassword} />),
+      {
+        account: true,
+      },
+    )
+    .post(
+      "/account/password",
+      async ({ ctx, session, form, request }) => {
+        const result = await deps.signIn.changePassword({
+          accountId: session.accountId,
+          email: session.email,
+          current: form.current ?? "",
+          password: form.password ?? "",
+          address: ctx.ip,
+          device: deviceCookie(request),
+        });
+        if (!result.ok) {
+          const [error, status] = passwordChangeError(result);
+          return page(ctx, "Account", <AccountPage ctx={ctx} hasPassword={result.hasPassword} error={error} />, status);
+        }
+        // A new session for this browser; every other session ends, and so does every device
+        // cookie (keyed with the old hash) but this browser's new one.
+        await startSession(ctx, deps, session.accountId);
+        trustThisDevice(ctx, result.device);
+        await deps.sessions.destroyOthers(
+          session.accountId,
+          ctx.cookies.map((line) => /^wpr_session=([^;]*)/.exec(line)?.[1]).find(Boolean),
+        );
+        return redirect(ctx, "/dashboard?notice=password_changed");
+      },
+      { signedIn: true, csrf: true },
+    )
+    .get("/dashboard", ({ ctx, account, query }) => dashboard(ctx, account, query), { account: true })
+    .post(
+      "/analyse",
+      async ({ ctx, account, form }) => {
+        const url = (form.url ?? "").trim();
         const plan = getPlan(account.planId);
-        const caller = { accountId: account.id, planId: plan.id, monthlyQuota: plan.monthlyQuota };
-        const outcome = await deps.reports.generate(caller, {
-          url,
-          metadata: { environment: "web" },
-          mode: form.mode === "aggressive" ? "aggressive" : "passive",
-        });
-        return redirect(ctx, `/reports/${outcome.report.id}`);
-      } catch (error) {
-        if (!(error instanceof ApiProblem)) throw error;
-        return dashboard(ctx, {}, { url, error: analyseError(error) }, error.status < 500 ? error.status : 422);
-      }
-    })
-    .get("/reports", async ({ request, query }) => {
-      const ctx = await load(request);
-      const session = requireSession(ctx, request);
-      const search = (query.site ?? "").slice(0, 200);
-      const grade = /^[A-F]$/.test(query.grade ?? "") ? (query.grade as string) : "";
-      let page_: Awaited<ReturnType<ReportHistoryService["list"]>>;
-      try {
-        page_ = await deps.history.list(session.accountId, {
-          search: search || undefined,
-          grade: grade || undefined,
-          before: query.before,
-          limit: 25,
-        });
-      } catch {
-        throw new WebError(400, "That page of reports does not exist.");
-      }
-      return page(
-        ctx,
-        "Reports",
-        <ReportsPage reports={page_.data} search={search} grade={grade} next={page_.next_cursor} />,
-      );
-    })
-    .get("/reports/:id", async ({ request, params }) => {
-      const ctx = await load(request);
-      const session = requireSession(ctx, request);
-      const report = await deps.reports.get(session.accountId, params.id);
-      if (!report) throw new WebError(404, "There is no report with this id in your account.");
-      const siblings = (
-        await deps.history.list(session.accountId, {
-          url: report.url,
-          status: "completed",
-          before: report.id,
-          limit: 10,
-        })
-      ).data;
-      return page(ctx, `Report — ${report.url}`, <ReportPage report={report} siblings={siblings} />);
-    })
-    .get("/reports/:id/report.json", async ({ request, params }) => {
-      const ctx = await load(request);
-      const session = requireSession(ctx, request);
-      const report = await deps.reports.get(session.accountId, params.id);
-      if (!report) throw new WebError(404, "There is no report with this id in your account.");
-      return download(ctx, JSON.stringify(report, null, 2), `${report.id}.json`, "application/json");
-    })
-    .get("/reports/:id/report.sarif", async ({ request, params, query }) => {
-      const ctx = await load(request);
-      const session = requireSession(ctx, request);
-      // The same ?sarif_location= as the API: the repository file results are attached to.
-      const location = typeof query.sarif_location === "string" ? query.sarif_location : DEFAULT_SARIF_LOCATION;
-      const problem = sarifLocationProblem(location);
-      if (problem) throw new WebError(400, `sarif_location ${problem}.`);
-      const report = await deps.reports.get(session.accountId, params.id);
-      if (!report) throw new WebError(404, "There is no report with this id in your account.");
-      return download(
-        ctx,
-        JSON.stringify(toSarif(report, API_VERSION, `${ctx.baseUrl}/docs/checks`, location), null, 2),
-        `${report.id}.sarif`,
-        "application/sarif+json",
-      );
-    })
-    .get("/reports/:id/compare", async ({ request, params, query }) => {
-      const ctx = await load(request);
-      const session = requireSession(ctx, request);
-      const head = await deps.reports.get(session.accountId, params.id);
-      const base = query.base ? await deps.reports.get(session.accountId, query.base) : undefined;
-      if (!head || !base) throw new WebError(404, "One of the two reports does not exist in your account.");
-      const failOn = query.fail_on === "none" || (query.fail_on && isSeverity(query.fail_on)) ? query.fail_on : "high";
-      const result = diff(base, head, { failOn: failOn as "high" });
-      return page(ctx, "Compare reports", <ComparePage base={base} head={head} diff={result} failOn={failOn} />);
-    })
-    .get("/tokens", async ({ request, query }) => {
-      const ctx = await load(request);
-      const session = requireSession(ctx, request);
-      return page(
-        ctx,
-        "API tokens",
-        <TokensPage ctx={ctx} query={query} tokens={await deps.tokens.list(session.accountId)} apiUrl={ctx.baseUrl} />,
-      );
-    })
-    .post("/tokens", async ({ request, body }) => {
-      const ctx = await load(request);
-      const session = requireSession(ctx, request);
-      const form = formFields(body);
-      verifyCsrf(ctx, form, request);
-      const name = (form.name ?? "").trim();
-      const days = form.expires ? Number(form.expires) : null;
-      const render = (
-        extra: { created?: { token: string; name: string }; error?: string },
-        status = 200,
-      ): Promise<Response> =>
-        deps.tokens
-          .list(session.accountId)
-          .then((tokens) =>
-            page(
-              ctx,
-              "API tokens",
-              <TokensPage ctx={ctx} query={{}} tokens={tokens} apiUrl={ctx.baseUrl} {...extra} />,
-              status,
-            ),
+        try {
+          const outcome = await deps.reports.generate(
+            { accountId: account.id, planId: plan.id, monthlyQuota: plan.monthlyQuota },
+            { url, metadata: { environment: "web" }, mode: form.mode === "aggressive" ? "aggressive" : "passive" },
           );
-      if (!name) return render({ error: "Give the token a name, so you know later what uses it." }, 400);
-      if (days !== null && ![30, 90, 365].includes(days))
-        return render({ error: "Choose an expiry from the list." }, 400);
-      const { token, record } = await deps.tokens.create(session.accountId, {
-        name,
-        expiresAt: days ? new Date(Date.now() + days * 86_400_000) : null,
-      });
-      // Shown once, on this response only; never stored or logged in the clear.
-      return render({ created: { token, name: record.name } }, 201);
-    })
-    .post("/tokens/:id/revoke", async ({ request, body, params }) => {
-      const ctx = await load(request);
-      const session = requireSession(ctx, request);
-      verifyCsrf(ctx, formFields(body), request);
-      if (!(await deps.tokens.revoke(session.accountId, params.id)))
-        throw new WebError(404, "There is no such active token in your account.");
-      return redirect(ctx, "/tokens?notice=token_revoked");
-    })
-    .get("/billing", async ({ request, query }) => {
-      const ctx = await load(request);
-      const session = requireSession(ctx, request);
-      return billingPage(ctx, session.accountId, query);
-    })
-    .post("/billing/checkout", async ({ request, body }) => {
-      const ctx = await load(request);
-      const session = requireSession(ctx, request);
-      const form = formFields(body);
-      verifyCsrf(ctx, form, request);
-      const billing = billingFor(ctx);
-      if (billing.mode === "off") return billingPage(ctx, session.accountId, {}, BILLING_NOT_CONFIGURED, 403);
-      const plan = form.plan ?? "";
-      if (!isPlanId(plan) || !billing.purchasable().includes(plan))
-        return billingPage(ctx, session.accountId, {}, "That plan cannot be bought here.", 400);
-      const account = await deps.auth.details(session.accountId);
-      if (!account) throw new WebError(403, "Your account no longer exists.");
-      const target = await billing.checkout(account, plan, {
-        success: `${ctx.baseUrl}/billing?notice=${billing.mode === "test" ? "plan_changed" : "checkout_done"}`,
-        cancel: `${ctx.baseUrl}/billing?notice=checkout_cancelled`,
-      });
-      return redirect(ctx, target);
-    })
-    .post("/billing/portal", async ({ request, body }) => {
-      const ctx = await load(request);
-      const session = requireSession(ctx, request);
-      verifyCsrf(ctx, formFields(body), request);
-      const account = await deps.auth.details(session.accountId);
-      if (!account) throw new WebError(403, "Your account no longer exists.");
-      const target = await billingFor(ctx).portal(account, `${ctx.baseUrl}/billing`);
-      if (!target) return billingPage(ctx, session.accountId, {}, "There is no subscription to manage yet.", 400);
-      return redirect(ctx, target);
-    })
-    .post("/billing/cancel", async ({ request, body }) => {
-      const ctx = await load(request);
-      const session = requireSession(ctx, request);
-      verifyCsrf(ctx, formFields(body), request);
-      const billing = billingFor(ctx);
-      if (billing.mode === "off") return billingPage(ctx, session.accountId, {}, BILLING_NOT_CONFIGURED, 403);
-      const account = await deps.auth.details(session.accountId);
-      if (!account) throw new WebError(403, "Your account no longer exists.");
-      await billing.cancel(account);
-      return redirect(ctx, "/billing?notice=plan_cancelled");
-    });
+          return redirect(ctx, `/reports/${outcome.report.id}`);
+        } catch (error) {
+          if (!(error instanceof ApiProblem)) throw error;
+          const status = error.status < 500 ? error.status : 422;
+          return dashboard(ctx, account, {}, { url, error: analyseError(error) }, status);
+        }
+      },
+      { account: true, csrf: true },
+    )
+    .get(
+      "/reports",
+      async ({ ctx, session, query }) => {
+        const search = (query.site ?? "").slice(0, 200);
+        const grade = /^[A-F]$/.test(query.grade ?? "") ? (query.grade as string) : "";
+        let page_: Awaited<ReturnType<ReportHistoryService["list"]>>;
+        try {
+          page_ = await deps.history.list(session.accountId, {
+            search: search || undefined,
+            grade: grade || undefined,
+            before: query.before,
+            limit: 25,
+          });
+        } catch {
+          throw new WebError(400, "That page of reports does not exist.");
+        }
+        return page(
+          ctx,
+          "Reports",
+          <ReportsPage reports={page_.data} search={search} grade={grade} next={page_.next_cursor} />,
+        );
+      },
+      { signedIn: true },
+    )
+    .get(
+      "/reports/:id",
+      async ({ ctx, session, params }) => {
+        const report = await deps.reports.get(session.accountId, params.id);
+        if (!report) throw new WebError(404, "There is no report with this id in your account.");
+        const siblings = (
+          await deps.history.list(session.accountId, {
+            url: report.url,
+            status: "completed",
+            before: report.id,
+            limit: 10,
+          })
+        ).data;
+        return page(ctx, `Report — ${report.url}`, <ReportPage report={report} siblings={siblings} />);
+      },
+      { signedIn: true },
+    )
+    .get(
+      "/reports/:id/report.json",
+      async ({ ctx, session, params }) => {
+        const report = await deps.reports.get(session.accountId, params.id);
+        if (!report) throw new WebError(404, "There is no report with this id in your account.");
+        return download(ctx, JSON.stringify(report, null, 2), `${report.id}.json`, "application/json");
+      },
+      { signedIn: true },
+    )
+    .get(
+      "/reports/:id/report.sarif",
+      async ({ ctx, session, params, query }) => {
+        // The same ?sarif_location= as the API: the repository file results are attached to.
+        const location = typeof query.sarif_location === "string" ? query.sarif_location : DEFAULT_SARIF_LOCATION;
+        const problem = sarifLocationProblem(location);
+        if (problem) throw new WebError(400, `sarif_location ${problem}.`);
+        const report = await deps.reports.get(session.accountId, params.id);
+        if (!report) throw new WebError(404, "There is no report with this id in your account.");
+        return download(
+          ctx,
+          JSON.stringify(toSarif(report, API_VERSION, `${ctx.baseUrl}/docs/checks`, location), null, 2),
+          `${report.id}.sarif`,
+          "application/sarif+json",
+        );
+      },
+      { signedIn: true },
+    )
+    .get(
+      "/reports/:id/compare",
+      async ({ ctx, session, params, query }) => {
+        const head = await deps.reports.get(session.accountId, params.id);
+        const base = query.base ? await deps.reports.get(session.accountId, query.base) : undefined;
+        if (!head || !base) throw new WebError(404, "One of the two reports does not exist in your account.");
+        const failOn =
+          query.fail_on === "none" || (query.fail_on && isSeverity(query.fail_on)) ? query.fail_on : "high";
+        const result = diff(base, head, { failOn: failOn as "high" });
+        return page(ctx, "Compare reports", <ComparePage base={base} head={head} diff={result} failOn={failOn} />);
+      },
+      { signedIn: true },
+    )
+    .get(
+      "/tokens",
+      async ({ ctx, session, query }) =>
+        page(
+          ctx,
+          "API tokens",
+          <TokensPage
+            ctx={ctx}
+            query={query}
+            tokens={await deps.tokens.list(session.accountId)}
+            apiUrl={ctx.baseUrl}
+          />,
+        ),
+      { signedIn: true },
+    )
+    .post(
+      "/tokens",
+      async ({ ctx, session, form }) => {
+        const name = (form.name ?? "").trim();
+        const days = form.expires ? Number(form.expires) : null;
+        const render = (
+          extra: { created?: { token: string; name: string }; error?: string },
+          status = 200,
+        ): Promise<Response> =>
+          deps.tokens
+            .list(session.accountId)
+            .then((tokens) =>
+              page(
+                ctx,
+                "API tokens",
+                <TokensPage ctx={ctx} query={{}} tokens={tokens} apiUrl={ctx.baseUrl} {...extra} />,
+                status,
+              ),
+            );
+        if (!name) return render({ error: "Give the token a name, so you know later what uses it." }, 400);
+        if (days !== null && ![30, 90, 365].includes(days))
+          return render({ error: "Choose an expiry from the list." }, 400);
+        const { token, record } = await deps.tokens.create(session.accountId, {
+          name,
+          expiresAt: days ? new Date(Date.now() + days * 86_400_000) : null,
+        });
+        // Shown once, on this response only; never stored or logged in the clear.
+        return render({ created: { token, name: record.name } }, 201);
+      },
+      { signedIn: true, csrf: true },
+    )
+    .post(
+      "/tokens/:id/revoke",
+      async ({ ctx, session, params }) => {
+        if (!(await deps.tokens.revoke(session.accountId, params.id)))
+          throw new WebError(404, "There is no such active token in your account.");
+        return redirect(ctx, "/tokens?notice=token_revoked");
+      },
+      { signedIn: true, csrf: true },
+    )
+    .get("/billing", ({ ctx, account, query }) => billingPage(ctx, account, query), { account: true })
+    .post(
+      "/billing/checkout",
+      async ({ ctx, account, form }) => {
+        const billing = billingFor(ctx);
+        if (billing.mode === "off") return billingPage(ctx, account, {}, BILLING_NOT_CONFIGURED, 403);
+        const plan = form.plan ?? "";
+        if (!isPlanId(plan) || !billing.purchasable().includes(plan))
+          return billingPage(ctx, account, {}, "That plan cannot be bought here.", 400);
+        const target = await billing.checkout(account, plan, {
+          success: `${ctx.baseUrl}/billing?notice=${billing.mode === "test" ? "plan_changed" : "checkout_done"}`,
+          cancel: `${ctx.baseUrl}/billing?notice=checkout_cancelled`,
+        });
+        return redirect(ctx, target);
+      },
+      { account: true, csrf: true },
+    )
+    .post(
+      "/billing/portal",
+      async ({ ctx, account }) => {
+        const target = await billingFor(ctx).portal(account, `${ctx.baseUrl}/billing`);
+        if (!target) return billingPage(ctx, account, {}, "There is no subscription to manage yet.", 400);
+        return redirect(ctx, target);
+      },
+      { account: true, csrf: true },
+    )
+    .post(
+      "/billing/cancel",
+      async ({ ctx, account }) => {
+        const billing = billingFor(ctx);
+        if (billing.mode === "off") return billingPage(ctx, account, {}, BILLING_NOT_CONFIGURED, 403);
+        await billing.cancel(account);
+        return redirect(ctx, "/billing?notice=plan_cancelled");
+      },
+      { account: true, csrf: true },
+    );
 
   async function billingPage(
     ctx: WebContext,
-    accountId: string,
+    account: AccountDetails,
     query: Record<string, string | undefined>,
     error?: string,
     status = 200,
   ) {
-    const account = await deps.auth.details(accountId);
-    if (!account) throw new WebError(403, "Your account no longer exists.");
-    const usage = await deps.quota.usage(accountId, getPlan(account.planId).monthlyQuota);
+    const usage = await deps.quota.usage(account.id, getPlan(account.planId).monthlyQuota);
     const billing = billingFor(ctx);
     const view: VNode = (
       <BillingPage
