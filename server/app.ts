@@ -18,7 +18,7 @@ import { usageOperations, usageRoutes } from "./usage/usage.routes.ts";
 import { API_VERSION } from "./version.ts";
 import { WebError } from "./web/context.ts";
 import { htmlError } from "./web/web.plugin.ts";
-import { webRoutes } from "./web/web.routes.tsx";
+import { webRoutes } from "./web/web.routes.ts";
 
 /** Every operation of the public API: what /api/openapi.json documents. */
 export const API_OPERATIONS = [
