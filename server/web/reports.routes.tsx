@@ -4,6 +4,7 @@
  */
 import { Elysia } from "elysia";
 import { diff, isSeverity } from "../../shared/diff.ts";
+import type { Report } from "../../shared/report.ts";
 import { DEFAULT_SARIF_LOCATION, sarifLocationProblem, toSarif } from "../../shared/sarif.ts";
 import type { ReportHistoryService } from "../reports/report-history.service.ts";
 import type { ReportService } from "../reports/reports.service.ts";
@@ -21,6 +22,13 @@ export interface ReportsRouteDeps extends WebPluginDeps {
 }
 
 export function reportsRoutes(deps: ReportsRouteDeps) {
+  /** The account's report with this id, or a 404 page. */
+  async function reportOf(accountId: string, id: string): Promise<Report> {
+    const report = await deps.reports.get(accountId, id);
+    if (!report) throw new WebError(404, "There is no report with this id in your account.");
+    return report;
+  }
+
   return new Elysia({ name: "web.reports" })
     .use(webPlugin(deps))
     .get(
@@ -50,8 +58,7 @@ export function reportsRoutes(deps: ReportsRouteDeps) {
     .get(
       "/reports/:id",
       async ({ ctx, session, params }) => {
-        const report = await deps.reports.get(session.accountId, params.id);
-        if (!report) throw new WebError(404, "There is no report with this id in your account.");
+        const report = await reportOf(session.accountId, params.id);
         const siblings = (
           await deps.history.list(session.accountId, {
             url: report.url,
@@ -67,8 +74,7 @@ export function reportsRoutes(deps: ReportsRouteDeps) {
     .get(
       "/reports/:id/report.json",
       async ({ ctx, session, params }) => {
-        const report = await deps.reports.get(session.accountId, params.id);
-        if (!report) throw new WebError(404, "There is no report with this id in your account.");
+        const report = await reportOf(session.accountId, params.id);
         return download(ctx, JSON.stringify(report, null, 2), `${report.id}.json`, "application/json");
       },
       { signedIn: true },
@@ -80,8 +86,7 @@ export function reportsRoutes(deps: ReportsRouteDeps) {
         const location = typeof query.sarif_location === "string" ? query.sarif_location : DEFAULT_SARIF_LOCATION;
         const problem = sarifLocationProblem(location);
         if (problem) throw new WebError(400, `sarif_location ${problem}.`);
-        const report = await deps.reports.get(session.accountId, params.id);
-        if (!report) throw new WebError(404, "There is no report with this id in your account.");
+        const report = await reportOf(session.accountId, params.id);
         return download(
           ctx,
           JSON.stringify(toSarif(report, API_VERSION, `${ctx.baseUrl}/docs/checks`, location), null, 2),
