@@ -17,8 +17,8 @@ import type { Services } from "./services.ts";
 import { usageOperations, usageRoutes } from "./usage/usage.routes.ts";
 import { API_VERSION } from "./version.ts";
 import { WebError } from "./web/context.ts";
-import { htmlError } from "./web/html-error.tsx";
-import { webRoutes } from "./web/web.routes.tsx";
+import { htmlError } from "./web/web.plugin.ts";
+import { webRoutes } from "./web/web.routes.ts";
 
 /** Every operation of the public API: what /api/openapi.json documents. */
 export const API_OPERATIONS = [
@@ -85,15 +85,13 @@ export function createApp(
       webRoutes({
         ...web,
         billingMode: config.billingMode,
-        accounts: services.accounts,
         auth: services.auth,
+        signIn: services.signIn,
         tokens: services.tokens,
         quota: services.quota,
         reports: services.reports,
         history: services.history,
-        limiter: services.limiter,
         billing: services.billing,
-        rateWindowSeconds: config.rateLimitWindowSeconds,
       }),
     )
     .use(stripeWebhookRoutes({ service: services.stripeWebhooks, maxBodyBytes: config.maxBodyBytes }));

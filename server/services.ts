@@ -5,6 +5,7 @@
 import { availableParallelism } from "node:os";
 import type Stripe from "stripe";
 import { AccountAuthService, AccountService } from "./accounts/account.service.ts";
+import { SignInService } from "./accounts/sign-in.service.ts";
 import { enumerationPlan, MAX_CANDIDATES } from "./analyzer/enumeration/plan.ts";
 import { DEFAULT_CLIENT_LIMITS } from "./analyzer/fetch/safe-client.ts";
 import { TargetPolicy } from "./analyzer/fetch/target-policy.ts";
@@ -46,6 +47,8 @@ export interface Services {
   db: Database;
   accounts: AccountService;
   auth: AccountAuthService;
+  /** Sign-up, sign-in and password changes: the rules the web's forms go through. */
+  signIn: SignInService;
   sessions: SessionService;
   subscriptions: SubscriptionService;
   billing: BillingProvider;
@@ -183,12 +186,14 @@ export async function createServices(
     logger,
     metrics,
   });
+  const auth = new AccountAuthService(sql);
   return {
     config,
     logger,
     db,
     accounts: new AccountService(sql),
-    auth: new AccountAuthService(sql),
+    auth,
+    signIn: new SignInService(auth, limiter),
     sessions: new SessionService(sql),
     subscriptions,
     billing: overrides.billing ?? billingProvider(config, stripe, subscriptions, logger),

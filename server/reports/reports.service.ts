@@ -20,10 +20,10 @@ import {
 } from "../idempotency/idempotency.service.ts";
 import { isId, newId } from "../lib/ids.ts";
 import type { Logger } from "../logging/logger.ts";
+import type { PlanId } from "../plans/catalogue.ts";
 import type { JobQueue } from "../queue/job-queue.ts";
 import type { QueueMetrics } from "../queue/metrics.ts";
 import type { QuotaService } from "../quota/quota.service.ts";
-import type { Principal } from "../tokens/token.service.ts";
 import { logAllowlistHint, problemFrom, type StoredFailure } from "./report-outcome.ts";
 
 /** Runs one analysis; `mode` "aggressive" adds the opt-in enumeration (docs/enumeration.md). */
@@ -34,6 +34,18 @@ export interface GenerateInput {
   metadata?: ReportMetadata;
   /** "passive" (default) or "aggressive". */
   mode?: AnalysisMode;
+}
+
+/**
+ * Whom a report is generated for, and all that generating it reads about them: the plan
+ * (the queue groups an account's analyses by it, for the plan's concurrency) and the monthly
+ * quota (told in a quota_exhausted answer). The API passes the token's principal, the web
+ * builds it from the signed-in account.
+ */
+export interface ReportCaller {
+  accountId: string;
+  planId: PlanId;
+  monthlyQuota: number;
 }
 
 export interface GenerateOptions {
@@ -73,16 +85,16 @@ export class ReportService {
 
   constructor(private readonly deps: ReportsDeps) {}
 
-  async generate(principal: Principal, input: GenerateInput, options: GenerateOptions = {}): Promise<GenerateOutcome> {
+  async generate(caller: ReportCaller, input: GenerateInput, options: GenerateOptions = {}): Promise<GenerateOutcome> {
     const { idempotency } = this.deps;
     const key = options.idempotencyKey;
-    if (key === undefined) return this.generateOnce(principal, input, options);
+    if (key === undefined) return this.generateOnce(caller, input, options);
 
     if (!isValidIdempotencyKey(key)) {
       throw new ApiProblem("invalid_request", "Idempotency-Key must be 1–255 printable ASCII characters.");
     }
     const fingerprint = requestFingerprint({ ...input, respond_async: options.respondAsync === true });
-    const claim = await idempotency.claim(principal.accountId, key, fingerprint);
+    const claim = await idempotency.claim(caller.accountId, key, fingerprint);
     switch (claim.kind) {
       case "mismatch":
         throw new ApiProblem(
@@ -96,7 +108,7 @@ export class ReportService {
           { headers: { "retry-after": "2" } },
         );
       case "replay": {
-        const report = await this.get(principal.accountId, claim.reportId);
+        const report = await this.get(caller.accountId, claim.reportId);
         if (!report) throw new ApiProblem("not_found", "The report of this Idempotency-Key no longer exists.");
         return { status: claim.status === 202 ? 202 : 201, report, replayed: true };
       }
@@ -104,17 +116,17 @@ export class ReportService {
         break;
     }
     try {
-      const outcome = await this.generateOnce(principal, input, options);
-      await idempotency.complete(principal.accountId, key, outcome.status, outcome.report.id);
+      const outcome = await this.generateOnce(caller, input, options);
+      await idempotency.complete(caller.accountId, key, outcome.status, outcome.report.id);
       return outcome;
     } catch (error) {
-      await idempotency.abandon(principal.accountId, key).catch(() => {});
+      await idempotency.abandon(caller.accountId, key).catch(() => {});
       throw error;
     }
   }
 
   private async generateOnce(
-    principal: Principal,
+    caller: ReportCaller,
     input: GenerateInput,
     options: GenerateOptions,
   ): Promise<GenerateOutcome> {
@@ -126,8 +138,8 @@ export class ReportService {
     const target = verdict.url.toString();
     await this.assertCapacity();
 
-    const reservation = await this.deps.quota.reserve(principal.accountId);
-    if (!reservation) throw await this.quotaExhausted(principal);
+    const reservation = await this.deps.quota.reserve(caller.accountId);
+    if (!reservation) throw await this.quotaExhausted(caller);
 
     const report: Report = {
       id: newId("rep"),
@@ -161,12 +173,12 @@ export class ReportService {
       await sql.begin(async (tx) => {
         await tx`
           insert into reports (id, account_id, url, site_key, status, metadata, body, created_at, reservation_id, target)
-          values (${report.id}, ${principal.accountId}, ${report.url}, ${siteKey(verdict.url)}, 'queued',
+          values (${report.id}, ${caller.accountId}, ${report.url}, ${siteKey(verdict.url)}, 'queued',
                   ${tx.json(report.metadata as never)}, ${tx.json(report as never)}, ${report.created_at},
                   ${reservation.id}, ${target})`;
-        const job = { reportId: report.id, accountId: principal.accountId, target, host: verdict.url.hostname };
+        const job = { reportId: report.id, accountId: caller.accountId, target, host: verdict.url.hostname };
         const mode = report.mode === "aggressive" ? { mode: report.mode } : {};
-        await this.deps.queue.send({ ...job, plan: principal.planId, ...mode }, { tx });
+        await this.deps.queue.send({ ...job, plan: caller.planId, ...mode }, { tx });
       });
       this.deps.queue.wakeLocal?.();
     } catch (error) {
@@ -175,7 +187,7 @@ export class ReportService {
     }
     if (options.respondAsync) return { status: 202, report, replayed: false };
 
-    const final = await this.waitFor(principal.accountId, report.id);
+    const final = await this.waitFor(caller.accountId, report.id);
     if (final?.report.status === "completed") return { status: 201, report: final.report, replayed: false };
     if (final?.report.status === "failed") {
       // A synchronous call that produced no report leaves none behind: the caller gets the
@@ -256,8 +268,8 @@ export class ReportService {
     this.shutdown.abort();
   }
 
-  private async quotaExhausted(principal: Principal): Promise<ApiProblem> {
-    const usage = await this.deps.quota.usage(principal.accountId, principal.monthlyQuota);
+  private async quotaExhausted(caller: ReportCaller): Promise<ApiProblem> {
+    const usage = await this.deps.quota.usage(caller.accountId, caller.monthlyQuota);
     const resetsAt = usage.period.end.toISOString();
     return new ApiProblem(
       "quota_exhausted",

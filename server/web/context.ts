@@ -48,6 +48,8 @@ export class WebError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** Where to send the browser instead of showing an error page (a 303, e.g. to log in). */
+    readonly location?: string,
   ) {
     super(message);
     this.name = "WebError";

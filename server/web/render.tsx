@@ -161,6 +161,11 @@ export function download(ctx: WebContext, body: string, filename: string, type: 
   });
 }
 
+/** An error page: the status and, in words, what went wrong. */
+export function errorPage(ctx: WebContext, status: number, message: string, title = "Error"): Response {
+  return page(ctx, title, <ErrorPage status={status} message={message} />, status);
+}
+
 export function ErrorPage({ status, message }: { status: number; message: string }) {
   return (
     <div class="card stack">

@@ -4,8 +4,6 @@
  * that doubles and is capped, and the device cookie that skips it.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { silentLogger } from "../../server/logging/logger.ts";
-import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from "../../server/ratelimit/limiter.ts";
 import {
   deviceCookieValue,
   isTrustedDevice,
@@ -13,7 +11,9 @@ import {
   LoginThrottle,
   retryWords,
   throttleAddress,
-} from "../../server/web/login-throttle.ts";
+} from "../../server/accounts/login-throttle.ts";
+import { silentLogger } from "../../server/logging/logger.ts";
+import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from "../../server/ratelimit/limiter.ts";
 import { HAS_REDIS, REDIS_URL } from "../helpers/env.ts";
 
 const limiters: [string, () => RateLimiter][] = [["memory", createMemoryRateLimiter]];

@@ -11,6 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync } from "node:fs";
+import { createApp } from "../../server/app.ts";
 import type { Report } from "../../shared/report.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
 import type { TestSite } from "../helpers/sites.ts";
@@ -83,6 +84,35 @@ describe("CSRF", () => {
     const billing = await web.get("/billing");
     expect(billing.status).toBe(200);
     expect(billing.body).toContain('<strong id="current-plan">Free</strong>');
+    expect((await web.get("/tokens")).body).toContain("No tokens yet.");
+  });
+
+  test("every form route of the web, read from the app's routes, refuses a missing CSRF token; signed out, it sends to log in first", async () => {
+    // Every POST outside the API and Stripe's webhook is a form of the web interface: a new one
+    // is covered here without being listed. Ids in paths are placeholders.
+    const forms = createApp(service.running.services)
+      .routes.filter((route) => route.method === "POST" && !/^\/(api|webhooks)\//.test(route.path))
+      .map((route) => route.path.replaceAll(":id", "tok_00000000000000000000000000"));
+    expect(forms).toContain("/tokens");
+    expect(forms).toContain("/signup");
+    const refusal = (response: { status: number; body: string; location: string | null }) => ({
+      status: response.status,
+      location: response.location,
+      csrf: textOf(response.body).includes("The form has expired or was not sent from this site."),
+    });
+    const { web } = await signedIn();
+    const anonymous = client();
+    await anonymous.get("/login");
+    const signedOutForms = ["/signup", "/login", "/logout"];
+    for (const path of forms) {
+      const withSession = await web.request("POST", path, { form: { name: "sneaky" } });
+      expect({ path, ...refusal(withSession) }).toEqual({ path, status: 403, location: null, csrf: true });
+      const signedOut = await anonymous.request("POST", path, { form: { name: "sneaky" } });
+      const expected = signedOutForms.includes(path)
+        ? { status: 403, location: null, csrf: true }
+        : { status: 303, location: `/login?next=${encodeURIComponent(path)}`, csrf: false };
+      expect({ path, ...refusal(signedOut) }).toEqual({ path, ...expected });
+    }
     expect((await web.get("/tokens")).body).toContain("No tokens yet.");
   });
 

@@ -1,0 +1,91 @@
+/** Plan and billing: the page, checkout, the provider's portal and cancellation (server/billing). */
+import { Elysia } from "elysia";
+import type { VNode } from "preact";
+import type { AccountDetails } from "../accounts/account.service.ts";
+import { BILLING_NOT_CONFIGURED, DisabledBillingProvider } from "../billing/disabled.provider.ts";
+import type { BillingProvider } from "../billing/provider.ts";
+import type { BillingMode } from "../config.ts";
+import { getPlan, isPlanId } from "../plans/catalogue.ts";
+import type { QuotaService } from "../quota/quota.service.ts";
+import type { WebContext } from "./context.ts";
+import { BillingPage } from "./pages/billing.tsx";
+import { page, redirect } from "./render.tsx";
+import { type WebPluginDeps, webPlugin } from "./web.plugin.ts";
+
+export interface BillingRouteDeps extends WebPluginDeps {
+  quota: QuotaService;
+  billing: BillingProvider;
+  /** BILLING_MODE as resolved by the config; `local` allows test mode to this machine only. */
+  billingMode: BillingMode;
+}
+
+const NO_BILLING = new DisabledBillingProvider();
+
+export function billingRoutes(deps: BillingRouteDeps) {
+  /** The billing this browser may use: the local test mode is for browsers on this machine only. */
+  const billingFor = (ctx: WebContext): BillingProvider =>
+    deps.billingMode === "local" && !ctx.local ? NO_BILLING : deps.billing;
+
+  return new Elysia({ name: "web.billing" })
+    .use(webPlugin(deps))
+    .get("/billing", ({ ctx, account, query }) => billingPage(ctx, account, query), { account: true })
+    .post(
+      "/billing/checkout",
+      async ({ ctx, account, form }) => {
+        const billing = billingFor(ctx);
+        if (billing.mode === "off") return billingPage(ctx, account, {}, BILLING_NOT_CONFIGURED, 403);
+        const plan = form.plan ?? "";
+        if (!isPlanId(plan) || !billing.purchasable().includes(plan))
+          return billingPage(ctx, account, {}, "That plan cannot be bought here.", 400);
+        const target = await billing.checkout(account, plan, {
+          success: `${ctx.baseUrl}/billing?notice=${billing.mode === "test" ? "plan_changed" : "checkout_done"}`,
+          cancel: `${ctx.baseUrl}/billing?notice=checkout_cancelled`,
+        });
+        return redirect(ctx, target);
+      },
+      { account: true, csrf: true },
+    )
+    .post(
+      "/billing/portal",
+      async ({ ctx, account }) => {
+        const target = await billingFor(ctx).portal(account, `${ctx.baseUrl}/billing`);
+        if (!target) return billingPage(ctx, account, {}, "There is no subscription to manage yet.", 400);
+        return redirect(ctx, target);
+      },
+      { account: true, csrf: true },
+    )
+    .post(
+      "/billing/cancel",
+      async ({ ctx, account }) => {
+        const billing = billingFor(ctx);
+        if (billing.mode === "off") return billingPage(ctx, account, {}, BILLING_NOT_CONFIGURED, 403);
+        await billing.cancel(account);
+        return redirect(ctx, "/billing?notice=plan_cancelled");
+      },
+      { account: true, csrf: true },
+    );
+
+  async function billingPage(
+    ctx: WebContext,
+    account: AccountDetails,
+    query: Record<string, string | undefined>,
+    error?: string,
+    status = 200,
+  ) {
+    const usage = await deps.quota.usage(account.id, getPlan(account.planId).monthlyQuota);
+    const billing = billingFor(ctx);
+    const view: VNode = (
+      <BillingPage
+        ctx={ctx}
+        query={query}
+        account={account}
+        mode={billing.mode}
+        purchasable={billing.purchasable()}
+        hasPortal={billing.mode === "stripe" && account.stripeCustomerId !== null}
+        usage={usage}
+        error={error}
+      />
+    );
+    return page(ctx, "Plan & billing", view, status);
+  }
+}

@@ -1,0 +1,82 @@
+/** The dashboard (usage, plan, recent reports) and the analyse form on it. */
+import { Elysia } from "elysia";
+import type { Account } from "../accounts/account.service.ts";
+import { ApiProblem } from "../http/problem.ts";
+import { getPlan } from "../plans/catalogue.ts";
+import type { QuotaService } from "../quota/quota.service.ts";
+import { limitForWindow } from "../ratelimit/limiter.ts";
+import type { ReportHistoryService } from "../reports/report-history.service.ts";
+import type { ReportService } from "../reports/reports.service.ts";
+import type { WebContext } from "./context.ts";
+import { formatDate } from "./pages/common.tsx";
+import { DashboardPage } from "./pages/dashboard.tsx";
+import { page, redirect } from "./render.tsx";
+import { type WebPluginDeps, webPlugin } from "./web.plugin.ts";
+
+export interface DashboardRouteDeps extends WebPluginDeps {
+  quota: QuotaService;
+  reports: ReportService;
+  history: ReportHistoryService;
+}
+
+/** Why an analysis from the dashboard did not happen, in the words of the web page. */
+function analyseError(problem: ApiProblem): string {
+  if (problem.code === "quota_exhausted") {
+    const extensions = problem.options.extensions ?? {};
+    const resets =
+      typeof extensions.resets_at === "string" ? formatDate(extensions.resets_at) : "the 1st of next month";
+    return `All ${extensions.quota ?? ""} reports of this month are used; the quota resets on ${resets}. Upgrade your plan to analyse more sites now.`;
+  }
+  return problem.detail;
+}
+
+export function dashboardRoutes(deps: DashboardRouteDeps) {
+  async function dashboard(
+    ctx: WebContext,
+    account: Account,
+    query: Record<string, string | undefined>,
+    analyse?: { url?: string; error?: string },
+    status = 200,
+  ) {
+    const plan = getPlan(account.planId);
+    const usage = await deps.quota.usage(account.id, plan.monthlyQuota);
+    const recent = await deps.history.list(account.id, { limit: 5 });
+    return page(
+      ctx,
+      "Dashboard",
+      <DashboardPage
+        ctx={ctx}
+        query={query}
+        plan={plan}
+        usage={usage}
+        rateLimit={limitForWindow(account.rateLimitPerMinute ?? plan.requestsPerMinute, 60)}
+        recent={recent.data}
+        analyse={analyse}
+      />,
+      status,
+    );
+  }
+
+  return new Elysia({ name: "web.dashboard" })
+    .use(webPlugin(deps))
+    .get("/dashboard", ({ ctx, account, query }) => dashboard(ctx, account, query), { account: true })
+    .post(
+      "/analyse",
+      async ({ ctx, account, form }) => {
+        const url = (form.url ?? "").trim();
+        const plan = getPlan(account.planId);
+        try {
+          const outcome = await deps.reports.generate(
+            { accountId: account.id, planId: plan.id, monthlyQuota: plan.monthlyQuota },
+            { url, metadata: { environment: "web" }, mode: form.mode === "aggressive" ? "aggressive" : "passive" },
+          );
+          return redirect(ctx, `/reports/${outcome.report.id}`);
+        } catch (error) {
+          if (!(error instanceof ApiProblem)) throw error;
+          const status = error.status < 500 ? error.status : 422;
+          return dashboard(ctx, account, {}, { url, error: analyseError(error) }, status);
+        }
+      },
+      { account: true, csrf: true },
+    );
+}
