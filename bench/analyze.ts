@@ -50,7 +50,7 @@ import type { TimingRow } from "../shared/report.ts";
 const siteUrl = process.env.BENCH_URL ?? "http://127.0.0.1:8088/";
 const runs = Number(process.env.BENCH_RUNS ?? 20);
 const concurrent = Number(process.env.BENCH_CONCURRENT ?? 20);
-const artifactsFile = process.env.BENCH_ARTIFACTS ?? "test/artifacts/wp-6.1.9-twentytwentyone.json";
+const artifactsFile = process.env.BENCH_ARTIFACTS ?? "test/analyzer/artifacts/wp-6.1.9-twentytwentyone.json";
 const SYNTHETIC_BYTES = 2 * 1024 * 1024;
 
 const policy = new TargetPolicy((process.env.TARGET_ALLOWLIST ?? "127.0.0.1,localhost").split(","));

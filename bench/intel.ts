@@ -2,7 +2,7 @@
  * Component intelligence benchmark (issue: component intel, README figures). Prints:
  *
  *   1. a synthetic Wordfence Intelligence v3 feed (server/intel/wordfence.ts: one JSON object
- *      keyed by UUID, records like test/intel/wordfence-sample.json) of BENCH_FEED_MB, written
+ *      keyed by UUID, records like test/platform/intel/wordfence-sample.json) of BENCH_FEED_MB, written
  *      streaming into a temp dir, at the real feed's density (≈ 42,500 records per 160 MB);
  *   2. its import with importWordfenceFile, in a fresh child process per import so that the
  *      peak RSS (VmHWM from /proc/self/status, read by the child after the import) is the

@@ -2,12 +2,12 @@
  * Saves what the gather stage fetched from a site as a JSON artifact file, so detectors
  * and audits can be tested on it without a network:
  *
- *   bun scripts/capture-artifacts.ts http://127.0.0.1:8088/ test/artifacts/wp-6.1.9.json
+ *   bun scripts/capture-artifacts.ts http://127.0.0.1:8088/ test/analyzer/artifacts/wp-6.1.9.json
  *
- * or from one of the small sites in test/sites/, started here on 127.0.0.1:<port> (default
+ * or from one of the small sites in test/analyzer/sites/, started here on 127.0.0.1:<port> (default
  * 8299, so that captured URLs stay the same between captures) with an optional path:
  *
- *   bun scripts/capture-artifacts.ts --site subdir-child [--path /blog/] [--port 8299] test/artifacts/site-subdir-child.json
+ *   bun scripts/capture-artifacts.ts --site subdir-child [--path /blog/] [--port 8299] test/analyzer/artifacts/site-subdir-child.json
  *
  * Timings are zeroed so the file does not change between captures of the same site.
  */
@@ -17,7 +17,7 @@ import { SafeClient } from "../server/analyzer/fetch/safe-client.ts";
 import { TargetPolicy } from "../server/analyzer/fetch/target-policy.ts";
 import { gather } from "../server/analyzer/gather/gather.ts";
 import { USER_AGENT } from "../server/version.ts";
-import { type StaticSite, startStaticSite } from "../test/sites/static-site.ts";
+import { type StaticSite, startStaticSite } from "../test/analyzer/sites/static-site.ts";
 
 const args = process.argv.slice(2);
 const option = (name: string) => {

@@ -4,9 +4,9 @@
  * git revision on every saved artifact and on variants of each — every probe removed, failed
  * (an errors[] entry), or answered 404, 403, 500 or an empty 200; the homepage over https,
  * cut, without headers, redirected; no probes at all — with no intel and with
- * test/intel/intel.json, and compares the report JSON of each case byte for byte.
+ * test/platform/intel/intel.json, and compares the report JSON of each case byte for byte.
  *
- *   bun scripts/compare-reports.ts [--base main] [artifacts.json …]   (default: test/artifacts/*.json)
+ *   bun scripts/compare-reports.ts [--base main] [artifacts.json …]   (default: test/analyzer/artifacts/*.json)
  *
  * Exits 1 and names the cases that differ. The revision is exported with `git archive` into a
  * temporary folder that uses this checkout's node_modules.
@@ -63,7 +63,7 @@ async function fingerprints(root: string, files: string[]): Promise<string[]> {
   const { emptyIntel, loadIntel } = await import(path.join(root, "server/analyzer/intel/index.ts"));
   const intels: [string, unknown][] = [
     ["no intel", emptyIntel()],
-    ["test intel", loadIntel(path.join(root, "test/intel/intel.json"))],
+    ["test intel", loadIntel(path.join(root, "test/platform/intel/intel.json"))],
   ];
   const lines: string[] = [];
   for (const file of files) {
@@ -93,9 +93,9 @@ async function run(args: string[]): Promise<number> {
   const files = (
     args.length > 0
       ? args
-      : readdirSync(path.join(here, "test/artifacts"))
+      : readdirSync(path.join(here, "test/analyzer/artifacts"))
           .filter((name) => name.endsWith(".json"))
-          .map((name) => path.join("test/artifacts", name))
+          .map((name) => path.join("test/analyzer/artifacts", name))
   ).map((file) => path.resolve(file));
   const tree = mkdtempSync(path.join(tmpdir(), "wpreport-base-"));
   try {

@@ -1,7 +1,7 @@
 /**
  * Writes docs/checks.md from the check catalogue (server/analyzer/audit/catalogue.ts).
  *   bun run docs:checks
- * test/docs.test.ts fails when the file is out of date.
+ * test/platform/docs.test.ts fails when the file is out of date.
  */
 import { writeFileSync } from "node:fs";
 import path from "node:path";

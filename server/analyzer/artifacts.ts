@@ -1,7 +1,7 @@
 /**
  * Artifacts: everything the gather stage fetched, as plain JSON-serialisable data.
  * Detectors, extractors and audits are pure functions of these, so their tests run on
- * saved artifacts (test/artifacts/*.json) without a network.
+ * saved artifacts (test/analyzer/artifacts/*.json) without a network.
  */
 import type { AnalysisMode, EnumerationSummary, Redirect, ReportError, TimingRow } from "../../shared/report.ts";
 import type { ProbeKey } from "./gather/probes.ts";

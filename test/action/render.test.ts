@@ -6,7 +6,7 @@ import { notWordPressNotice } from "../../action/src/notices.ts";
 import { renderText } from "../../action/src/text.ts";
 import { diff, parseBudgets } from "../../shared/diff.ts";
 import type { Check, PluginInfo, Report, Vulnerability } from "../../shared/report.ts";
-import { baseReport } from "../diff/report-arbitrary.ts";
+import { baseReport } from "./diff/report-arbitrary.ts";
 
 const check = (id: string, status: Check["status"], severity: Check["severity"], message = "m"): Check => ({
   id,

@@ -13,7 +13,7 @@ import { ApiError, type ClientOptions, type GenerateReportInput } from "../../sh
 import { type Diff, diff } from "../../shared/diff.ts";
 import { parseDiffOptions } from "../../shared/diff-options.ts";
 import type { Check, Report } from "../../shared/report.ts";
-import { baseReport } from "../diff/report-arbitrary.ts";
+import { baseReport } from "./diff/report-arbitrary.ts";
 
 const API = "https://wpreport.example";
 const SITE = "https://staging.example.com/";

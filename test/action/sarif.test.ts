@@ -12,8 +12,8 @@ import { CHECKS, type CheckId, makeCheck } from "../../server/analyzer/audit/cat
 import type { Check, PluginInfo, Report, Vulnerability } from "../../shared/report.ts";
 import { DEFAULT_SARIF_LOCATION, sarifLocationProblem, toSarif } from "../../shared/sarif.ts";
 import { loadArtifacts, WP_FIXTURE, WP_FIXTURE_TT3 } from "../analyzer/artifacts.ts";
-import { baseReport } from "../diff/report-arbitrary.ts";
 import { expectValidSarif, githubProblems, schemaErrors } from "../helpers/sarif.ts";
+import { baseReport } from "./diff/report-arbitrary.ts";
 
 const DOCS = "https://w.example/docs/checks";
 

@@ -1,11 +1,11 @@
-/** Loads saved artifacts (test/artifacts/*.json) and makes variants of them for tests. */
+/** Loads saved artifacts (test/analyzer/artifacts/*.json) and makes variants of them for tests. */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Artifacts, HttpArtifact } from "../../server/analyzer/artifacts.ts";
 import type { ProbeKey } from "../../server/analyzer/gather/probes.ts";
 
 export function loadArtifacts(name: string): Artifacts {
-  return JSON.parse(readFileSync(path.join(import.meta.dir, "..", "artifacts", `${name}.json`), "utf8")) as Artifacts;
+  return JSON.parse(readFileSync(path.join(import.meta.dir, "artifacts", `${name}.json`), "utf8")) as Artifacts;
 }
 
 /**

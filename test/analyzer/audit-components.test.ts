@@ -18,7 +18,7 @@ import { factsOf, statusOf } from "./facts.ts";
 
 const fixture = loadArtifacts(WP_FIXTURE);
 const tt3 = loadArtifacts(WP_FIXTURE_TT3);
-const intel = loadIntel(path.join(import.meta.dir, "..", "intel", "intel.json"));
+const intel = loadIntel(path.join(import.meta.dir, "..", "platform", "intel", "intel.json"));
 
 const withIntel = (artifacts: Artifacts, data: Intel = intel): Facts => applyIntel(factsOf(artifacts), data);
 const run = (audit: Audit, facts: Facts, id: string) => {

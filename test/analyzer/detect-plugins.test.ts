@@ -1,5 +1,5 @@
 /**
- * Plugin and theme detection on artifacts captured from the small real sites in test/sites/
+ * Plugin and theme detection on artifacts captured from the small real sites in test/analyzer/sites/
  * (scripts/capture-artifacts.ts --site …) and from the real WordPress fixture: each evidence
  * class (credits by name in generator tags, comments and headers; open listings; readmes),
  * the versions they merge into, and that nothing is guessed.
@@ -34,7 +34,7 @@ describe("the real WordPress fixtures keep exactly their plugins", () => {
   });
 });
 
-describe("credits by display name: generator tags and comments (test/sites/credits)", () => {
+describe("credits by display name: generator tags and comments (test/analyzer/sites/credits)", () => {
   const site = loadArtifacts("site-credits");
   const plugins = bySlug(pluginsOf(site));
 
@@ -82,7 +82,7 @@ describe("credits by display name: generator tags and comments (test/sites/credi
   });
 });
 
-describe("response headers (test/sites/headers)", () => {
+describe("response headers (test/analyzer/sites/headers)", () => {
   const plugins = bySlug(pluginsOf(loadArtifacts("site-headers")));
 
   test("each cache plugin from its header alone", () => {
@@ -119,7 +119,7 @@ describe("response headers (test/sites/headers)", () => {
   });
 });
 
-describe("open directory listings (test/sites/listing-apache)", () => {
+describe("open directory listings (test/analyzer/sites/listing-apache)", () => {
   const site = loadArtifacts("site-listing-apache");
   const plugins = bySlug(pluginsOf(site));
 
@@ -180,7 +180,7 @@ describe("open directory listings (test/sites/listing-apache)", () => {
   });
 });
 
-describe("a subdirectory install with a child theme (test/sites/subdir-child)", () => {
+describe("a subdirectory install with a child theme (test/analyzer/sites/subdir-child)", () => {
   const site = loadArtifacts("site-subdir-child");
   const paths = detectSitePaths(site.homepage);
   const plugins = bySlug(pluginsOf(site));

@@ -1,7 +1,7 @@
 /**
- * End to end on the live test sites (test/sites/, served by Bun on 127.0.0.1): gather
+ * End to end on the live test sites (test/analyzer/sites/, served by Bun on 127.0.0.1): gather
  * through the real SafeClient, then detect — and the result must be the one the saved
- * artifacts (test/artifacts/site-*.json, captured from the same sites with
+ * artifacts (test/analyzer/artifacts/site-*.json, captured from the same sites with
  * scripts/capture-artifacts.ts) give, so the pure tests on those artifacts stay true to what
  * gather really fetches. Origins differ (the capture ran on a fixed port), so they are
  * compared with the capture's origin put in.
@@ -14,8 +14,8 @@ import { SafeClient } from "../../server/analyzer/fetch/safe-client.ts";
 import { TargetPolicy } from "../../server/analyzer/fetch/target-policy.ts";
 import { gather } from "../../server/analyzer/gather/gather.ts";
 import { blogHomepage, startSite } from "../helpers/sites.ts";
-import { type StaticSite, startStaticSite } from "../sites/static-site.ts";
 import { loadArtifacts } from "./artifacts.ts";
+import { type StaticSite, startStaticSite } from "./sites/static-site.ts";
 
 const CAPTURED_ORIGIN = "http://127.0.0.1:8299";
 const policy = new TargetPolicy(["127.0.0.1"]);

@@ -15,7 +15,7 @@ import {
 } from "../../server/analyzer/intel/index.ts";
 import { loadArtifacts, WP_FIXTURE, WP_FIXTURE_TT3 } from "./artifacts.ts";
 
-export const TEST_INTEL_FILE = path.join(import.meta.dir, "..", "intel", "intel.json");
+export const TEST_INTEL_FILE = path.join(import.meta.dir, "..", "platform", "intel", "intel.json");
 
 const intel = loadIntel(TEST_INTEL_FILE);
 const detected = detect(loadArtifacts(WP_FIXTURE));

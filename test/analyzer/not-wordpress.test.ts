@@ -4,8 +4,8 @@
  * with a reason.
  *
  * Real software: Debian's nginx serving a small Hugo-built static blog and php-cli's built-in
- * server running a small plain-PHP app (test/not-wordpress/servers.ts), analysed through the
- * real service API; the same two sites' saved artifacts (test/artifacts/not-wp-*.json) for
+ * server running a small plain-PHP app (test/analyzer/not-wordpress/servers.ts), analysed through the
+ * real service API; the same two sites' saved artifacts (test/analyzer/artifacts/not-wp-*.json) for
  * the pure tests; the real WordPress fixture's artifacts for "no stack that contradicts it".
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -26,8 +26,8 @@ import { diff } from "../../shared/diff.ts";
 import type { Report, StackItem } from "../../shared/report.ts";
 import { expectValidReport } from "../helpers/report-schema.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
-import { type RealServer, startNginxStatic, startPhpApp } from "../not-wordpress/servers.ts";
 import { homepageOnly, loadArtifacts, WP_FIXTURE, WP_FIXTURE_TT3 } from "./artifacts.ts";
+import { type RealServer, startNginxStatic, startPhpApp } from "./not-wordpress/servers.ts";
 
 type Result = ReturnType<typeof buildResult>;
 

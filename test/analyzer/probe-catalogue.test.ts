@@ -31,7 +31,9 @@ const SUBDIR: ProbeSite = {
 
 describe("probe keys", () => {
   test("every key in the saved artifacts is a key of the catalogue", () => {
-    const files = readdirSync(path.join(root, "test", "artifacts")).filter((file) => file.endsWith(".json"));
+    const files = readdirSync(path.join(root, "test", "analyzer", "artifacts")).filter((file) =>
+      file.endsWith(".json"),
+    );
     expect(files.length).toBeGreaterThan(5);
     for (const file of files) {
       const keys = Object.keys(loadArtifacts(file.replace(/\.json$/, "")).probes);

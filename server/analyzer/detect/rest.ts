@@ -15,7 +15,7 @@ export function restNamespaces(artifacts: Artifacts): string[] {
   const root = artifacts.probes.rest_root;
   if (!isRestRoot(root)) return [];
   // The first list only: retrying `\[([^\]]{0,20000})\]` at every "namespaces" key of a
-  // hostile 128 KB body cost half a second (test/hostile/property.test.ts).
+  // hostile 128 KB body cost half a second (test/analyzer/hostile/property.test.ts).
   const start = /"namespaces"\s*:\s*\[/.exec(root.body);
   const tail = start ? root.body.slice(start.index + start[0].length, start.index + start[0].length + 20_001) : "";
   const end = tail.indexOf("]");

@@ -73,7 +73,7 @@ export function detectWordPress(artifacts: Artifacts, paths: SitePaths): WordPre
   if (feed?.status === 200) {
     const rss = /<generator>\s*https?:\/\/wordpress\.org\/\?v=([^<\s]*)\s*<\/generator>/i.exec(feed.body);
     // Bounded `[^>]{0,500}`: with `[^>]*`, a 512 KB feed of unclosed "<generator " tags took
-    // seconds of backtracking (test/hostile/property.test.ts).
+    // seconds of backtracking (test/analyzer/hostile/property.test.ts).
     const atom = /<generator[^>]{0,500}uri="https?:\/\/wordpress\.org\/?"[^>]{0,500}version="([^"]{0,50})"/i.exec(
       feed.body,
     );

@@ -80,7 +80,7 @@ export async function probeFeedAndOembed(probes: Probes, paths: SitePaths, homep
   if (feed?.status !== 200) return;
   // The first link after the first <item>/<entry>. Found in two steps, not with `<item>[\s\S]*?<link>`:
   // that pattern rescans the rest of the feed from every <item>, so a 512 KB feed of bare
-  // "<item>" tags blocked the event loop for seconds (test/hostile).
+  // "<item>" tags blocked the event loop for seconds (test/analyzer/hostile).
   const after = (tag: RegExp) => {
     const start = feed.body.search(tag);
     return start < 0 ? "" : feed.body.slice(start);

@@ -8,7 +8,7 @@
  *
  * Keys are typed: `ProbeKey` (gather/probes.ts) is derived from the records' key patterns, so
  * `artifacts.probes.rest_roots` or `probeKey("plugin_readmes", slug)` does not compile. The
- * key strings themselves are what saved artifacts (test/artifacts/*.json) hold: never rename one.
+ * key strings themselves are what saved artifacts (test/analyzer/artifacts/*.json) hold: never rename one.
  */
 import type { CheckId } from "../audit/catalogue.ts";
 

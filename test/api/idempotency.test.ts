@@ -1,0 +1,128 @@
+/**
+ * Idempotency-Key on generate-report (docs/api.md): a replay within 24 h returns the
+ * original response and is not charged; another body → 422; still running → 409.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { requestFingerprint } from "../../server/idempotency/idempotency.service.ts";
+import { BACKENDS } from "../helpers/databases.ts";
+import { freePort, startTestService, type TestService } from "../helpers/service.ts";
+import { blogHomepage, startBlog, startSite, type TestSite } from "../helpers/sites.ts";
+
+test("request fingerprints ignore key order", () => {
+  expect(requestFingerprint({ url: "a", metadata: { x: 1, y: 2 } })).toBe(
+    requestFingerprint({ metadata: { y: 2, x: 1 }, url: "a" }),
+  );
+  expect(requestFingerprint({ url: "a" })).not.toBe(requestFingerprint({ url: "b" }));
+});
+
+describe.each(BACKENDS)("Idempotency-Key on %s", (backend) => {
+  let service: TestService;
+  let blog: TestSite;
+  let slow: TestSite;
+
+  beforeAll(async () => {
+    service = await startTestService({ backend });
+    blog = startBlog();
+    slow = startSite({
+      "/": async () => {
+        await Bun.sleep(1_500);
+        return new Response(blogHomepage("http://x"), { headers: { "content-type": "text/html" } });
+      },
+    });
+  });
+  afterAll(async () => {
+    await service.stop();
+    blog.stop();
+    slow.stop();
+  });
+
+  const generate = (token: string, key: string, url: string, headers: Record<string, string> = {}) =>
+    service.call("POST", "/api/generate-report", {
+      token,
+      body: { url },
+      headers: { "idempotency-key": key, ...headers },
+    });
+
+  test("a replay returns the same report and status, marked as replayed, and is not charged", async () => {
+    const { token } = await service.token();
+    const first = await generate(token, "deploy-42-attempt-1", blog.url);
+    expect(first.status).toBe(201);
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    const again = await generate(token, "deploy-42-attempt-1", blog.url);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get("location")).toBe(first.headers.get("location"));
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    const usage = await service.call("GET", "/api/usage", { token });
+    expect(usage.body.used).toBe(1);
+  });
+
+  test("the same key with another body is refused with 422 idempotency_key_reused", async () => {
+    const { token } = await service.token();
+    expect((await generate(token, "key-reuse", blog.url)).status).toBe(201);
+    const other = await generate(token, "key-reuse", `${blog.url}?page=2`);
+    expect(other.status).toBe(422);
+    expect(other.body.code).toBe("idempotency_key_reused");
+    expect((await service.call("GET", "/api/usage", { token })).body.used).toBe(1);
+  });
+
+  test("while the first request runs, a repeat gets 409; afterwards it gets the result", async () => {
+    const { token } = await service.token();
+    const first = generate(token, "in-flight", slow.url);
+    await Bun.sleep(300);
+    const during = await generate(token, "in-flight", slow.url);
+    expect(during.status).toBe(409);
+    expect(during.body.code).toBe("idempotency_in_progress");
+    expect(during.headers.get("retry-after")).toBe("2");
+    const done = await first;
+    expect(done.status).toBe(201);
+    const after = await generate(token, "in-flight", slow.url);
+    expect(after.status).toBe(201);
+    expect(after.body.id).toBe(done.body.id);
+    expect((await service.call("GET", "/api/usage", { token })).body.used).toBe(1);
+  });
+
+  test("async requests replay their 202 and the report's current state", async () => {
+    const { token } = await service.token();
+    const accepted = await generate(token, "async-key", blog.url, { prefer: "respond-async" });
+    expect(accepted.status).toBe(202);
+    // A worker finishes the report in the background; each replay shows its state at that moment.
+    let replay = await generate(token, "async-key", blog.url, { prefer: "respond-async" });
+    for (let i = 0; i < 50 && replay.body.status !== "completed"; i++) {
+      await Bun.sleep(100);
+      replay = await generate(token, "async-key", blog.url, { prefer: "respond-async" });
+    }
+    expect(replay.status).toBe(202);
+    expect(replay.body.id).toBe(accepted.body.id);
+    expect(replay.body.status).toBe("completed");
+    // respond-async is part of the request: without it, the same key is another request.
+    expect((await generate(token, "async-key", blog.url)).status).toBe(422);
+  });
+
+  test("failures are not recorded: a retry with the same key really retries", async () => {
+    const { token } = await service.token();
+    const port = await freePort();
+    const down = await generate(token, "retry-after-outage", `http://127.0.0.1:${port}/`);
+    expect(down.status).toBe(422);
+    expect(down.body.code).toBe("site_unreachable");
+    const retried = await generate(token, "retry-after-outage", `http://127.0.0.1:${port}/`);
+    expect(retried.status).toBe(422);
+    expect(retried.headers.get("idempotent-replayed")).toBeNull();
+  });
+
+  test("keys belong to one account, and must be printable ASCII of at most 255 characters", async () => {
+    const alice = await service.token();
+    const bob = await service.token();
+    const a = await generate(alice.token, "shared-name", blog.url);
+    const b = await generate(bob.token, "shared-name", blog.url);
+    expect(a.status).toBe(201);
+    expect(b.status).toBe(201);
+    expect(a.body.id).not.toBe(b.body.id);
+
+    const long = await generate(alice.token, "k".repeat(256), blog.url);
+    expect(long.status).toBe(400);
+    expect(long.body.code).toBe("invalid_request");
+    const spaces = await generate(alice.token, "has spaces", blog.url);
+    expect(spaces.status).toBe(400);
+  });
+});

@@ -1,0 +1,196 @@
+/** The docs that are generated from code, or must agree with it, do; and they stand on their own. */
+import { describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import GithubSlugger from "github-slugger";
+import { marked, type Token } from "marked";
+import { renderCheckDocs } from "../../scripts/generate-check-docs.ts";
+import { API_OPERATIONS } from "../../server/app.ts";
+import { PROBLEMS } from "../../server/http/problem.ts";
+import { PLANS } from "../../server/plans/catalogue.ts";
+
+const root = path.join(import.meta.dir, "..", "..");
+const read = (file: string) => readFileSync(path.join(root, file), "utf8");
+/** Markdown tables compared without their cell padding. */
+const cells = (text: string) => text.replace(/ *\| */g, "|");
+
+/**
+ * The repository's own text: code, tests, scripts and docs. Not scanned: dependencies, the
+ * generated Action bundles (action/dist), captured site data (test/analyzer/artifacts), and `.ci/run` —
+ * the CI environment's script, which really runs the WordPress fixture from the folder the
+ * environment lays beside the checkout.
+ */
+const OWN_TEXT = ["server", "shared", "action/src", "action/package.json", "test", "docs", "scripts", "bench"];
+const OWN_TEXT_FILES = ["README.md", "action.yml", "package.json", "Dockerfile", "docker-compose.yml"];
+const SKIPPED_DIRS = new Set(["node_modules", "dist", "artifacts", ".compare-tools"]);
+const TEXT_FILE = /\.(ts|tsx|js|mjs|json|md|yml|yaml|css|sql|sh|txt)$/;
+
+function ownTextFiles(): string[] {
+  const files = [...OWN_TEXT_FILES];
+  const walk = (relative: string) => {
+    for (const entry of readdirSync(path.join(root, relative), { withFileTypes: true })) {
+      const child = path.join(relative, entry.name);
+      if (entry.isDirectory()) {
+        if (!SKIPPED_DIRS.has(entry.name) && !entry.name.startsWith(".")) walk(child);
+      } else if (TEXT_FILE.test(entry.name)) files.push(child);
+    }
+  };
+  for (const entry of OWN_TEXT) {
+    if (TEXT_FILE.test(entry)) files.push(entry);
+    else walk(entry);
+  }
+  return files;
+}
+
+/** `file:line: text` for every line of the repository's own text that matches. */
+function linesMatching(find: (line: string) => boolean): string[] {
+  const found: string[] = [];
+  for (const file of ownTextFiles()) {
+    read(file)
+      .split("\n")
+      .forEach((line, index) => {
+        if (find(line)) found.push(`${file}:${index + 1}: ${line.trim()}`);
+      });
+  }
+  return found;
+}
+
+/** The Markdown documents whose links must resolve. */
+const markdownDocs = () => [
+  "README.md",
+  ...readdirSync(path.join(root, "docs"))
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => `docs/${name}`),
+];
+
+/** Every token of a Markdown token tree (lists, tables and inline tokens included). */
+function allTokens(tokens: Token[]): Token[] {
+  const out: Token[] = [];
+  marked.walkTokens(tokens, (token) => {
+    out.push(token);
+  });
+  return out;
+}
+
+/** A heading's text as GitHub renders it (no backticks, emphasis or link syntax). */
+function plainText(tokens: Token[] | undefined): string {
+  return (tokens ?? [])
+    .map((token) => ("tokens" in token && token.tokens ? plainText(token.tokens) : "text" in token ? token.text : ""))
+    .join("");
+}
+
+/** The anchors GitHub gives a Markdown file: one per heading (github-slugger), and explicit ids. */
+const anchorCache = new Map<string, Set<string>>();
+function anchorsOf(file: string): Set<string> {
+  const cached = anchorCache.get(file);
+  if (cached) return cached;
+  const text = read(file);
+  const slugger = new GithubSlugger();
+  const anchors = new Set<string>();
+  for (const token of allTokens(marked.lexer(text))) {
+    if (token.type === "heading") anchors.add(slugger.slug(plainText(token.tokens)));
+  }
+  for (const match of text.matchAll(/<a\s+(?:id|name)="([^"]+)"/g)) anchors.add(match[1] as string);
+  anchorCache.set(file, anchors);
+  return anchors;
+}
+
+describe("docs", () => {
+  test("docs/checks.md is generated from the catalogue (run `bun run docs:checks`)", () => {
+    expect(read("docs/checks.md")).toBe(renderCheckDocs());
+  });
+
+  test("the plan tables of the README and docs/plans.md are the catalogue", () => {
+    for (const doc of ["README.md", "docs/plans.md"]) {
+      const text = cells(read(doc));
+      for (const plan of PLANS) {
+        const price = plan.priceEurCents === null ? "—" : String(plan.priceEurCents / 100);
+        expect(text).toContain(
+          `|\`${plan.id}\`|${price}|${plan.monthlyQuota}|${plan.requestsPerMinute}|${plan.concurrentAnalyses}|`,
+        );
+      }
+    }
+  });
+
+  test("every environment variable the configuration reads is in the README's table", () => {
+    const names = [...read("server/config.ts").matchAll(/(?:read|int|url)\("([A-Z_]+)"/g)].map((m) => m[1]);
+    expect(names.length).toBeGreaterThan(8);
+    const readme = cells(read("README.md"));
+    for (const name of names) expect(readme).toContain(`|\`${name}\`|`);
+  });
+
+  test("every operation of the API is in docs/api.md's route table", () => {
+    const rows = read("docs/api.md")
+      .split("\n")
+      .filter((line) => /^\| (GET|POST|PUT|PATCH|DELETE) \|/.test(line));
+    const missing: string[] = [];
+    for (const operation of API_OPERATIONS) {
+      const method = operation.method.toUpperCase();
+      const route = `\`${operation.path.replace(/:(\w+)/g, "{$1}")}\``;
+      if (!rows.some((row) => row.startsWith(`| ${method} |`) && row.includes(route)))
+        missing.push(`${method} ${route}`);
+    }
+    expect(rows.length).toBeGreaterThan(5);
+    expect(missing).toEqual([]);
+  });
+
+  test("every problem code is documented in docs/errors.md", () => {
+    const errors = cells(read("docs/errors.md"));
+    for (const [code, { status }] of Object.entries(PROBLEMS)) expect(errors).toContain(`|\`${code}\`|${status}|`);
+  });
+
+  test("every relative link in the README and docs/ resolves, anchors included", () => {
+    const broken: string[] = [];
+    for (const doc of markdownDocs()) {
+      for (const token of allTokens(marked.lexer(read(doc)))) {
+        if (token.type !== "link" && token.type !== "image") continue;
+        const href: string = token.href;
+        if (/^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith("//")) continue; // https:, mailto:…
+        const [target = "", anchor] = href.split("#");
+        const file =
+          target === "" ? doc : path.relative(root, path.resolve(root, path.dirname(doc), decodeURI(target)));
+        if (file.startsWith("..") || !existsSync(path.join(root, file))) {
+          broken.push(`${doc}: ${href} (no such file in the repository)`);
+        } else if (anchor && file.endsWith(".md") && !anchorsOf(file).has(decodeURIComponent(anchor))) {
+          broken.push(`${doc}: ${href} (no heading with that anchor)`);
+        }
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  test("the link checker sees links and anchors as GitHub does", () => {
+    // Guards the test above against passing because it found nothing to check.
+    const links = allTokens(marked.lexer(read("README.md"))).filter((token) => token.type === "link");
+    expect(links.length).toBeGreaterThan(20);
+    const readme = anchorsOf("README.md");
+    for (const anchor of ["queue-and-workers", "billing", "admin-cli", "configuration"])
+      expect(readme).toContain(anchor);
+    expect(anchorsOf("docs/decisions.md")).toContain("action-and-cli");
+  });
+
+  test("the repository stands on its own: no pointers to the product specification or to a folder beside it", () => {
+    // The specification and the CI fixture live outside the repository; the repository's code
+    // and docs refer to its own documents instead. (The pattern is written so that this file
+    // does not match itself.)
+    expect(linesMatching((line) => /\bS[P]EC\b/.test(line))).toEqual([]);
+    // A parent-relative `shared` path is fine only when it names a file of the repository's own
+    // shared/ folder (imports, and paths quoted from them); anything else points outside.
+    const outside = linesMatching((line) =>
+      [...line.matchAll(/(?:\.\.\/)+shared\b(?:\/([\w./-]*))?/g)].some(
+        ([, rest]) => !rest || rest.includes("..") || !existsSync(path.join(root, "shared", rest)),
+      ),
+    );
+    expect(outside).toEqual([]);
+    // The scan reaches the places that matter.
+    const scanned = ownTextFiles();
+    for (const file of [
+      "README.md",
+      "docs/decisions.md",
+      "server/config.ts",
+      "shared/diff.ts",
+      "test/platform/docs.test.ts",
+    ])
+      expect(scanned).toContain(file);
+  });
+});
