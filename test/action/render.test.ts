@@ -5,8 +5,8 @@ import { md, renderMarkdown } from "../../action/src/markdown.ts";
 import { notWordPressNotice } from "../../action/src/notices.ts";
 import { renderText } from "../../action/src/text.ts";
 import { diff, parseBudgets } from "../../shared/diff.ts";
-import type { Check, PluginInfo, Report, Vulnerability } from "../../shared/report.ts";
-import { baseReport } from "./diff/report-arbitrary.ts";
+import type { Check, Report } from "../../shared/report.ts";
+import { baseReport, pluginInfo } from "./diff/report-arbitrary.ts";
 
 const check = (id: string, status: Check["status"], severity: Check["severity"], message = "m"): Check => ({
   id,
@@ -218,18 +218,7 @@ describe("not WordPress", () => {
 
 /** A nightly audit: akismet unchanged but newly vulnerable; jetpack added with an advisory. */
 function vulnerableSites(): { base: Report; head: Report } {
-  const plugin = (slug: string, version: string, vulnerabilities: Vulnerability[] = []): PluginInfo => ({
-    slug,
-    name: slug,
-    version,
-    version_confidence: 90,
-    confidence: 100,
-    evidence: [],
-    latest_version: null,
-    outdated: null,
-    vulnerabilities,
-    category: null,
-  });
+  const plugin = pluginInfo;
   const base = baseReport("rep_a");
   base.plugins = [plugin("akismet", "5.0.2")];
   const head = baseReport("rep_b");

@@ -9,11 +9,11 @@ import { describe, expect, test } from "bun:test";
 import type { Log, ReportingDescriptor, Result, Run } from "sarif";
 import { buildResult } from "../../server/analyzer/analyze.ts";
 import { CHECKS, type CheckId, makeCheck } from "../../server/analyzer/audit/catalogue.ts";
-import type { Check, PluginInfo, Report, Vulnerability } from "../../shared/report.ts";
+import type { Check, Report, Vulnerability } from "../../shared/report.ts";
 import { DEFAULT_SARIF_LOCATION, sarifLocationProblem, toSarif } from "../../shared/sarif.ts";
 import { loadArtifacts, WP_FIXTURE, WP_FIXTURE_TT3 } from "../analyzer/artifacts.ts";
 import { expectValidSarif, githubProblems, schemaErrors } from "../helpers/sarif.ts";
-import { baseReport } from "./diff/report-arbitrary.ts";
+import { baseReport, pluginInfo } from "./diff/report-arbitrary.ts";
 
 const DOCS = "https://w.example/docs/checks";
 
@@ -40,18 +40,7 @@ const vulnerability = (id: string, severity: Vulnerability["severity"], fixed_in
   references: [],
 });
 
-const plugin = (slug: string, version: string, vulnerabilities: Vulnerability[]): PluginInfo => ({
-  slug,
-  name: slug,
-  version,
-  version_confidence: 90,
-  confidence: 100,
-  evidence: [],
-  latest_version: null,
-  outdated: null,
-  vulnerabilities,
-  category: null,
-});
+const plugin = pluginInfo;
 
 function report() {
   const r = baseReport("rep_sarif");

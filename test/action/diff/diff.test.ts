@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { type BudgetResult, describeBudget, diff, failingChecks, parseBudgets } from "../../../shared/diff.ts";
 import { formatMetricValue } from "../../../shared/metrics.ts";
 import { type Check, type Report, SEVERITIES } from "../../../shared/report.ts";
-import { baseReport, reportArbitrary } from "./report-arbitrary.ts";
+import { baseReport, pluginInfo, reportArbitrary } from "./report-arbitrary.ts";
 
 const check = (id: string, status: Check["status"], severity: Check["severity"] = "high"): Check => ({
   id,
@@ -112,18 +112,7 @@ describe("diff examples", () => {
   });
 
   test("component changes: core update, plugin added and removed, theme downgraded", () => {
-    const plugin = (slug: string, version: string | null) => ({
-      slug,
-      name: slug,
-      version,
-      version_confidence: 90,
-      confidence: 100,
-      evidence: [],
-      latest_version: null,
-      outdated: null,
-      vulnerabilities: [],
-      category: null,
-    });
+    const plugin = (slug: string, version: string | null) => pluginInfo(slug, version);
     const theme = (version: string) => ({ ...plugin("twentytwentyone", version), author: null, parent: null });
     const before = report("rep_a", [], (r) => {
       r.plugins = [plugin("akismet", "5.0.2"), plugin("hello-dolly", "1.7")];

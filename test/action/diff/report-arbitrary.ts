@@ -1,6 +1,13 @@
 /** fast-check generators of reports for the diff engine's property tests. */
 import fc from "fast-check";
-import { CHECK_CATEGORIES, type Check, type Report, SEVERITIES, type Vulnerability } from "../../../shared/report.ts";
+import {
+  CHECK_CATEGORIES,
+  type Check,
+  type PluginInfo,
+  type Report,
+  SEVERITIES,
+  type Vulnerability,
+} from "../../../shared/report.ts";
 
 const CHECK_IDS = [
   "security.https",
@@ -132,6 +139,22 @@ export const reportArbitrary: fc.Arbitrary<Report> = fc
       : null;
     return report;
   });
+
+/** A plugin as detected, for examples: found with confidence, no latest version known. */
+export function pluginInfo(slug: string, version: string | null, vulnerabilities: Vulnerability[] = []): PluginInfo {
+  return {
+    slug,
+    name: slug,
+    version,
+    version_confidence: 90,
+    confidence: 100,
+    evidence: [],
+    latest_version: null,
+    outdated: null,
+    vulnerabilities,
+    category: null,
+  };
+}
 
 /** A completed report with nothing in it, to build examples from. */
 export function baseReport(id: string): Report {
