@@ -528,6 +528,14 @@ export function diff(base: Report | null, head: Report, options: DiffOptions = {
   };
 }
 
+/** A metric change for people, with units: before "1.2 s", after "1.6 s", change "+400 ms (+33%)". */
+export function metricChangeText(metric: MetricChange): { before: string; after: string; change: string } {
+  const [before, after] = formatMetricPair(metric.unit, metric.before, metric.after);
+  const sign = metric.delta > 0 ? "+" : "";
+  const percent = metric.percent !== null ? ` (${metric.percent > 0 ? "+" : ""}${metric.percent}%)` : "";
+  return { before, after, change: `${sign}${formatMetricValue(metric.unit, metric.delta)}${percent}` };
+}
+
 /** "HTML size is 260.4 kB, over the budget of 250 kB" (or "within the budget of …"), units included. */
 export function describeBudget(budget: BudgetResult): string {
   if (budget.value === null)

@@ -21792,6 +21792,12 @@ function describeVulnerability(type, slug, version, vulnerability) {
 function describeVulnerabilityChange(change) {
   return describeVulnerability(change.component_type, change.slug, change.version, change.vulnerability);
 }
+function metricChangeText(metric) {
+  const [before, after] = formatMetricPair(metric.unit, metric.before, metric.after);
+  const sign = metric.delta > 0 ? "+" : "";
+  const percent = metric.percent !== null ? ` (${metric.percent > 0 ? "+" : ""}${metric.percent}%)` : "";
+  return { before, after, change: `${sign}${formatMetricValue(metric.unit, metric.delta)}${percent}` };
+}
 function unitNames(metric) {
   return Object.keys(BUDGET_UNITS[metric.unit]).join(", ");
 }
@@ -22241,7 +22247,7 @@ function renderText(report, result, failOn, reportUrl) {
       lines.push(`  ${change.type} ${change.slug}: ${change.change} ${change.before ?? "—"} → ${change.after ?? "—"}`);
   }
   for (const metric of result.metrics.filter((m) => m.direction === "worse")) {
-    const [before, after] = formatMetricPair(metric.unit, metric.before, metric.after);
+    const { before, after } = metricChangeText(metric);
     lines.push(`  ▼ ${metric.label}: ${before} → ${after}${metric.percent !== null ? ` (${metric.percent > 0 ? "+" : ""}${metric.percent}%)` : ""}`);
   }
   return withoutControls(lines.join(`

@@ -40319,6 +40319,12 @@ function describeVulnerability(type, slug, version, vulnerability) {
 function describeVulnerabilityChange(change) {
   return describeVulnerability(change.component_type, change.slug, change.version, change.vulnerability);
 }
+function metricChangeText(metric) {
+  const [before, after] = formatMetricPair(metric.unit, metric.before, metric.after);
+  const sign = metric.delta > 0 ? "+" : "";
+  const percent = metric.percent !== null ? ` (${metric.percent > 0 ? "+" : ""}${metric.percent}%)` : "";
+  return { before, after, change: `${sign}${formatMetricValue(metric.unit, metric.delta)}${percent}` };
+}
 function describeBudget(budget) {
   if (budget.value === null)
     return `${budget.label} is unknown (budget ${formatMetricValue(budget.unit, budget.limit)})`;
@@ -40723,9 +40729,8 @@ function renderMarkdown({ report, diff, reportUrl, failOn }, options = {}) {
   if (diff.metrics.length > 0) {
     lines.push("#### Metrics", "", "| Metric | Before | After | Change |", "|---|---|---|---|");
     for (const metric of diff.metrics) {
-      const sign = metric.delta > 0 ? "+" : "";
-      const [before, after] = formatMetricPair(metric.unit, metric.before, metric.after);
-      lines.push(`| ${metric.direction === "worse" ? "\uD83D\uDD3B" : "\uD83D\uDD3A"} ${metric.label} | ${before} | ${after} | ${sign}${formatMetricValue(metric.unit, metric.delta)}${metric.percent !== null ? ` (${sign}${metric.percent}%)` : ""} |`);
+      const { before, after, change } = metricChangeText(metric);
+      lines.push(`| ${metric.direction === "worse" ? "\uD83D\uDD3B" : "\uD83D\uDD3A"} ${metric.label} | ${before} | ${after} | ${change} |`);
     }
     lines.push("");
   }

@@ -9,6 +9,7 @@ import {
   componentLabel,
   type Diff,
   failingChecks,
+  metricChangeText,
   type VulnerabilityChange,
 } from "../../shared/diff.ts";
 import { formatMetricPair, formatMetricValue } from "../../shared/metrics.ts";
@@ -169,10 +170,9 @@ export function renderMarkdown(
   if (diff.metrics.length > 0) {
     lines.push("#### Metrics", "", "| Metric | Before | After | Change |", "|---|---|---|---|");
     for (const metric of diff.metrics) {
-      const sign = metric.delta > 0 ? "+" : "";
-      const [before, after] = formatMetricPair(metric.unit, metric.before, metric.after);
+      const { before, after, change } = metricChangeText(metric);
       lines.push(
-        `| ${metric.direction === "worse" ? "🔻" : "🔺"} ${metric.label} | ${before} | ${after} | ${sign}${formatMetricValue(metric.unit, metric.delta)}${metric.percent !== null ? ` (${sign}${metric.percent}%)` : ""} |`,
+        `| ${metric.direction === "worse" ? "🔻" : "🔺"} ${metric.label} | ${before} | ${after} | ${change} |`,
       );
     }
     lines.push("");

@@ -4,8 +4,13 @@
  * changes and worse metrics. Site text is stripped
  * of control characters, so it cannot carry terminal escape sequences.
  */
-import { type Diff, describeVulnerabilityChange, failingChecks, type VulnerabilityChange } from "../../shared/diff.ts";
-import { formatMetricPair } from "../../shared/metrics.ts";
+import {
+  type Diff,
+  describeVulnerabilityChange,
+  failingChecks,
+  metricChangeText,
+  type VulnerabilityChange,
+} from "../../shared/diff.ts";
 import type { Report } from "../../shared/report.ts";
 import { withoutControls } from "../../shared/untrusted-text.ts";
 
@@ -64,7 +69,7 @@ export function renderText(report: Report, result: Diff, failOn: string, reportU
       lines.push(`  ${change.type} ${change.slug}: ${change.change} ${change.before ?? "—"} → ${change.after ?? "—"}`);
   }
   for (const metric of result.metrics.filter((m) => m.direction === "worse")) {
-    const [before, after] = formatMetricPair(metric.unit, metric.before, metric.after);
+    const { before, after } = metricChangeText(metric);
     lines.push(
       `  ▼ ${metric.label}: ${before} → ${after}${metric.percent !== null ? ` (${metric.percent > 0 ? "+" : ""}${metric.percent}%)` : ""}`,
     );

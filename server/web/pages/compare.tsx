@@ -1,5 +1,5 @@
 /** Two reports of one site side by side: the diff engine's output, as the Action shows it. */
-import type { Diff } from "../../../shared/diff.ts";
+import { type Diff, metricChangeText } from "../../../shared/diff.ts";
 import type { Report } from "../../../shared/report.ts";
 import { formatDate, GradeBadge, Table } from "./common.tsx";
 
@@ -129,18 +129,17 @@ export function ComparePage({ base, head, diff, failOn }: { base: Report; head: 
         <section aria-labelledby="metrics-heading">
           <h2 id="metrics-heading">Metrics</h2>
           <Table caption="Metric changes" head={["Metric", "Before", "After", "Change"]}>
-            {diff.metrics.map((metric) => (
-              <tr key={metric.metric}>
-                <td>{metric.label}</td>
-                <td>{metric.before}</td>
-                <td>{metric.after}</td>
-                <td class={metric.direction === "worse" ? "st-fail" : "st-pass"}>
-                  {metric.delta > 0 ? "+" : ""}
-                  {metric.delta}
-                  {metric.percent !== null ? ` (${metric.percent > 0 ? "+" : ""}${metric.percent}%)` : ""}
-                </td>
-              </tr>
-            ))}
+            {diff.metrics.map((metric) => {
+              const text = metricChangeText(metric);
+              return (
+                <tr key={metric.metric}>
+                  <td>{metric.label}</td>
+                  <td>{text.before}</td>
+                  <td>{text.after}</td>
+                  <td class={metric.direction === "worse" ? "st-fail" : "st-pass"}>{text.change}</td>
+                </tr>
+              );
+            })}
           </Table>
         </section>
       ) : null}

@@ -1,7 +1,15 @@
 /** The diff engine: examples, and fast-check properties (docs/diff.md). */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { type BudgetResult, describeBudget, diff, failingChecks, parseBudgets } from "../../../shared/diff.ts";
+import {
+  type BudgetResult,
+  describeBudget,
+  diff,
+  failingChecks,
+  type MetricChange,
+  metricChangeText,
+  parseBudgets,
+} from "../../../shared/diff.ts";
 import { formatMetricValue } from "../../../shared/metrics.ts";
 import { type Check, type Report, SEVERITIES } from "../../../shared/report.ts";
 import { baseReport, pluginInfo, reportArbitrary } from "./report-arbitrary.ts";
@@ -356,5 +364,31 @@ describe("diff properties", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("metric changes for people", () => {
+  test("before, after and the change carry units, the same on the summary, the CLI and the web", () => {
+    const change = (unit: MetricChange["unit"], before: number, after: number): MetricChange => ({
+      metric: "m",
+      label: "M",
+      unit,
+      before,
+      after,
+      delta: after - before,
+      percent: before === 0 ? null : Math.round(((after - before) / before) * 1000) / 10,
+      direction: after > before ? "worse" : "better",
+    });
+    expect(metricChangeText(change("ms", 1200, 1600))).toEqual({
+      before: "1.2 s",
+      after: "1.6 s",
+      change: "+400 ms (+33.3%)",
+    });
+    expect(metricChangeText(change("bytes", 250_000, 200_000))).toEqual({
+      before: "250 kB",
+      after: "200 kB",
+      change: "-50 kB (-20%)",
+    });
+    expect(metricChangeText(change("points", 0, 5))).toEqual({ before: "0", after: "5", change: "+5" });
   });
 });
