@@ -3,12 +3,14 @@
  * in-process. Human-readable lines go to `err` (stderr); machine-readable output
  * (a new token, --json listings) goes to `out` (stdout).
  */
-import { AccountService, normaliseEmail } from "../accounts/account.service.ts";
+import { AccountAuthService, AccountService, normaliseEmail } from "../accounts/account.service.ts";
+import { hashPassword, passwordProblem } from "../accounts/password.ts";
 import type { Config } from "../config.ts";
 import type { Sql } from "../db/database.ts";
 import { isPlanId, PLAN_IDS, PLANS, type PlanId } from "../plans/catalogue.ts";
 import { QuotaService } from "../quota/quota.service.ts";
 import { TokenService } from "../tokens/token.service.ts";
+import { SessionService } from "../web/session.service.ts";
 import { INTEL_HELP } from "./intel-help.ts";
 
 export class UsageError extends Error {}
@@ -16,6 +18,8 @@ export class UsageError extends Error {}
 export interface CliIO {
   out: (line: string) => void;
   err: (line: string) => void;
+  /** The first line of standard input (secrets are read there, never from arguments). */
+  readLine?: () => Promise<string | undefined>;
 }
 
 export const HELP = `wpreport admin CLI
@@ -34,6 +38,11 @@ Accounts
   account create --email <email> [--plan <plan>]
   account show --email <email> [--json]     plan, quota and usage this period
   account list [--json]
+  account password --email <email>
+               Sets the account's web password, read from the first line of standard
+               input (e.g. printf '%s\n' "$PASSWORD" | npm run --silent cli -- account
+               password --email you@example.com); ends its web sessions. For accounts the
+               CLI made (they have no password) or a forgotten one.
   account rate-limit --email <email> (--rpm <requests per minute> | --clear)
                Overrides the plan's rate limit for one account (support, benchmarks).
 
@@ -209,6 +218,17 @@ export async function runCommand(sql: Sql, argv: string[], io: CliIO, config?: C
         return;
       }
       for (const account of list) io.out(`${account.id}  ${account.planId.padEnd(12)}  ${account.email}`);
+      return;
+    }
+    case "account password": {
+      const account = await requireAccount(emailFlag(args));
+      const password = (await io.readLine?.())?.replace(/\r$/, "") ?? "";
+      if (password === "") throw new UsageError("account password reads the new password from standard input");
+      const problem = passwordProblem(password, account.email);
+      if (problem) throw new UsageError(problem);
+      await new AccountAuthService(sql).setPassword(account.id, await hashPassword(password));
+      await new SessionService(sql).destroyOthers(account.id, undefined);
+      io.err(`Set the password of ${account.email}; its web sessions have ended. It can log in at /login.`);
       return;
     }
     case "account rate-limit": {

@@ -8,6 +8,10 @@ import { HELP, parseArgs, runCommand, UsageError } from "./commands.ts";
 const io = {
   out: (line: string) => process.stdout.write(`${line}\n`),
   err: (line: string) => process.stderr.write(`${line}\n`),
+  async readLine() {
+    if (process.stdin.isTTY) process.stderr.write("New password (one line, then Ctrl-D; it is shown as you type): ");
+    return (await Bun.stdin.text()).split("\n")[0];
+  },
 };
 
 async function main(argv: string[]): Promise<number> {

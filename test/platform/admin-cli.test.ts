@@ -4,10 +4,13 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
+import { runCommand, UsageError } from "../../server/cli/commands.ts";
 import { isWellFormedToken } from "../../server/tokens/token-format.ts";
 import { createPostgresDatabase, preparePgliteDataDir } from "../helpers/databases.ts";
 import { HAS_POSTGRES } from "../helpers/env.ts";
 import { runCli, type ServerProcess, startServerProcess } from "../helpers/processes.ts";
+import { startTestService, type TestService } from "../helpers/service.ts";
+import { WebSession } from "../helpers/web-session.ts";
 
 const lastLine = (text: string) => text.trimEnd().split("\n").at(-1) ?? "";
 
@@ -153,5 +156,45 @@ describe.skipIf(!HAS_POSTGRES)("admin CLI on PostgreSQL", () => {
       await server.stop();
       await db.destroy();
     }
+  });
+});
+
+describe("admin CLI: account password", () => {
+  let service: TestService | undefined;
+  afterAll(async () => {
+    await service?.stop();
+  });
+
+  test("an account the CLI made gets a web password from standard input; weak or missing ones are refused", async () => {
+    service = await startTestService();
+    const sql = service.running.services.db.sql;
+    const lines: string[] = [];
+    const io = (input?: string) => ({
+      out: (line: string) => lines.push(line),
+      err: (line: string) => lines.push(line),
+      ...(input === undefined ? {} : { readLine: async () => input }),
+    });
+    await runCommand(sql, ["account", "create", "--email", "ops@example.com", "--plan", "starter"], io());
+    // No password yet: the web refuses the log-in, and sign-up refuses the taken email.
+    await expect(WebSession.login(service.url, "ops@example.com", "a-long-enough-password")).rejects.toThrow();
+
+    await expect(runCommand(sql, ["account", "password", "--email", "ops@example.com"], io())).rejects.toThrow(
+      UsageError,
+    );
+    await expect(runCommand(sql, ["account", "password", "--email", "ops@example.com"], io("short"))).rejects.toThrow(
+      "Use at least",
+    );
+    await runCommand(sql, ["account", "password", "--email", "ops@example.com"], io("a-long-enough-password"));
+    expect(lines.at(-1)).toContain("Set the password of ops@example.com");
+    expect(lines.join("\n")).not.toContain("a-long-enough-password");
+    const web = await WebSession.login(service.url, "ops@example.com", "a-long-enough-password");
+    expect((await web.get("/dashboard")).status).toBe(200);
+
+    // A reset ends the sessions that were open.
+    await runCommand(sql, ["account", "password", "--email", "ops@example.com"], io("another-long-password"));
+    const after = await web.get("/dashboard");
+    expect(after.status).toBe(303);
+    expect(after.headers.get("location")).toStartWith("/login");
+    await WebSession.login(service.url, "ops@example.com", "another-long-password");
   });
 });
