@@ -17,6 +17,8 @@ import type { Report, ThemeInfo } from "../../shared/report.ts";
 import type { Artifacts } from "./artifacts.ts";
 import { runAudits } from "./audit/index.ts";
 import { enumeratedPlugins, installedThemes } from "./detect/enumerated.ts";
+import type { NameLookup } from "./detect/finders/directory.ts";
+import { nameQuery } from "./detect/finders/observations.ts";
 import { detectHosting } from "./detect/hosting.ts";
 import { detectPlugins } from "./detect/plugins.ts";
 import { detectSitePaths } from "./detect/site-paths.ts";
@@ -71,6 +73,12 @@ export interface AnalyzeOptions {
   intel?: Intel | IntelLookup;
   /** Aggressive mode: the enumeration's candidates and budgets (enumeration/plan.ts). Passive when absent. */
   enumerate?: EnumerationPlan;
+  /**
+   * The WordPress.org names index, asked once after gather about every name the site shows
+   * (the service's database; detect/finders/directory.ts). Without it, names map only
+   * through the signature table and the site's own readmes.
+   */
+  names?: NameLookup;
 }
 
 export async function analyze(url: string, options: AnalyzeOptions, signal: AbortSignal): Promise<AnalysisResult> {
@@ -82,6 +90,7 @@ export async function analyze(url: string, options: AnalyzeOptions, signal: Abor
     options.limits ?? DEFAULT_CLIENT_LIMITS,
   );
   const artifacts = await gather(url, client);
+  if (options.names) await lookUpNames(artifacts, options.names);
   if (options.enumerate) await enumerateComponents(client, artifacts, options.enumerate, signal);
   const detected = detect(artifacts);
   const source = options.intel ?? emptyIntel();
@@ -97,6 +106,22 @@ export async function analyze(url: string, options: AnalyzeOptions, signal: Abor
     });
   }
   return resultFrom(detected, intel);
+}
+
+/** Asks the names index about the names and slugs the site shows; the answer becomes an artifact. */
+async function lookUpNames(artifacts: Artifacts, lookup: NameLookup): Promise<void> {
+  const query = nameQuery(artifacts);
+  if (query.names.length === 0 && query.slugs.length === 0) return;
+  try {
+    artifacts.directory = await lookup(query);
+  } catch (error) {
+    // Detection goes on with the signature table and the site's readmes only.
+    artifacts.errors.push({
+      stage: "names",
+      kind: "names_unavailable",
+      message: `The WordPress.org names index could not be asked, so plugins were named from built-in signatures only: ${(error as Error).message}`,
+    });
+  }
 }
 
 /** Aggressive mode: enumeration of what passive detection did not find, on WordPress sites only. */

@@ -2,14 +2,17 @@
  * Plugins: which are active (or at least installed), under which slug, at which version —
  * each fact with where it was seen. Signals: the plugin's own asset URLs (any plugin), the
  * signature table (signatures.ts) for comments, generator tags, headers, REST namespaces,
- * body classes and cookies; credits by display name in generator tags, comments and
- * headers (finders/credits.ts); an open listing of the plugins folder (finders/listing.ts).
- * Versions from signatures and credits, from `ver=` on the plugin's own files (discounted
- * when it merely repeats the WordPress version) and from its readme.txt, weighed together
- * by pickVersion. docs/detection.md lists every class with its weight.
+ * body classes and cookies; the general finders (finders/observations.ts): credits by
+ * display name in generator tags, comments and headers, custom meta tags, inline script
+ * and JSON versions, hidden inputs and data attributes, version and cache headers, version
+ * parameters and REST namespaces, resolved through the signature names, this site's
+ * readmes and the WordPress.org names index (finders/resolve.ts); an open listing of the
+ * plugins folder (finders/listing.ts). Versions from all of these, from `ver=` on the
+ * plugin's own files (discounted when it merely repeats the WordPress version) and from its
+ * readme.txt, weighed together by pickVersion. docs/detection.md lists every class with its weight.
  */
 import type { PluginInfo } from "../../../shared/report.ts";
-import { type Artifacts, type HttpArtifact, probeAnswers } from "../artifacts.ts";
+import type { Artifacts, HttpArtifact } from "../artifacts.ts";
 import { probeKey } from "../gather/probes.ts";
 import { metaContents, pageOf } from "../parse/page.ts";
 import { siteText } from "../untrusted-text.ts";
@@ -20,9 +23,9 @@ import {
   toEvidence,
   type WeightedEvidence,
 } from "./evidence.ts";
-import { commentCredits, generatorCredits, headerCredits, type NamedSignal } from "./finders/credits.ts";
+import { Directory } from "./finders/directory.ts";
 import { listedComponents, listingSignal } from "./finders/listing.ts";
-import { pluginNameIndex } from "./finders/names.ts";
+import { namedPlugins } from "./finders/observations.ts";
 import { looksLikeReadme, parsePluginReadme } from "./readme.ts";
 import { restNamespaces } from "./rest.ts";
 import { PLUGIN_SIGNATURES, type PluginSignature } from "./signatures.ts";
@@ -190,23 +193,10 @@ export function readmeSignals(artifact: HttpArtifact | undefined): {
   return { signals, name: readme.name ? siteText(readme.name, 100) : null };
 }
 
-/** Credit signals by slug: generator tags, comments and headers that name a known plugin. */
-function creditsBySlug(artifacts: Artifacts): Map<string, NamedSignal[]> {
-  const index = pluginNameIndex(artifacts);
-  const page = pageOf(artifacts.homepage);
-  // Redirects answer with the plugin that made them (X-Redirect-By: Yoast SEO).
-  const redirects = probeAnswers(artifacts).filter((answer) => answer.status >= 300 && answer.status < 400);
-  const bySlug = new Map<string, NamedSignal[]>();
-  for (const found of [
-    ...generatorCredits(page, index),
-    ...commentCredits(page, index),
-    ...headerCredits([artifacts.homepage, ...redirects], index),
-  ]) {
-    const known = bySlug.get(found.slug) ?? [];
-    known.push(found);
-    bySlug.set(found.slug, known);
-  }
-  return bySlug;
+/** The plugin's name as the WordPress.org directory gives it, when the names index was asked about it. */
+function directoryName(directory: Directory, slug: string): string | null {
+  const name = directory.slug("plugin", slug)?.name;
+  return name ? siteText(name, 100) : null;
 }
 
 export function detectPlugins(artifacts: Artifacts, paths: SitePaths, coreVersion: string | null): PluginInfo[] {
@@ -214,11 +204,12 @@ export function detectPlugins(artifacts: Artifacts, paths: SitePaths, coreVersio
   const fromPage = pluginSlugsFromPage(artifacts.homepage, paths);
   const listed = listedComponents(artifacts, "plugins");
   const listedSlugs = new Set(listed?.slugs);
-  const credits = creditsBySlug(artifacts);
+  const named = namedPlugins(artifacts, paths, fromPage, coreVersion);
+  const directory = new Directory(artifacts.directory);
   const slugs = new Set<string>([
     ...fromPage.keys(),
     ...Object.keys(PLUGIN_SIGNATURES),
-    ...credits.keys(),
+    ...named.keys(),
     ...listedSlugs,
   ]);
   const plugins: PluginInfo[] = [];
@@ -229,24 +220,23 @@ export function detectPlugins(artifacts: Artifacts, paths: SitePaths, coreVersio
       ...assetVersionSignals(fromPage.get(slug) ?? [], coreVersion),
       ...(signature ? signatureSignals(signature, artifacts, namespaces, seen) : []),
     ];
-    // One credit per class: a plugin's opening and closing comments are one observation, not two.
-    const creditSources = new Set<string>();
-    for (const credit of credits.get(slug) ?? []) {
-      if (seen.has(credit.seen) || creditSources.has(credit.signal.source)) continue;
-      creditSources.add(credit.signal.source);
-      presence.push(credit.signal);
+    // One signal per class (finders/resolve.ts); none for text a signature pattern read already.
+    const found = named.get(slug);
+    for (const credit of found?.signals ?? []) {
+      if (!seen.has(credit.seen)) presence.push(credit.signal);
     }
     if (listed && listedSlugs.has(slug)) presence.push(listingSignal(listed, slug));
     if (presence.length === 0) continue;
     // The readme proves the plugin is installed, not that it is active: it only corroborates.
     const readme = readmeSignals(artifacts.probes[probeKey("plugin_readme", slug)]);
-    const signals = [...presence, ...readme.signals];
+    // Why a slug no index vouches for stands: shown, weighing nothing.
+    const signals = [...presence, ...readme.signals, ...(found?.note && presence.length > 0 ? [found.note] : [])];
     const confidence = confidenceOf(signals);
     if (confidence < DETECTED_AT) continue;
     const { version, confidence: versionConfidence } = pickVersion(signals);
     plugins.push({
       slug,
-      name: signature?.name ?? readme.name,
+      name: signature?.name ?? readme.name ?? directoryName(directory, slug),
       version,
       version_confidence: versionConfidence,
       confidence,

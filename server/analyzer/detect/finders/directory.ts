@@ -1,0 +1,103 @@
+/**
+ * What the analysis asks the names index (the WordPress.org directory's plugin and theme
+ * names, kept by the service: docs/intel.md, "The names index") and what it is told.
+ *
+ * The analysis thread has no database: after gather it collects every name and slug-shaped
+ * identifier the site shows (observations.ts), asks the main thread once for all of them
+ * (a NameQuery), and keeps the answer in `artifacts.directory`, so that detection stays a
+ * pure function of the artifacts and a saved capture reproduces its report.
+ */
+import { normalizeName, slugify } from "./name-keys.ts";
+
+export type DirectoryType = "plugin" | "theme";
+
+export interface NameQuery {
+  /** Normalised name keys (name-keys.ts normalizeName), at most MAX_QUERY_NAMES. */
+  names: string[];
+  /** Slug candidates, at most MAX_QUERY_SLUGS. */
+  slugs: string[];
+}
+
+/** One directory entry a name key belongs to. */
+export interface DirectoryHit {
+  type: DirectoryType;
+  slug: string;
+  /** The key is the entry's whole name (true) or a short form of it (false). */
+  full: boolean;
+  /** Active installs as the directory reports them; null when unknown (an imported list). */
+  installs: number | null;
+}
+
+export interface DirectorySlug {
+  name: string;
+  installs: number | null;
+}
+
+/** The answer, kept in artifacts.directory. */
+export interface DirectoryAnswer {
+  /** Whether an index was there to ask: false when none was imported, or there was nobody to ask. */
+  available: boolean;
+  /** name key → the entries it names (at most MAX_HITS_PER_NAME, most installed first). */
+  names: Record<string, DirectoryHit[]>;
+  /** "plugin:<slug>" / "theme:<slug>" → the entry, for the asked slugs the directory has. */
+  slugs: Record<string, DirectorySlug>;
+}
+
+export type NameLookup = (query: NameQuery) => Promise<DirectoryAnswer>;
+
+/** A hostile page can show thousands of names: one report asks about this many at most. */
+export const MAX_QUERY_NAMES = 2_000;
+export const MAX_QUERY_SLUGS = 1_000;
+export const MAX_HITS_PER_NAME = 8;
+
+export const EMPTY_DIRECTORY: DirectoryAnswer = Object.freeze({ available: false, names: {}, slugs: {} });
+
+/** How much more installed the most popular of several same-named plugins must be to take the name. */
+const DOMINANCE = 10;
+
+/** Read access to one answer. */
+export class Directory {
+  constructor(private readonly answer: DirectoryAnswer = EMPTY_DIRECTORY) {}
+
+  get available(): boolean {
+    return this.answer.available;
+  }
+
+  /** The directory entry under this slug, if any. */
+  slug(type: DirectoryType, slug: string): DirectorySlug | undefined {
+    return Object.hasOwn(this.answer.slugs, `${type}:${slug}`) ? this.answer.slugs[`${type}:${slug}`] : undefined;
+  }
+
+  hits(key: string): DirectoryHit[] {
+    return Object.hasOwn(this.answer.names, key) ? (this.answer.names[key] ?? []) : [];
+  }
+
+  /**
+   * The one plugin a name stands for, or null when it names none or several alike: whole
+   * names before short forms; among several, the one whose slug is the name slugified, or
+   * one at least ten times as installed as every other.
+   */
+  plugin(name: string): string | null {
+    const key = normalizeName(name);
+    const plugins = this.hits(key).filter((hit) => hit.type === "plugin");
+    if (plugins.length === 0) return null;
+    const whole = plugins.filter((hit) => hit.full);
+    const group = whole.length > 0 ? whole : plugins;
+    if (group.length === 1) return group[0]?.slug ?? null;
+    const literal = slugify(name);
+    const exact = group.filter((hit) => hit.slug === literal);
+    if (exact.length === 1) return exact[0]?.slug ?? null;
+    const ranked = [...group].sort((a, b) => (b.installs ?? 0) - (a.installs ?? 0));
+    const [first, second] = ranked;
+    if (first?.installs && first.installs >= 1_000 && first.installs >= DOMINANCE * (second?.installs ?? 0)) {
+      return first.slug;
+    }
+    return null;
+  }
+
+  /** Whether the name is a theme's in the directory (and no plugin's): such a credit is the theme's. */
+  themeOnly(name: string): boolean {
+    const hits = this.hits(normalizeName(name));
+    return hits.length > 0 && hits.every((hit) => hit.type === "theme");
+  }
+}
