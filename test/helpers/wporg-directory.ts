@@ -190,7 +190,8 @@ export function directoryFixture(now = new Date("2026-11-20T10:00:00Z")): {
 } {
   let minutes = 0;
   const at = () => {
-    minutes += 37;
+    // Nine hours apart: the listing spans days, as the real one does.
+    minutes += 9 * 60 + 7;
     return new Date(now.getTime() - minutes * 60_000);
   };
   const plugin = (slug: string, name: string, installs: number): DirectoryEntryFixture => ({

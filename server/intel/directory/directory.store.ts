@@ -222,6 +222,15 @@ export class DirectoryStore {
     return (await this.sources()).find((row) => row.component_type === type);
   }
 
+  /** The served entries of these slugs: name and last update (an incremental refresh writes only what changed). */
+  async served(type: DirectoryType, slugs: readonly string[]): Promise<Map<string, { name: string; updated_at: Date | null }>> {
+    const rows = await this.sql<{ slug: string; name: string; updated_at: Date | null }[]>`
+      select n.slug, n.name, n.updated_at from directory_names n
+      join directory_sources s on s.component_type = n.component_type and s.generation = n.generation
+      where n.component_type = ${type} and n.slug = any(${slugs as string[]}::text[])`;
+    return new Map(rows.map((row) => [row.slug, { name: row.name, updated_at: row.updated_at }]));
+  }
+
   /** What the served index says about one report's names and slugs (two indexed queries). */
   async lookup(query: NameQuery): Promise<DirectoryAnswer> {
     const names = query.names.slice(0, MAX_QUERY_NAMES);

@@ -21,7 +21,7 @@ export function normalizeName(text: string): string {
  * Words that close a marketing name's short form: "Rank Math SEO – AI SEO Tools…" is
  * credited as "Rank Math SEO", "Akismet Anti-spam: Spam Protection" as "Akismet Anti-spam".
  */
-const SHORT_FORM = /^(.{3,80}?)\s*(?::|\s[-|/]\s|\s\(|,\s)/;
+const SHORT_FORM = /^(.{3,80}?)\s*(?::|\s[-\u2012\u2013\u2014|/]\s|\s\(|,\s)/;
 /** Trailing words that say what kind of plugin it is, not which: "Rank Math SEO" is also credited as "Rank Math". */
 const KIND_WORDS = /\s+(?:seo|plugin|wp plugin|wordpress plugin|for wordpress|lite|free|pro|premium)$/;
 
