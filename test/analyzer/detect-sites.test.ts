@@ -48,6 +48,8 @@ const SITES: [name: string, path: string][] = [
   ["headers", "/"],
   ["listing-apache", "/"],
   ["subdir-child", "/blog/"],
+  ["self-naming", "/"],
+  ["no-signal", "/"],
 ];
 
 describe.each(SITES)("live test site %s", (name, path) => {

@@ -228,6 +228,7 @@ export function directoryFixture(now = new Date("2026-11-20T10:00:00Z")): {
         6_000_000,
       ),
       plugin("redis-cache", "Redis Object Cache", 200_000),
+      plugin("comet-cache", "Comet Cache", 20_000),
       plugin("cookie-notice", "Cookie Notice &amp; Compliance for GDPR / CCPA", 1_000_000),
       plugin("simple-share-buttons-adder", "Simple Share Buttons Adder", 20_000),
       plugin("wp-meteor", "Speed Optimizer &#8211; WP Meteor", 20_000),
@@ -236,6 +237,7 @@ export function directoryFixture(now = new Date("2026-11-20T10:00:00Z")): {
       plugin("tidy-tables", "Tidy Tables", 8_000),
       plugin("breeze-forms", "Breeze Forms", 2_000),
       plugin("reading-time-wp", "Reading Time WP", 30_000),
+      plugin("quick-faq", "Quick FAQ", 6_000),
       // Neighbours sharing a short name: neither wins on installs.
       plugin("smart-slider-lite", "Smart Slider &#8211; Lite edition", 5_000),
       plugin("smart-slider-pro-addon", "Smart Slider &#8211; Pro add-on", 4_000),

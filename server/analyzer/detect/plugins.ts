@@ -59,7 +59,7 @@ export function pluginSlugsFromNamespaces(namespaces: readonly string[]): string
 
 /**
  * `seen` collects the observations a signature matched (`comment:<n>`, `generator:<content>`,
- * `header:<name>`), so that a credit finder reading the same text does not count it twice.
+ * `header:<name>`, `rest:<namespace>`), so that a finder reading the same text does not count it twice.
  */
 function signatureSignals(
   signature: PluginSignature,
@@ -116,7 +116,9 @@ function signatureSignals(
       });
   }
   for (const namespace of signature.restNamespaces ?? []) {
-    if (namespaces.includes(namespace)) signals.push({ source: "rest_namespace", value: namespace, weight: 0.9 });
+    if (!namespaces.includes(namespace)) continue;
+    seen.add(`rest:${namespace}`);
+    signals.push({ source: "rest_namespace", value: namespace, weight: 0.9 });
   }
   for (const source of signature.bodyClass ?? []) {
     const match = pattern(source).exec(page.bodyClass);

@@ -210,7 +210,10 @@ export class DirectoryRefresher {
       const since = new Date(new Date(served?.updated_through as Date).getTime() - DAY_MS);
       // The day before the newest entry is read again (dates are coarse); what did not change is left be.
       const listed = await this.changedSince(type, since, deadline);
-      const known = await this.store.served(type, listed.map((entry) => entry.slug));
+      const known = await this.store.served(
+        type,
+        listed.map((entry) => entry.slug),
+      );
       const changed = listed.filter((entry) => {
         const before = known.get(entry.slug);
         return !before || before.name !== entry.name || before.updated_at?.getTime() !== entry.updatedAt?.getTime();

@@ -223,7 +223,10 @@ export class DirectoryStore {
   }
 
   /** The served entries of these slugs: name and last update (an incremental refresh writes only what changed). */
-  async served(type: DirectoryType, slugs: readonly string[]): Promise<Map<string, { name: string; updated_at: Date | null }>> {
+  async served(
+    type: DirectoryType,
+    slugs: readonly string[],
+  ): Promise<Map<string, { name: string; updated_at: Date | null }>> {
     const rows = await this.sql<{ slug: string; name: string; updated_at: Date | null }[]>`
       select n.slug, n.name, n.updated_at from directory_names n
       join directory_sources s on s.component_type = n.component_type and s.generation = n.generation
