@@ -35,6 +35,8 @@ create table directory_names (
   updated_at      timestamptz,               -- the directory's last_updated
   primary key (component_type, generation, slug)
 );
+-- A report asks by slug across both types and the served generations.
+create index directory_names_slug_idx on directory_names (slug);
 
 -- The keys a name is looked up under (its whole name, its short forms), normalised as the
 -- analyzer normalises what a site writes (server/analyzer/detect/finders/name-keys.ts).
@@ -46,3 +48,5 @@ create table directory_name_keys (
   full_name       boolean not null,          -- the whole name (true) or a short form (false)
   primary key (component_type, generation, key, slug)
 );
+-- A report asks by key (the primary key serves imports and the drop of a generation).
+create index directory_name_keys_key_idx on directory_name_keys (key);
