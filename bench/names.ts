@@ -103,8 +103,17 @@ function random(): number {
 }
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 const VENDORS = "Smart Easy Simple Ultimate Advanced Quick Super Flavor Tidy Breeze Lemon Acme Bright Happy".split(" ");
-const NOUNS = "Forms Gallery Slider SEO Cache Backup Security Shop Booking Events Social Popup Tables Chat Maps FAQ".split(" ");
-const TAILS = ["", " &#8211; Easy Setup", ": Fast and Simple", " for WooCommerce", " (Lite)", " &amp; More", " &#8211; Drag &amp; Drop Builder"];
+const NOUNS =
+  "Forms Gallery Slider SEO Cache Backup Security Shop Booking Events Social Popup Tables Chat Maps FAQ".split(" ");
+const TAILS = [
+  "",
+  " &#8211; Easy Setup",
+  ": Fast and Simple",
+  " for WooCommerce",
+  " (Lite)",
+  " &amp; More",
+  " &#8211; Drag &amp; Drop Builder",
+];
 
 const dir = mkdtempSync(path.join(tmpdir(), "wpreport-bench-names-"));
 const dump = path.join(dir, "plugins.jsonl");
@@ -127,7 +136,9 @@ for (let page = 1; page <= Math.ceil(entries.length / 250); page++) {
 }
 closeSync(fd);
 const dumpMb = statSync(dump).size / MB;
-console.log(`dump: ${plugins} plugins, ${Math.ceil(plugins / 250)} pages of query_plugins, ${dumpMb.toFixed(1)} MB, written in ${((performance.now() - written) / 1000).toFixed(1)} s`);
+console.log(
+  `dump: ${plugins} plugins, ${Math.ceil(plugins / 250)} pages of query_plugins, ${dumpMb.toFixed(1)} MB, written in ${((performance.now() - written) / 1000).toFixed(1)} s`,
+);
 
 // A busy homepage's question: names (whole and short) and slugs, about half of them in the index.
 const query: NameQuery = { names: [], slugs: [] };
@@ -140,7 +151,17 @@ const queryFile = path.join(dir, "query.json");
 Bun.write(queryFile, JSON.stringify(query));
 
 // ---- 2. and 3. per backend ------------------------------------------------------------------
-async function child(args: string[], env: Record<string, string>): Promise<Record<string, number>> {
+interface ChildResult {
+  importMs: number;
+  rssOpen: number;
+  hwm: number;
+  keys: number;
+  p50: number;
+  p95: number;
+  hits: number;
+}
+
+async function child(args: string[], env: Record<string, string>): Promise<ChildResult> {
   const proc = Bun.spawn([process.execPath, import.meta.path, ...args], {
     env: { ...process.env, LOG_LEVEL: "silent", ...env },
     stdout: "pipe",

@@ -67,6 +67,8 @@ describe("a site whose plugins name themselves (test/analyzer/sites/self-naming)
       "quick-faq": null,
       "reading-time-wp": "2.0.16",
       "redis-cache": null,
+      // <meta name="framework" content="Redux 4.4.11">: the first word of "Redux Framework", with a version.
+      "redux-framework": "4.4.11",
       "simple-share-buttons-adder": "8.4.11",
       "sitepress-multilingual-cms": "4.6.8",
       "tidy-tables": "1.7.2",
@@ -272,6 +274,40 @@ describe("one rule at a time", () => {
     expect(backed?.evidence.at(-1)?.value).toContain("the REST API lists a namespace of that name");
   });
 
+  test("comments as plugins write them: a library after 'using' is not the plugin; '… by Name vX'; fillers; '&'", async () => {
+    const artifacts = await indexed(
+      page(
+        "",
+        [
+          "<!-- Easy FancyBox 1.8.18 using FancyBox 1.3.28 - RavanH (http://status301.net/wordpress-plugins/easy-fancybox/) -->",
+          "<!-- Analytics by WP-Statistics v12.6.13 - https://wp-statistics.com/ -->",
+          "<!-- WP Google Analytics Events | v 2.5.6 | https://example.org -->",
+          "<!-- Schema & Structured Data for WP v1.9.92 - -->",
+        ].join(""),
+      ),
+    );
+    expect(versions(pluginsOf(artifacts))).toEqual({
+      "easy-fancybox": "1.8.18",
+      "schema-and-structured-data-for-wp": "1.9.92",
+      "wp-google-analytics-events": "2.5.6",
+      "wp-statistics": "12.6.13",
+    });
+  });
+
+  test("the first word of a name counts only with a version after it, and one plugin dominating the word", async () => {
+    const bare = await indexed(page('<meta name="framework" content="Redux" />', "<!-- Powered by Redux -->"));
+    expect(pluginsOf(bare)).toEqual([]);
+    const lookalikes = memoryNameLookup({
+      plugins: [
+        ...fixture.plugins,
+        { slug: "redux-toolkit-wp", name: "Redux Toolkit WP", installs: 500_000, updated: new Date() },
+      ],
+      themes: [],
+    });
+    const ambiguous = await indexed(page('<meta name="framework" content="Redux 4.4.11" />'), lookalikes);
+    expect(pluginsOf(ambiguous)).toEqual([]);
+  });
+
   test("a class whose observations disagree states no version", async () => {
     const artifacts = await indexed(
       page('<meta name="tidy-tables-version" content="1.7.2" /><meta name="tidy_tables_version" content="1.8.0" />'),
@@ -327,7 +363,7 @@ describe("choosing among directory entries (Directory)", () => {
   const hit = (slug: string, full: boolean, installs: number | null, type: "plugin" | "theme" = "plugin") => ({
     type,
     slug,
-    full,
+    kind: full ? ("full" as const) : ("short" as const),
     installs,
   });
   const directory = new Directory({
@@ -342,8 +378,8 @@ describe("choosing among directory entries (Directory)", () => {
     slugs: {},
   });
   test("a whole name wins over short forms; then the slug spelt like the name; then ten times the installs", () => {
-    expect(directory.plugin("Foo Gallery")).toBe("foo-gallery");
-    expect(directory.plugin("Bar Slider")).toBe("bar-slider");
+    expect(directory.plugin("Foo Gallery")).toEqual({ slug: "foo-gallery", kind: "full" });
+    expect(directory.plugin("Bar Slider")).toEqual({ slug: "bar-slider", kind: "short" });
     expect(directory.plugin("Baz Forms")).toBeNull();
     // Dominant, but too little installed to trust the margin.
     expect(directory.plugin("Qux SEO")).toBeNull();

@@ -22,19 +22,26 @@ describe("names", () => {
 
   test("a directory name is found under its whole name, its short form and that without a kind word", () => {
     expect(nameKeysOf("Rank Math SEO \u2013 AI SEO Tools to Dominate SEO Rankings")).toEqual([
-      { key: "rank math seo - ai seo tools to dominate seo rankings", full: true },
-      { key: "rank math seo", full: false },
-      { key: "rank math", full: false },
+      { key: "rank math seo - ai seo tools to dominate seo rankings", kind: "full" },
+      { key: "rank math seo", kind: "short" },
+      { key: "rank math", kind: "short" },
     ]);
-    expect(nameKeysOf("Akismet Anti-spam: Spam Protection").map((key) => key.key)).toEqual([
-      "akismet anti-spam: spam protection",
-      "akismet anti-spam",
+    expect(nameKeysOf("Akismet Anti-spam: Spam Protection")).toEqual([
+      { key: "akismet anti-spam: spam protection", kind: "full" },
+      { key: "akismet anti-spam", kind: "short" },
+      // Its first word: trusted only with a version after it, and one plugin dominating it.
+      { key: "akismet", kind: "prefix" },
+    ]);
+    expect(nameKeysOf("Redux Framework").at(-1)).toEqual({ key: "redux", kind: "prefix" });
+    expect(nameKeysOf("Easy FancyBox \u2013 WordPress Lightbox Plugin").map((key) => key.key)).toEqual([
+      "easy fancybox - wordpress lightbox plugin",
+      "easy fancybox",
     ]);
     expect(
       nameKeysOf("MonsterInsights \u2013 Google Analytics Dashboard for WordPress (Website Stats Made Easy)")[1],
     ).toEqual({
       key: "monsterinsights",
-      full: false,
+      kind: "short",
     });
     // Too generic to look anything up by.
     expect(nameKeysOf("Google Analytics")).toEqual([]);

@@ -32,6 +32,7 @@ const EXPECTED: Record<string, string | null> = {
   "quick-faq": null,
   "reading-time-wp": "2.0.16",
   "redis-cache": null,
+  "redux-framework": "4.4.11",
   "simple-share-buttons-adder": "8.4.11",
   "sitepress-multilingual-cms": "4.6.8",
   "tidy-tables": "1.7.2",
@@ -41,7 +42,9 @@ const EXPECTED: Record<string, string | null> = {
   "wp-meteor": "3.4.0",
 };
 const versions = (plugins: PluginInfo[]) =>
-  Object.fromEntries(plugins.map((plugin) => [plugin.slug, plugin.version]).sort(([a], [b]) => String(a).localeCompare(String(b))));
+  Object.fromEntries(
+    plugins.map((plugin) => [plugin.slug, plugin.version]).sort(([a], [b]) => String(a).localeCompare(String(b))),
+  );
 
 let selfNaming: StaticSite;
 let noSignal: StaticSite;
@@ -89,7 +92,11 @@ describe.each(BACKENDS)("plugins named through the WordPress.org names index, th
     expect(versions(found.plugins)).toEqual(EXPECTED);
     const byslug = new Map(found.plugins.map((plugin) => [plugin.slug, plugin]));
     expect(byslug.get("tidy-tables")).toMatchObject({ name: "Tidy Tables", confidence: 64 });
-    expect(byslug.get("acme-toolkit")?.evidence.map((item) => item.source)).toEqual(["header", "inline_script", "inferred_slug"]);
+    expect(byslug.get("acme-toolkit")?.evidence.map((item) => item.source)).toEqual([
+      "header",
+      "inline_script",
+      "inferred_slug",
+    ]);
     expect(found.theme?.slug).toBe("flavorite");
     expect(found.errors.filter((error) => error.stage === "names")).toEqual([]);
   }, 60_000);
@@ -120,7 +127,10 @@ describe("air-gapped: WPORG_API_URL=off and the index imported from a dump file"
     const fixture = directoryFixture();
     const dir = mkdtempSync(path.join(tmpdir(), "wpreport-names-e2e-"));
     const dump = path.join(dir, "plugins.json");
-    writeFileSync(dump, JSON.stringify([listingPage("plugin", fixture.plugins, 1, 250), listingPage("theme", fixture.themes, 1, 250)]));
+    writeFileSync(
+      dump,
+      JSON.stringify([listingPage("plugin", fixture.plugins, 1, 250), listingPage("theme", fixture.themes, 1, 250)]),
+    );
     expect(await importDirectoryFile(service.running.services.names, dump)).toEqual({
       plugin: fixture.plugins.length,
       theme: fixture.themes.length,

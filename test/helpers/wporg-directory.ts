@@ -238,6 +238,13 @@ export function directoryFixture(now = new Date("2026-11-20T10:00:00Z")): {
       plugin("breeze-forms", "Breeze Forms", 2_000),
       plugin("reading-time-wp", "Reading Time WP", 30_000),
       plugin("quick-faq", "Quick FAQ", 6_000),
+      plugin("redux-framework", "Redux Framework", 1_000_000),
+      plugin("redux-converter", "Redux Converter", 2_000),
+      plugin("easy-fancybox", "Easy FancyBox &#8211; WordPress Lightbox Plugin", 300_000),
+      plugin("fancybox", "FancyBox", 2_000),
+      plugin("wp-statistics", "WP Statistics &#8211; Simple, privacy-friendly Google Analytics alternative", 600_000),
+      plugin("wp-google-analytics-events", "WP Google Analytics Events", 20_000),
+      plugin("schema-and-structured-data-for-wp", "Schema &amp; Structured Data for WP &amp; AMP", 100_000),
       // Neighbours sharing a short name: neither wins on installs.
       plugin("smart-slider-lite", "Smart Slider &#8211; Lite edition", 5_000),
       plugin("smart-slider-pro-addon", "Smart Slider &#8211; Pro add-on", 4_000),
@@ -276,10 +283,10 @@ export function memoryNameLookup(fixture: {
     for (const { type, entry } of entries) {
       const name = decodeEntities(entry.name);
       const installs = entry.installs ?? null;
-      for (const { key, full } of nameKeysOf(name)) {
+      for (const { key, kind } of nameKeysOf(name)) {
         if (!names.has(key)) continue;
         const hits = answer.names[key] ?? [];
-        hits.push({ type, slug: entry.slug, full, installs });
+        hits.push({ type, slug: entry.slug, kind, installs });
         answer.names[key] = hits;
         answer.slugs[`${type}:${entry.slug}`] = { name, installs };
       }

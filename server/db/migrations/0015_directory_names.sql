@@ -38,14 +38,14 @@ create table directory_names (
 -- A report asks by slug across both types and the served generations.
 create index directory_names_slug_idx on directory_names (slug);
 
--- The keys a name is looked up under (its whole name, its short forms), normalised as the
+-- The keys a name is looked up under (its whole name, its short forms, its first words), normalised as the
 -- analyzer normalises what a site writes (server/analyzer/detect/finders/name-keys.ts).
 create table directory_name_keys (
   component_type  text not null check (component_type in ('plugin', 'theme')),
   generation      bigint not null,
   key             text not null,
   slug            text not null,
-  full_name       boolean not null,          -- the whole name (true) or a short form (false)
+  kind            text not null check (kind in ('full', 'short', 'prefix')),  -- whole name, short form, first words
   primary key (component_type, generation, key, slug)
 );
 -- A report asks by key (the primary key serves imports and the drop of a generation).

@@ -75,12 +75,12 @@ export class DirectoryImport {
       };
     });
     const keyRows = [...names.values()].flatMap((entry) =>
-      nameKeysOf(entry.name).map(({ key, full }) => ({
+      nameKeysOf(entry.name).map(({ key, kind }) => ({
         component_type: this.type,
         generation: this.generation,
         key,
         slug: entry.slug,
-        full_name: full,
+        kind,
       })),
     );
     await this.sql`insert into directory_names ${this.sql(nameRows as never[])} on conflict do nothing`;
@@ -98,8 +98,8 @@ export class DirectoryImport {
       where component_type = ${this.type} and generation = ${this.previous} and slug <> all(${except as string[]}::text[])
       on conflict do nothing`;
     await this.sql`
-      insert into directory_name_keys (component_type, generation, key, slug, full_name)
-      select component_type, ${this.generation}, key, slug, full_name from directory_name_keys
+      insert into directory_name_keys (component_type, generation, key, slug, kind)
+      select component_type, ${this.generation}, key, slug, kind from directory_name_keys
       where component_type = ${this.type} and generation = ${this.previous} and slug <> all(${except as string[]}::text[])
       on conflict do nothing`;
     await this.renew();
@@ -243,7 +243,7 @@ export class DirectoryStore {
     if (served.length === 0 || (names.length === 0 && slugs.length === 0)) return answer;
     const [hits, entries] = await Promise.all([
       this.sql<(DirectoryHit & { key: string; name: string; component_type: DirectoryType })[]>`
-        select k.key, k.component_type, k.slug, k.full_name as full, n.installs, n.name
+        select k.key, k.component_type, k.slug, k.kind, n.installs, n.name
         from directory_name_keys k
         join directory_sources s on s.component_type = k.component_type and s.generation = k.generation
         join directory_names n on n.component_type = k.component_type and n.generation = k.generation and n.slug = k.slug
@@ -257,7 +257,7 @@ export class DirectoryStore {
     const byKey = new Map<string, (DirectoryHit & { name: string })[]>();
     for (const hit of hits) {
       const list = byKey.get(hit.key) ?? [];
-      list.push({ type: hit.component_type, slug: hit.slug, full: hit.full, installs: hit.installs, name: hit.name });
+      list.push({ type: hit.component_type, slug: hit.slug, kind: hit.kind, installs: hit.installs, name: hit.name });
       byKey.set(hit.key, list);
     }
     for (const [key, list] of byKey) {

@@ -662,6 +662,16 @@ const REPEATED = [
   '<meta name="generator" content="Elementor ',
   "<h1>Index of /",
   "[To Parent Directory]",
+  // The general finders: script objects and version variables, hidden inputs, data attributes, metas.
+  "<script>var a = {",
+  '{"version":"1.',
+  "var a_version = '1.",
+  "aVersion:'1.2',",
+  '<input type="hidden" name="a_version" value="1.1">',
+  '<div data-a-version="1.1" data-version="2.0.1" class="a-widget">',
+  '<meta name="a-version" content="1.2">',
+  "<!-- Designed by A B C D E F 1.1 ",
+  "https://wordpress.org/plugins/a",
 ];
 
 function repeatedSite(unit: string): Artifacts {

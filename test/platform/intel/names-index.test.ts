@@ -72,10 +72,10 @@ describe.each(BACKENDS)("the names index on %s", (backend) => {
     });
     expect(answer.available).toBe(true);
     expect(answer.names["yoast seo"]).toEqual([
-      { type: "plugin", slug: "wordpress-seo", full: true, installs: 10_000_000 },
+      { type: "plugin", slug: "wordpress-seo", kind: "full", installs: 10_000_000 },
     ]);
-    expect(answer.names["rank math seo"]?.[0]).toMatchObject({ slug: "seo-by-rank-math", full: false });
-    expect(answer.names["rank math"]?.[0]).toMatchObject({ slug: "seo-by-rank-math", full: false });
+    expect(answer.names["rank math seo"]?.[0]).toMatchObject({ slug: "seo-by-rank-math", kind: "short" });
+    expect(answer.names["rank math"]?.[0]).toMatchObject({ slug: "seo-by-rank-math", kind: "short" });
     expect(answer.names.monsterinsights?.[0]?.slug).toBe("google-analytics-for-wordpress");
     expect(answer.names["smart slider"]?.map((hit) => hit.slug)).toEqual([
       "smart-slider-lite",
@@ -97,7 +97,7 @@ describe.each(BACKENDS)("the names index on %s", (backend) => {
     expect((await store.source("theme"))?.record_count).toBe(fixture.themes.length);
     expect((await store.source("plugin"))?.generation).toBe(plugins?.generation ?? null);
     const answer = await store.lookup({ names: ["astra"], slugs: ["flavorite"] });
-    expect(answer.names.astra).toEqual([{ type: "theme", slug: "astra", full: true, installs: 1_000_000 }]);
+    expect(answer.names.astra).toEqual([{ type: "theme", slug: "astra", kind: "full", installs: 1_000_000 }]);
     expect(answer.slugs["theme:flavorite"]?.name).toBe("Flavorite");
   });
 
@@ -115,11 +115,12 @@ describe.each(BACKENDS)("the names index on %s", (backend) => {
       names: ["yoast seo", "yoast seo premium edition", "tidy tables & charts"],
       slugs: ["adrotate"],
     });
-    expect(answer.names["yoast seo"]).toBeUndefined();
+    // "Yoast SEO" is now only the first words of the new name, no longer a whole name.
+    expect(answer.names["yoast seo"]?.map((hit) => hit.kind)).toEqual(["prefix"]);
     expect(answer.names["yoast seo premium edition"]?.[0]).toEqual({
       type: "plugin",
       slug: "wordpress-seo",
-      full: true,
+      kind: "full",
       installs: null,
     });
     expect(answer.names["tidy tables & charts"]?.[0]?.slug).toBe("tidy-tables");
@@ -262,10 +263,10 @@ describe.each(BACKENDS)("refreshing the names index from WordPress.org (a local 
       names: ["tidy tables", "tidy tables - responsive data tables", "fresh plugin", "yoast seo"],
       slugs: [],
     });
-    expect(answer.names["tidy tables"]?.[0]).toMatchObject({ slug: "tidy-tables", full: false });
+    expect(answer.names["tidy tables"]?.[0]).toMatchObject({ slug: "tidy-tables", kind: "short" });
     expect(answer.names["tidy tables - responsive data tables"]?.[0]).toMatchObject({
       slug: "tidy-tables",
-      full: true,
+      kind: "full",
     });
     expect(answer.names["fresh plugin"]?.[0]?.slug).toBe("fresh-plugin");
     expect(answer.names["yoast seo"]?.[0]?.slug).toBe("wordpress-seo");

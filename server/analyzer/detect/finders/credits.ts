@@ -22,9 +22,11 @@ import type { Observation } from "./observation.ts";
 
 /** Words that introduce a credit: the context itself says software is named. Fixed words: linear, no nested quantifiers. */
 const CREDIT =
-  /\b(?:(?:powered|optimi[sz]ed|generated|cached|created|served|built|minified|compressed|added|delivered|accelerated|protected|secured|managed|made|inserted|tracking|tracked|provided|rendered|enhanced)\s+(?:by|with|using)|uses|using)\s+(?:the\s+)?/gi;
-/** Any other "…ed by" / "…ing with": a credit only when a version follows the name ("Designed by Foo" is a theme's). */
-const LOOSE_CREDIT = /\b[a-z]{3,20}(?:ed|ing)\s+(?:by|with)\s+(?:the\s+)?/gi;
+  /\b(?:powered|optimi[sz]ed|generated|cached|created|served|built|minified|compressed|added|delivered|accelerated|protected|secured|managed|made|inserted|tracking|tracked|provided|rendered|enhanced)\s+(?:by|with|using)\s+(?:the\s+)?/gi;
+/** "This site uses the …", "… using …": a credit, unless the comment's start already named the plugin (then a library). */
+const USING = /\b(?:uses|using)\s+(?:the\s+)?/gi;
+/** Any other "… by" / "…ed with": a credit only when a version follows the name ("Designed by Foo" is a theme's). */
+const LOOSE_CREDIT = /\b[a-z]{2,20}\s+by\s+(?:the\s+)?|\b[a-z]{2,20}(?:ed|ing)\s+with\s+(?:the\s+)?/gi;
 /** Words a comment may open with before the name: "Begin Cookie Notice plugin v2.4.12", "/ Yoast SEO plugin.", "End of …". */
 const OPENING_MARKER = /^\s*(?:(?:start|begin|beginning|end|ende)(?:\s+of)?\b\s*[:-]?\s*|\/\s*|-+\s*|\[\s*)?/i;
 /** Credits read per comment; real footers have one or two. */
@@ -79,22 +81,30 @@ export function commentObservations(page: PageModel): Observation[] {
     if (comment.startsWith("[if") || comment.startsWith("<![endif]")) continue; // conditional comments: markup
     const value = siteText(comment, 200);
     const seen = `comment:${n}`;
-    const name = (words: string[], needs: "version" | "version-or-plugin" | "nothing") => {
+    const name = (
+      words: string[],
+      needs: "version" | "version-or-plugin" | "nothing",
+      phrase: Observation["phrase"],
+    ) => {
       if (words.length > 0)
-        found.push({ source: "html_comment", value, seen, subject: { kind: "name", words, needs } });
+        found.push({ source: "html_comment", value, seen, phrase, subject: { kind: "name", words, needs } });
     };
     // "Foo Gallery 2.1" / "Yoast SEO plugin": a name alone could be any text, so a version or "plugin" must follow.
-    name(wordsOf(comment.replace(OPENING_MARKER, "")), "version-or-plugin");
+    name(wordsOf(comment.replace(OPENING_MARKER, "")), "version-or-plugin", "opening");
     let credits = 0;
-    const read = (pattern: RegExp, needs: "version" | "nothing") => {
+    const read = new Set<number>();
+    const follow = (pattern: RegExp, needs: "version" | "nothing", phrase: Observation["phrase"]) => {
       for (const credit of comment.matchAll(pattern)) {
-        if (++credits > MAX_CREDITS_PER_COMMENT) break;
         const start = credit.index + credit[0].length;
-        name(wordsOf(comment.slice(start, start + 200)), needs);
+        if (read.has(start)) continue; // "powered by" is a credit and also a loose "… by"
+        read.add(start);
+        if (++credits > MAX_CREDITS_PER_COMMENT) break;
+        name(wordsOf(comment.slice(start, start + 200)), needs, phrase);
       }
     };
-    read(CREDIT, "nothing");
-    read(LOOSE_CREDIT, "version");
+    follow(CREDIT, "nothing", "credit");
+    follow(USING, "nothing", "using");
+    follow(LOOSE_CREDIT, "version", "loose");
     const slugs = new Set<string>();
     for (const link of comment.matchAll(DIRECTORY_LINK)) {
       const slug = (link[1] ?? "").toLowerCase().replace(/[._-]+$/, "");

@@ -7,7 +7,7 @@
  * (a NameQuery), and keeps the answer in `artifacts.directory`, so that detection stays a
  * pure function of the artifacts and a saved capture reproduces its report.
  */
-import { normalizeName, slugify } from "./name-keys.ts";
+import { type NameKeyKind, normalizeName, slugify } from "./name-keys.ts";
 
 export type DirectoryType = "plugin" | "theme";
 
@@ -22,8 +22,8 @@ export interface NameQuery {
 export interface DirectoryHit {
   type: DirectoryType;
   slug: string;
-  /** The key is the entry's whole name (true) or a short form of it (false). */
-  full: boolean;
+  /** The key is the entry's whole name, a short form of it, or its first words. */
+  kind: NameKeyKind;
   /** Active installs as the directory reports them; null when unknown (an imported list). */
   installs: number | null;
 }
@@ -55,6 +55,23 @@ export const EMPTY_DIRECTORY: DirectoryAnswer = Object.freeze({ available: false
 /** How much more installed the most popular of several same-named plugins must be to take the name. */
 const DOMINANCE = 10;
 
+/** The most installed of several, when it is at least ten times any other and 1,000. */
+function dominant(group: readonly DirectoryHit[]): string | null {
+  const [first, second] = [...group].sort((a, b) => (b.installs ?? 0) - (a.installs ?? 0));
+  if (first?.installs && first.installs >= 1_000 && first.installs >= DOMINANCE * (second?.installs ?? 0)) {
+    return first.slug;
+  }
+  return null;
+}
+
+function choose(group: readonly DirectoryHit[], name: string): string | null {
+  if (group.length === 1) return group[0]?.slug ?? null;
+  const literal = slugify(name);
+  const exact = group.filter((hit) => hit.slug === literal);
+  if (exact.length === 1) return exact[0]?.slug ?? null;
+  return dominant(group);
+}
+
 /** Read access to one answer. */
 export class Directory {
   constructor(private readonly answer: DirectoryAnswer = EMPTY_DIRECTORY) {}
@@ -73,24 +90,21 @@ export class Directory {
   }
 
   /**
-   * The one plugin a name stands for, or null when it names none or several alike: whole
-   * names before short forms; among several, the one whose slug is the name slugified, or
-   * one at least ten times as installed as every other.
+   * The one plugin a name stands for, with the kind of key that named it, or null when it
+   * names none or several alike: whole names before short forms before prefixes; among
+   * several, the one whose slug is the name slugified, or one at least ten times as
+   * installed as every other (and at least 1,000). A prefix ("Redux" of "Redux Framework")
+   * needs that margin even alone, and counts only with `prefixes` (a version follows it).
    */
-  plugin(name: string): string | null {
+  plugin(name: string, prefixes = false): { slug: string; kind: NameKeyKind } | null {
     const key = normalizeName(name);
     const plugins = this.hits(key).filter((hit) => hit.type === "plugin");
-    if (plugins.length === 0) return null;
-    const whole = plugins.filter((hit) => hit.full);
-    const group = whole.length > 0 ? whole : plugins;
-    if (group.length === 1) return group[0]?.slug ?? null;
-    const literal = slugify(name);
-    const exact = group.filter((hit) => hit.slug === literal);
-    if (exact.length === 1) return exact[0]?.slug ?? null;
-    const ranked = [...group].sort((a, b) => (b.installs ?? 0) - (a.installs ?? 0));
-    const [first, second] = ranked;
-    if (first?.installs && first.installs >= 1_000 && first.installs >= DOMINANCE * (second?.installs ?? 0)) {
-      return first.slug;
+    for (const kind of ["full", "short", "prefix"] as const) {
+      const group = plugins.filter((hit) => hit.kind === kind);
+      if (group.length === 0) continue;
+      if (kind === "prefix" && !prefixes) return null;
+      const chosen = kind === "prefix" ? dominant(group) : choose(group, name);
+      return chosen ? { slug: chosen, kind } : null;
     }
     return null;
   }

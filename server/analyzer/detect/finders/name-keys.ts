@@ -25,10 +25,16 @@ const SHORT_FORM = /^(.{3,80}?)\s*(?::|\s[-\u2012\u2013\u2014|/]\s|\s\(|,\s)/;
 /** Trailing words that say what kind of plugin it is, not which: "Rank Math SEO" is also credited as "Rank Math". */
 const KIND_WORDS = /\s+(?:seo|plugin|wp plugin|wordpress plugin|for wordpress|lite|free|pro|premium)$/;
 
+/**
+ * How a key stands for a name: its whole name, a short form of it, or only its first words
+ * (a prefix: "Redux" of "Redux Framework"; trusted only when a version follows it and one
+ * plugin clearly dominates the prefix: directory.ts).
+ */
+export type NameKeyKind = "full" | "short" | "prefix";
+
 export interface NameKey {
   key: string;
-  /** True for the whole name, false for a short form of it. */
-  full: boolean;
+  kind: NameKeyKind;
 }
 
 /** Keys that look a name up; too short or generic keys are left out (they would name anything). */
@@ -38,28 +44,36 @@ export function isUsableKey(key: string): boolean {
 
 /**
  * The keys a directory name is found under: the whole name, its short form (before ":",
- * " – ", " | ", " (" or ", "), and the short form without a trailing kind word.
+ * " – ", " | ", " (" or ", "), the short form without a trailing kind word, and the first
+ * one or two words of the short form (prefixes; a one-word prefix of at least 5 letters).
  */
 export function nameKeysOf(displayName: string): NameKey[] {
   const keys: NameKey[] = [];
-  const add = (text: string, full: boolean) => {
+  const add = (text: string, kind: NameKeyKind) => {
     const key = normalizeName(text);
-    if (isUsableKey(key) && !keys.some((known) => known.key === key)) keys.push({ key, full });
+    if (isUsableKey(key) && !keys.some((known) => known.key === key)) keys.push({ key, kind });
   };
   const name = displayName.replace(/\s+/g, " ").trim();
-  add(name, true);
+  add(name, "full");
   const short = SHORT_FORM.exec(name)?.[1];
-  if (short) add(short, false);
+  if (short) add(short, "short");
   const base = normalizeName(short ?? name);
   const core = base.replace(KIND_WORDS, "");
-  if (core !== base && core.includes(" ")) add(core, false);
+  if (core !== base && core.includes(" ")) add(core, "short");
+  const words = base.split(" ");
+  if (words.length >= 3) add(words.slice(0, 2).join(" "), "prefix");
+  if (words.length >= 2 && (words[0]?.length ?? 0) >= 5) add(words[0] ?? "", "prefix");
   return keys;
 }
 
-/** A directory-style slug from a display name: "Simple Share Buttons Adder" → simple-share-buttons-adder. */
-export function slugify(name: string): string {
+/**
+ * A directory-style slug from a display name: "Simple Share Buttons Adder" →
+ * simple-share-buttons-adder; with `and`, "&" is spelt out ("Schema & Structured Data" →
+ * schema-and-structured-data), as some slugs have it.
+ */
+export function slugify(name: string, and = false): string {
   return normalizeName(name)
-    .replace(/&/g, " ")
+    .replace(/&/g, and ? " and " : " ")
     .replace(/['\u2019]/g, "")
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "");

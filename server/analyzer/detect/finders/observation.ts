@@ -53,4 +53,10 @@ export interface Observation {
   subject: Subject;
   /** For identifier and slug subjects: the version the site states next to it (strictly validated). */
   version?: string;
+  /**
+   * Where in a comment a name was read: at its start, after a credit phrase, after
+   * "using"/"uses" (a library the credited plugin uses, when the comment's start already
+   * named a plugin: "Easy FancyBox 1.8.18 using FancyBox 1.3.28"), or after a loose "… by".
+   */
+  phrase?: "opening" | "credit" | "using" | "loose";
 }

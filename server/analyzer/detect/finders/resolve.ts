@@ -34,7 +34,16 @@ import type { NameIndex } from "./names.ts";
 import type { Observation, ObservationSource, Subject } from "./observation.ts";
 import type { PageVocabulary } from "./vocabulary.ts";
 
-export type Via = "signature" | "readme" | "page" | "directory" | "directory_slug" | "link" | "backed" | "inferred";
+export type Via =
+  | "signature"
+  | "readme"
+  | "page"
+  | "directory"
+  | "directory_prefix"
+  | "directory_slug"
+  | "link"
+  | "backed"
+  | "inferred";
 
 /** How this site shows a slug besides the observations: files loaded from its folder, an open listing, a REST namespace. */
 export type PageSlugSource = "asset" | "listing" | "rest";
@@ -59,8 +68,8 @@ type Resolution =
 
 /** Longest name, in words, that is looked up. */
 export const MAX_NAME_WORDS = 8;
-/** Words a credit may put between a name and its version: "the Yoast SEO plugin v22.4". */
-const FILLERS = new Set(["plugin", "version", "ver", "ver.", "wordpress"]);
+/** Words a credit may put between a name and its version: "the Yoast SEO plugin v22.4", "Foo | v 2.5.6". */
+const FILLERS = new Set(["plugin", "version", "ver", "ver.", "wordpress", "v", "|", "-", "\u2013", "\u2014", ":"]);
 /** Words that end a name when no version marks its end ("Powered by Foo Gallery on …"). */
 const NAME_ENDS = new Set([
   "-",
@@ -99,6 +108,7 @@ const FACTOR: Record<Via, number> = {
   readme: 0.88,
   page: 1,
   directory: 0.95,
+  directory_prefix: 0.85,
   directory_slug: 0.85,
   link: 0.9,
   backed: 0.8,
@@ -122,13 +132,14 @@ function findName(
   const local = context.local.get(key);
   if (local) return local;
   if (context.directory.themeOnly(text)) return "theme";
-  const listed = context.directory.plugin(text);
-  if (listed) return { slug: listed, via: "directory" };
-  const slug = slugify(text);
-  if (!SLUG_SHAPE.test(slug) || GENERIC_NAMES.has(slug)) return null;
-  const shown = context.pageSlugs.get(slug);
-  if (shown) return { slug: shown.slug, via: "backed", backing: shown.source };
-  if (context.directory.slug("plugin", slug)) return { slug, via: "directory_slug" };
+  const listed = context.directory.plugin(text, true);
+  if (listed) return { slug: listed.slug, via: listed.kind === "prefix" ? "directory_prefix" : "directory" };
+  for (const slug of new Set([slugify(text), slugify(text, true)])) {
+    if (!SLUG_SHAPE.test(slug) || GENERIC_NAMES.has(slug)) continue;
+    const shown = context.pageSlugs.get(slug);
+    if (shown) return { slug: shown.slug, via: "backed", backing: shown.source };
+    if (context.directory.slug("plugin", slug)) return { slug, via: "directory_slug" };
+  }
   return null;
 }
 
@@ -150,6 +161,8 @@ function resolveName(words: readonly string[], needs: Subject & { kind: "name" }
     if (needs.needs === "version-or-plugin" && !version && !pluginWord) return null;
     const indexed = found.via === "signature" || found.via === "readme";
     if (!indexed && !version && !distinctive(key, found.slug)) return null;
+    // The first words of a longer name: only with the version right after them.
+    if (found.via === "directory_prefix" && !version) return null;
     if (context.themeKeys.has(identifierKey(found.slug))) return null;
     return { kind: "plugin", slug: found.slug, via: found.via, version, backing: found.backing };
   }
@@ -297,9 +310,18 @@ export function resolveAll(observations: readonly Observation[], context: Resolv
     if (observation.url) signal.url = observation.url;
     classes.set(observation.source, { seen: observation.seen, signal, versions: new Set(version ? [version] : []) });
   };
-  for (const observation of observations) {
-    const found = resolveObservation(observation, context);
-    if (!found) continue;
+  const resolved = observations.map((observation) => ({
+    observation,
+    found: resolveObservation(observation, context),
+  }));
+  // A comment whose start names a plugin mentions libraries after "using": "Easy FancyBox 1.8.18 using FancyBox 1.3.28".
+  const named = new Set(
+    resolved
+      .filter(({ observation, found }) => observation.phrase === "opening" && found?.kind === "plugin")
+      .map(({ observation }) => observation.seen),
+  );
+  for (const { observation, found } of resolved) {
+    if (!found || (observation.phrase === "using" && named.has(observation.seen))) continue;
     if (found.kind === "infer") {
       const list = inferred.get(found.slug) ?? [];
       list.push({ observation, version: found.version, name: found.name });
