@@ -17,6 +17,7 @@
  * Classes 5 and 6 weigh less, and the plugin's evidence says why (an `inferred_slug` entry).
  * The active theme's names and identifiers, and files of WordPress core, are never a plugin.
  */
+import { siteText } from "../../untrusted-text.ts";
 import type { WeightedEvidence } from "../evidence.ts";
 import { type Directory, MAX_QUERY_NAMES, MAX_QUERY_SLUGS } from "./directory.ts";
 import { identifierStems } from "./identifiers.ts";
@@ -332,7 +333,9 @@ export function resolveAll(observations: readonly Observation[], context: Resolv
     if (found.via === "backed" && found.backing && !notes.has(found.slug)) {
       notes.set(found.slug, {
         source: "inferred_slug",
-        value: `no names index knows this name; slug ${found.slug} taken from it because ${BACKING_TEXT[found.backing]}`,
+        value: siteText(
+          `no names index knows this name; slug ${found.slug} taken from it because ${BACKING_TEXT[found.backing]}`,
+        ),
         weight: 0,
       });
     }
@@ -346,7 +349,9 @@ export function resolveAll(observations: readonly Observation[], context: Resolv
       if (!notes.has(slug))
         notes.set(slug, {
           source: "inferred_slug",
-          value: `"${list[0]?.name ?? slug}" is in no names index; slug ${slug} taken from it because other evidence names the same plugin`,
+          value: siteText(
+            `"${list[0]?.name ?? slug}" is in no names index; slug ${slug} taken from it because other evidence names the same plugin`,
+          ),
           weight: 0,
         });
       continue;
@@ -355,7 +360,9 @@ export function resolveAll(observations: readonly Observation[], context: Resolv
     for (const item of list) add(slug, item.observation, "inferred", item.version);
     notes.set(slug, {
       source: "inferred_slug",
-      value: `"${list[0]?.name ?? slug}" is in no names index; slug ${slug} taken from it because ${[...classes].join(" and ")} evidence name it independently`,
+      value: siteText(
+        `"${list[0]?.name ?? slug}" is in no names index; slug ${slug} taken from it because ${[...classes].join(" and ")} evidence name it independently`,
+      ),
       weight: 0,
     });
   }
