@@ -294,6 +294,20 @@ describe("one rule at a time", () => {
     });
   });
 
+  test("'Name X.Y' anywhere in a comment counts for a name an index knows; libraries a theme credits never", async () => {
+    const artifacts = await indexed(
+      page(
+        "",
+        [
+          "<!-- This page was served in 0.21 s by Comet Cache 2.1.4 (disk) -->",
+          "<!-- icons: Font Awesome 4.7.0, slides: Owl Carousel 2.3.4 -->",
+          "<!-- built on Lemon Press 1.4.2 -->",
+        ].join(""),
+      ),
+    );
+    expect(versions(pluginsOf(artifacts))).toEqual({ "comet-cache": "2.1.4" });
+  });
+
   test("the first word of a name counts only with a version after it, and one plugin dominating the word", async () => {
     const bare = await indexed(page('<meta name="framework" content="Redux" />', "<!-- Powered by Redux -->"));
     expect(pluginsOf(bare)).toEqual([]);

@@ -254,6 +254,8 @@ export function directoryFixture(now = new Date("2026-11-20T10:00:00Z")): {
       plugin("meta-pixel-basic", "Meta Pixel", 10_000),
       plugin("jquery-updater", "jQuery Updater", 40_000),
       plugin("gallery", "Gallery", 1_000),
+      plugin("font-awesome", "Font Awesome", 700_000),
+      plugin("owl-carousel", "Owl Carousel", 10_000),
     ],
     themes: [
       { slug: "astra", name: "Astra", installs: 1_000_000, updated: at() },

@@ -31,6 +31,11 @@ const LOOSE_CREDIT = /\b[a-z]{2,20}\s+by\s+(?:the\s+)?|\b[a-z]{2,20}(?:ed|ing)\s
 const OPENING_MARKER = /^\s*(?:(?:start|begin|beginning|end|ende)(?:\s+of)?\b\s*[:-]?\s*|\/\s*|-+\s*|\[\s*)?/i;
 /** Credits read per comment; real footers have one or two. */
 const MAX_CREDITS_PER_COMMENT = 4;
+/** Versions per comment whose preceding words are read as a name, and how many words back. */
+const MAX_VERSIONS_PER_COMMENT = 3;
+const MAX_NAME_SPAN = 6;
+/** Words between a name and its version ("Foo Bar plugin v1.2", "Foo | v 1.2"). */
+const SPAN_FILLERS = new Set(["plugin", "version", "ver", "ver.", "v", "|", "-", "\u2013", "\u2014", ":"]);
 /** A link to a plugin's page in the WordPress.org directory. */
 const DIRECTORY_LINK = /\bwordpress\.org\/(?:extend\/)?plugins\/([a-z0-9][a-z0-9._-]{0,99})(?=[/?#"'\s)]|$)/gi;
 /** Response headers that credit software by name ("Name/1.2", "Name 1.2"). */
@@ -105,6 +110,7 @@ export function commentObservations(page: PageModel): Observation[] {
     follow(CREDIT, "nothing", "credit");
     follow(USING, "nothing", "using");
     follow(LOOSE_CREDIT, "version", "loose");
+    found.push(...versionSpans(comment, value, seen));
     const slugs = new Set<string>();
     for (const link of comment.matchAll(DIRECTORY_LINK)) {
       const slug = (link[1] ?? "").toLowerCase().replace(/[._-]+$/, "");
@@ -116,6 +122,35 @@ export function commentObservations(page: PageModel): Observation[] {
         seen,
         subject: { kind: "slug", slug },
         version: markedVersion(comment),
+      });
+    }
+  }
+  return found;
+}
+
+/**
+ * "Name X.Y" anywhere in a comment: for each version (strict), the last one to six words
+ * before it (fillers skipped) as exact names. Only names an index knows count (resolve.ts).
+ */
+function versionSpans(comment: string, value: string, seen: string): Observation[] {
+  const words = wordsOf(comment, 60);
+  const found: Observation[] = [];
+  let versions = 0;
+  for (let index = 2; index < words.length && versions < MAX_VERSIONS_PER_COMMENT; index++) {
+    const version = strictVersion(words[index]);
+    if (!version) continue;
+    versions++;
+    let end = index;
+    while (end > 0 && SPAN_FILLERS.has((words[end - 1] ?? "").toLowerCase())) end--;
+    // Starting at the comment's first word is the opening's case, read already.
+    for (let start = Math.max(1, end - MAX_NAME_SPAN); start < end; start++) {
+      found.push({
+        source: "html_comment",
+        value,
+        seen,
+        version,
+        phrase: "anywhere",
+        subject: { kind: "name", words: words.slice(start, end), needs: "version" },
       });
     }
   }

@@ -56,7 +56,10 @@ export interface Observation {
   /**
    * Where in a comment a name was read: at its start, after a credit phrase, after
    * "using"/"uses" (a library the credited plugin uses, when the comment's start already
-   * named a plugin: "Easy FancyBox 1.8.18 using FancyBox 1.3.28"), or after a loose "… by".
+   * named a plugin: "Easy FancyBox 1.8.18 using FancyBox 1.3.28"), after a loose "… by", or
+   * `anywhere`: the exact words right before a version somewhere in the comment ("Generated
+   * in 0.3 s by Foo Cache 1.2" → "Foo Cache", with `version`); such a name must be one an
+   * index knows — no slug is made up from it.
    */
-  phrase?: "opening" | "credit" | "using" | "loose";
+  phrase?: "opening" | "credit" | "using" | "loose" | "anywhere";
 }

@@ -256,8 +256,21 @@ function resolveSlug(observation: Observation, slug: string, context: ResolveCon
   }
 }
 
+/** The exact words before a version, anywhere in a comment: a name an index knows, or nothing. */
+function resolveSpan(words: readonly string[], version: string, context: ResolveContext): Resolution {
+  const text = words.join(" ");
+  const key = normalizeName(text);
+  if (text.length > 120 || !isUsableKey(key) || context.themeNames.has(key)) return null;
+  const found = findName(text, key, context);
+  if (!found || found === "theme" || found.via === "backed") return null;
+  if (context.themeKeys.has(identifierKey(found.slug))) return null;
+  return { kind: "plugin", slug: found.slug, via: found.via, version };
+}
+
 export function resolveObservation(observation: Observation, context: ResolveContext): Resolution {
   const { subject } = observation;
+  if (subject.kind === "name" && observation.phrase === "anywhere")
+    return observation.version ? resolveSpan(subject.words, observation.version, context) : null;
   if (subject.kind === "name") return resolveName(subject.words, subject, context);
   if (subject.kind === "identifier") {
     const found = resolveIdentifier(subject, context);
@@ -386,7 +399,16 @@ export function queryKeys(observations: readonly Observation[]): { names: Set<st
   const addSlug = (slug: string) => {
     if (slugs.size < MAX_QUERY_SLUGS && SLUG_SHAPE.test(slug) && !GENERIC_NAMES.has(slug)) slugs.add(slug);
   };
-  for (const { subject } of observations) {
+  for (const { subject, phrase } of observations) {
+    if (subject.kind === "name" && phrase === "anywhere") {
+      // Only the exact span is looked up.
+      const text = subject.words.join(" ");
+      const key = normalizeName(text);
+      if (text.length <= 120 && isUsableKey(key) && names.size < MAX_QUERY_NAMES) names.add(key);
+      addSlug(slugify(text));
+      addSlug(slugify(text, true));
+      continue;
+    }
     if (subject.kind === "slug") addSlug(subject.slug);
     else if (subject.kind === "identifier") {
       for (const candidate of subject.candidates) {
