@@ -5,7 +5,8 @@
  * bad files refused with the served index left whole; one import at a time; the CLI; and
  * the refresh from a local stub speaking the API's format — a full listing, an unchanged
  * incremental one (one request), an incremental one with a renamed and a new plugin, a
- * conditional first page (304), a failing page, a listing that shrank, lookups turned off.
+ * conditional first page (304), a failing page, a listing that shrank, lookups turned off;
+ * and the pg-boss job filling an empty index at start-up.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -18,6 +19,7 @@ import { DirectoryRefresher } from "../../../server/intel/directory/directory-re
 import { DirectoryFormatError } from "../../../server/intel/directory/entries.ts";
 import { silentLogger } from "../../../server/logging/logger.ts";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../../helpers/databases.ts";
+import { startTestService, type TestService } from "../../helpers/service.ts";
 import {
   type DirectoryEntryFixture,
   type DirectoryStub,
@@ -325,4 +327,30 @@ describe.each(BACKENDS)("refreshing the names index from WordPress.org (a local 
     });
     expect(await off.neverFetched()).toBe(false);
   });
+});
+
+describe("the refresh job fills an empty names index at start-up (pg-boss, the service's own queue)", () => {
+  let stub: DirectoryStub;
+  let service: TestService;
+  beforeAll(async () => {
+    const data = directoryFixture();
+    stub = startDirectoryStub(data.plugins, data.themes);
+    service = await startTestService({
+      backend: "pglite",
+      env: { WPORG_API_URL: stub.url, INTEL_REFRESH_CRON: "0 */6 * * *" },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await service?.stop();
+    stub?.stop();
+  });
+
+  test("with WordPress.org on and no index yet, the job runs at once and the index is served", async () => {
+    const store = service.running.services.names;
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline && !(await store.source("theme"))?.generation) await Bun.sleep(250);
+    expect(await store.source("plugin")).toMatchObject({ origin: "wordpress.org", record_count: stub.plugins.length });
+    expect(await store.source("theme")).toMatchObject({ origin: "wordpress.org", record_count: stub.themes.length });
+    expect(stub.hits.some((hit) => hit.includes("action=query_plugins"))).toBe(true);
+  }, 90_000);
 });
