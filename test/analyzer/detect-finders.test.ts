@@ -227,6 +227,13 @@ describe("one rule at a time", () => {
     expect(pluginsOf(artifacts).filter((plugin) => plugin.version !== null)).toEqual([]);
   });
 
+  test("a plugin's version equal to this site's WordPress version is not taken (more likely WordPress's)", async () => {
+    const artifacts = await indexed(
+      page('<meta name="tidy-tables-version" content="6.5.3" /><script>var flavor_slider_version = "3.1.4";</script>'),
+    );
+    expect(versions(pluginsOf(artifacts))).toEqual({ "flavor-slider": "3.1.4", "tidy-tables": null });
+  });
+
   test("an object's version belongs to whoever ships the script beside it: a theme's and core's are no plugin's", async () => {
     const artifacts = await indexed(
       page(

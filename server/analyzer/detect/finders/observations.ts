@@ -73,6 +73,7 @@ export function resolveContext(
   artifacts: Artifacts,
   paths: SitePaths,
   fromPage: ReadonlyMap<string, readonly string[]>,
+  coreVersion: string | null = null,
 ): ResolveContext {
   const pageSlugs = new Map<string, { slug: string; source: PageSlugSource }>();
   const show = (slug: string, source: PageSlugSource) => {
@@ -95,6 +96,7 @@ export function resolveContext(
     signatureKeys,
     themeKeys: themes.keys,
     themeNames: themes.names,
+    coreVersion,
   };
 }
 
@@ -105,7 +107,10 @@ export function namedPlugins(
   fromPage: ReadonlyMap<string, readonly string[]>,
   coreVersion: string | null,
 ): Map<string, Found> {
-  return resolveAll(siteObservations(artifacts, fromPage, coreVersion), resolveContext(artifacts, paths, fromPage));
+  return resolveAll(
+    siteObservations(artifacts, fromPage, coreVersion),
+    resolveContext(artifacts, paths, fromPage, coreVersion),
+  );
 }
 
 /**

@@ -60,6 +60,8 @@ export interface ResolveContext {
   /** The active theme and its parent: identifierKeys of their slugs, normalised names. */
   themeKeys: ReadonlySet<string>;
   themeNames: ReadonlySet<string>;
+  /** This site's WordPress version: a finder's version equal to it is more likely WordPress's than the plugin's. */
+  coreVersion?: string | null;
 }
 
 type Resolution =
@@ -334,8 +336,16 @@ export function resolveAll(observations: readonly Observation[], context: Resolv
       .filter(({ observation, found }) => observation.phrase === "opening" && found?.kind === "plugin")
       .map(({ observation }) => observation.seen),
   );
-  for (const { observation, found } of resolved) {
-    if (!found || (observation.phrase === "using" && named.has(observation.seen))) continue;
+  for (const { observation, found: resolution } of resolved) {
+    if (!resolution || (observation.phrase === "using" && named.has(observation.seen))) continue;
+    // A plugin rarely shares WordPress's version; a version key that does is more likely WordPress's.
+    const found =
+      context.coreVersion &&
+      resolution.version === context.coreVersion &&
+      resolution.kind === "plugin" &&
+      resolution.via !== "signature"
+        ? { ...resolution, version: undefined }
+        : resolution;
     if (found.kind === "infer") {
       const list = inferred.get(found.slug) ?? [];
       list.push({ observation, version: found.version, name: found.name });
