@@ -90,7 +90,7 @@ export async function analyze(url: string, options: AnalyzeOptions, signal: Abor
     options.limits ?? DEFAULT_CLIENT_LIMITS,
   );
   const artifacts = await gather(url, client);
-  if (options.names) await lookUpNames(artifacts, options.names);
+  if (options.names) await lookUpNames(artifacts, options.names, signal);
   if (options.enumerate) await enumerateComponents(client, artifacts, options.enumerate, signal);
   const detected = detect(artifacts);
   const source = options.intel ?? emptyIntel();
@@ -108,12 +108,23 @@ export async function analyze(url: string, options: AnalyzeOptions, signal: Abor
   return resultFrom(detected, intel);
 }
 
+/** How long detection waits for the names index (two indexed queries; a stuck database must not hold the report). */
+const NAMES_LOOKUP_TIMEOUT_MS = 5_000;
+
 /** Asks the names index about the names and slugs the site shows; the answer becomes an artifact. */
-async function lookUpNames(artifacts: Artifacts, lookup: NameLookup): Promise<void> {
+async function lookUpNames(artifacts: Artifacts, lookup: NameLookup, signal: AbortSignal): Promise<void> {
   const query = nameQuery(artifacts);
   if (query.names.length === 0 && query.slugs.length === 0) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    artifacts.directory = await lookup(query);
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no answer within ${NAMES_LOOKUP_TIMEOUT_MS / 1000} s`)),
+        NAMES_LOOKUP_TIMEOUT_MS,
+      );
+      signal.addEventListener("abort", () => reject(new Error("the analysis was stopped")), { once: true });
+    });
+    artifacts.directory = await Promise.race([lookup(query), late]);
   } catch (error) {
     // Detection goes on with the signature table and the site's readmes only.
     artifacts.errors.push({
@@ -121,6 +132,8 @@ async function lookUpNames(artifacts: Artifacts, lookup: NameLookup): Promise<vo
       kind: "names_unavailable",
       message: `The WordPress.org names index could not be asked, so plugins were named from built-in signatures only: ${(error as Error).message}`,
     });
+  } finally {
+    clearTimeout(timer);
   }
 }
 
