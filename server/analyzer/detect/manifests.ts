@@ -134,11 +134,14 @@ const NOISE = new Set([
   "bundle",
 ]);
 
-/** The words of a name or slug, noise dropped: "FooGallery_Pro" → foo, gallery; "@acme/foo-gallery" → foo, gallery. */
+/**
+ * The words of a name or slug, noise dropped: "Foo Gallery Pro" → foo, gallery; "@acme/foo-gallery"
+ * → foo, gallery. CamelCase stays one word ("WooCommerce" is woocommerce, as in its slug);
+ * "FooGallery" still matches foo-gallery by its joined letters.
+ */
 export function nameWords(text: string): string[] {
   return text
     .replace(/^@[^/]+\//, "") // npm scope
-    .replace(/([a-z])([A-Z])/g, "$1 $2") // camelCase
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter((word) => word.length > 0 && !NOISE.has(word));
