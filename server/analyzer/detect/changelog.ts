@@ -77,27 +77,37 @@ export function headingVersion(heading: string): { version: string | null; unrel
   return { version, unreleased };
 }
 
-/** The heading text of a line in a shape, or null when the line is not of that shape. */
+/**
+ * The heading text of a line in a shape, or null when the line is not of that shape. The
+ * line comes trimmed; markers are taken off with string operations, not with patterns whose
+ * parts overlap (`\s*(.+?)\s*=+\s*$` backtracks quadratically on a line of spaces).
+ */
 function headingOf(line: string, shape: Shape): string | null {
   switch (shape) {
-    case "equals":
-      return /^\s*=+\s*([^=]+?)\s*=+\s*$/.exec(line)?.[1] ?? null;
-    case "hash":
-      return /^ {0,3}#{1,6}\s+(.+?)\s*#*\s*$/.exec(line)?.[1] ?? null;
+    case "equals": {
+      if (!line.startsWith("=") || !line.endsWith("=")) return null;
+      const inner = line.replace(/^=+/, "").replace(/=+$/, "").trim();
+      return inner.length > 0 && !inner.includes("=") ? inner : null;
+    }
+    case "hash": {
+      const match = /^#{1,6}[ \t]/.exec(line);
+      return match ? line.slice(match[0].length).replace(/#+$/, "").trim() || null : null;
+    }
     case "bold": {
-      const match = /^\s*\*\*([^*]+)\*\*(.*)$/.exec(line);
+      if (!line.startsWith("**")) return null;
+      const end = line.indexOf("**", 2);
       // "**1.2.3** - 2024-01-10" is a heading; "**Note:** a long sentence" is not.
-      return match?.[1] && (match[2] ?? "").length <= 60 ? `${match[1]} ${match[2] ?? ""}` : null;
+      if (end < 3 || line.length - end - 2 > 60) return null;
+      return `${line.slice(2, end)} ${line.slice(end + 2)}`.trim();
     }
-    case "plain": {
+    case "plain":
       // A bare line that is only a heading: short, the version (or a date) first.
-      const trimmed = line.trim();
-      return trimmed.length <= 80 && /^(?:v\d|\d|version\s|release\s)/i.test(trimmed) ? trimmed : null;
-    }
+      return line.length <= 80 && /^(?:v\d|\d|version\s|release\s)/i.test(line) ? line : null;
     case "bullet": {
-      const match = /^\s*[*\-+•]\s+(.+)$/.exec(line);
+      if (!/^[*\-+•][ \t]/.test(line)) return null;
+      const item = line.slice(2).trim();
       // "* 1.2.3 - Fixed…" or "* 1.2.3:": the version, then a separator or the end.
-      return match?.[1] && /^v?\d+(?:\.\d+)+\s*(?:$|[-–—:(])/.test(match[1]) ? match[1] : null;
+      return /^v?\d+(?:\.\d+)+[ \t]*(?:$|[-–—:(])/.test(item) ? item : null;
     }
   }
 }
@@ -107,7 +117,7 @@ function headingOf(line: string, shape: Shape): string | null {
  * oldest-first changelog give its newest (last) entry.
  */
 export function parseChangelog(text: string, complete: boolean): Changelog {
-  const lines = text.split(/\r?\n/, MAX_LINES).map((line) => line.slice(0, MAX_LINE));
+  const lines = text.split(/\r?\n/, MAX_LINES).map((line) => line.slice(0, MAX_LINE).trim());
   for (const shape of SHAPES) {
     const entries: ChangelogEntry[] = [];
     let unreleased = 0;

@@ -19,13 +19,13 @@ export interface PluginReadme {
 /** True when the text has the shape of a WordPress.org readme (not a 404 page). */
 export function looksLikeReadme(text: string): boolean {
   return (
-    /^\s*===\s*[^=\n]+===/m.test(text.slice(0, 2_000)) || /^[\s*#>-]*(?:\*\*)?Stable tag:/im.test(text.slice(0, 5_000))
+    /^\s*===\s*[^=\n]+===/m.test(text.slice(0, 2_000)) || /^[ \t*#>-]*(?:\*\*)?Stable tag:/im.test(text.slice(0, 5_000))
   );
 }
 
 /** A header field (`Stable tag: 1.2.3`, `* Stable tag: 1.2.3`, `**Stable tag:** 1.2.3`), from the part before the first section. */
 function headerField(head: string, name: string): string | null {
-  const pattern = new RegExp(`^[\\s*>-]*(?:\\*\\*)?${name}\\s*:\\s*(?:\\*\\*)?\\s*v?([^\\s*]+)`, "im");
+  const pattern = new RegExp(`^[ \\t*>-]*(?:\\*\\*)?${name}[ \\t]*:[ \\t]*(?:\\*\\*[ \\t]*)?v?([^\\s*]+)`, "im");
   return pattern.exec(head)?.[1] ?? null;
 }
 
@@ -33,7 +33,7 @@ function headerField(head: string, name: string): string | null {
 const CHANGELOG_SECTION =
   /^[ \t]*(?:==+[ \t]*(?:change[ \t]?log|changes|release[ \t]notes|version[ \t]history)[ \t]*==+|#{1,3}[ \t]*(?:change[ \t]?log|changes|release[ \t]notes|version[ \t]history)[ \t]*#*)[ \t]*$/im;
 /** The next readme section after the changelog (`== Upgrade Notice ==`, `## Screenshots`), not an entry like `== 1.2 ==`. */
-const NEXT_SECTION = /^[ \t]*(?:==+[ \t]*[^=\d\s][^=]*==+|#{1,2}[ \t]+[^#\d\s[v][^\n]*)[ \t]*$/im;
+const NEXT_SECTION = /^[ \t]*(?:==+[ \t]*[^=\d\s][^=\n]*==+|#{1,2}[ \t]+[^#\d\s[v][^\n]*)[ \t]*$/im;
 
 export function parsePluginReadme(text: string, complete = true): PluginReadme {
   const firstSection = text.search(/^[ \t]*(?:==[^=]|##[^#])/m);
