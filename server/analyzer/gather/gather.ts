@@ -6,7 +6,8 @@
  * from the homepage is asked speculatively (REST users beside the REST root); the few
  * probes that truly depend on another answer (oEmbed of the feed's newest item, the parent
  * theme a child's style.css names, sitemaps robots.txt lists, readmes of plugins the REST
- * API or a listing names, GET after HEAD) are started the moment that answer is in, and go
+ * API or a listing names, the next version file of a plugin whose version is still unknown
+ * (gather/version-files.ts), GET after HEAD) are started the moment that answer is in, and go
  * before whatever of the wave still waits (gather/chains.ts). A failed probe becomes an
  * entry in errors[], never a failed analysis.
  *
