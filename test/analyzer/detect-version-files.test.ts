@@ -115,6 +115,14 @@ describe("readme.txt", () => {
     expect(readme.changelog?.entries.map((entry) => entry.version)).toEqual(["1.4.0", "1.3.9"]);
   });
 
+  test("a CRLF readme is cut at its next section like any other", () => {
+    const readme = parsePluginReadme(
+      "=== X ===\r\nStable tag: 1.3.0\r\n\r\n== Changelog ==\r\n\r\n= 1.3.0 =\r\n* a\r\n= 1.2.0 =\r\n* b\r\n\r\n== Upgrade Notice ==\r\n\r\n= 1.3.0 =\r\nUpgrade.\r\n",
+    );
+    expect(readme.stableTag).toBe("1.3.0");
+    expect(readme.changelog?.entries.map((entry) => entry.version)).toEqual(["1.3.0", "1.2.0"]);
+  });
+
   test("Stable tag: trunk is no release; Requires PHP and Tested up to are not versions", () => {
     const readme = parsePluginReadme(
       "=== X ===\nRequires at least: 6.0\nTested up to: 6.5\nRequires PHP: 7.4\nStable tag: trunk\n\n== Description ==\nx",
@@ -165,6 +173,7 @@ describe("translation templates, manifests and banners", () => {
     expect(namesPlugin("acme/wpforms", "wpforms-lite", null)).toBe(true);
     expect(namesPlugin("@acme/maps-block", "maps-block", null)).toBe(true);
     expect(namesPlugin("WPBakery Page Builder", "js_composer", "WPBakery Page Builder")).toBe(true);
+    expect(namesPlugin("Smush", "wp-smushit", null)).toBe(true);
     expect(namesPlugin("plugin-boilerplate", "split-plugin", "Split Plugin")).toBe(false);
     expect(namesPlugin("create-block", "acme-tabs", null)).toBe(false);
     expect(namesPlugin("wp-plugin", "acme-tabs", null)).toBe(false);
@@ -185,10 +194,38 @@ describe("translation templates, manifests and banners", () => {
       version: "1.3.0",
       name: "Acme_Tabs",
     });
+    expect(banner("/**\n * Foo Gallery front-end scripts\n * Version: 2.4.1\n */")).toMatchObject({
+      version: "2.4.1",
+      form: "tagged",
+    });
     expect(banner("/*! For license information please see view.js.LICENSE.txt */")).toBeNull();
     expect(banner("/******/ (() => { // webpackBootstrap")).toBeNull();
     expect(banner("!function(){}() /*! Late v1.0.0 */")).toBeNull();
   });
+});
+
+test("a banner counts for its plugin only: its own name, or a Version: tag under a line that starts with it", () => {
+  const artifacts = homepageOnly(`${ORIGIN}/`, "<html><body></body></html>");
+  const asset = (path: string, head: string) => ({
+    url: `${ORIGIN}/wp-content/plugins/foo-gallery/${path}`,
+    type: "script" as const,
+    status: 200,
+    headers: {},
+    bytes: head.length,
+    head,
+  });
+  const versionOf = (head: string, path = "assets/js/front.js") => {
+    const site = structuredClone(artifacts);
+    site.assets = [asset(path, head)];
+    return pickVersion(
+      pluginFileVersions(site, "foo-gallery", { paths: null, displayName: null, pageVotes: [] }).signals,
+    ).version;
+  };
+  expect(versionOf("/**\n * Foo Gallery front-end scripts\n * Version: 2.4.1\n */")).toBe("2.4.1");
+  expect(versionOf("/*! Foo Gallery v2.4.1 */")).toBe("2.4.1");
+  expect(versionOf("/*! Masonry PACKAGED v4.2.2 */")).toBeNull();
+  expect(versionOf("/*! Foo Gallery v2.4.1 */", "vendor/foo-gallery/front.js")).toBeNull();
+  expect(versionOf("/**\n * Gallery helpers\n * Version: 1.0.0\n */")).toBeNull();
 });
 
 describe("?ver= that is not the plugin's version", () => {
@@ -234,7 +271,8 @@ describe("precedence when files disagree", () => {
   const files = (answers: Partial<Record<ProbeKey, string>>, pageVotes: { version: string }[] = []) => {
     const artifacts: Artifacts = structuredClone(site);
     artifacts.probes = {};
-    for (const [key, body] of Object.entries(answers)) artifacts.probes[key as ProbeKey] = answer(url(key), 200, body ?? "");
+    for (const [key, body] of Object.entries(answers))
+      artifacts.probes[key as ProbeKey] = answer(url(key), 200, body ?? "");
     const found = pluginFileVersions(artifacts, "acme", {
       paths: null,
       displayName: null,

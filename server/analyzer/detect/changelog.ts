@@ -70,7 +70,7 @@ export function headingVersion(heading: string): { version: string | null; unrel
     .trim();
   const unreleased = UNRELEASED.test(text);
   const date = LEADING_DATE.exec(text);
-  if (date) text = text.slice(date[0].length).replace(/^[\s\-–—:|/,]+/, "");
+  if (date) text = text.slice(date[0].length).replace(/^[\s\-–—:|/,(]+/, "");
   text = text.replace(LEAD_WORDS, "");
   const match = VERSION_AT_START.exec(text);
   const version = match?.[1] && isFileVersion(match[1]) ? match[1] : null;
@@ -102,7 +102,7 @@ function headingOf(line: string, shape: Shape): string | null {
     }
     case "plain":
       // A bare line that is only a heading: short, the version (or a date) first.
-      return line.length <= 80 && /^(?:v\d|\d|version\s|release\s)/i.test(line) ? line : null;
+      return line.length <= 80 && /^(?:\[?v?\d|version\s|release\s)/i.test(line) ? line : null;
     case "bullet": {
       if (!/^[*\-+•][ \t]/.test(line)) return null;
       const item = line.slice(2).trim();

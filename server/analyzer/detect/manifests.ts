@@ -80,7 +80,7 @@ const VERSION_TOKEN = String.raw`v?(\d{1,4}(?:\.\d{1,5}){1,3}(?:-?(?:alpha|beta|
  * `Name version 1.2.3` on the first line, or a `Version:` / `@version` tag beside a
  * `Plugin Name:` / `Name:` / `@package` tag (or the first line's words).
  */
-export function parseBanner(comment: string): StatedVersion | null {
+export function parseBanner(comment: string): (StatedVersion & { form: "inline" | "tagged" }) | null {
   const lines = comment
     .split(/\r?\n/)
     .map((line) => line.replace(/^\s*\*?!?\s?/, "").trim())
@@ -91,7 +91,7 @@ export function parseBanner(comment: string): StatedVersion | null {
     first,
   );
   if (inline?.[1] && inline[2] && isFileVersion(inline[2])) {
-    return { version: inline[2], name: inline[1].replace(/[\s\-–—:,]+$/, ""), text: first };
+    return { version: inline[2], name: inline[1].replace(/[\s\-–—:,]+$/, ""), text: first, form: "inline" };
   }
   const tagged = lines
     .map((line) => new RegExp(`^@?version\\s*:?\\s*${VERSION_TOKEN}\\s*$`, "i").exec(line))
@@ -100,7 +100,24 @@ export function parseBanner(comment: string): StatedVersion | null {
   const named = lines
     .map((line) => /^(?:plugin name|name|@package|@plugin)\s*:?\s+(.{2,80})$/i.exec(line)?.[1])
     .find((name) => name);
-  return { version: tagged[1], name: named ?? (first && !/^@?version\b/i.test(first) ? first : null), text: tagged[0] };
+  return {
+    version: tagged[1],
+    name: named ?? (first && !/^@?version\b/i.test(first) ? first : null),
+    text: tagged[0],
+    form: "tagged",
+  };
+}
+
+/**
+ * Whether a description line starts with the plugin's name: "Foo Gallery front-end scripts"
+ * for foo-gallery. Used for the first line of a banner whose version is in a `Version:` tag.
+ */
+export function startsWithPluginName(line: string, slug: string, displayName: string | null): boolean {
+  const words = nameWords(line);
+  return [slug, displayName].some((candidate) => {
+    const own = candidate ? nameWords(candidate) : [];
+    return own.join("").length >= 5 && own.every((word, i) => words[i] === word);
+  });
 }
 
 /** Words that say nothing about which plugin a name is ("WP", "Plugin", "for", "Pro"). */
@@ -169,6 +186,10 @@ export function namesPlugin(
     if (words.length === 0) continue;
     if (words.join("") === joined) return true;
     if (exact) continue;
+    // "Smush" and wp-smushit: one name's letters inside the other's, long enough not to be chance.
+    const shorter = joined.length <= words.join("").length ? joined : words.join("");
+    const longer = shorter === joined ? words.join("") : joined;
+    if (shorter.length >= 4 && longer.includes(shorter)) return true;
     const mine = new Set(own);
     const theirs = new Set(words);
     if ([...mine].every((word) => theirs.has(word)) || [...theirs].every((word) => mine.has(word))) return true;

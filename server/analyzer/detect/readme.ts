@@ -35,7 +35,9 @@ const CHANGELOG_SECTION =
 /** The next readme section after the changelog (`== Upgrade Notice ==`, `## Screenshots`), not an entry like `== 1.2 ==`. */
 const NEXT_SECTION = /^[ \t]*(?:==+[ \t]*[^=\d\s][^=\n]*==+|#{1,2}[ \t]+[^#\d\s[v][^\n]*)[ \t]*$/im;
 
-export function parsePluginReadme(text: string, complete = true): PluginReadme {
+export function parsePluginReadme(raw: string, complete = true): PluginReadme {
+  // CRLF files: `$` in the section patterns must see the end of a line.
+  const text = raw.replace(/\r\n?/g, "\n");
   const firstSection = text.search(/^[ \t]*(?:==[^=]|##[^#])/m);
   const head = text.slice(0, Math.min(8_000, firstSection > 0 ? firstSection : 8_000));
   const name = /^\s*===\s*(.+?)\s*===/m.exec(text.slice(0, 2_000))?.[1]?.trim() ?? null;

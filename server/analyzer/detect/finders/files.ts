@@ -26,7 +26,14 @@ import { type PatternProbeName, probeKey } from "../../gather/probes.ts";
 import { siteText, siteUrl } from "../../untrusted-text.ts";
 import { type Changelog, parseChangelog } from "../changelog.ts";
 import type { WeightedEvidence } from "../evidence.ts";
-import { leadingComment, namesPlugin, parseBanner, parseManifest, parsePotHeader } from "../manifests.ts";
+import {
+  leadingComment,
+  namesPlugin,
+  parseBanner,
+  parseManifest,
+  parsePotHeader,
+  startsWithPluginName,
+} from "../manifests.ts";
 import { looksLikeReadme, parsePluginReadme } from "../readme.ts";
 import type { SitePaths } from "../site-paths.ts";
 import { isFileVersion, versionKey } from "../version-sanity.ts";
@@ -141,7 +148,11 @@ function bannerVotes(artifacts: Artifacts, slug: string, paths: SitePaths | null
     const banner = comment ? parseBanner(comment) : null;
     if (!banner) continue;
     const path = new URL(url).pathname;
-    if (banner.name && namesPlugin(banner.name, slug, displayName, true)) {
+    const mine =
+      banner.name &&
+      (namesPlugin(banner.name, slug, displayName, true) ||
+        (banner.form === "tagged" && startsWithPluginName(banner.name, slug, displayName)));
+    if (mine) {
       found.push(vote("asset_banner", banner.version, `${path}: ${banner.text}`, url, "build"));
     } else {
       ignored.push({
