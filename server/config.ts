@@ -10,7 +10,6 @@ import path from "node:path";
 import { DEFAULT_ENUMERATION_BUDGET, type EnumerationBudget } from "./analyzer/enumeration/plan.ts";
 import { parseDnsServers } from "./analyzer/fetch/dns-servers.ts";
 import { parseAllowlist } from "./analyzer/fetch/target-policy.ts";
-import { isLoopbackHost } from "./http/client-request.ts";
 import { WORDFENCE_FEED_URL, WPORG_API_URL } from "./intel/source-ids.ts";
 import { isPlanId, PLAN_IDS, PLANS, type PlanId } from "./plans/catalogue.ts";
 
@@ -104,13 +103,14 @@ const ROLES: readonly ServiceRole[] = ["all", "api", "worker"];
 
 /**
  * - `stripe`: Stripe keys are configured; plans are bought through Checkout.
- * - `test`: plans change at once, free of charge (BILLING_MODE=test, or a loopback PUBLIC_BASE_URL).
- * - `local`: PUBLIC_BASE_URL unset and no Stripe: test mode, but only for browsers on this
- *   machine (loopback peer and loopback Host), so a local trial can try the plans while a
- *   server exposed without configuration does not hand out Enterprise for free.
- * - `off`: no self-service plan changes; the operator sets plans with the admin CLI.
+ * - `test`: plans change at once, free of charge — only with an explicit BILLING_MODE=test.
+ *   Never inferred from the request or PUBLIC_BASE_URL: behind a plain reverse proxy every
+ *   client looks local (loopback peer, loopback Host), so any rule of that kind hands paid
+ *   plans to strangers (docs/decisions.md, "Billing").
+ * - `off`: no self-service plan changes; the operator sets plans with the admin CLI. The
+ *   default without Stripe.
  */
-export type BillingMode = "stripe" | "test" | "local" | "off";
+export type BillingMode = "stripe" | "test" | "off";
 const BILLING_MODES = ["stripe", "test", "off"] as const;
 
 export interface StripeConfig {
@@ -250,9 +250,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     if (raw === "stripe" && !stripe) problems.push("BILLING_MODE=stripe needs the STRIPE_* settings");
     if (raw === "test" && stripe) problems.push("BILLING_MODE=test cannot be used with the STRIPE_* settings");
     if (raw) return raw as BillingMode;
-    if (stripe) return "stripe";
-    if (!publicBaseUrlSet) return "local";
-    return isLoopbackHost(new URL(publicBaseUrl).hostname) ? "test" : "off";
+    return stripe ? "stripe" : "off";
   };
 
   const roleRaw = (read("WPREPORT_ROLE") ?? "all").toLowerCase();

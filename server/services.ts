@@ -93,7 +93,6 @@ function billingProvider(
       if (!stripe) throw new Error("BILLING_MODE=stripe without Stripe settings");
       return new StripeBillingProvider(stripe.client, stripe.prices, logger);
     case "test":
-    case "local":
       return new TestModeBillingProvider(subscriptions);
     case "off":
       return new DisabledBillingProvider();
