@@ -66,8 +66,12 @@ export interface Config {
   role: ServiceRole;
   /** Analyses one worker process runs at once. */
   workerConcurrency: number;
-  /** Analyses of one site (host name) at once, across every worker. */
+  /** Analyses of one target at once — one canonical host, and one resolved address — across every worker. */
   hostConcurrency: number;
+  /** Requests per second to one target, all analyses together (0: no pace); docs/target-policy.md. */
+  targetMaxRps: number;
+  /** Aggressive enumeration requests one target gets per hour, all accounts together. */
+  targetAggressivePerHour: number;
   /** Analyses per account at once, by plan (defaults from the plan catalogue). */
   accountConcurrency: Record<PlanId, number>;
   /** Queued + running analyses past which new ones are refused with 503 overloaded. */
@@ -325,6 +329,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     role: ROLES.includes(roleRaw as ServiceRole) ? (roleRaw as ServiceRole) : "all",
     workerConcurrency: int("WORKER_CONCURRENCY", 4, 1, 64),
     hostConcurrency: int("HOST_CONCURRENCY", 2, 1, 50),
+    targetMaxRps: int("TARGET_MAX_RPS", 60, 0, 10_000),
+    targetAggressivePerHour: int("TARGET_AGGRESSIVE_PER_HOUR", 1_000, 0, 1_000_000),
     accountConcurrency: accountConcurrency(),
     queueMaxDepth: int("QUEUE_MAX_DEPTH", 200, 1, 100_000),
     queueWaitMs: int("QUEUE_WAIT_MS", 120_000, 1_000, 3_600_000),
