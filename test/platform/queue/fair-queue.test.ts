@@ -117,10 +117,10 @@ describe("fair queues: an Enterprise flood of dead sites", () => {
     // The dead sites fail one by one (not charged); past the plan's number in a minute, the
     // flooder's next report waits.
     while (
-      (
+      ((
         await s.db.sql<{ n: number }[]>`
           select count(*)::int as n from unreachable_failures where account_id = ${attacker.accountId}`
-      )[0]?.n < ENTERPRISE.unreachablePerMinute
+      )[0]?.n ?? 0) < ENTERPRISE.unreachablePerMinute
     )
       await Bun.sleep(200);
     const more = await post(attacker.token, dead[0]?.url as string);
