@@ -12,8 +12,8 @@
  * A record that hit a cap comes out with `capped: true` (the importer counts them); what was
  * kept is still a well-formed value.
  */
-import { pipeline, Readable } from "node:stream";
-import parser from "stream-json/parser.js";
+import { getManyValues, isMany, none } from "stream-chain/defs.js";
+import { jsonParser } from "stream-json/core/parser.js";
 
 export interface RecordCaps {
   maxItems: number;
@@ -167,6 +167,71 @@ class RecordAssembler {
 }
 
 /**
+ * The top level of the feed: `{`, then keys each followed by one record, then `}`. Tokens go
+ * in synchronously (the parser is driven chunk by chunk, without a stream per token), and
+ * each completed record is handed to `emit`.
+ */
+class FeedReader {
+  private state: "before" | "key" | "value" | "between" | "after" = "before";
+  private key: string[] = [];
+  private keyLength = 0;
+  private record: RecordAssembler | undefined;
+
+  constructor(
+    private readonly caps: RecordCaps,
+    private readonly emit: (record: CappedRecord) => void,
+  ) {}
+
+  get complete(): boolean {
+    return this.state === "after";
+  }
+
+  push(token: Token): void {
+    if (this.state === "value" && this.record) {
+      this.record.push(token);
+      if (this.record.done) {
+        this.emit({ key: this.key.join(""), value: this.record.result, capped: this.record.capped });
+        this.record = undefined;
+        this.state = "between";
+      }
+      return;
+    }
+    switch (token.name) {
+      case "startObject":
+        if (this.state !== "before") throw new Error("expected a key, got an object");
+        this.state = "between";
+        return;
+      case "startKey":
+        if (this.state !== "between") throw new Error("unexpected key");
+        this.key = [];
+        this.keyLength = 0;
+        this.state = "key";
+        return;
+      case "stringChunk":
+        if (this.state === "key" && this.keyLength < MAX_KEY) {
+          const kept = (token.value as string).slice(0, MAX_KEY - this.keyLength);
+          this.key.push(kept);
+          this.keyLength += kept.length;
+        }
+        return;
+      case "endKey":
+        this.record = new RecordAssembler(this.caps);
+        this.state = "value";
+        return;
+      case "endObject":
+        if (this.state !== "between") throw new Error("unexpected end of object");
+        this.state = "after";
+        return;
+      default:
+        if (this.state === "before") throw new Error(`Top-level value must be an object, got ${token.name}`);
+    }
+  }
+}
+
+/** Characters of a record's key kept (feed keys are UUIDs). */
+const MAX_KEY = 200;
+
+/**
  * The properties of the one JSON object in `bytes`, each within `caps`. Throws when the bytes
  * are not one complete JSON object (a truncated download ends in an error, never a silent stop).
  */
@@ -174,52 +239,23 @@ export async function* readCappedRecords(
   bytes: AsyncIterable<Uint8Array>,
   caps: RecordCaps = RECORD_CAPS,
 ): AsyncGenerator<CappedRecord> {
-  const tokens = parser.asStream({ packValues: false, streamValues: true });
-  // pipeline() destroys the parser with the source's error, so a failed download throws here.
-  pipeline(Readable.from(bytes, { objectMode: false }), tokens, () => {});
-  let state: "before" | "key" | "value" | "between" | "after" = "before";
-  let key: string[] = [];
-  let keyLength = 0;
-  let record: RecordAssembler | undefined;
-  for await (const token of tokens as AsyncIterable<Token>) {
-    if (state === "value" && record) {
-      record.push(token);
-      if (record.done) {
-        yield { key: key.join(""), value: record.result, capped: record.capped };
-        record = undefined;
-        state = "between";
-      }
-      continue;
-    }
-    switch (token.name) {
-      case "startObject":
-        if (state === "before") state = "between";
-        else if (state === "between") throw new Error("expected a key, got an object");
-        break;
-      case "startKey":
-        if (state !== "between") throw new Error("unexpected key");
-        key = [];
-        keyLength = 0;
-        state = "key";
-        break;
-      case "stringChunk":
-        if (state === "key" && keyLength < 200) {
-          const kept = (token.value as string).slice(0, 200 - keyLength);
-          key.push(kept);
-          keyLength += kept.length;
-        }
-        break;
-      case "endKey":
-        record = new RecordAssembler(caps);
-        state = "value";
-        break;
-      case "endObject":
-        if (state !== "between") throw new Error("unexpected end of object");
-        state = "after";
-        break;
-      default:
-        if (state === "before") throw new Error(`Top-level value must be an object, got ${token.name}`);
-    }
+  // Keys, strings and numbers in chunks only: the parser never holds a whole huge string.
+  const parse = jsonParser({ packValues: false, streamValues: true });
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const ready: CappedRecord[] = [];
+  const reader = new FeedReader(caps, (record) => ready.push(record));
+  const feed = (result: unknown) => {
+    if (isMany(result)) for (const token of getManyValues(result) as Token[]) reader.push(token);
+  };
+  for await (const chunk of bytes) {
+    const text = decoder.decode(chunk, { stream: true });
+    if (text) feed(parse(text));
+    // Records are yielded between chunks: at most one chunk's worth of records waits here.
+    yield* ready.splice(0);
   }
-  if (state !== "after") throw new Error("unexpected end of the feed: expected the closing }");
+  const rest = decoder.decode();
+  if (rest) feed(parse(rest));
+  feed(parse(none as never));
+  yield* ready.splice(0);
+  if (!reader.complete) throw new Error("unexpected end of the feed: expected the closing }");
 }
