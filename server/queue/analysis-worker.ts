@@ -139,7 +139,9 @@ export class AnalysisWorker {
       targetKeys = target.keys;
       await this.analyse(row, job, target.host, targetKeys);
     } finally {
-      await slots.releaseAll([...targetKeys, accountKey], job.reportId).catch(() => {});
+      await slots.release(accountKey, job.reportId).catch(() => {});
+      // The target's slots stay taken while the pace's bucket refills (target-limits.ts).
+      await slots.releaseAfter(targetKeys, job.reportId, targets.refillMs).catch(() => {});
     }
   }
 

@@ -52,6 +52,18 @@ export class Slots {
     await this.sql`delete from host_slots where host = ${key} and report_id = ${reportId}`;
   }
 
+  /**
+   * Keeps the slots of `keys` taken `ms` longer, then frees them (the next claim removes
+   * expired slots): the per-target pace's refill time (target-limits.ts).
+   */
+  async releaseAfter(keys: readonly string[], reportId: string, ms: number): Promise<void> {
+    if (keys.length === 0) return;
+    if (ms <= 0) return this.releaseAll(keys, reportId);
+    await this.sql`
+      update host_slots set expires_at = now() + ${ms} * interval '1 millisecond'
+      where host in ${this.sql(keys as string[])} and report_id = ${reportId}`;
+  }
+
   async releaseAll(keys: readonly string[], reportId: string): Promise<void> {
     if (keys.length === 0) return;
     await this.sql`delete from host_slots where host in ${this.sql(keys as string[])} and report_id = ${reportId}`;

@@ -13,9 +13,11 @@
  * Three limits follow from that:
  * - analyses at once: a slot of every key (Slots, in the database), HOST_CONCURRENCY each;
  * - requests per second: each analysis is paced at TARGET_MAX_RPS / HOST_CONCURRENCY (a
- *   token bucket in its SafeClient). With at most HOST_CONCURRENCY analyses per key, the
- *   target never sees more than TARGET_MAX_RPS sustained — with no per-request round trip
- *   to a shared store;
+ *   token bucket of one second's worth in its SafeClient, full at the start). A slot is held
+ *   one second past its analysis (`refillMs`), so the next analysis in it starts when a bucket
+ *   carried over from the last one would be full again: each slot behaves as one bucket, and
+ *   the target sees at most TARGET_MAX_RPS × (1 + T) requests in any T seconds — with no
+ *   per-request round trip to a shared store;
  * - aggressive requests per hour: the enumeration's request budget is granted from a counter
  *   per key and hour in the database (TARGET_AGGRESSIVE_PER_HOUR), before it starts.
  */
@@ -71,6 +73,11 @@ export class TargetLimits {
   get analysisRps(): number {
     const { targetMaxRps, hostConcurrency } = this.settings;
     return targetMaxRps > 0 ? targetMaxRps / hostConcurrency : 0;
+  }
+
+  /** How long a target slot stays taken after its analysis: the time a bucket takes to refill. */
+  get refillMs(): number {
+    return this.analysisRps > 0 ? 1_000 : 0;
   }
 
   /** The keys a target URL is counted under: its canonical host and the addresses it resolves to. */
