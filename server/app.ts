@@ -84,7 +84,6 @@ export function createApp(
     .use(
       webRoutes({
         ...web,
-        billingMode: config.billingMode,
         auth: services.auth,
         signIn: services.signIn,
         tokens: services.tokens,

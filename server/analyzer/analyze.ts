@@ -57,6 +57,7 @@ export type AnalysisResult = Pick<
   | "mode"
   | "enumeration"
   | "installed_themes"
+  | "target_limits"
 >;
 
 export interface AnalyzeOptions {
@@ -96,7 +97,18 @@ export async function analyze(url: string, options: AnalyzeOptions, signal: Abor
       message: `Latest versions and known vulnerabilities could not be looked up: ${(error as Error).message}`,
     });
   }
-  return resultFrom(detected, intel);
+  const result = resultFrom(detected, intel);
+  // The pace is the analyzer's part of the per-target limits; the worker adds the rest.
+  if (client.pace > 0) {
+    result.target_limits = {
+      host: new URL(url).hostname,
+      hit: client.pacedRequests > 0 ? ["requests_per_second"] : [],
+      waited_ms: 0,
+      requests_per_second: client.pace,
+      aggressive_requests: options.enumerate ? options.enumerate.maxRequests : null,
+    };
+  }
+  return result;
 }
 
 /** Aggressive mode: enumeration of what passive detection did not find, on WordPress sites only. */

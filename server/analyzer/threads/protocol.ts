@@ -21,7 +21,7 @@ export interface ThreadSetup {
  * has one owner): a thread asks for it with `intel` and gets `intel-answer` back.
  */
 export type ToThread =
-  | { type: "analyze"; id: number; url: string; enumerate?: EnumerationPlan }
+  | { type: "analyze"; id: number; url: string; enumerate?: EnumerationPlan; requestsPerSecond?: number }
   | { type: "abort"; id: number }
   | { type: "intel-answer"; id: number; intel: Intel | null; error?: string };
 
