@@ -16,7 +16,7 @@ import { createSafeAgent } from "../server/analyzer/fetch/safe-agent.ts";
 import { SafeClient } from "../server/analyzer/fetch/safe-client.ts";
 import { TargetPolicy } from "../server/analyzer/fetch/target-policy.ts";
 import { gather } from "../server/analyzer/gather/gather.ts";
-import { ANALYZER_USER_AGENT } from "../server/analyzer/user-agent.ts";
+import { ANALYZER_USER_AGENT as USER_AGENT } from "../server/analyzer/user-agent.ts";
 import { type StaticSite, startStaticSite } from "../test/analyzer/sites/static-site.ts";
 
 const args = process.argv.slice(2);
@@ -38,7 +38,7 @@ if (!url || !output) {
 }
 const policy = new TargetPolicy((process.env.TARGET_ALLOWLIST ?? "127.0.0.1,localhost").split(","));
 const agent = createSafeAgent(policy);
-const artifacts = await gather(url, new SafeClient(agent, policy, AbortSignal.timeout(30_000), ANALYZER_USER_AGENT));
+const artifacts = await gather(url, new SafeClient(agent, policy, AbortSignal.timeout(30_000), USER_AGENT));
 artifacts.homepage.ttfb_ms = 0;
 artifacts.homepage.ttfb_samples_ms = artifacts.homepage.ttfb_samples_ms.map(() => 0);
 artifacts.homepage.download_ms = 0;

@@ -10,7 +10,6 @@ import path from "node:path";
 import { DEFAULT_ENUMERATION_BUDGET, type EnumerationBudget } from "./analyzer/enumeration/plan.ts";
 import { parseDnsServers } from "./analyzer/fetch/dns-servers.ts";
 import { parseAllowlist } from "./analyzer/fetch/target-policy.ts";
-import { isLoopbackHost } from "./http/client-request.ts";
 import { WORDFENCE_FEED_URL, WPORG_API_URL } from "./intel/source-ids.ts";
 import { isPlanId, PLAN_IDS, PLANS, type PlanId } from "./plans/catalogue.ts";
 
@@ -67,8 +66,12 @@ export interface Config {
   role: ServiceRole;
   /** Analyses one worker process runs at once. */
   workerConcurrency: number;
-  /** Analyses of one site (host name) at once, across every worker. */
+  /** Analyses of one target at once — one canonical host, and one resolved address — across every worker. */
   hostConcurrency: number;
+  /** Requests per second to one target, all analyses together (0: no pace); docs/target-policy.md. */
+  targetMaxRps: number;
+  /** Aggressive enumeration requests one target gets per hour, all accounts together. */
+  targetAggressivePerHour: number;
   /** Analyses per account at once, by plan (defaults from the plan catalogue). */
   accountConcurrency: Record<PlanId, number>;
   /** Queued + running analyses past which new ones are refused with 503 overloaded. */
@@ -104,13 +107,14 @@ const ROLES: readonly ServiceRole[] = ["all", "api", "worker"];
 
 /**
  * - `stripe`: Stripe keys are configured; plans are bought through Checkout.
- * - `test`: plans change at once, free of charge (BILLING_MODE=test, or a loopback PUBLIC_BASE_URL).
- * - `local`: PUBLIC_BASE_URL unset and no Stripe: test mode, but only for browsers on this
- *   machine (loopback peer and loopback Host), so a local trial can try the plans while a
- *   server exposed without configuration does not hand out Enterprise for free.
- * - `off`: no self-service plan changes; the operator sets plans with the admin CLI.
+ * - `test`: plans change at once, free of charge — only with an explicit BILLING_MODE=test.
+ *   Never inferred from the request or PUBLIC_BASE_URL: behind a plain reverse proxy every
+ *   client looks local (loopback peer, loopback Host), so any rule of that kind hands paid
+ *   plans to strangers (docs/decisions.md, "Billing").
+ * - `off`: no self-service plan changes; the operator sets plans with the admin CLI. The
+ *   default without Stripe.
  */
-export type BillingMode = "stripe" | "test" | "local" | "off";
+export type BillingMode = "stripe" | "test" | "off";
 const BILLING_MODES = ["stripe", "test", "off"] as const;
 
 export interface StripeConfig {
@@ -250,9 +254,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     if (raw === "stripe" && !stripe) problems.push("BILLING_MODE=stripe needs the STRIPE_* settings");
     if (raw === "test" && stripe) problems.push("BILLING_MODE=test cannot be used with the STRIPE_* settings");
     if (raw) return raw as BillingMode;
-    if (stripe) return "stripe";
-    if (!publicBaseUrlSet) return "local";
-    return isLoopbackHost(new URL(publicBaseUrl).hostname) ? "test" : "off";
+    return stripe ? "stripe" : "off";
   };
 
   const roleRaw = (read("WPREPORT_ROLE") ?? "all").toLowerCase();
@@ -327,6 +329,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     role: ROLES.includes(roleRaw as ServiceRole) ? (roleRaw as ServiceRole) : "all",
     workerConcurrency: int("WORKER_CONCURRENCY", 4, 1, 64),
     hostConcurrency: int("HOST_CONCURRENCY", 2, 1, 50),
+    targetMaxRps: int("TARGET_MAX_RPS", 60, 0, 10_000),
+    targetAggressivePerHour: int("TARGET_AGGRESSIVE_PER_HOUR", 1_000, 0, 1_000_000),
     accountConcurrency: accountConcurrency(),
     queueMaxDepth: int("QUEUE_MAX_DEPTH", 200, 1, 100_000),
     queueWaitMs: int("QUEUE_WAIT_MS", 120_000, 1_000, 3_600_000),

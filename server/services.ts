@@ -32,9 +32,10 @@ import { IntelRefresher } from "./intel/refresh.ts";
 import { WporgClient } from "./intel/wporg.ts";
 import type { Logger } from "./logging/logger.ts";
 import { AnalysisWorker } from "./queue/analysis-worker.ts";
-import { HostSlots } from "./queue/host-slots.ts";
+import { Slots } from "./queue/host-slots.ts";
 import { type JobQueue, jobExpirySeconds, openJobQueue } from "./queue/job-queue.ts";
 import { createMetrics, type QueueMetrics } from "./queue/metrics.ts";
+import { TargetLimits } from "./queue/target-limits.ts";
 import { QuotaService, RESERVATION_GRACE_MS } from "./quota/quota.service.ts";
 import { createRateLimiter, type RateLimiter } from "./ratelimit/limiter.ts";
 import { ReportHistoryService } from "./reports/report-history.service.ts";
@@ -97,7 +98,6 @@ function billingProvider(
       if (!stripe) throw new Error("BILLING_MODE=stripe without Stripe settings");
       return new StripeBillingProvider(stripe.client, stripe.prices, logger);
     case "test":
-    case "local":
       return new TestModeBillingProvider(subscriptions);
     case "off":
       return new DisabledBillingProvider();
@@ -166,9 +166,14 @@ export async function createServices(
   const analyzeSite: AnalyzeFn =
     overrides.analyze ??
     (async (url, signal, request) => {
-      if (request?.mode !== "aggressive") return threads.analyze(url, signal);
-      const plan = enumerationPlan(await intel.vulnerableSlugs(MAX_CANDIDATES), config.enumeration);
-      return threads.analyze(url, signal, plan);
+      const pace = request?.requestsPerSecond;
+      if (request?.mode !== "aggressive") return threads.analyze(url, signal, undefined, pace);
+      const budget = {
+        ...config.enumeration,
+        maxRequests: Math.min(config.enumeration.maxRequests, request.aggressiveRequests ?? Number.POSITIVE_INFINITY),
+      };
+      const plan = enumerationPlan(await intel.vulnerableSlugs(MAX_CANDIDATES), budget);
+      return threads.analyze(url, signal, plan, pace);
     });
   const subscriptions = new SubscriptionService(sql);
   // Built once: the billing provider (Checkout, Portal) and the webhook service share it.
@@ -176,6 +181,12 @@ export async function createServices(
     ? { client: createStripeClient(config.stripe), prices: new PriceBook(config.stripe.prices) }
     : undefined;
   const metrics = createMetrics(sql);
+  const targets = new TargetLimits(sql, {
+    hostConcurrency: config.hostConcurrency,
+    targetMaxRps: config.targetMaxRps,
+    aggressivePerHour: config.targetAggressivePerHour,
+    dnsServers: config.dnsServers,
+  });
   const queue = await openJobQueue(config, db, logger);
   await createIntelRefreshQueue(queue.boss, config.intel);
   const reports = new ReportService({
@@ -194,7 +205,9 @@ export async function createServices(
     sql,
     quota,
     queue,
-    hostSlots: new HostSlots(sql, config.hostConcurrency, config.analysisTimeoutMs + RESERVATION_GRACE_MS),
+    slots: new Slots(sql, config.analysisTimeoutMs + RESERVATION_GRACE_MS),
+    targets,
+    aggressiveMaxRequests: config.enumeration.maxRequests,
     analyze: analyzeSite,
     config,
     startWithinMs: deadlines.startWithinMs,

@@ -11,7 +11,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Count, Nullable, named, Percent, StringEnum } from "./schema.ts";
 
-export const REPORT_SCHEMA_VERSION = "1.3.0";
+export const REPORT_SCHEMA_VERSION = "1.4.0";
 
 // ── Enumerations ────────────────────────────────────────────────────────────────────────────
 
@@ -648,6 +648,36 @@ export const EnumerationSummarySchema = named(
 );
 export type EnumerationSummary = Static<typeof EnumerationSummarySchema>;
 
+export const TARGET_LIMITS = ["analyses_at_once", "requests_per_second", "aggressive_requests_per_hour"] as const;
+
+export const TargetLimitsSchema = named(
+  "TargetLimits",
+  Type.Object(
+    {
+      host: Type.String({
+        description: "The canonical host the limits were counted on: lower case, no trailing dot, no leading www.",
+      }),
+      hit: Type.Array(StringEnum(TARGET_LIMITS), {
+        description:
+          "The per-target limits this analysis ran into: analyses_at_once (it waited for another analysis of the same site or address to finish), requests_per_second (some requests waited for the pace), aggressive_requests_per_hour (the enumeration got less than its budget, or none). Empty when none was hit.",
+      }),
+      waited_ms: Count({ description: "How long it waited for the site's or address's analyses at once" }),
+      requests_per_second: Type.Number({
+        minimum: 0,
+        description: "The pace this analysis's requests kept (its share of the target's requests per second)",
+      }),
+      aggressive_requests: Nullable(Count(), {
+        description: "Requests the target's hourly aggressive budget granted the enumeration; null for passive reports",
+      }),
+    },
+    {
+      description:
+        "Per-target limits shared by every account and worker (docs/target-policy.md, 'Per-target limits'). Since 1.4.0.",
+    },
+  ),
+);
+export type TargetLimits = Static<typeof TargetLimitsSchema>;
+
 // ── The report ──────────────────────────────────────────────────────────────────────────────
 
 export const REPORT_ID_PATTERN = "^rep_[0-9a-z]{26}$";
@@ -692,6 +722,11 @@ export const ReportSchema = named(
         Type.Array(ComponentSchema, {
           description:
             "Themes installed besides the active one and its parent, which the site does not load: named by an open listing of the themes folder (at most 50), or found by aggressive enumeration (found_by: aggressive). Their code can still be requested directly, so their vulnerabilities are looked up. Since 1.2.0.",
+        }),
+      ),
+      target_limits: Type.Optional(
+        Nullable(TargetLimitsSchema, {
+          description: "Which per-target limits the analysis ran into; null until it starts. Since 1.4.0.",
         }),
       ),
     },

@@ -59,6 +59,7 @@ export type AnalysisResult = Pick<
   | "mode"
   | "enumeration"
   | "installed_themes"
+  | "target_limits"
 >;
 
 export interface AnalyzeOptions {
@@ -105,7 +106,18 @@ export async function analyze(url: string, options: AnalyzeOptions, signal: Abor
       message: `Latest versions and known vulnerabilities could not be looked up: ${(error as Error).message}`,
     });
   }
-  return resultFrom(detected, intel);
+  const result = resultFrom(detected, intel);
+  // The pace is the analyzer's part of the per-target limits; the worker adds the rest.
+  if (client.pace > 0) {
+    result.target_limits = {
+      host: new URL(url).hostname,
+      hit: client.pacedRequests > 0 ? ["requests_per_second"] : [],
+      waited_ms: 0,
+      requests_per_second: client.pace,
+      aggressive_requests: options.enumerate ? options.enumerate.maxRequests : null,
+    };
+  }
+  return result;
 }
 
 /** How long detection waits for the names index (two indexed queries; a stuck database must not hold the report). */
@@ -157,9 +169,11 @@ async function enumerateComponents(
     });
     return;
   }
+  const plugins = detectPlugins(artifacts, paths, wordpress.version);
   const known = {
-    plugins: lowerSlugs(detectPlugins(artifacts, paths, wordpress.version)),
+    plugins: lowerSlugs(plugins),
     themes: lowerSlugs(activeThemes(detectTheme(artifacts, paths))),
+    pluginSlugs: plugins.map((plugin) => plugin.slug),
   };
   await enumerate(client, artifacts, paths, plan, known, signal);
 }

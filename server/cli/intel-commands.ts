@@ -62,7 +62,7 @@ export async function runIntelCommand(
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       io.err(
         result.imported
-          ? `Imported ${result.records - result.skipped} records (${result.rows} component entries, ${result.skipped} skipped) from ${resolved} as source ${result.source} in ${seconds} s.`
+          ? `Imported ${result.records - result.skipped} records (${result.rows} component entries, ${result.skipped} skipped${result.capped > 0 ? `, ${result.capped} larger than a record's caps, imported in part` : ""}) from ${resolved} as source ${result.source} in ${seconds} s.`
           : `${resolved} is already the served ${result.source} data; nothing changed.`,
       );
       return;

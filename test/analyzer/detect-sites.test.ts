@@ -48,6 +48,7 @@ const SITES: [name: string, path: string][] = [
   ["headers", "/"],
   ["listing-apache", "/"],
   ["subdir-child", "/blog/"],
+  ["version-files", "/"],
   ["self-naming", "/"],
   ["no-signal", "/"],
 ];

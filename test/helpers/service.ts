@@ -63,6 +63,10 @@ export async function startTestService(
     // WordPress.org or a refresh point these at local stubs.
     WPORG_API_URL: "off",
     INTEL_REFRESH_CRON: "off",
+    // Every test site is on 127.0.0.1, one target for the per-target limits: the pace (and the
+    // second a slot is held after each analysis) would only slow the suites down. The tests of
+    // the pace set it (test/platform/queue/target-limits.test.ts).
+    TARGET_MAX_RPS: "0",
     ...options.env,
   });
   const running = await startService(config, createLogger(config.logLevel), { ...options, db });

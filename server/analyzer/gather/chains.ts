@@ -37,7 +37,14 @@ const prettyRestRoot = (paths: SitePaths) => new URL("wp-json/", paths.installBa
  * plugins its namespaces name. The users are asked together with the first candidate root,
  * whose URL they derive from; they are kept only if that candidate is the root.
  */
-export async function probeRest(probes: Probes, paths: SitePaths, artifacts: Artifacts, homepage: HttpArtifact) {
+export async function probeRest(
+  probes: Probes,
+  paths: SitePaths,
+  artifacts: Artifacts,
+  homepage: HttpArtifact,
+  /** Asks a plugin's readme.txt, then its other version files if need be (version-files.ts). */
+  followFiles: (slug: string, readmeAsked: true) => Promise<unknown>,
+) {
   const candidates = [
     ...new Set(
       [paths.restRoot, prettyRestRoot(paths), new URL("?rest_route=/", paths.installBase).toString()].filter(
@@ -69,7 +76,7 @@ export async function probeRest(probes: Probes, paths: SitePaths, artifacts: Art
   const onPage = pluginSlugsFromPage(homepage, paths);
   for (const slug of pluginSlugsFromNamespaces(restNamespaces(artifacts))) {
     if (onPage.has(slug)) continue;
-    followUps.push(probes.run(probeOf("plugin_readme", paths, slug)));
+    followUps.push(followFiles(slug, true));
   }
   await Promise.all(followUps);
 }

@@ -65,7 +65,17 @@ export async function sampleTtfb(client: SafeClient, homepage: HomepageArtifact)
   homepage.ttfb_ms = round(median(homepage.ttfb_samples_ms));
 }
 
-/** A bounded sample of same-site assets: sizes, compression, caching. */
+/** Kept of a sampled script's or stylesheet's text: its opening comment, where a banner is. */
+export const ASSET_HEAD_CHARS = 1_024;
+
+/** The start of a script or stylesheet that opens with a comment (a banner), else nothing. */
+function bannerHead(asset: AssetArtifact, body: Buffer): string | undefined {
+  if (asset.status !== 200 || (asset.type !== "script" && asset.type !== "style")) return undefined;
+  const text = new TextDecoder("utf-8").decode(body.subarray(0, ASSET_HEAD_CHARS * 4)).slice(0, ASSET_HEAD_CHARS);
+  return /^\uFEFF?\s*(?:(["'])use strict\1;?\s*)?(?:\/\*|\/\/)/.test(text) ? text : undefined;
+}
+
+/** A bounded sample of same-site assets: sizes, compression, caching — and the banners of scripts and stylesheets. */
 export async function sampleAssets(client: SafeClient, homepage: HttpArtifact, paths: SitePaths, artifacts: Artifacts) {
   const resources = pageResources(pageOf(homepage), homepage.body, homepage.url).filter(
     (resource) => resource.url.origin === paths.origin && resource.kind !== "other" && resource.from === "attribute",
@@ -98,6 +108,8 @@ export async function sampleAssets(client: SafeClient, homepage: HttpArtifact, p
         asset.status = result.status;
         asset.headers = headersToRecord(result.headers);
         asset.bytes = result.body.byteLength;
+        const head = bannerHead(asset, result.body);
+        if (head) asset.head = head;
       } catch (error) {
         artifacts.errors.push(failureEntry("asset", asset.url, error));
       }

@@ -49,7 +49,12 @@ function describe(error: unknown): ThreadError {
   return { name: error.name, message: error.message, kind, stack: error.stack };
 }
 
-async function run(id: number, url: string, enumerate: EnumerationPlan | undefined): Promise<void> {
+async function run(
+  id: number,
+  url: string,
+  enumerate: EnumerationPlan | undefined,
+  requestsPerSecond: number | undefined,
+): Promise<void> {
   const controller = new AbortController();
   running.set(id, controller);
   let reply: FromThread;
@@ -62,7 +67,7 @@ async function run(id: number, url: string, enumerate: EnumerationPlan | undefin
         userAgent: setup.userAgent,
         intel: lookupIntel(id),
         names: lookupNames(id),
-        limits: setup.limits,
+        limits: { ...setup.limits, requestsPerSecond },
         enumerate,
       },
       controller.signal,
@@ -83,7 +88,7 @@ async function run(id: number, url: string, enumerate: EnumerationPlan | undefin
 }
 
 port.on("message", (message: ToThread) => {
-  if (message.type === "analyze") void run(message.id, message.url, message.enumerate);
+  if (message.type === "analyze") void run(message.id, message.url, message.enumerate, message.requestsPerSecond);
   else if (message.type === "intel-answer") {
     const waiting = intelAnswers.get(message.id);
     intelAnswers.delete(message.id);

@@ -32,6 +32,7 @@ interface Job {
   id: number;
   url: string;
   enumerate?: EnumerationPlan;
+  requestsPerSecond?: number;
   signal: AbortSignal;
   resolve(result: AnalysisResult): void;
   reject(error: Error): void;
@@ -88,10 +89,15 @@ export class AnalysisThreads {
   ) {}
 
   /** Same contract as analyze(url, options, signal), run on a thread. */
-  analyze = (url: string, signal: AbortSignal, enumerate?: EnumerationPlan): Promise<AnalysisResult> =>
+  analyze = (
+    url: string,
+    signal: AbortSignal,
+    enumerate?: EnumerationPlan,
+    requestsPerSecond?: number,
+  ): Promise<AnalysisResult> =>
     new Promise<AnalysisResult>((resolve, reject) => {
       if (this.closed) return reject(new Error("The analysis threads are closed"));
-      const job: Job = { id: this.nextId++, url, enumerate, signal, resolve, reject };
+      const job: Job = { id: this.nextId++, url, enumerate, requestsPerSecond, signal, resolve, reject };
       this.waiting.push(job);
       this.dispatch();
     });
@@ -134,7 +140,13 @@ export class AnalysisThreads {
 
   private start(slot: Slot, job: Job): void {
     slot.jobs.set(job.id, job);
-    slot.worker.postMessage({ type: "analyze", id: job.id, url: job.url, enumerate: job.enumerate } satisfies ToThread);
+    slot.worker.postMessage({
+      type: "analyze",
+      id: job.id,
+      url: job.url,
+      enumerate: job.enumerate,
+      requestsPerSecond: job.requestsPerSecond,
+    } satisfies ToThread);
     if (job.signal.aborted) this.abort(slot, job);
     else job.signal.addEventListener("abort", () => this.abort(slot, job), { once: true });
   }

@@ -23,7 +23,7 @@ export interface ThreadSetup {
  * `intel-answer` / `names-answer` back.
  */
 export type ToThread =
-  | { type: "analyze"; id: number; url: string; enumerate?: EnumerationPlan }
+  | { type: "analyze"; id: number; url: string; enumerate?: EnumerationPlan; requestsPerSecond?: number }
   | { type: "abort"; id: number }
   | { type: "intel-answer"; id: number; intel: Intel | null; error?: string }
   | { type: "names-answer"; id: number; names: DirectoryAnswer | null; error?: string };

@@ -6,10 +6,12 @@
  * the unchanged site lists it, fails components.plugins_vulnerable at its CVSS severity,
  * and the diff between the two flags it as a `new_vulnerability`.
  */
+
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { importWordfenceFile } from "../../../server/intel/importer.ts";
 import type { Diff } from "../../../shared/diff.ts";
 import type { Report } from "../../../shared/report.ts";
+import { REPORT_SCHEMA_VERSION } from "../../../shared/report.ts";
 import { BACKENDS } from "../../helpers/databases.ts";
 import { HAS_WORDPRESS, WORDPRESS_URL } from "../../helpers/env.ts";
 import { expectValidReport } from "../../helpers/report-schema.ts";
@@ -45,7 +47,7 @@ describe.skipIf(!HAS_WORDPRESS).each(BACKENDS)("component intelligence on the re
   test("both reports validate against the published schema (1.2.0)", () => {
     for (const report of [before, after]) {
       expectValidReport(report);
-      expect(report.schema_version).toBe("1.3.0");
+      expect(report.schema_version).toBe(REPORT_SCHEMA_VERSION);
     }
   });
 
