@@ -18,7 +18,7 @@ import type { Artifacts } from "./artifacts.ts";
 import { runAudits } from "./audit/index.ts";
 import { enumeratedPlugins, installedThemes } from "./detect/enumerated.ts";
 import type { NameLookup } from "./detect/finders/directory.ts";
-import { nameQuery } from "./detect/finders/observations.ts";
+import { askNames } from "./detect/finders/names-question.ts";
 import { detectHosting } from "./detect/hosting.ts";
 import { detectPlugins } from "./detect/plugins.ts";
 import { detectSitePaths } from "./detect/site-paths.ts";
@@ -75,9 +75,10 @@ export interface AnalyzeOptions {
   /** Aggressive mode: the enumeration's candidates and budgets (enumeration/plan.ts). Passive when absent. */
   enumerate?: EnumerationPlan;
   /**
-   * The WordPress.org names index, asked once after gather about every name the site shows
-   * (the service's database; detect/finders/directory.ts). Without it, names map only
-   * through the signature table and the site's own readmes.
+   * The WordPress.org names index, asked about every name the site shows (the service's
+   * database; detect/finders/names-question.ts): once the homepage is in, and after gather for
+   * what the probes added. Without it, names map only through the signature table and the
+   * site's own readmes.
    */
   names?: NameLookup;
 }
@@ -90,8 +91,9 @@ export async function analyze(url: string, options: AnalyzeOptions, signal: Abor
     options.userAgent,
     options.limits ?? DEFAULT_CLIENT_LIMITS,
   );
-  const artifacts = await gather(url, client);
-  if (options.names) await lookUpNames(artifacts, options.names, signal);
+  const artifacts = await gather(url, client, { names: options.names, signal });
+  // What the probes added (REST namespaces, redirects' credit headers), if anything new.
+  if (options.names) await askNames(artifacts, options.names, signal);
   if (options.enumerate) await enumerateComponents(client, artifacts, options.enumerate, signal);
   const detected = detect(artifacts);
   const source = options.intel ?? emptyIntel();
@@ -118,35 +120,6 @@ export async function analyze(url: string, options: AnalyzeOptions, signal: Abor
     };
   }
   return result;
-}
-
-/** How long detection waits for the names index (two indexed queries; a stuck database must not hold the report). */
-const NAMES_LOOKUP_TIMEOUT_MS = 5_000;
-
-/** Asks the names index about the names and slugs the site shows; the answer becomes an artifact. */
-async function lookUpNames(artifacts: Artifacts, lookup: NameLookup, signal: AbortSignal): Promise<void> {
-  const query = nameQuery(artifacts);
-  if (query.names.length === 0 && query.slugs.length === 0) return;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`no answer within ${NAMES_LOOKUP_TIMEOUT_MS / 1000} s`)),
-        NAMES_LOOKUP_TIMEOUT_MS,
-      );
-      signal.addEventListener("abort", () => reject(new Error("the analysis was stopped")), { once: true });
-    });
-    artifacts.directory = await Promise.race([lookup(query), late]);
-  } catch (error) {
-    // Detection goes on with the signature table and the site's readmes only.
-    artifacts.errors.push({
-      stage: "names",
-      kind: "names_unavailable",
-      message: `The WordPress.org names index could not be asked, so plugins were named from built-in signatures only: ${(error as Error).message}`,
-    });
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** Aggressive mode: enumeration of what passive detection did not find, on WordPress sites only. */

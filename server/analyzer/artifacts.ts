@@ -73,7 +73,7 @@ export interface Artifacts {
   enumeration?: EnumerationSummary;
   /**
    * What the WordPress.org names index said about the names and slugs this site shows
-   * (detect/finders/directory.ts), asked once after gather; absent when it was not asked.
+   * (detect/finders/names-question.ts); absent when it was not asked.
    */
   directory?: DirectoryAnswer;
 }

@@ -1,6 +1,7 @@
 /**
- * The names question an analysis asks after gather (analyze.ts, threads/): one question per
- * report with every name the site shows, its answer used by detection — in-process and on an
+ * The names question an analysis asks (detect/finders/names-question.ts, threads/): once the
+ * homepage is in, then only about what the probes added; its answers used by detection and
+ * by gather's version-file reads — in-process and on an
  * analysis thread, which asks the main thread — and a lookup that fails or hangs leaves a
  * report named from built-in signatures, saying why.
  */
@@ -36,18 +37,31 @@ describe("the names question", () => {
     }
   };
 
-  test("asked once per report, with the site's names and slugs; the answer names the plugins", async () => {
+  test("asked once the homepage is in, then only about what the probes added; the answers name the plugins", async () => {
     const asked: NameQuery[] = [];
     const index = memoryNameLookup(directoryFixture());
     const report = await run((query) => {
       asked.push(query);
       return index(query);
     });
-    expect(asked).toHaveLength(1);
+    expect(asked).toHaveLength(2);
     expect(asked[0]?.names).toContain("redis object cache");
     expect(asked[0]?.slugs).toContain("tidy-tables");
-    expect(slugs(report.plugins)).toContain("tidy-tables");
+    // The REST index's namespaces came with the probes; nothing is asked twice.
+    expect(asked[1]?.names).toEqual([]);
+    expect(asked[1]?.slugs).toEqual(expect.arrayContaining(["quick-faq", "mystery-tool"]));
+    expect(asked[1]?.slugs.filter((slug) => asked[0]?.slugs.includes(slug))).toEqual([]);
+    expect(slugs(report.plugins)).toEqual(expect.arrayContaining(["tidy-tables", "quick-faq"]));
     expect(report.errors.filter((error) => error.stage === "names")).toEqual([]);
+  }, 30_000);
+
+  test("a plugin only the names index names, without a version, gets its readme read like any other", async () => {
+    const report = await run(memoryNameLookup(directoryFixture()));
+    const redis = report.plugins.find((plugin) => plugin.slug === "redis-cache");
+    expect(redis?.version).toBe("2.5.3");
+    expect(redis?.evidence.map((item) => item.source)).toEqual(
+      expect.arrayContaining(["html_comment", "readme_stable_tag"]),
+    );
   }, 30_000);
 
   test("a lookup that fails: the report stands on the signatures and the page's own files, and says why", async () => {
@@ -84,7 +98,7 @@ describe("the names question", () => {
     );
     try {
       const report = await threads.analyze(site.url, AbortSignal.timeout(20_000));
-      expect(asked).toHaveLength(1);
+      expect(asked).toHaveLength(2);
       expect(slugs(report.plugins)).toEqual(expect.arrayContaining(["tidy-tables", "flavor-slider", "adrotate"]));
     } finally {
       await threads.close();

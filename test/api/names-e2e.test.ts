@@ -31,7 +31,8 @@ const EXPECTED: Record<string, string | null> = {
   "litespeed-cache": "6.0.0.1",
   "quick-faq": null,
   "reading-time-wp": "2.0.16",
-  "redis-cache": null,
+  // Named by a comment only, without a version: its readme was read (gather's version files).
+  "redis-cache": "2.5.3",
   "redux-framework": "4.4.11",
   "simple-share-buttons-adder": "8.4.11",
   "sitepress-multilingual-cms": "4.6.8",

@@ -281,9 +281,9 @@ export function detectPlugins(artifacts: Artifacts, paths: SitePaths, coreVersio
   return plugins.filter(
     (plugin) =>
       !plugin.evidence.every(
-        (item) => item.source === "directory_listing" || item.source === "inferred_slug" || FILE_SOURCES.has(item.source),
-      ) ||
-      ++listedOnly <= MAX_LISTED_ONLY,
+        (item) =>
+          item.source === "directory_listing" || item.source === "inferred_slug" || FILE_SOURCES.has(item.source),
+      ) || ++listedOnly <= MAX_LISTED_ONLY,
   );
 }
 

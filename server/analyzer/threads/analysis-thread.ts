@@ -34,7 +34,7 @@ function lookupIntel(id: number): (query: IntelQuery) => Promise<Intel> {
     });
 }
 
-/** Asks the main thread what the names index says about the names one analysis saw (one question per report). */
+/** Asks the main thread what the names index says about the names one analysis saw (names-question.ts). */
 function lookupNames(id: number): (query: NameQuery) => Promise<DirectoryAnswer> {
   return (query) =>
     new Promise<DirectoryAnswer>((resolve, reject) => {

@@ -2,10 +2,11 @@
  * What the analysis asks the names index (the WordPress.org directory's plugin and theme
  * names, kept by the service: docs/intel.md, "The names index") and what it is told.
  *
- * The analysis thread has no database: after gather it collects every name and slug-shaped
- * identifier the site shows (observations.ts), asks the main thread once for all of them
- * (a NameQuery), and keeps the answer in `artifacts.directory`, so that detection stays a
- * pure function of the artifacts and a saved capture reproduces its report.
+ * The analysis thread has no database: it collects every name and slug-shaped identifier the
+ * site shows (observations.ts) and asks the main thread about all of them at once (a
+ * NameQuery: once the homepage is in, then only for what the probes added —
+ * names-question.ts), and keeps the answers in `artifacts.directory`, so that detection stays
+ * a pure function of the artifacts and a saved capture reproduces its report.
  */
 import { type NameKeyKind, normalizeName, slugify } from "./name-keys.ts";
 

@@ -115,7 +115,7 @@ export function namedPlugins(
 
 /**
  * What to ask the names index about this site: every name and slug-shaped identifier the
- * finders saw (an empty query when there are none). Asked once per report, after gather.
+ * finders saw (an empty query when there are none): names-question.ts asks it.
  */
 export function nameQuery(artifacts: Artifacts): NameQuery {
   const paths = detectSitePaths(artifacts.homepage);
