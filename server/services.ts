@@ -21,6 +21,8 @@ import { StripeWebhookService } from "./billing/webhooks.service.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import { IdempotencyService } from "./idempotency/idempotency.service.ts";
+import { DirectoryStore } from "./intel/directory/directory.store.ts";
+import { DirectoryRefresher } from "./intel/directory/directory-refresh.ts";
 import { importIntelFile } from "./intel/importer.ts";
 import { IntelService } from "./intel/intel.service.ts";
 import { IntelStore } from "./intel/intel.store.ts";
@@ -58,6 +60,8 @@ export interface Services {
   /** Component intelligence: the per-report lookup, the store, the refresher. */
   intel: IntelService;
   intelRefresher: IntelRefresher;
+  /** The WordPress.org names index: name → slug lookups for reports (docs/intel.md). */
+  names: DirectoryStore;
   tokens: TokenService;
   quota: QuotaService;
   idempotency: IdempotencyService;
@@ -139,12 +143,23 @@ export async function createServices(
   const wporg = config.intel.wporgApiUrl ? new WporgClient(config.intel.wporgApiUrl, SERVICE_USER_AGENT) : null;
   const latestVersions = new LatestVersions(intelStore, wporg, logger);
   const intel = new IntelService(intelStore, latestVersions, config.intel.lookupBudgetMs);
-  const intelRefresher = new IntelRefresher(intelStore, latestVersions, config.intel, SERVICE_USER_AGENT, logger);
+  const names = new DirectoryStore(sql);
+  const namesRefresher = new DirectoryRefresher(names, config.intel.wporgApiUrl ?? null, SERVICE_USER_AGENT, logger);
+  const intelRefresher = new IntelRefresher(
+    intelStore,
+    latestVersions,
+    config.intel,
+    SERVICE_USER_AGENT,
+    logger,
+    namesRefresher,
+  );
   // Analyses run on threads, so that parsing a big page never stalls this event loop.
   const threads = new AnalysisThreads(
     { allowlist: config.targetAllowlist, dnsServers: config.dnsServers, userAgent: ANALYZER_USER_AGENT, limits },
     poolSize(config.workerConcurrency, availableParallelism()),
     intel.lookup,
+    undefined,
+    (query) => names.lookup(query),
   );
   // Aggressive mode: the enumeration's plan (vulnerable slugs first) is made here, where the
   // intel database is; the thread gets it as plain data.
@@ -222,6 +237,7 @@ export async function createServices(
         : undefined,
     intel,
     intelRefresher,
+    names,
     tokens: new TokenService(sql),
     quota,
     idempotency,

@@ -17,6 +17,8 @@ import type { Report, ThemeInfo } from "../../shared/report.ts";
 import type { Artifacts } from "./artifacts.ts";
 import { runAudits } from "./audit/index.ts";
 import { enumeratedPlugins, installedThemes } from "./detect/enumerated.ts";
+import type { NameLookup } from "./detect/finders/directory.ts";
+import { askNames } from "./detect/finders/names-question.ts";
 import { detectHosting } from "./detect/hosting.ts";
 import { detectPlugins } from "./detect/plugins.ts";
 import { detectSitePaths } from "./detect/site-paths.ts";
@@ -72,6 +74,13 @@ export interface AnalyzeOptions {
   intel?: Intel | IntelLookup;
   /** Aggressive mode: the enumeration's candidates and budgets (enumeration/plan.ts). Passive when absent. */
   enumerate?: EnumerationPlan;
+  /**
+   * The WordPress.org names index, asked about every name the site shows (the service's
+   * database; detect/finders/names-question.ts): once the homepage is in, and after gather for
+   * what the probes added. Without it, names map only through the signature table and the
+   * site's own readmes.
+   */
+  names?: NameLookup;
 }
 
 export async function analyze(url: string, options: AnalyzeOptions, signal: AbortSignal): Promise<AnalysisResult> {
@@ -82,7 +91,9 @@ export async function analyze(url: string, options: AnalyzeOptions, signal: Abor
     options.userAgent,
     options.limits ?? DEFAULT_CLIENT_LIMITS,
   );
-  const artifacts = await gather(url, client);
+  const artifacts = await gather(url, client, { names: options.names, signal });
+  // What the probes added (REST namespaces, redirects' credit headers), if anything new.
+  if (options.names) await askNames(artifacts, options.names, signal);
   if (options.enumerate) await enumerateComponents(client, artifacts, options.enumerate, signal);
   const detected = detect(artifacts);
   const source = options.intel ?? emptyIntel();

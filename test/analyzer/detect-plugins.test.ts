@@ -155,10 +155,13 @@ describe("open directory listings (test/analyzer/sites/listing-apache)", () => {
     expect(gallery?.confidence).toBeGreaterThan(95);
   });
 
-  test("without the readme the same comment names nothing (the name is not vouched for)", () => {
+  test("without the readme the name is in no index: the listing backs it up, at a lower weight, and says so", () => {
     const withoutReadme = variant(site, { probes: { "plugin_readme:foo-gallery": null } });
     const gallery = bySlug(pluginsOf(withoutReadme)).get("foo-gallery");
-    expect(sources(gallery)).toEqual(["directory_listing"]);
+    expect(sources(gallery)).toEqual(["html_comment", "directory_listing", "inferred_slug"]);
+    expect(gallery?.version).toBe("2.1.0");
+    expect(gallery?.evidence.at(-1)?.value).toContain("its folder is in the open plugins listing");
+    expect(gallery?.confidence).toBeLessThan(plugins.get("foo-gallery")?.confidence ?? 0);
   });
 
   test("akismet: REST namespace, listing and readme; versions from the readme", () => {

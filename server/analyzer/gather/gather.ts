@@ -15,6 +15,8 @@
  * which probes, in which order.
  */
 import type { Artifacts } from "../artifacts.ts";
+import type { NameLookup } from "../detect/finders/directory.ts";
+import { askNames } from "../detect/finders/names-question.ts";
 import { pluginSlugsFromPage } from "../detect/plugins.ts";
 import { detectSitePaths } from "../detect/site-paths.ts";
 import { isChallengePage } from "../detect/waf.ts";
@@ -37,7 +39,16 @@ import { VersionFiles } from "./version-files.ts";
 /** The probes of the wave that need nothing but the site's paths, in the order they are asked. */
 const SITE_PROBES = ["readme_html", "login", "author_1", "users_sitemap", "uploads"] as const;
 
-export async function gather(url: string, client: SafeClient): Promise<Artifacts> {
+export interface GatherOptions {
+  /**
+   * The names index: asked once the homepage is in, so that plugins it names without a
+   * version get their files read like the others (detect/finders/names-question.ts).
+   */
+  names?: NameLookup;
+  signal?: AbortSignal;
+}
+
+export async function gather(url: string, client: SafeClient, options: GatherOptions = {}): Promise<Artifacts> {
   const homepage = await fetchHomepage(client, url);
   const artifacts: Artifacts = {
     requested_url: url,
@@ -59,6 +70,7 @@ export async function gather(url: string, client: SafeClient): Promise<Artifacts
   if (isChallengePage(homepage)) return artifacts;
 
   const paths = detectSitePaths(homepage);
+  if (options.names) await askNames(artifacts, options.names, options.signal ?? new AbortController().signal);
   const probes = new Probes(client, artifacts, homepage.http_version === "2");
   const tasks: Promise<unknown>[] = [];
   const later = (task: Promise<unknown>) => tasks.push(task);

@@ -8,6 +8,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { analyze } from "../analyze.ts";
+import type { DirectoryAnswer, NameQuery } from "../detect/finders/directory.ts";
 import type { EnumerationPlan } from "../enumeration/plan.ts";
 import { SiteUnreachableError } from "../errors.ts";
 import { createSafeAgent } from "../fetch/safe-agent.ts";
@@ -22,6 +23,7 @@ const policy = new TargetPolicy(setup.allowlist);
 const agent = createSafeAgent(policy, undefined, setup.dnsServers);
 const running = new Map<number, AbortController>();
 const intelAnswers = new Map<number, { resolve(intel: Intel): void; reject(error: Error): void }>();
+const namesAnswers = new Map<number, { resolve(names: DirectoryAnswer): void; reject(error: Error): void }>();
 
 /** Asks the main thread for the intel of one analysis's components (its id is the analysis's). */
 function lookupIntel(id: number): (query: IntelQuery) => Promise<Intel> {
@@ -29,6 +31,15 @@ function lookupIntel(id: number): (query: IntelQuery) => Promise<Intel> {
     new Promise<Intel>((resolve, reject) => {
       intelAnswers.set(id, { resolve, reject });
       port?.postMessage({ type: "intel", id, query } satisfies FromThread);
+    });
+}
+
+/** Asks the main thread what the names index says about the names one analysis saw (names-question.ts). */
+function lookupNames(id: number): (query: NameQuery) => Promise<DirectoryAnswer> {
+  return (query) =>
+    new Promise<DirectoryAnswer>((resolve, reject) => {
+      namesAnswers.set(id, { resolve, reject });
+      port?.postMessage({ type: "names", id, query } satisfies FromThread);
     });
 }
 
@@ -55,6 +66,7 @@ async function run(
         policy,
         userAgent: setup.userAgent,
         intel: lookupIntel(id),
+        names: lookupNames(id),
         limits: { ...setup.limits, requestsPerSecond },
         enumerate,
       },
@@ -66,6 +78,7 @@ async function run(
   } finally {
     running.delete(id);
     intelAnswers.delete(id);
+    namesAnswers.delete(id);
   }
   port?.postMessage(reply);
   // A thread's heap is only collected when it feels pressure, and threads that kept their
@@ -81,5 +94,10 @@ port.on("message", (message: ToThread) => {
     intelAnswers.delete(message.id);
     if (message.intel) waiting?.resolve(message.intel);
     else waiting?.reject(new Error(message.error ?? "no intel"));
+  } else if (message.type === "names-answer") {
+    const waiting = namesAnswers.get(message.id);
+    namesAnswers.delete(message.id);
+    if (message.names) waiting?.resolve(message.names);
+    else waiting?.reject(new Error(message.error ?? "no answer"));
   } else running.get(message.id)?.abort(new DOMException("The analysis was stopped", "TimeoutError"));
 });

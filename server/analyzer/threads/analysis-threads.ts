@@ -20,6 +20,7 @@
  */
 import { Worker } from "node:worker_threads";
 import type { AnalysisResult } from "../analyze.ts";
+import { EMPTY_DIRECTORY, type NameLookup, type NameQuery } from "../detect/finders/directory.ts";
 import type { EnumerationPlan } from "../enumeration/plan.ts";
 import { SiteUnreachableError, TargetNotAllowedError } from "../errors.ts";
 import { emptyIntel, type IntelLookup, type IntelQuery } from "../intel/index.ts";
@@ -83,6 +84,8 @@ export class AnalysisThreads {
     /** Answers the threads' intel questions (the service's database); none → no data. */
     private readonly intel: IntelLookup | undefined = undefined,
     private readonly abortGraceMs = 5_000,
+    /** Answers the threads' names questions (the names index); none → no index. */
+    private readonly names: NameLookup | undefined = undefined,
   ) {}
 
   /** Same contract as analyze(url, options, signal), run on a thread. */
@@ -168,6 +171,10 @@ export class AnalysisThreads {
       void this.answerIntel(slot, message.id, message.query);
       return;
     }
+    if (message.type === "names") {
+      void this.answerNames(slot, message.id, message.query);
+      return;
+    }
     slot.jobs.delete(message.id);
     if (message.type === "done") job.resolve(message.result);
     else job.reject(rebuildError(message.error));
@@ -180,6 +187,16 @@ export class AnalysisThreads {
       reply = { type: "intel-answer", id, intel: this.intel ? await this.intel(query) : emptyIntel() };
     } catch (error) {
       reply = { type: "intel-answer", id, intel: null, error: (error as Error).message };
+    }
+    if (!slot.retired && slot.jobs.has(id)) slot.worker.postMessage(reply);
+  }
+
+  private async answerNames(slot: Slot, id: number, query: NameQuery): Promise<void> {
+    let reply: ToThread;
+    try {
+      reply = { type: "names-answer", id, names: this.names ? await this.names(query) : EMPTY_DIRECTORY };
+    } catch (error) {
+      reply = { type: "names-answer", id, names: null, error: (error as Error).message };
     }
     if (!slot.retired && slot.jobs.has(id)) slot.worker.postMessage(reply);
   }
