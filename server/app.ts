@@ -10,6 +10,7 @@ import { docsOperations, docsRoutes } from "./http/docs.routes.ts";
 import { errorsPlugin } from "./http/errors.plugin.ts";
 import { requestContext } from "./http/request-context.ts";
 import { RouteTable } from "./http/route-table.ts";
+import { webhooksOperations, webhooksRoutes } from "./monitoring/webhooks/webhooks.routes.ts";
 import { metricsRoutes } from "./queue/metrics.routes.ts";
 import { historyOperations, historyRoutes } from "./reports/history.routes.ts";
 import { reportsOperations, reportsRoutes } from "./reports/reports.routes.ts";
@@ -25,6 +26,7 @@ export const API_OPERATIONS = [
   ...reportsOperations,
   ...historyOperations,
   ...usageOperations,
+  ...webhooksOperations,
   ...docsOperations,
   ...healthOperations,
 ];
@@ -81,6 +83,14 @@ export function createApp(
     .use(reportsRoutes({ ...guard, reports: services.reports, baseUrlFor }))
     .use(historyRoutes({ ...guard, history: services.history, baseUrlFor }))
     .use(usageRoutes({ ...guard, quota: services.quota }))
+    .use(
+      webhooksRoutes({
+        ...guard,
+        webhooks: services.monitoring.webhooks,
+        idempotency: services.idempotency,
+        baseUrlFor,
+      }),
+    )
     .use(
       webRoutes({
         ...web,

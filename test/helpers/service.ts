@@ -63,6 +63,8 @@ export async function startTestService(
     // WordPress.org or a refresh point these at local stubs.
     WPORG_API_URL: "off",
     INTEL_REFRESH_CRON: "off",
+    // The embedded database's folder, where the service keeps its files (the webhook secret key).
+    ...(db.dataDir ? { DATA_DIR: db.dataDir } : {}),
     ...options.env,
   });
   const running = await startService(config, createLogger(config.logLevel), { ...options, db });
