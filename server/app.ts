@@ -102,6 +102,7 @@ export function createApp(
         reports: services.reports,
         history: services.history,
         billing: services.billing,
+        monitoring: services.monitoring,
       }),
     )
     .use(stripeWebhookRoutes({ service: services.stripeWebhooks, maxBodyBytes: config.maxBodyBytes }));
