@@ -34,7 +34,7 @@ export class AlertWorker {
     const { boss, queue } = this.deps;
     const mail = await boss.work<AlertEmailJob>(
       ALERT_EMAIL_QUEUE,
-      { localConcurrency: 2, batchSize: 1, pollingIntervalSeconds: 1 },
+      { localConcurrency: 2, batchSize: 1, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1 },
       async ([job]) => {
         if (job) await this.send(job.data);
       },

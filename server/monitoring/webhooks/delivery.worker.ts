@@ -92,7 +92,14 @@ export class DeliveryWorker {
     const { boss, queue } = this.deps;
     this.workerId = await boss.work<DeliveryJob>(
       WEBHOOK_DELIVERY_QUEUE,
-      { localConcurrency: this.deps.concurrency ?? 4, batchSize: 1, pollingIntervalSeconds: 1 },
+      {
+        localConcurrency: this.deps.concurrency ?? 4,
+        batchSize: 1,
+        // Retries are jobs with a start time: NOTIFY fires when they are queued, not when they
+        // come due, so the poll is what finds them (and it is cheap).
+        pollingIntervalSeconds: 1,
+        notifyPollingIntervalSeconds: 1,
+      },
       async ([job]) => {
         if (job) await this.attempt(job.data);
       },
