@@ -31,7 +31,10 @@ export interface Receiver {
  * A receiver that answers the n-th delivery (1-based) with `answer(n)` (a status, or a
  * Response such as a redirect); 200 by default.
  */
-export function startReceiver(answer: (n: number) => number | Response = () => 200, path = "/hooks/wpreport"): Receiver {
+export function startReceiver(
+  answer: (n: number) => number | Response = () => 200,
+  path = "/hooks/wpreport",
+): Receiver {
   const received: ReceivedDelivery[] = [];
   const server = Bun.serve({
     port: 0,
@@ -39,7 +42,8 @@ export function startReceiver(answer: (n: number) => number | Response = () => 2
     async fetch(request) {
       const body = await request.text();
       const reply = answer(received.length + 1);
-      const response = typeof reply === "number" ? new Response(reply < 300 ? "thanks" : "not now", { status: reply }) : reply;
+      const response =
+        typeof reply === "number" ? new Response(reply < 300 ? "thanks" : "not now", { status: reply }) : reply;
       received.push({ headers: Object.fromEntries(request.headers), body, answered: response.status });
       return response;
     },
@@ -54,7 +58,11 @@ export function startReceiver(answer: (n: number) => number | Response = () => 2
 }
 
 /** Polls `check` until it returns a value (not undefined/false), or fails after `ms`. */
-export async function eventually<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, ms = 20_000): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  ms = 20_000,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await check();
@@ -159,7 +167,11 @@ export function monitorRegressed(): EventData<"monitor.regressed"> {
   return {
     monitor: { id: "mon_01m8bq00000000000000000000", url: report.url, environment: "production", schedule: "daily" },
     report: { ...report, grade: "D", score: 51 },
-    baseline: { id: "rep_01m8bq00000000000000000002", rule: "last-passing", reason: "the newest earlier report that passed the gate" },
+    baseline: {
+      id: "rep_01m8bq00000000000000000002",
+      rule: "last-passing",
+      reason: "the newest earlier report that passed the gate",
+    },
     verdict: { result: "fail", reasons: ["1 new high-severity failure"], warnings: [] },
     regressions: [
       {

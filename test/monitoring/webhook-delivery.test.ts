@@ -105,7 +105,11 @@ for (const backend of BACKENDS) {
       const receiver = startReceiver((n) => (n <= 2 ? 503 : 204));
       try {
         const hook = await create(receiver);
-        const emitted = await service.running.services.monitoring.events.emit(accountId, "report.completed", reportCompleted());
+        const emitted = await service.running.services.monitoring.events.emit(
+          accountId,
+          "report.completed",
+          reportCompleted(),
+        );
         const [id] = (
           await service.call<{ data: Delivery[] }>("GET", `/api/webhooks/${hook.id}/deliveries`, { token })
         ).body.data.map((item) => item.id);
@@ -117,16 +121,21 @@ for (const backend of BACKENDS) {
         });
         expect(waiting).toMatchObject({ status: "pending", last_status: 503 });
         expect(waiting.last_error).toContain("answered 503");
-        const failing = await service.call<{ failing_since: string | null }>("GET", `/api/webhooks/${hook.id}`, { token });
+        const failing = await service.call<{ failing_since: string | null }>("GET", `/api/webhooks/${hook.id}`, {
+          token,
+        });
         expect(failing.body.failing_since).not.toBeNull();
 
         const done = await finished(hook.id, id);
         expect(done).toMatchObject({ status: "succeeded", attempts: 3, last_status: 204, last_error: null });
         expect(receiver.received.map((item) => item.answered)).toEqual([503, 503, 204]);
         expect(new Set(receiver.received.map((item) => item.headers["webhook-id"]))).toEqual(new Set([emitted.id]));
-        for (const item of receiver.received) expect(receiver.verify(hook.secret, item)).toMatchObject({ type: "report.completed" });
+        for (const item of receiver.received)
+          expect(receiver.verify(hook.secret, item)).toMatchObject({ type: "report.completed" });
         // A success ends the failure streak.
-        const healthy = await service.call<{ failing_since: string | null }>("GET", `/api/webhooks/${hook.id}`, { token });
+        const healthy = await service.call<{ failing_since: string | null }>("GET", `/api/webhooks/${hook.id}`, {
+          token,
+        });
         expect(healthy.body.failing_since).toBeNull();
       } finally {
         receiver.stop();
@@ -198,7 +207,9 @@ for (const backend of BACKENDS) {
           { token, headers: { "idempotency-key": "redeliver-once" } },
         );
         expect(again.status).toBe(202);
-        expect(again.headers.get("location")).toBe(`${service.url}/api/webhooks/${hook.id}/deliveries/${again.body.id}`);
+        expect(again.headers.get("location")).toBe(
+          `${service.url}/api/webhooks/${hook.id}/deliveries/${again.body.id}`,
+        );
         expect(again.body).toMatchObject({ trigger: "redelivery", event_id: sent.body.event_id });
         expect(again.body.id).not.toBe(sent.body.id);
         // The same key again: the first answer, nothing sent twice.

@@ -33,7 +33,8 @@ export async function checkWebhookUrl(input: string, policy: TargetPolicy, resol
     // The analyzer's sentences speak of analysing; say it of webhooks.
     const detail = verdict.detail
       .replace(/(, which)? cannot be analysed/, "$1 cannot receive webhooks")
-      .replace("can be analysed", "can receive webhooks");
+      .replace("can be analysed", "can receive webhooks")
+      .replace("the analysing server itself", "this service itself");
     throw new ApiProblem(verdict.code, detail);
   }
   const url = verdict.url;
