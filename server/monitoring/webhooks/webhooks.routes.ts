@@ -354,7 +354,7 @@ const queryOf = <T extends TObject>(schema: T, raw: Record<string, string | unde
   parseQuery(schema, raw);
 
 /**
- * The POSTs that take no body (test, rotate-secret, redeliver) accept none: clients send them
+ * The requests that take no body (DELETE; POST test, rotate-secret, redeliver) accept none: clients send them
  * without Content-Type. This parser runs before the API guard's JSON reader (hooks run in the
  * order they are added) and answers for an empty body; a body, if sent, is read as usual.
  */
@@ -367,8 +367,8 @@ export function webhooksRoutes(deps: WebhooksRouteDeps) {
   const { webhooks, idempotency } = deps;
   const deliveryUrl = (request: Request, webhookId: string, deliveryId: string) =>
     `${deps.baseUrlFor(request)}/api/webhooks/${webhookId}/deliveries/${deliveryId}`;
-  // Two groups, for the two ways of reading a body: JSON (or no body at all, for the GETs and
-  // DELETE), and none (the POSTs that act on an existing webhook or delivery).
+  // Two groups, for the two ways of reading a body: JSON (create, change; the GETs read none),
+  // and none (DELETE and the POSTs that act on an existing webhook or delivery).
   const withJson = new Elysia()
     .use(apiGuard(deps))
     .post(
@@ -408,14 +408,6 @@ export function webhooksRoutes(deps: WebhooksRouteDeps) {
         jsonResponse(await webhooks.update(principal.accountId, params.webhook_id, body)),
       { params: updateWebhookOperation.params, body: updateWebhookOperation.body },
     )
-    .delete(
-      "/webhooks/:webhook_id",
-      async ({ principal, params }) => {
-        await webhooks.remove(principal.accountId, params.webhook_id);
-        return new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
-      },
-      { params: deleteWebhookOperation.params },
-    )
     .get(
       "/webhooks/:webhook_id/deliveries",
       async ({ principal, params, query: raw, request }) => {
@@ -435,6 +427,14 @@ export function webhooksRoutes(deps: WebhooksRouteDeps) {
   const withoutBody = new Elysia()
     .use(emptyBodyAllowed)
     .use(apiGuard(deps))
+    .delete(
+      "/webhooks/:webhook_id",
+      async ({ principal, params }) => {
+        await webhooks.remove(principal.accountId, params.webhook_id);
+        return new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
+      },
+      { params: deleteWebhookOperation.params },
+    )
     .post(
       "/webhooks/:webhook_id/test",
       async ({ principal, params, headers, request }) => {
