@@ -72,13 +72,14 @@ export class AlertSettingsService {
     if (recipients.length > 0 && events.length === 0)
       throw new AlertSettingsError("Choose at least one event to be told about.", "events");
     // Turning the digest on starts its window now: the first digest covers what happens next.
+    // In milliseconds, as JavaScript's dates hold it: the digest compares it as it read it.
     await this.sql`
       insert into alert_settings (account_id, recipients, digest, events, digest_sent_until, updated_at)
-      values (${accountId}, ${recipients}, ${settings.digest}, ${events}, now(), now())
+      values (${accountId}, ${recipients}, ${settings.digest}, ${events}, date_trunc('milliseconds', now()), now())
       on conflict (account_id) do update set
         recipients = excluded.recipients, digest = excluded.digest, events = excluded.events,
         digest_sent_until = case when alert_settings.digest and alert_settings.digest_sent_until is not null
-                                 then alert_settings.digest_sent_until else now() end,
+                                 then alert_settings.digest_sent_until else excluded.digest_sent_until end,
         updated_at = now()`;
     return { recipients, digest: settings.digest, events };
   }

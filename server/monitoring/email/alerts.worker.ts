@@ -103,9 +103,13 @@ export class AlertWorker {
           await mailer.send(digestMail(account.recipients, list, count?.n ?? rows.length, { from, to: now }, baseUrl));
           sent++;
         }
-        await sql`
+        // Moved on only if no other run did meanwhile (both values in milliseconds: see alert-settings.service.ts).
+        const moved = await sql`
           update alert_settings set digest_sent_until = ${now}
-          where account_id = ${account.account_id} and digest_sent_until is not distinct from ${account.digest_sent_until}`;
+          where account_id = ${account.account_id} and digest_sent_until is not distinct from ${account.digest_sent_until}
+          returning account_id`;
+        if (moved.length === 0)
+          logger.warn("alert digest window moved by another run", { account_id: account.account_id });
       } catch (error) {
         failed++;
         logger.error("alert digest not sent", { account_id: account.account_id, error });
