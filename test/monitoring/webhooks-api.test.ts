@@ -95,7 +95,7 @@ for (const backend of BACKENDS) {
       }
       const first = await service.call<WebhookList>("GET", "/api/webhooks?limit=2", { token: other.token });
       expect(first.status).toBe(200);
-      expect(first.body.data.map((item) => item.id)).toEqual([ids[2], ids[1]]);
+      expect(first.body.data.map((item) => item.id)).toEqual([ids[2] as string, ids[1] as string]);
       expect(first.body.next_cursor).toBe(ids[1] as string);
       expect(first.headers.get("link")).toBe(`<${service.url}/api/webhooks?limit=2&before=${ids[1]}>; rel="next"`);
       const second = await service.call<WebhookList>("GET", `/api/webhooks?limit=2&before=${ids[1]}`, {

@@ -21,8 +21,10 @@ const ATTEMPT_EXPIRY_SECONDS = 60;
 
 export async function createDeliveryQueue(boss: PgBoss, notify: boolean): Promise<void> {
   await boss.createQueue(WEBHOOK_DELIVERY_QUEUE, {
+    // A job whose worker died is offered again after its expiry and this delay: longer than the
+    // claim's staleness (delivery.worker.ts), so the new attempt may take the claim over.
     retryLimit: 2,
-    retryDelay: 30,
+    retryDelay: 60,
     notify,
     expireInSeconds: ATTEMPT_EXPIRY_SECONDS,
     deleteAfterSeconds: 7 * 24 * 3600,

@@ -156,8 +156,17 @@ export class DeliveryWorker {
   private secrets(row: AttemptRow): string[] {
     const box = this.deps.secretBox();
     const secrets = [box.open(row.secret_enc, row.webhook_id)];
-    if (row.previous_secret_enc && row.previous_secret_expires_at && row.previous_secret_expires_at > new Date())
-      secrets.push(box.open(row.previous_secret_enc, row.webhook_id));
+    if (row.previous_secret_enc && row.previous_secret_expires_at && row.previous_secret_expires_at > new Date()) {
+      // A previous secret sealed under an older WEBHOOK_SECRET_KEY (a rotation after a key
+      // change) no longer opens: sign with the current one alone rather than not at all.
+      try {
+        secrets.push(box.open(row.previous_secret_enc, row.webhook_id));
+      } catch {
+        this.deps.logger.warn("previous webhook secret does not open; signing with the current one", {
+          webhook_id: row.webhook_id,
+        });
+      }
+    }
     return secrets;
   }
 
