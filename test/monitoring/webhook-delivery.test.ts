@@ -6,9 +6,12 @@
  * webhooks get an event.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { eventReport, failedEventReport } from "../../server/monitoring/events/report-payload.ts";
 import type { CreatedWebhook, Delivery, RotatedSecret } from "../../shared/monitoring-api.ts";
+import type { Report } from "../../shared/report.ts";
 import { BACKENDS } from "../helpers/databases.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
+import { startBlog } from "../helpers/sites.ts";
 import { eventually, monitorRegressed, type Receiver, reportCompleted, startReceiver } from "./helpers.ts";
 
 setDefaultTimeout(60_000);
@@ -250,6 +253,49 @@ for (const backend of BACKENDS) {
         expect(receiver.verify(hook.secret, got)).toEqual(body);
       } finally {
         receiver.stop();
+      }
+    });
+
+    test("report events built from a real stored report (report-payload.ts) match the schema and arrive as built", async () => {
+      const blog = startBlog();
+      const receiver = startReceiver();
+      try {
+        const hook = await create(receiver, { events: ["report.completed", "report.failed"] });
+        const made = await service.call<Report>("POST", "/api/generate-report", {
+          token,
+          body: { url: blog.url, metadata: { environment: "staging" } },
+        });
+        expect(made.status).toBe(201);
+        const report = made.body;
+        const { events } = service.running.services.monitoring;
+        const completed = { report: eventReport(report, service.url), monitor_id: null };
+        expect(completed.report).toEqual({
+          id: report.id,
+          url: blog.url,
+          environment: "staging",
+          status: "completed",
+          grade: report.summary?.grade ?? null,
+          score: report.summary?.score ?? null,
+          created_at: report.created_at,
+          completed_at: report.completed_at,
+          links: { api: `${service.url}/api/report/${report.id}`, web: `${service.url}/reports/${report.id}` },
+        });
+        await events.emit(accountId, "report.completed", completed);
+        const failed = {
+          report: failedEventReport(report, { code: "site_unreachable", detail: "No answer." }, service.url),
+          monitor_id: null,
+        };
+        await events.emit(accountId, "report.failed", failed);
+        await eventually("both deliveries", () => receiver.received.length === 2);
+        const bodies = receiver.received.map(
+          (item) => receiver.verify(hook.secret, item) as { type: string; data: unknown },
+        );
+        expect(bodies.map((body) => body.type).sort()).toEqual(["report.completed", "report.failed"]);
+        expect(bodies.find((body) => body.type === "report.completed")?.data).toEqual(completed);
+        expect(bodies.find((body) => body.type === "report.failed")?.data).toEqual(failed);
+      } finally {
+        receiver.stop();
+        blog.stop();
       }
     });
 
