@@ -10,6 +10,7 @@ import { docsOperations, docsRoutes } from "./http/docs.routes.ts";
 import { errorsPlugin } from "./http/errors.plugin.ts";
 import { requestContext } from "./http/request-context.ts";
 import { RouteTable } from "./http/route-table.ts";
+import { webhooksOperations, webhooksRoutes } from "./monitoring/webhooks/webhooks.routes.ts";
 import { metricsRoutes } from "./queue/metrics.routes.ts";
 import { historyOperations, historyRoutes } from "./reports/history.routes.ts";
 import { reportsOperations, reportsRoutes } from "./reports/reports.routes.ts";
@@ -25,6 +26,7 @@ export const API_OPERATIONS = [
   ...reportsOperations,
   ...historyOperations,
   ...usageOperations,
+  ...webhooksOperations,
   ...docsOperations,
   ...healthOperations,
 ];
@@ -82,6 +84,14 @@ export function createApp(
     .use(historyRoutes({ ...guard, history: services.history, baseUrlFor }))
     .use(usageRoutes({ ...guard, quota: services.quota }))
     .use(
+      webhooksRoutes({
+        ...guard,
+        webhooks: services.monitoring.webhooks,
+        idempotency: services.idempotency,
+        baseUrlFor,
+      }),
+    )
+    .use(
       webRoutes({
         ...web,
         auth: services.auth,
@@ -91,6 +101,7 @@ export function createApp(
         reports: services.reports,
         history: services.history,
         billing: services.billing,
+        monitoring: services.monitoring,
       }),
     )
     .use(stripeWebhookRoutes({ service: services.stripeWebhooks, maxBodyBytes: config.maxBodyBytes }));

@@ -11,6 +11,7 @@ import { DEFAULT_ENUMERATION_BUDGET, type EnumerationBudget } from "./analyzer/e
 import { parseDnsServers } from "./analyzer/fetch/dns-servers.ts";
 import { parseAllowlist } from "./analyzer/fetch/target-policy.ts";
 import { WORDFENCE_FEED_URL, WPORG_API_URL } from "./intel/source-ids.ts";
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from "./monitoring/webhooks/retry-schedule.ts";
 import { isPlanId, PLAN_IDS, PLANS, type PlanId } from "./plans/catalogue.ts";
 
 export interface Config {
@@ -84,6 +85,22 @@ export interface Config {
   analysisMaxBytes: number;
   /** Bearer token that opens GET /metrics; unset → /metrics is 404. */
   metricsToken: string | undefined;
+  /** Webhooks and email alerts (docs/monitoring.md). */
+  monitoring: MonitoringConfig;
+}
+
+export interface MonitoringConfig {
+  /** SMTP_URL (smtp:// or smtps://, credentials inside): email alerts; undefined → off. A secret: never logged. */
+  smtpUrl: string | undefined;
+  /** SMTP_FROM: the From of alert emails (required with SMTP_URL). */
+  smtpFrom: string | undefined;
+  /**
+   * WEBHOOK_SECRET_KEY: 32 bytes that encrypt webhook signing secrets at rest. Required on
+   * PostgreSQL to create webhooks; the embedded database generates a key file in DATA_DIR.
+   */
+  webhookSecretKey: Buffer | undefined;
+  /** WEBHOOK_RETRY_SCHEDULE: the delay before each retry of a failed delivery, in ms. */
+  webhookRetryDelaysMs: number[];
 }
 
 export interface IntelConfig {
@@ -304,6 +321,27 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     };
   };
 
+  // Issue 25: webhooks and email alerts.
+  const monitoringConfig = (): MonitoringConfig => {
+    const smtpUrl = url("SMTP_URL", ["smtp:", "smtps:"]);
+    const smtpFrom = read("SMTP_FROM");
+    if (smtpFrom !== undefined && !/^(?:[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(smtpFrom))
+      problems.push(`SMTP_FROM must be an address such as alerts@example.com or "wpreport <alerts@example.com>"`);
+    if (smtpUrl && !smtpFrom) problems.push("SMTP_URL needs SMTP_FROM, the address alert emails come from");
+    const keyText = read("WEBHOOK_SECRET_KEY");
+    let webhookSecretKey: Buffer | undefined;
+    if (keyText !== undefined) {
+      webhookSecretKey = /^[A-Za-z0-9+/_-]{43}=?$/.test(keyText) ? Buffer.from(keyText, "base64") : undefined;
+      if (webhookSecretKey?.length !== 32)
+        problems.push(
+          "WEBHOOK_SECRET_KEY must be 32 random bytes in base64, e.g. the output of: openssl rand -base64 32",
+        );
+    }
+    const schedule = parseRetrySchedule(read("WEBHOOK_RETRY_SCHEDULE") ?? DEFAULT_RETRY_SCHEDULE);
+    if (schedule.problem) problems.push(`WEBHOOK_RETRY_SCHEDULE ${schedule.problem}`);
+    return { smtpUrl, smtpFrom, webhookSecretKey, webhookRetryDelaysMs: schedule.delaysMs };
+  };
+
   const stripe = stripeConfig();
   const config: Config = {
     port,
@@ -337,6 +375,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     syncWaitMs: 0,
     analysisMaxBytes: int("ANALYSIS_MAX_BYTES", 32 * 1024 * 1024, 1024 * 1024, 1024 * 1024 * 1024),
     metricsToken: read("METRICS_TOKEN"),
+    monitoring: monitoringConfig(),
     enumeration: {
       maxRequests: int("AGGRESSIVE_MAX_REQUESTS", DEFAULT_ENUMERATION_BUDGET.maxRequests, 10, 5_000),
       timeBudgetMs: 0,

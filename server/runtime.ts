@@ -71,6 +71,7 @@ export async function startService(
   });
   if (runsJobs) {
     await services.worker.start();
+    await services.monitoring.start();
     await startIntelRefreshWorker(
       services.queue.boss,
       services.intelRefresher,

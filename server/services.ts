@@ -31,6 +31,7 @@ import { LatestVersions } from "./intel/latest-versions.ts";
 import { IntelRefresher } from "./intel/refresh.ts";
 import { WporgClient } from "./intel/wporg.ts";
 import type { Logger } from "./logging/logger.ts";
+import { createMonitoring, type Monitoring } from "./monitoring/monitoring.ts";
 import { AnalysisWorker } from "./queue/analysis-worker.ts";
 import { Slots } from "./queue/host-slots.ts";
 import { type JobQueue, jobExpirySeconds, openJobQueue } from "./queue/job-queue.ts";
@@ -73,6 +74,8 @@ export interface Services {
   /** The worker role's job runner; started by runtime.ts when the role includes it. */
   worker: AnalysisWorker;
   metrics: QueueMetrics;
+  /** Issue 25: the events outbox, webhooks, email alerts (server/monitoring/). */
+  monitoring: Monitoring;
   close(): Promise<void>;
 }
 
@@ -215,6 +218,7 @@ export async function createServices(
     metrics,
   });
   const auth = new AccountAuthService(sql);
+  const monitoring = await createMonitoring({ config, db, queue, policy, logger });
   return {
     config,
     logger,
@@ -248,7 +252,9 @@ export async function createServices(
     queue,
     worker,
     metrics,
+    monitoring,
     async close() {
+      await monitoring.close();
       await queue.stop({ graceful: false, timeoutMs: 1_000 });
       await limiter.close();
       await threads.close();

@@ -151,7 +151,7 @@ export async function openJobQueue(
 }
 
 /** pg-boss statements run on one of our postgres.js transactions (a single parameterised statement each). */
-function inTransaction(tx: Queryable): Db {
+export function inTransaction(tx: Queryable): Db {
   return {
     async executeSql(text: string, values?: unknown[]) {
       return { rows: (await tx.unsafe(text, (values ?? []) as never[])) as unknown as unknown[] };

@@ -67,6 +67,8 @@ export async function startTestService(
     // second a slot is held after each analysis) would only slow the suites down. The tests of
     // the pace set it (test/platform/queue/target-limits.test.ts).
     TARGET_MAX_RPS: "0",
+    // The embedded database's folder, where the service keeps its files (the webhook secret key).
+    ...(db.dataDir ? { DATA_DIR: db.dataDir } : {}),
     ...options.env,
   });
   const running = await startService(config, createLogger(config.logLevel), { ...options, db });
