@@ -28,6 +28,8 @@ import { createIntelRefreshQueue } from "./intel/intel-jobs.ts";
 import { LatestVersions } from "./intel/latest-versions.ts";
 import { IntelRefresher } from "./intel/refresh.ts";
 import { WporgClient } from "./intel/wporg.ts";
+import { WpvulnerabilityClient } from "./intel/wpvulnerability.ts";
+import { WpvulnerabilityLookups } from "./intel/wpvulnerability-lookups.ts";
 import type { Logger } from "./logging/logger.ts";
 import { AnalysisWorker } from "./queue/analysis-worker.ts";
 import { Slots } from "./queue/host-slots.ts";
@@ -138,7 +140,14 @@ export async function createServices(
   if (config.intelFile) await importIntelFile(intelStore, config.intelFile);
   const wporg = config.intel.wporgApiUrl ? new WporgClient(config.intel.wporgApiUrl, SERVICE_USER_AGENT) : null;
   const latestVersions = new LatestVersions(intelStore, wporg, logger);
-  const intel = new IntelService(intelStore, latestVersions, config.intel.lookupBudgetMs);
+  const wpvulnerability = new WpvulnerabilityLookups(
+    intelStore,
+    config.intel.wpvulnerabilityApiUrl
+      ? new WpvulnerabilityClient(config.intel.wpvulnerabilityApiUrl, SERVICE_USER_AGENT)
+      : null,
+    logger,
+  );
+  const intel = new IntelService(intelStore, latestVersions, config.intel.lookupBudgetMs, wpvulnerability);
   const intelRefresher = new IntelRefresher(intelStore, latestVersions, config.intel, SERVICE_USER_AGENT, logger);
   // Analyses run on threads, so that parsing a big page never stalls this event loop.
   const threads = new AnalysisThreads(
