@@ -280,6 +280,25 @@ export class IntelStore {
          or (component_type = 'theme' and slug = any(${keys.themes}::text[]))`;
   }
 
+  /** How WPVulnerability's cache stands, for `intel status`. */
+  async wpvulnerabilitySummary(): Promise<{
+    answered: number;
+    failing: number;
+    last_answer: Date | null;
+    last_error: string | null;
+  }> {
+    const [row] = await this.sql<
+      { answered: number; failing: number; last_answer: Date | null; last_error: string | null }[]
+    >`
+      select count(*) filter (where fetched_at is not null)::int as answered,
+             count(*) filter (where last_error is not null)::int as failing,
+             max(fetched_at) as last_answer,
+             (select last_error from intel_wpvulnerability where last_error is not null
+              order by checked_at desc limit 1) as last_error
+      from intel_wpvulnerability`;
+    return row ?? { answered: 0, failing: 0, last_answer: null, last_error: null };
+  }
+
   /** A WPVulnerability answer: replaces what was cached, valid for `ttlMs`. */
   async saveWpvulnerabilityAnswer(
     answer: Pick<WpvulnerabilityRow, "component_type" | "slug" | "advisories" | "known" | "updated_at">,
