@@ -247,7 +247,18 @@ export class IntelService {
           .map(([key, value]) => [key.slice(type.length + 1), value] as const),
       );
     const file = served.find((source) => source.id === FILE_SOURCE_ID);
-    const coverage = vulnerabilityCoverage(query, served.length > 0, this.wpvulnerability?.enabled ?? false, wpv);
+    const wordfence = sources.find((source) => source.id === WORDFENCE_SOURCE_ID);
+    const feedState =
+      wordfence && wordfence.generation === null
+        ? `Wordfence Intelligence has no data yet${wordfence.last_error ? ` (${wordfence.last_error.replace(/\.+$/, "")})` : ""}`
+        : undefined;
+    const coverage = vulnerabilityCoverage(
+      query,
+      served.length > 0,
+      this.wpvulnerability?.enabled ?? false,
+      wpv,
+      feedState,
+    );
     return {
       updated: file?.as_of ? new Date(file.as_of).toISOString().slice(0, 10) : null,
       wordpress: components.get(componentKey("wordpress", "wordpress")) ?? null,
@@ -319,6 +330,8 @@ export function vulnerabilityCoverage(
   feedServed: boolean,
   wpvulnerabilityOn: boolean,
   results: ReadonlyMap<string, WpvulnerabilityResult>,
+  /** Why no feed is served when one is configured ("Wordfence Intelligence has no data yet (…)"). */
+  feedState = "Wordfence Intelligence is not configured (WORDFENCE_API_KEY)",
 ): VulnerabilityData {
   if (feedServed) return { status: "complete", message: null, unchecked: [] };
   const asked = wpvulnerabilityComponents(query);
@@ -327,7 +340,7 @@ export function vulnerabilityCoverage(
     const result = results.get(componentKey(type, key));
     if (result?.status === "answered") continue;
     const reason = !wpvulnerabilityOn
-      ? "No vulnerability source is available: Wordfence Intelligence is not configured and WPVulnerability lookups are off."
+      ? `No vulnerability source is available: ${feedState} and WPVulnerability lookups are off.`
       : `${(result?.reason ?? "WPVulnerability did not answer").replace(/\.+$/, "")}.`;
     unchecked.push({
       type: type === "wordpress" ? "core" : type,
@@ -340,7 +353,7 @@ export function vulnerabilityCoverage(
   if (!wpvulnerabilityOn) {
     return {
       status: "none",
-      message: `No vulnerability data source is available on this service: Wordfence Intelligence is not configured (WORDFENCE_API_KEY) and WPVulnerability lookups are off (WPVULNERABILITY_API_URL=off). The known vulnerabilities of the components are unknown, ${NOT_CONCLUSIVE}.`,
+      message: `No vulnerability data source is available on this service: ${feedState} and WPVulnerability lookups are off (WPVULNERABILITY_API_URL=off). The known vulnerabilities of the components are unknown, ${NOT_CONCLUSIVE}.`,
       unchecked: gaps,
     };
   }
@@ -349,7 +362,7 @@ export function vulnerabilityCoverage(
   if (unchecked.length === asked.length) {
     return {
       status: "none",
-      message: `No vulnerability data source answered for this report: Wordfence Intelligence is not configured and WPVulnerability did not answer (${first.reason.replace(/\.$/, "")}). The known vulnerabilities of the components are unknown, ${NOT_CONCLUSIVE}.`,
+      message: `No vulnerability data source answered for this report: ${feedState.replace(/ \(WORDFENCE_API_KEY\)$/, "")} and WPVulnerability did not answer (${first.reason.replace(/\.$/, "")}). The known vulnerabilities of the components are unknown, ${NOT_CONCLUSIVE}.`,
       unchecked: gaps,
     };
   }
