@@ -277,7 +277,9 @@ export function renderOverview(sites: SiteOutcome[]): string {
     const result = site.error !== undefined ? "❗ error" : site.diff?.verdict.result === "pass" ? "✅ pass" : "❌ fail";
     const score = site.report?.summary ? `${site.report.summary.score} (${site.report.summary.grade})` : "—";
     const report = site.report && site.reportUrl ? `[${md(site.report.id)}](${site.reportUrl})` : "—";
-    const detail = site.error !== undefined ? ` ${md(site.error, 300)}` : "";
+    const notice = site.report ? vulnerabilityDataNotice(site.report) : null;
+    const detail =
+      site.error !== undefined ? ` ${md(site.error, 300)}` : notice ? ` · ⚠️ ${notice.title.toLowerCase()}` : "";
     lines.push(
       `| ${md(site.url, 300)} | ${result}${detail} | ${score} | ${site.diff?.base_id ? md(site.diff.base_id) : "none"} | ${report} |`,
     );
