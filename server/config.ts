@@ -10,7 +10,7 @@ import path from "node:path";
 import { DEFAULT_ENUMERATION_BUDGET, type EnumerationBudget } from "./analyzer/enumeration/plan.ts";
 import { parseDnsServers } from "./analyzer/fetch/dns-servers.ts";
 import { parseAllowlist } from "./analyzer/fetch/target-policy.ts";
-import { WORDFENCE_FEED_URL, WPORG_API_URL } from "./intel/source-ids.ts";
+import { WORDFENCE_FEED_URL, WPORG_API_URL, WPVULNERABILITY_API_URL } from "./intel/source-ids.ts";
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from "./monitoring/webhooks/retry-schedule.ts";
 import { isPlanId, PLAN_IDS, PLANS, type PlanId } from "./plans/catalogue.ts";
 
@@ -110,6 +110,8 @@ export interface IntelConfig {
   wordfenceFeedUrl: string;
   /** WordPress.org API origin for latest versions; undefined when lookups are off (air-gapped). */
   wporgApiUrl: string | undefined;
+  /** WPVulnerability's API origin for on-demand advisories; undefined when lookups are off (air-gapped). */
+  wpvulnerabilityApiUrl: string | undefined;
   /** When the refresh job runs (cron, UTC); undefined = never on its own. */
   refreshCron: string | undefined;
   /** How long a report waits for WordPress.org answers it does not have cached. */
@@ -304,6 +306,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
 
   const intelConfig = (): IntelConfig => {
     const wporgRaw = read("WPORG_API_URL");
+    const wpvulnerabilityRaw = read("WPVULNERABILITY_API_URL");
     const cronRaw = read("INTEL_REFRESH_CRON") ?? "0 */6 * * *";
     const cronOff = cronRaw.toLowerCase() === "off";
     if (!cronOff && !/^\S+( \S+){4,5}$/.test(cronRaw)) {
@@ -314,6 +317,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       wordfenceFeedUrl: url("WORDFENCE_FEED_URL", ["http:", "https:"]) ?? WORDFENCE_FEED_URL,
       wporgApiUrl:
         wporgRaw?.toLowerCase() === "off" ? undefined : (url("WPORG_API_URL", ["http:", "https:"]) ?? WPORG_API_URL),
+      wpvulnerabilityApiUrl:
+        wpvulnerabilityRaw?.toLowerCase() === "off"
+          ? undefined
+          : (url("WPVULNERABILITY_API_URL", ["http:", "https:"]) ?? WPVULNERABILITY_API_URL),
       refreshCron: cronOff ? undefined : cronRaw,
       lookupBudgetMs: int("INTEL_LOOKUP_BUDGET_MS", 1_500, 0, 30_000),
       downloadTimeoutMs: int("INTEL_DOWNLOAD_TIMEOUT_MS", 15 * 60_000, 1_000, 3_600_000),

@@ -30,6 +30,8 @@ import { createIntelRefreshQueue } from "./intel/intel-jobs.ts";
 import { LatestVersions } from "./intel/latest-versions.ts";
 import { IntelRefresher } from "./intel/refresh.ts";
 import { WporgClient } from "./intel/wporg.ts";
+import { WpvulnerabilityClient } from "./intel/wpvulnerability.ts";
+import { WpvulnerabilityLookups } from "./intel/wpvulnerability-lookups.ts";
 import type { Logger } from "./logging/logger.ts";
 import { createMonitoring, type Monitoring } from "./monitoring/monitoring.ts";
 import { AnalysisWorker } from "./queue/analysis-worker.ts";
@@ -145,7 +147,14 @@ export async function createServices(
   if (config.intelFile) await importIntelFile(intelStore, config.intelFile);
   const wporg = config.intel.wporgApiUrl ? new WporgClient(config.intel.wporgApiUrl, SERVICE_USER_AGENT) : null;
   const latestVersions = new LatestVersions(intelStore, wporg, logger);
-  const intel = new IntelService(intelStore, latestVersions, config.intel.lookupBudgetMs);
+  const wpvulnerability = new WpvulnerabilityLookups(
+    intelStore,
+    config.intel.wpvulnerabilityApiUrl
+      ? new WpvulnerabilityClient(config.intel.wpvulnerabilityApiUrl, SERVICE_USER_AGENT)
+      : null,
+    logger,
+  );
+  const intel = new IntelService(intelStore, latestVersions, config.intel.lookupBudgetMs, wpvulnerability);
   const names = new DirectoryStore(sql);
   const namesRefresher = new DirectoryRefresher(names, config.intel.wporgApiUrl ?? null, SERVICE_USER_AGENT, logger);
   const intelRefresher = new IntelRefresher(

@@ -211,11 +211,27 @@ export const VulnerabilitySchema = named(
         }),
       ),
       fixed_in: Nullable(Type.String(), {
-        description: "The version to update to: the first patched release after the installed one; null when unfixed",
+        description:
+          "The version to update to: the first patched release after the installed one; null when unfixed or when the source names no fixed version (see unfixed)",
       }),
       references: Type.Array(Type.String()),
       source: Type.Optional(
-        Type.String({ description: "Which intel source reported it (wordfence, file). Since 1.1.0." }),
+        Type.String({
+          description:
+            "Which intel source reported it (wordfence, wpvulnerability, file): the one whose id, title and scores are shown. Since 1.1.0.",
+        }),
+      ),
+      sources: Type.Optional(
+        Type.Array(Type.String(), {
+          description:
+            "Every intel source that reported this advisory (the same CVE or advisory link from two sources is one entry naming both), `source` first. Since 1.4.0.",
+        }),
+      ),
+      unfixed: Type.Optional(
+        Type.Boolean({
+          description:
+            "True when the source says no fixed release exists. False when one does: fixed_in names it, or is null when the source does not name the version (update to the latest release). Since 1.4.0.",
+        }),
       ),
     },
     { description: "A known vulnerability of a component version (docs/intel.md)" },
@@ -227,7 +243,7 @@ export const IntelSourceSchema = named(
   "IntelSource",
   Type.Object(
     {
-      id: Type.String({ description: "Stable id: wordfence, wordpress.org, file" }),
+      id: Type.String({ description: "Stable id: wordfence, wpvulnerability, wordpress.org, file" }),
       name: Type.String(),
       as_of: Nullable(Type.String(), { description: "How current the data is (ISO 8601), null when unknown" }),
       attribution: Nullable(Type.String(), {
@@ -240,10 +256,52 @@ export const IntelSourceSchema = named(
 );
 export type IntelSource = Static<typeof IntelSourceSchema>;
 
+export const VULNERABILITY_DATA_STATUSES = ["complete", "partial", "none"] as const;
+
+export const UncheckedComponentSchema = named(
+  "UncheckedComponent",
+  Type.Object(
+    {
+      type: StringEnum(["core", "theme", "plugin"]),
+      slug: Type.String({ description: 'The plugin or theme slug; "wordpress" for core' }),
+      reason: Type.String({ description: "Why no vulnerability source checked it, in one sentence" }),
+    },
+    { description: "A detected component whose known vulnerabilities no source could check for this report" },
+  ),
+);
+export type UncheckedComponent = Static<typeof UncheckedComponentSchema>;
+
+export const VulnerabilityDataSchema = named(
+  "VulnerabilityData",
+  Type.Object(
+    {
+      status: StringEnum(VULNERABILITY_DATA_STATUSES, {
+        description:
+          "complete: every detected component whose vulnerabilities could be looked up was checked by at least one source (trivially when none was detected); partial: some were not (see unchecked); none: no vulnerability source answered, so the *_vulnerable checks are skip and an empty vulnerabilities[] means nothing",
+      }),
+      message: Nullable(Type.String(), {
+        description:
+          "The statement readers show when status is not complete (why, and what it means); null when complete",
+      }),
+      unchecked: Type.Array(UncheckedComponentSchema, {
+        description: "The components no vulnerability source checked, with the reason",
+      }),
+    },
+    {
+      description:
+        "Whether the report's vulnerability lists can be trusted to be complete: which sources answered for the detected components (docs/intel.md). Since 1.4.0.",
+    },
+  ),
+);
+export type VulnerabilityData = Static<typeof VulnerabilityDataSchema>;
+
 export const ReportIntelSchema = named(
   "ReportIntel",
   Type.Object(
-    { sources: Type.Array(IntelSourceSchema) },
+    {
+      sources: Type.Array(IntelSourceSchema),
+      vulnerability_data: Type.Optional(VulnerabilityDataSchema),
+    },
     { description: "Where the component intelligence of a report came from. Since 1.1.0." },
   ),
 );

@@ -20115,13 +20115,21 @@ var VulnerabilitySchema = named("Vulnerability", Type.Object({
     description: 'The affected range the installed version falls in, e.g. "<= 5.0.2" or ">= 6.1, < 6.1.10". Since 1.1.0.'
   })),
   fixed_in: Nullable(Type.String(), {
-    description: "The version to update to: the first patched release after the installed one; null when unfixed"
+    description: "The version to update to: the first patched release after the installed one; null when unfixed or when the source names no fixed version (see unfixed)"
   }),
   references: Type.Array(Type.String()),
-  source: Type.Optional(Type.String({ description: "Which intel source reported it (wordfence, file). Since 1.1.0." }))
+  source: Type.Optional(Type.String({
+    description: "Which intel source reported it (wordfence, wpvulnerability, file): the one whose id, title and scores are shown. Since 1.1.0."
+  })),
+  sources: Type.Optional(Type.Array(Type.String(), {
+    description: "Every intel source that reported this advisory (the same CVE or advisory link from two sources is one entry naming both), `source` first. Since 1.4.0."
+  })),
+  unfixed: Type.Optional(Type.Boolean({
+    description: "True when the source says no fixed release exists. False when one does: fixed_in names it, or is null when the source does not name the version (update to the latest release). Since 1.4.0."
+  }))
 }, { description: "A known vulnerability of a component version (docs/intel.md)" }));
 var IntelSourceSchema = named("IntelSource", Type.Object({
-  id: Type.String({ description: "Stable id: wordfence, wordpress.org, file" }),
+  id: Type.String({ description: "Stable id: wordfence, wpvulnerability, wordpress.org, file" }),
   name: Type.String(),
   as_of: Nullable(Type.String(), { description: "How current the data is (ISO 8601), null when unknown" }),
   attribution: Nullable(Type.String(), {
@@ -20129,7 +20137,29 @@ var IntelSourceSchema = named("IntelSource", Type.Object({
   }),
   url: Nullable(Type.String())
 }, { description: "A data source behind the report's latest versions and vulnerabilities" }));
-var ReportIntelSchema = named("ReportIntel", Type.Object({ sources: Type.Array(IntelSourceSchema) }, { description: "Where the component intelligence of a report came from. Since 1.1.0." }));
+var VULNERABILITY_DATA_STATUSES = ["complete", "partial", "none"];
+var UncheckedComponentSchema = named("UncheckedComponent", Type.Object({
+  type: StringEnum(["core", "theme", "plugin"]),
+  slug: Type.String({ description: 'The plugin or theme slug; "wordpress" for core' }),
+  reason: Type.String({ description: "Why no vulnerability source checked it, in one sentence" })
+}, { description: "A detected component whose known vulnerabilities no source could check for this report" }));
+var VulnerabilityDataSchema = named("VulnerabilityData", Type.Object({
+  status: StringEnum(VULNERABILITY_DATA_STATUSES, {
+    description: "complete: every detected component whose vulnerabilities could be looked up was checked by at least one source (trivially when none was detected); partial: some were not (see unchecked); none: no vulnerability source answered, so the *_vulnerable checks are skip and an empty vulnerabilities[] means nothing"
+  }),
+  message: Nullable(Type.String(), {
+    description: "The statement readers show when status is not complete (why, and what it means); null when complete"
+  }),
+  unchecked: Type.Array(UncheckedComponentSchema, {
+    description: "The components no vulnerability source checked, with the reason"
+  })
+}, {
+  description: "Whether the report's vulnerability lists can be trusted to be complete: which sources answered for the detected components (docs/intel.md). Since 1.4.0."
+}));
+var ReportIntelSchema = named("ReportIntel", Type.Object({
+  sources: Type.Array(IntelSourceSchema),
+  vulnerability_data: Type.Optional(VulnerabilityDataSchema)
+}, { description: "Where the component intelligence of a report came from. Since 1.1.0." }));
 var latestVersionReason = () => Type.Optional(Nullable(LatestVersionReasonSchema, { description: "Null when latest_version is known. Since 1.1.0." }));
 var WordPressInfoSchema = named("WordPressInfo", Type.Object({
   detected: Type.Boolean(),
@@ -20465,6 +20495,22 @@ var ReportSchema = named("Report", Type.Object({
   }))
 }, { title: "wpreport report", description: "One analysis of one site (schema v1)" }));
 
+// shared/vulnerability-data.ts
+function vulnerabilityDataNotice(report) {
+  const data = report.intel?.vulnerability_data;
+  if (!data || data.status === "complete" || report.status !== "completed")
+    return null;
+  return data.status === "none" ? {
+    status: "none",
+    title: "No vulnerability data",
+    message: data.message ?? "No vulnerability source answered for this report: known vulnerabilities are unknown, and an empty list does not mean there are none."
+  } : {
+    status: "partial",
+    title: "Vulnerability data incomplete",
+    message: data.message ?? `No vulnerability source checked ${data.unchecked.map((gap) => gap.slug).join(", ")}: their known vulnerabilities are unknown.`
+  };
+}
+
 // shared/diff.ts
 var ASSERTION_LEVELS = ["error", "warn", "off"];
 var CheckChangeSchema = named("CheckChange", Type.Object({
@@ -20615,17 +20661,19 @@ function failingChecks(report) {
 function componentLabel(type, slug) {
   return type === "core" ? "WordPress" : slug;
 }
-function vulnerabilityFix(type, slug, fixedIn) {
+function vulnerabilityFix(type, slug, fixedIn, unfixed) {
   const label = componentLabel(type, slug);
   if (fixedIn)
     return `update ${label} to ${fixedIn}`;
+  if (unfixed === false)
+    return `update ${label} to its latest release (the source names no fixed version)`;
   return type === "core" ? "no fix available: watch for a WordPress security release and block the attack (WAF) meanwhile" : `no fix available: remove or replace ${label}`;
 }
 function describeVulnerability(type, slug, version, vulnerability) {
   const score = vulnerability.cvss === null || vulnerability.cvss === undefined ? "" : `, CVSS ${vulnerability.cvss}`;
   const cve = (vulnerability.cve ?? []).length > 0 ? `, ${(vulnerability.cve ?? []).join(" ")}` : "";
   const range = vulnerability.affected ? ` [affects ${vulnerability.affected}]` : "";
-  return `${componentLabel(type, slug)} ${version ?? "(version unknown)"}: ${vulnerability.id} ${vulnerability.title} (${vulnerability.severity}${score}${cve})${range} — ${vulnerabilityFix(type, slug, vulnerability.fixed_in ?? null)}`;
+  return `${componentLabel(type, slug)} ${version ?? "(version unknown)"}: ${vulnerability.id} ${vulnerability.title} (${vulnerability.severity}${score}${cve})${range} — ${vulnerabilityFix(type, slug, vulnerability.fixed_in ?? null, vulnerability.unfixed)}`;
 }
 function describeVulnerabilityChange(change) {
   return describeVulnerability(change.component_type, change.slug, change.version, change.vulnerability);
@@ -22158,6 +22206,13 @@ function invocation(report) {
     level: report.status === "completed" ? "warning" : "error",
     message: { text: plainText(oneLine(`${error.stage} (${error.kind}): ${error.message}`)) }
   }));
+  const vulnerabilityData = vulnerabilityDataNotice(report);
+  if (vulnerabilityData) {
+    notes.unshift({
+      level: "warning",
+      message: { text: plainText(oneLine(`${vulnerabilityData.title}: ${vulnerabilityData.message}`)) }
+    });
+  }
   if (report.status === "completed") {
     return { executionSuccessful: true, ...times, ...notes.length > 0 ? { toolExecutionNotifications: notes } : {} };
   }
@@ -22246,7 +22301,8 @@ ${siteLine}`)
       status: report.status,
       site,
       score: report.summary?.score ?? null,
-      grade: report.summary?.grade ?? null
+      grade: report.summary?.grade ?? null,
+      vulnerability_data: report.intel?.vulnerability_data?.status ?? null
     }
   };
   return { $schema: "https://json.schemastore.org/sarif-2.1.0.json", version: "2.1.0", runs: [run] };
@@ -22350,6 +22406,10 @@ async function check(client, request, events, wait = waitForSite) {
   const notWordPress = notWordPressNotice(report);
   if (notWordPress)
     events.warn(notWordPress, "wpreport: not WordPress");
+  const vulnerabilityData = vulnerabilityDataNotice(report);
+  if (vulnerabilityData) {
+    events.warn(oneLine(`${report.final_url ?? report.url}: ${vulnerabilityData.message}`, 1000), `wpreport: ${vulnerabilityData.title.toLowerCase()}`);
+  }
   const query = diffQuery(request.diffOptions);
   const preferRef = request.baseline === "last-passing" ? defaultBranchRef(request.env) : undefined;
   if (preferRef !== undefined)
@@ -22372,6 +22432,7 @@ async function check(client, request, events, wait = waitForSite) {
     diff,
     links: { report: reportUrl(request.apiUrl, report.id), api: reportApiUrl(request.apiUrl, report.id) },
     notWordPress,
+    vulnerabilityData,
     failing: diff.base_id ? [] : failingChecks(report),
     timing: { requested, received }
   };
@@ -22404,6 +22465,9 @@ function renderText(report, result, failOn, reportUrl) {
   lines.push(`baseline (${result.baseline.rule}): ${result.baseline.reason}`);
   if (reportUrl)
     lines.push(`full report: ${reportUrl}`);
+  const vulnerabilityData = vulnerabilityDataNotice(report);
+  if (vulnerabilityData)
+    lines.push(`  ! ${vulnerabilityData.title}: ${vulnerabilityData.message}`);
   for (const reason of result.verdict.reasons)
     lines.push(`  ✗ ${reason}`);
   for (const warning of result.verdict.warnings)

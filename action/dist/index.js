@@ -39899,13 +39899,21 @@ var VulnerabilitySchema = named("Vulnerability", Type.Object({
     description: 'The affected range the installed version falls in, e.g. "<= 5.0.2" or ">= 6.1, < 6.1.10". Since 1.1.0.'
   })),
   fixed_in: Nullable(Type.String(), {
-    description: "The version to update to: the first patched release after the installed one; null when unfixed"
+    description: "The version to update to: the first patched release after the installed one; null when unfixed or when the source names no fixed version (see unfixed)"
   }),
   references: Type.Array(Type.String()),
-  source: Type.Optional(Type.String({ description: "Which intel source reported it (wordfence, file). Since 1.1.0." }))
+  source: Type.Optional(Type.String({
+    description: "Which intel source reported it (wordfence, wpvulnerability, file): the one whose id, title and scores are shown. Since 1.1.0."
+  })),
+  sources: Type.Optional(Type.Array(Type.String(), {
+    description: "Every intel source that reported this advisory (the same CVE or advisory link from two sources is one entry naming both), `source` first. Since 1.4.0."
+  })),
+  unfixed: Type.Optional(Type.Boolean({
+    description: "True when the source says no fixed release exists. False when one does: fixed_in names it, or is null when the source does not name the version (update to the latest release). Since 1.4.0."
+  }))
 }, { description: "A known vulnerability of a component version (docs/intel.md)" }));
 var IntelSourceSchema = named("IntelSource", Type.Object({
-  id: Type.String({ description: "Stable id: wordfence, wordpress.org, file" }),
+  id: Type.String({ description: "Stable id: wordfence, wpvulnerability, wordpress.org, file" }),
   name: Type.String(),
   as_of: Nullable(Type.String(), { description: "How current the data is (ISO 8601), null when unknown" }),
   attribution: Nullable(Type.String(), {
@@ -39913,7 +39921,29 @@ var IntelSourceSchema = named("IntelSource", Type.Object({
   }),
   url: Nullable(Type.String())
 }, { description: "A data source behind the report's latest versions and vulnerabilities" }));
-var ReportIntelSchema = named("ReportIntel", Type.Object({ sources: Type.Array(IntelSourceSchema) }, { description: "Where the component intelligence of a report came from. Since 1.1.0." }));
+var VULNERABILITY_DATA_STATUSES = ["complete", "partial", "none"];
+var UncheckedComponentSchema = named("UncheckedComponent", Type.Object({
+  type: StringEnum(["core", "theme", "plugin"]),
+  slug: Type.String({ description: 'The plugin or theme slug; "wordpress" for core' }),
+  reason: Type.String({ description: "Why no vulnerability source checked it, in one sentence" })
+}, { description: "A detected component whose known vulnerabilities no source could check for this report" }));
+var VulnerabilityDataSchema = named("VulnerabilityData", Type.Object({
+  status: StringEnum(VULNERABILITY_DATA_STATUSES, {
+    description: "complete: every detected component whose vulnerabilities could be looked up was checked by at least one source (trivially when none was detected); partial: some were not (see unchecked); none: no vulnerability source answered, so the *_vulnerable checks are skip and an empty vulnerabilities[] means nothing"
+  }),
+  message: Nullable(Type.String(), {
+    description: "The statement readers show when status is not complete (why, and what it means); null when complete"
+  }),
+  unchecked: Type.Array(UncheckedComponentSchema, {
+    description: "The components no vulnerability source checked, with the reason"
+  })
+}, {
+  description: "Whether the report's vulnerability lists can be trusted to be complete: which sources answered for the detected components (docs/intel.md). Since 1.4.0."
+}));
+var ReportIntelSchema = named("ReportIntel", Type.Object({
+  sources: Type.Array(IntelSourceSchema),
+  vulnerability_data: Type.Optional(VulnerabilityDataSchema)
+}, { description: "Where the component intelligence of a report came from. Since 1.1.0." }));
 var latestVersionReason = () => Type.Optional(Nullable(LatestVersionReasonSchema, { description: "Null when latest_version is known. Since 1.1.0." }));
 var WordPressInfoSchema = named("WordPressInfo", Type.Object({
   detected: Type.Boolean(),
@@ -40249,6 +40279,22 @@ var ReportSchema = named("Report", Type.Object({
   }))
 }, { title: "wpreport report", description: "One analysis of one site (schema v1)" }));
 
+// shared/vulnerability-data.ts
+function vulnerabilityDataNotice(report) {
+  const data = report.intel?.vulnerability_data;
+  if (!data || data.status === "complete" || report.status !== "completed")
+    return null;
+  return data.status === "none" ? {
+    status: "none",
+    title: "No vulnerability data",
+    message: data.message ?? "No vulnerability source answered for this report: known vulnerabilities are unknown, and an empty list does not mean there are none."
+  } : {
+    status: "partial",
+    title: "Vulnerability data incomplete",
+    message: data.message ?? `No vulnerability source checked ${data.unchecked.map((gap) => gap.slug).join(", ")}: their known vulnerabilities are unknown.`
+  };
+}
+
 // shared/diff.ts
 var ASSERTION_LEVELS = ["error", "warn", "off"];
 var CheckChangeSchema = named("CheckChange", Type.Object({
@@ -40399,17 +40445,19 @@ function failingChecks(report) {
 function componentLabel(type, slug) {
   return type === "core" ? "WordPress" : slug;
 }
-function vulnerabilityFix(type, slug, fixedIn) {
+function vulnerabilityFix(type, slug, fixedIn, unfixed) {
   const label = componentLabel(type, slug);
   if (fixedIn)
     return `update ${label} to ${fixedIn}`;
+  if (unfixed === false)
+    return `update ${label} to its latest release (the source names no fixed version)`;
   return type === "core" ? "no fix available: watch for a WordPress security release and block the attack (WAF) meanwhile" : `no fix available: remove or replace ${label}`;
 }
 function describeVulnerability(type, slug, version, vulnerability) {
   const score = vulnerability.cvss === null || vulnerability.cvss === undefined ? "" : `, CVSS ${vulnerability.cvss}`;
   const cve = (vulnerability.cve ?? []).length > 0 ? `, ${(vulnerability.cve ?? []).join(" ")}` : "";
   const range = vulnerability.affected ? ` [affects ${vulnerability.affected}]` : "";
-  return `${componentLabel(type, slug)} ${version ?? "(version unknown)"}: ${vulnerability.id} ${vulnerability.title} (${vulnerability.severity}${score}${cve})${range} — ${vulnerabilityFix(type, slug, vulnerability.fixed_in ?? null)}`;
+  return `${componentLabel(type, slug)} ${version ?? "(version unknown)"}: ${vulnerability.id} ${vulnerability.title} (${vulnerability.severity}${score}${cve})${range} — ${vulnerabilityFix(type, slug, vulnerability.fixed_in ?? null, vulnerability.unfixed)}`;
 }
 function describeVulnerabilityChange(change) {
   return describeVulnerability(change.component_type, change.slug, change.version, change.vulnerability);
@@ -40495,7 +40543,7 @@ var LEVEL = {
   info: "notice"
 };
 var GITHUB_ANNOTATIONS_PER_LEVEL = 10;
-var RESERVED = { error: 1, warning: 1, notice: 0 };
+var RESERVED = { error: 1, warning: 2, notice: 0 };
 function clean(text, max) {
   return oneLine(text, max);
 }
@@ -40780,6 +40828,10 @@ async function check(client, request, events, wait = waitForSite) {
   const notWordPress = notWordPressNotice(report);
   if (notWordPress)
     events.warn(notWordPress, "wpreport: not WordPress");
+  const vulnerabilityData = vulnerabilityDataNotice(report);
+  if (vulnerabilityData) {
+    events.warn(oneLine(`${report.final_url ?? report.url}: ${vulnerabilityData.message}`, 1000), `wpreport: ${vulnerabilityData.title.toLowerCase()}`);
+  }
   const query = diffQuery(request.diffOptions);
   const preferRef = request.baseline === "last-passing" ? defaultBranchRef(request.env) : undefined;
   if (preferRef !== undefined)
@@ -40802,6 +40854,7 @@ async function check(client, request, events, wait = waitForSite) {
     diff,
     links: { report: reportUrl(request.apiUrl, report.id), api: reportApiUrl(request.apiUrl, report.id) },
     notWordPress,
+    vulnerabilityData,
     failing: diff.base_id ? [] : failingChecks(report),
     timing: { requested, received }
   };
@@ -40927,6 +40980,13 @@ function invocation(report) {
     level: report.status === "completed" ? "warning" : "error",
     message: { text: plainText(oneLine(`${error.stage} (${error.kind}): ${error.message}`)) }
   }));
+  const vulnerabilityData = vulnerabilityDataNotice(report);
+  if (vulnerabilityData) {
+    notes.unshift({
+      level: "warning",
+      message: { text: plainText(oneLine(`${vulnerabilityData.title}: ${vulnerabilityData.message}`)) }
+    });
+  }
   if (report.status === "completed") {
     return { executionSuccessful: true, ...times, ...notes.length > 0 ? { toolExecutionNotifications: notes } : {} };
   }
@@ -41015,7 +41075,8 @@ ${siteLine}`)
       status: report.status,
       site,
       score: report.summary?.score ?? null,
-      grade: report.summary?.grade ?? null
+      grade: report.summary?.grade ?? null,
+      vulnerability_data: report.intel?.vulnerability_data?.status ?? null
     }
   };
   return { $schema: "https://json.schemastore.org/sarif-2.1.0.json", version: "2.1.0", runs: [run] };
@@ -41181,6 +41242,10 @@ function renderMarkdown({ report, diff, reportUrl, failOn }, options = {}) {
   if (report.hosting?.blocked_by_waf) {
     lines.push(`> ⚠️ The site answered with a ${md(report.hosting.waf ?? "firewall")} challenge instead of its homepage; nothing else could be analysed.`, "");
   }
+  const vulnerabilityData = vulnerabilityDataNotice(report);
+  if (vulnerabilityData) {
+    lines.push(`> ⚠️ **${vulnerabilityData.title}.** ${md(vulnerabilityData.message, 1000)}`, "");
+  }
   if (report.wordpress?.detected === false && !report.hosting?.blocked_by_waf) {
     const stack = (report.hosting?.stack ?? []).map((item) => `${item.name}${item.version ? ` ${item.version}` : ""}`);
     lines.push(`> ℹ️ Not WordPress${stack.length > 0 ? ` — runs on ${md(stack.join(", "), 300)}` : ""}: only the checks that apply to any site ran.`, "");
@@ -41260,7 +41325,8 @@ function renderOverview(sites) {
     const result = site.error !== undefined ? "❗ error" : site.diff?.verdict.result === "pass" ? "✅ pass" : "❌ fail";
     const score = site.report?.summary ? `${site.report.summary.score} (${site.report.summary.grade})` : "—";
     const report = site.report && site.reportUrl ? `[${md(site.report.id)}](${site.reportUrl})` : "—";
-    const detail = site.error !== undefined ? ` ${md(site.error, 300)}` : "";
+    const notice = site.report ? vulnerabilityDataNotice(site.report) : null;
+    const detail = site.error !== undefined ? ` ${md(site.error, 300)}` : notice ? ` · ⚠️ ${notice.title.toLowerCase()}` : "";
     lines.push(`| ${md(site.url, 300)} | ${result}${detail} | ${score} | ${site.diff?.base_id ? md(site.diff.base_id) : "none"} | ${report} |`);
   }
   lines.push("");

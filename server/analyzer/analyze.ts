@@ -38,7 +38,7 @@ import type { Detected, Facts } from "./facts.ts";
 import { type ClientLimits, DEFAULT_CLIENT_LIMITS, SafeClient } from "./fetch/safe-client.ts";
 import type { TargetPolicy } from "./fetch/target-policy.ts";
 import { gather } from "./gather/gather.ts";
-import { applyIntel, emptyIntel, type Intel, type IntelLookup, intelQuery } from "./intel/index.ts";
+import { applyIntel, COMPLETE_COVERAGE, emptyIntel, type Intel, type IntelLookup, intelQuery } from "./intel/index.ts";
 import { summarise } from "./score.ts";
 
 export type AnalysisResult = Pick<
@@ -102,11 +102,12 @@ export async function analyze(url: string, options: AnalyzeOptions, signal: Abor
     intel = typeof source === "function" ? await source(intelQuery(detected)) : source;
   } catch (error) {
     // The site's report still stands without component data; the checks then skip.
-    artifacts.errors.push({
-      stage: "intel",
-      kind: "intel_unavailable",
-      message: `Latest versions and known vulnerabilities could not be looked up: ${(error as Error).message}`,
-    });
+    const reason = (error as Error).message.replace(/\.+$/, "");
+    const message = `Latest versions and known vulnerabilities could not be looked up: ${reason}`;
+    artifacts.errors.push({ stage: "intel", kind: "intel_unavailable", message });
+    intel = emptyIntel(
+      `${message}: the known vulnerabilities of its components are unknown, and an empty list does not mean there are none.`,
+    );
   }
   const result = resultFrom(detected, intel);
   // The pace is the analyzer's part of the per-target limits; the worker adds the rest.
@@ -199,7 +200,11 @@ export function buildResult(artifacts: Artifacts, intel: Intel = emptyIntel()): 
   return resultFrom(detect(artifacts), intel);
 }
 
-function resultFrom(found: Detected, intel: Intel): AnalysisResult {
+function resultFrom(found: Detected, given: Intel): AnalysisResult {
+  // Nothing detected to look up (not WordPress): no source was needed, so none is missing.
+  const query = intelQuery(found);
+  const nothingToCheck = !query.wordpress && query.plugins.length === 0 && query.themes.length === 0;
+  const intel = nothingToCheck ? { ...given, coverage: COMPLETE_COVERAGE } : given;
   // Intel fills latest_version/outdated/vulnerabilities before the audits read them.
   const detected = applyIntel(found, intel);
   const { artifacts } = detected;
@@ -211,7 +216,7 @@ function resultFrom(found: Detected, intel: Intel): AnalysisResult {
     theme: detected.theme,
     plugins: detected.plugins,
     hosting: detected.hosting,
-    intel: { sources: intel.sources },
+    intel: { sources: intel.sources, vulnerability_data: intel.coverage },
     mode: artifacts.mode ?? "passive",
     enumeration: artifacts.enumeration ?? null,
     installed_themes: detected.installedThemes,

@@ -106,6 +106,14 @@ export async function runIntelCommand(
         );
         if (row.last_error) io.out(`               last error: ${row.last_error}`);
       }
+      // WPVulnerability is asked on demand: its cache, not an import.
+      const wpv = await store.wpvulnerabilitySummary();
+      if (wpv.answered + wpv.failing > 0) {
+        io.out(
+          `wpvulnerability ${String(wpv.answered).padStart(6)} components cached  last answer ${wpv.last_answer ? new Date(wpv.last_answer).toISOString() : "never"}${wpv.failing > 0 ? `  ${wpv.failing} failing` : ""}`,
+        );
+        if (wpv.last_error) io.out(`           last error: ${wpv.last_error}`);
+      }
       return;
     }
     case "refresh": {
