@@ -53,7 +53,7 @@ function reportOf(url: string, result: AnalysisResult): Report {
 
 /** Every stage on its own (so a throw names its stage), then buildResult as the service runs it. */
 function runEverything(artifacts: Artifacts): AnalysisResult {
-  const paths = detectSitePaths(artifacts.homepage);
+  const paths = detectSitePaths(artifacts);
   detectHosting(artifacts);
   const wordpress = detectWordPress(artifacts, paths);
   detectTheme(artifacts, paths);
@@ -505,7 +505,7 @@ describe("credit finders and directory listings", () => {
           "x-powered-by": comments.join(", "),
           "x-redirect-by": generators[0] ?? "",
         });
-        const plugins = detectPlugins(artifacts, detectSitePaths(artifacts.homepage), null);
+        const plugins = detectPlugins(artifacts, detectSitePaths(artifacts), null);
         // No readme, listing or asset here: only the signature table's own slugs can come out.
         for (const plugin of plugins) {
           expect(Object.hasOwn(PLUGIN_SIGNATURES, plugin.slug)).toBe(true);
@@ -549,7 +549,7 @@ describe("credit finders and directory listings", () => {
         }
         const artifacts = homepageOnly("https://example.com/", "<html></html>");
         artifacts.probes.plugins_listing = probe;
-        for (const plugin of detectPlugins(artifacts, detectSitePaths(artifacts.homepage), null)) {
+        for (const plugin of detectPlugins(artifacts, detectSitePaths(artifacts), null)) {
           expect(plugin.slug).toMatch(/^[a-z0-9][a-z0-9._-]{0,99}$/i);
         }
       }),
@@ -563,7 +563,7 @@ describe("credit finders and directory listings", () => {
     for (const name of ["x-powered-by", "x-redirect-by", "x-generator", "x-optimized-by", "x-cached-by"])
       headers[name] = `${"Yoast SEO, ".repeat(700)}${"v1.".repeat(300)}`;
     const artifacts = homepageOnly("https://example.com/", "<html></html>", headers);
-    const plugins = detectPlugins(artifacts, detectSitePaths(artifacts.homepage), null);
+    const plugins = detectPlugins(artifacts, detectSitePaths(artifacts), null);
     expect(plugins.map((plugin) => plugin.slug)).toEqual(["wordpress-seo"]);
     // One header credit, not one per header or per repetition.
     expect(plugins[0]?.evidence).toEqual([

@@ -1,0 +1,94 @@
+/**
+ * Confirmation of the install's shape by what the probes got (detect/site-paths.ts): an answer
+ * that can only come from the right place turns an assumed or inferred base into a confirmed
+ * one, and checks judge misses only at confirmed places (audit/placement.ts).
+ */
+import type { Evidence } from "../../../shared/report.ts";
+import type { Artifacts, HttpArtifact } from "../artifacts.ts";
+import { probeKey } from "../gather/probes.ts";
+import { siteUrl } from "../untrusted-text.ts";
+import { isDirectoryListing } from "./directory-listing.ts";
+import { looksLikeReadme, parseThemeHeader } from "./readme.ts";
+import type { SiteBase, SitePaths } from "./site-paths.ts";
+
+/** Evidence of a content path inferred from an asset origin: the pull zone's path, not the site's own. */
+export const INFERRED_FROM_ASSET_ORIGIN = "content_asset_origin";
+
+/**
+ * True when `base` was seen on the site itself (not assumed, not only inferred from a CDN's
+ * paths): a probe there that found nothing proves the thing is not there.
+ */
+export function placeConfirmed(paths: SitePaths, base: SiteBase): boolean {
+  return paths.found[base].some((item) => item.source !== INFERRED_FROM_ASSET_ORIGIN);
+}
+
+/** Where a probe was asked: its first URL (before the redirects it followed). */
+export function askedAt(answer: Pick<HttpArtifact, "url" | "redirects">): string {
+  return answer.redirects?.[0]?.url ?? answer.url;
+}
+
+/**
+ * Answers that can only come from the right place confirm an assumed or inferred base: the
+ * XML-RPC server, the login form or the installer's page under the core base; the content
+ * folders' empty index.php (or a listing), a plugin's readme or a theme's style.css under the
+ * content base. Each answer counts only where it was asked (its first URL) is under the base.
+ */
+export function confirmByAnswers(paths: SitePaths, probes: Artifacts["probes"], found: Record<SiteBase, Evidence[]>) {
+  const askedUnder = (answer: HttpArtifact, base: string) => askedAt(answer).startsWith(base);
+  const confirm = (base: SiteBase, answer: HttpArtifact | undefined, value: string, proves: boolean) => {
+    if (!answer || !proves || placeConfirmed(paths, base)) return;
+    if (!askedUnder(answer, base === "core" ? paths.coreBase : paths.contentBase)) return;
+    found[base].push({ source: `${base}_probe`, value, url: siteUrl(askedAt(answer)) });
+  };
+
+  const xmlrpc = probes.xmlrpc_methods;
+  confirm(
+    "core",
+    xmlrpc,
+    "xmlrpc.php answers as XML-RPC",
+    xmlrpc?.status === 200 && /<methodResponse>/i.test(xmlrpc.body),
+  );
+  const xmlrpcGet = probes.xmlrpc_get;
+  confirm(
+    "core",
+    xmlrpcGet,
+    "xmlrpc.php: XML-RPC server accepts POST requests only",
+    /XML-RPC server accepts POST requests only/i.test(xmlrpcGet?.body ?? ""),
+  );
+  const login = probes.login;
+  confirm(
+    "core",
+    login,
+    "wp-login.php shows the login form",
+    login?.status === 200 && /<form[^>]{1,1000}id=["']loginform["']/i.test(login.body),
+  );
+  const installer = probes[probeKey("exposed", new URL("wp-admin/install.php", paths.coreBase).pathname)];
+  confirm(
+    "core",
+    installer,
+    "wp-admin/install.php answers as WordPress's installer",
+    installer?.status === 200 && /<body[^>]*\bclass=["'][^"']*\bwp-core-ui\b/i.test(installer.body),
+  );
+
+  // plugins/ and themes/ ship an empty index.php: an empty 200 there (unlike the 404 page) is the folder.
+  const notFound = probes.not_found;
+  const emptyIndex = (answer: HttpArtifact | undefined) =>
+    answer?.status === 200 && answer.body.trim() === "" && !(notFound?.status === 200 && notFound.body.trim() === "");
+  for (const key of ["plugins_listing", "themes_listing"] as const) {
+    const answer = probes[key];
+    const folder = key === "plugins_listing" ? "plugins/" : "themes/";
+    confirm("content", answer, `${folder} answers with WordPress's empty index.php`, emptyIndex(answer));
+    confirm("content", answer, `${folder} lists its files`, isDirectoryListing(answer));
+  }
+  const answers = (Object.entries(probes) as [string, HttpArtifact | undefined][]).sort(([a], [b]) =>
+    a.localeCompare(b),
+  );
+  for (const [key, answer] of answers) {
+    if (answer?.status !== 200) continue;
+    if (key.startsWith(probeKey("plugin_readme", "")) && looksLikeReadme(answer.body)) {
+      confirm("content", answer, `a plugin's readme.txt: ${key.slice(probeKey("plugin_readme", "").length)}`, true);
+    } else if (key.startsWith(probeKey("theme_style", "")) && parseThemeHeader(answer.body)) {
+      confirm("content", answer, `a theme's style.css: ${key.slice(probeKey("theme_style", "").length)}`, true);
+    }
+  }
+}
