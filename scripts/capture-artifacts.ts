@@ -16,7 +16,7 @@ import { createSafeAgent } from "../server/analyzer/fetch/safe-agent.ts";
 import { SafeClient } from "../server/analyzer/fetch/safe-client.ts";
 import { TargetPolicy } from "../server/analyzer/fetch/target-policy.ts";
 import { gather } from "../server/analyzer/gather/gather.ts";
-import { USER_AGENT } from "../server/version.ts";
+import { ANALYZER_USER_AGENT as USER_AGENT } from "../server/analyzer/user-agent.ts";
 import { type StaticSite, startStaticSite } from "../test/analyzer/sites/static-site.ts";
 
 const args = process.argv.slice(2);

@@ -21,17 +21,17 @@ const baseOf = (paths: SitePaths, base: Exclude<SiteBase, "home">) =>
 
 /**
  * Why answers at `base` prove nothing, or null when they do: the base is confirmed and every
- * answer was asked under it.
+ * answer was asked at its place there (`path`, relative to the base: "xmlrpc.php", "uploads/").
  */
 export function unreachedReason(
   paths: SitePaths,
   base: Exclude<SiteBase, "home">,
-  answers: readonly (ProbeAnswer | undefined)[],
+  answers: readonly (readonly [answer: ProbeAnswer | undefined, path: string])[],
 ): string | null {
   const where = baseOf(paths, base);
-  const elsewhere = answers.find((answer) => answer && !answer.asked.startsWith(where));
-  if (elsewhere) {
-    return `it was asked at ${siteUrl(elsewhere.asked)}, outside ${WHAT[base]}, which is ${siteUrl(where)}`;
+  const elsewhere = answers.find(([answer, path]) => answer && answer.asked !== new URL(path, where).toString());
+  if (elsewhere?.[0]) {
+    return `it was asked at ${siteUrl(elsewhere[0].asked)}, outside ${WHAT[base]}, which is ${siteUrl(where)}`;
   }
   if (placeConfirmed(paths, base)) return null;
   const inferred = paths.found[base].length > 0;

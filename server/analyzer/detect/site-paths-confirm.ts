@@ -27,17 +27,27 @@ export function askedAt(answer: Pick<HttpArtifact, "url" | "redirects">): string
   return answer.redirects?.[0]?.url ?? answer.url;
 }
 
+/** True when `answer` was asked at `path` under `base` (the place a probe of it belongs). */
+export function askedAtPlace(answer: Pick<HttpArtifact, "url" | "redirects">, base: string, path: string): boolean {
+  return askedAt(answer) === new URL(path, base).toString();
+}
+
 /**
  * Answers that can only come from the right place confirm an assumed or inferred base: the
- * XML-RPC server, the login form or the installer's page under the core base; the content
- * folders' empty index.php (or a listing), a plugin's readme or a theme's style.css under the
- * content base. Each answer counts only where it was asked (its first URL) is under the base.
+ * XML-RPC server, the login form or the installer's page at the core base; the content
+ * folders' empty index.php (or a listing), a plugin's readme or a theme's style.css at the
+ * content base. Each answer counts only where it was asked (its first URL) is its place there.
  */
 export function confirmByAnswers(paths: SitePaths, probes: Artifacts["probes"], found: Record<SiteBase, Evidence[]>) {
-  const askedUnder = (answer: HttpArtifact, base: string) => askedAt(answer).startsWith(base);
-  const confirm = (base: SiteBase, answer: HttpArtifact | undefined, value: string, proves: boolean) => {
+  const confirm = (
+    base: "core" | "content",
+    answer: HttpArtifact | undefined,
+    path: string,
+    value: string,
+    proves: boolean,
+  ) => {
     if (!answer || !proves || placeConfirmed(paths, base)) return;
-    if (!askedUnder(answer, base === "core" ? paths.coreBase : paths.contentBase)) return;
+    if (!askedAtPlace(answer, base === "core" ? paths.coreBase : paths.contentBase, path)) return;
     found[base].push({ source: `${base}_probe`, value, url: siteUrl(askedAt(answer)) });
   };
 
@@ -45,6 +55,7 @@ export function confirmByAnswers(paths: SitePaths, probes: Artifacts["probes"], 
   confirm(
     "core",
     xmlrpc,
+    "xmlrpc.php",
     "xmlrpc.php answers as XML-RPC",
     xmlrpc?.status === 200 && /<methodResponse>/i.test(xmlrpc.body),
   );
@@ -52,6 +63,7 @@ export function confirmByAnswers(paths: SitePaths, probes: Artifacts["probes"], 
   confirm(
     "core",
     xmlrpcGet,
+    "xmlrpc.php",
     "xmlrpc.php: XML-RPC server accepts POST requests only",
     /XML-RPC server accepts POST requests only/i.test(xmlrpcGet?.body ?? ""),
   );
@@ -59,6 +71,7 @@ export function confirmByAnswers(paths: SitePaths, probes: Artifacts["probes"], 
   confirm(
     "core",
     login,
+    "wp-login.php",
     "wp-login.php shows the login form",
     login?.status === 200 && /<form[^>]{1,1000}id=["']loginform["']/i.test(login.body),
   );
@@ -66,6 +79,7 @@ export function confirmByAnswers(paths: SitePaths, probes: Artifacts["probes"], 
   confirm(
     "core",
     installer,
+    "wp-admin/install.php",
     "wp-admin/install.php answers as WordPress's installer",
     installer?.status === 200 && /<body[^>]*\bclass=["'][^"']*\bwp-core-ui\b/i.test(installer.body),
   );
@@ -77,18 +91,22 @@ export function confirmByAnswers(paths: SitePaths, probes: Artifacts["probes"], 
   for (const key of ["plugins_listing", "themes_listing"] as const) {
     const answer = probes[key];
     const folder = key === "plugins_listing" ? "plugins/" : "themes/";
-    confirm("content", answer, `${folder} answers with WordPress's empty index.php`, emptyIndex(answer));
-    confirm("content", answer, `${folder} lists its files`, isDirectoryListing(answer));
+    confirm("content", answer, folder, `${folder} answers with WordPress's empty index.php`, emptyIndex(answer));
+    confirm("content", answer, folder, `${folder} lists its files`, isDirectoryListing(answer));
   }
   const answers = (Object.entries(probes) as [string, HttpArtifact | undefined][]).sort(([a], [b]) =>
     a.localeCompare(b),
   );
+  const readmes = probeKey("plugin_readme", "");
+  const styles = probeKey("theme_style", "");
   for (const [key, answer] of answers) {
     if (answer?.status !== 200) continue;
-    if (key.startsWith(probeKey("plugin_readme", "")) && looksLikeReadme(answer.body)) {
-      confirm("content", answer, `a plugin's readme.txt: ${key.slice(probeKey("plugin_readme", "").length)}`, true);
-    } else if (key.startsWith(probeKey("theme_style", "")) && parseThemeHeader(answer.body)) {
-      confirm("content", answer, `a theme's style.css: ${key.slice(probeKey("theme_style", "").length)}`, true);
+    if (key.startsWith(readmes) && looksLikeReadme(answer.body)) {
+      const slug = key.slice(readmes.length);
+      confirm("content", answer, `plugins/${slug}/readme.txt`, `a plugin's readme.txt: ${slug}`, true);
+    } else if (key.startsWith(styles) && parseThemeHeader(answer.body)) {
+      const slug = key.slice(styles.length);
+      confirm("content", answer, `themes/${slug}/style.css`, `a theme's style.css: ${slug}`, true);
     }
   }
 }

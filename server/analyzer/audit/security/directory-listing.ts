@@ -14,6 +14,8 @@ import type { Audit } from "../types.ts";
 const NAMES_SHOWN = 15;
 /** The folders probed for this check, besides the exposed-file probes. */
 const FOLDER_PROBES = ["uploads", "plugins_listing", "themes_listing"] as const;
+/** Where each of them belongs in the content directory. */
+const FOLDER_PATHS = { uploads: "uploads/", plugins_listing: "plugins/", themes_listing: "themes/" } as const;
 
 /** "…/wp-content/plugins/ lists 3 entries: akismet/, hello.php, xrds-simple/" for a listed URL. */
 function describeListing({ url, listing }: ListedDirectory): string {
@@ -47,7 +49,7 @@ export const auditDirectoryListing: Audit = ({ security, probes, listedDirectori
   const unreached = unreachedReason(
     paths,
     "content",
-    answered.map((key) => probes.answers[key]),
+    answered.map((key) => [probes.answers[key], FOLDER_PATHS[key]] as const),
   );
   if (unreached) {
     return [

@@ -105,13 +105,14 @@ const EXPOSURES: readonly Exposure[] = [
   },
 ];
 
-/** The answers to a kind's probes. */
-function answersOf({ answers }: ProbeFacts, kind: string): (ProbeAnswer | undefined)[] {
-  if (kind === "readme") return [answers.readme_html];
-  const suffixes = EXPOSED_FILES.filter((file) => file.kind === kind).map((file) => `/${file.path}`);
-  return probeValues(answers, "exposed")
-    .filter(([path]) => suffixes.some((suffix) => path.endsWith(suffix)))
-    .map(([, answer]) => answer);
+/** The answers to a kind's probes, each with its place under the kind's base. */
+function answersOf({ answers }: ProbeFacts, kind: string): (readonly [ProbeAnswer | undefined, string])[] {
+  if (kind === "readme") return [[answers.readme_html, "readme.html"]];
+  const files = EXPOSED_FILES.filter((file) => file.kind === kind);
+  return probeValues(answers, "exposed").flatMap(([path, answer]) => {
+    const file = files.find((candidate) => path.endsWith(`/${candidate.path}`));
+    return file ? [[answer, file.path] as const] : [];
+  });
 }
 
 /** Probe keys (`exposed:<path>`) that were planned for a kind, and which of them got no answer. */

@@ -11,7 +11,7 @@ export const auditLogin: Audit = ({ wordpress, security, probes, paths }) => {
   const answer = probes.answers.login;
   if (!answer) return [makeCheck(id, "error", "wp-login.php could not be requested (see errors).")];
   if (!login.reachable || login.url === null) {
-    const unreached = unreachedReason(paths, "core", [answer]);
+    const unreached = unreachedReason(paths, "core", [[answer, "wp-login.php"]]);
     const seen = `${siteUrl(answer.asked)} → ${answer.status}${answer.url !== answer.asked ? ` (${siteUrl(answer.url)})` : ""}`;
     return [
       makeCheck(

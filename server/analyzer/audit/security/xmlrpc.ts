@@ -26,7 +26,10 @@ export const auditXmlRpc: Audit = ({ wordpress, security, probes, paths }) => {
       .filter((answer) => answer !== undefined)
       .map((answer) => `${siteUrl(answer.url)} → ${answer.status}`);
     // "Not XML-RPC" at a place where xmlrpc.php may not be is no answer (audit/placement.ts).
-    const unreached = unreachedReason(paths, "core", [list, get]);
+    const unreached = unreachedReason(paths, "core", [
+      [list, "xmlrpc.php"],
+      [get, "xmlrpc.php"],
+    ]);
     if (unreached) {
       return IDS.map((id) => makeCheck(id, "skip", `Whether XML-RPC is on could not be told: ${unreached}.`, seen));
     }
