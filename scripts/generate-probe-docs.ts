@@ -44,9 +44,11 @@ function where(kind: ProbeKind): string {
 }
 
 function how(kind: ProbeKind): string {
-  if (kind.askedBy === "enumeration") return "aggressive enumeration only (HEAD over HTTP/2, else GET; enumeration.md)";
+  if (kind.askedBy === "enumeration" && !kind.when)
+    return "aggressive enumeration only (HEAD over HTTP/2, else GET; enumeration.md)";
   const parts: string[] = [kind.method ?? "GET"];
-  if (kind.headFirst) parts[0] = "HEAD then GET (HTTP/2), GET (HTTP/1.1)";
+  if (kind.when) parts.unshift(kind.when);
+  if (kind.headFirst) parts[parts.length - 1] = "HEAD then GET (HTTP/2), GET (HTTP/1.1)";
   if (kind.headers)
     parts.push(
       `headers ${Object.entries(kind.headers)

@@ -79,7 +79,7 @@ export function createApp(
     .use(metricsRoutes(services))
     .use(docsRoutes({ operations: API_OPERATIONS, version: API_VERSION, baseUrlFor }))
     .use(reportsRoutes({ ...guard, reports: services.reports, baseUrlFor }))
-    .use(historyRoutes({ ...guard, history: services.history, reports: services.reports, baseUrlFor }))
+    .use(historyRoutes({ ...guard, history: services.history, baseUrlFor }))
     .use(usageRoutes({ ...guard, quota: services.quota }))
     .use(
       webRoutes({

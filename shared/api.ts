@@ -4,6 +4,7 @@
  * typed by them. A field added here appears in all three.
  */
 import { type Static, Type } from "@sinclair/typebox";
+import { GateVerdictSchema } from "./diff.ts";
 import { PROBLEM_CODES } from "./problems.ts";
 import {
   AnalysisModeSchema,
@@ -18,7 +19,7 @@ import { Count, Nullable, named, Percent, StringEnum } from "./schema.ts";
  * Semver of the v1 API contract (routes, parameters, answers): in the OpenAPI document, and the
  * version of the `wpreport` tool in SARIF output, whichever side (service or CLI) writes it.
  */
-export const API_VERSION = "1.3.0";
+export const API_VERSION = "1.4.0";
 
 export const GenerateReportRequestSchema = named(
   "GenerateReportRequest",
@@ -46,6 +47,10 @@ export const ReportListItemSchema = named(
       score: Nullable(Percent()),
       grade: Nullable(GradeSchema),
       metadata: ReportMetadataSchema,
+      gate: Nullable(GateVerdictSchema, {
+        description:
+          "The report's gate verdict, recorded by its first judgement against a baseline (GET /api/report/{id}/diff); null when no gate judged it",
+      }),
     },
     { description: "A report in a listing: enough to find it and see how it went" },
   ),

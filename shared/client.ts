@@ -2,8 +2,9 @@
  * The wpreport API client shared by the GitHub Action and the CLI for other CI systems.
  *
  * - Typed from the report types; errors are ApiError with the problem+json `code`.
- * - Retries 429, 503 and 409 idempotency_in_progress, honouring Retry-After, and network
- *   failures with backoff — never past the caller's deadline. A POST is only retried when it
+ * - Retries 429, 503 and 409 idempotency_in_progress, honouring Retry-After (seconds or an
+ *   HTTP date, RFC 9110 §10.2.3), and network failures with backoff — never past the caller's
+ *   deadline. A POST is only retried when it
  *   carries an Idempotency-Key, so a retry can never be charged twice.
  * - Built on @actions/http-client, which honours the runner's proxy settings.
  */
@@ -49,6 +50,22 @@ export interface ClientOptions {
 }
 
 const RETRY_STATUSES = new Set([429, 503]);
+
+/**
+ * Milliseconds to wait from a Retry-After header (RFC 9110 §10.2.3): delay-seconds, or an
+ * HTTP-date (IMF-fixdate, and the obsolete RFC 850 and asctime forms Date.parse reads too),
+ * measured against `now`; a date in the past is 0. Undefined when absent or unreadable, so the
+ * caller falls back to its own backoff.
+ */
+export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
+  const value = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  // An HTTP-date names a weekday or month; anything else (a negative or fractional number) is not one.
+  if (!/[A-Za-z]/.test(value)) return undefined;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
 const NETWORK_BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 16_000];
 
 /** The body of POST /api/generate-report. */
@@ -153,6 +170,24 @@ export function explain(error: unknown): string {
   }
 }
 
+/**
+ * A Diff from a service older than some of its fields (API < 1.4.0: no assertions, baseline or
+ * verdict warnings), completed with what those fields say when there is nothing to say.
+ */
+function withDiffDefaults(answer: Diff, base: string): Diff {
+  const partial = answer as Partial<Diff> & Diff;
+  return {
+    ...partial,
+    assertions: partial.assertions ?? { rules: [], results: [], unmatched: [] },
+    baseline: partial.baseline ?? {
+      rule: base === "latest" || base === "none" || base === "last-passing" ? base : "report",
+      id: partial.base_id,
+      reason: partial.base_id ? `${partial.base_id}, chosen by the service` : "no baseline",
+    },
+    verdict: { ...partial.verdict, warnings: partial.verdict.warnings ?? [] },
+  };
+}
+
 export class WpreportClient {
   private readonly http: HttpClient;
   private readonly base: string;
@@ -187,13 +222,17 @@ export class WpreportClient {
   }
 
   /**
-   * The service's comparison of report `id` with `base` — a report id, `latest` (the service's
-   * baseline rule: the newest earlier completed report of the same site and environment) or
-   * `none` — with the verdict for `query`'s thresholds. The diff's `base_id` names the baseline.
+   * The service's comparison of report `id` with `base` — `last-passing` (the service's rule:
+   * the newest earlier report of the same site and environment that passed the gate), `latest`,
+   * a report id or `none` — with the verdict for `query`'s thresholds (and `prefer_ref`). The
+   * diff's `baseline` names the baseline and why.
    */
   async diff(id: string, base: string, query: Record<string, string> = {}): Promise<Diff> {
     const params = new URLSearchParams({ base, ...query });
-    return (await this.call<Diff>("GET", `/api/report/${encodeURIComponent(id)}/diff?${params}`)).body;
+    return withDiffDefaults(
+      (await this.call<Diff>("GET", `/api/report/${encodeURIComponent(id)}/diff?${params}`)).body,
+      base,
+    );
   }
 
   async usage(): Promise<Usage> {
@@ -239,8 +278,7 @@ export class WpreportClient {
       }
       const again = RETRY_STATUSES.has(status) || (status === 409 && problem.code === "idempotency_in_progress");
       if (again && retryable && attempt <= maxRetries) {
-        const retryAfter = Number(headers["retry-after"]);
-        const wait = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : 1_000 * 2 ** (attempt - 1);
+        const wait = retryAfterMs(headers["retry-after"]) ?? 1_000 * 2 ** (attempt - 1);
         if (this.canWait(wait)) {
           this.options.onRetry?.({
             attempt,

@@ -5,7 +5,14 @@
  * naming the option as its caller spells it (`Input fail-on`, `--fail-on`, `fail_on`). And the
  * way back: the options as the query the Action and the CLI send to the service.
  */
-import { type DiffOptions, isSeverity, parseBudgets } from "./diff.ts";
+import {
+  ASSERTION_LEVELS,
+  type Assertion,
+  type AssertionLevel,
+  type DiffOptions,
+  isSeverity,
+  parseBudgets,
+} from "./diff.ts";
 import { REPORT_ID_PATTERN, SEVERITIES, type Severity } from "./report.ts";
 
 /** The options as text, as a caller has them; empty or absent takes the default. */
@@ -16,6 +23,8 @@ export interface RawDiffOptions {
   maxScoreDrop?: string | number;
   /** `metric=value` pairs (parseBudgets); default none. */
   budgets?: string;
+  /** `pattern: level` pairs (parseAssertions), e.g. `security.*: error, seo.meta_description: warn`; default none. */
+  assert?: string;
 }
 
 /** What a caller calls each option in its messages. */
@@ -26,6 +35,7 @@ export const QUERY_NAMES: DiffOptionNames = {
   failOn: "fail_on",
   maxScoreDrop: "max_score_drop",
   budgets: "budgets",
+  assert: "assert",
   baseline: "base",
 };
 
@@ -45,6 +55,7 @@ export interface ParsedDiffOptions extends DiffOptions {
   failOn: Severity | "none";
   maxScoreDrop: number | null;
   budgets: Record<string, number>;
+  assertions: Assertion[];
 }
 
 /** The value as it was given, short, for a message. */
@@ -72,21 +83,84 @@ export function parseDiffOptions(raw: RawDiffOptions, names: DiffOptionNames = Q
   } catch (error) {
     throw new DiffOptionsError("budgets", `${names.budgets}: ${(error as Error).message}.`);
   }
-  return { failOn, maxScoreDrop, budgets };
+  let assertions: Assertion[];
+  try {
+    assertions = parseAssertions(raw.assert ?? "");
+  } catch (error) {
+    throw new DiffOptionsError("assert", `${names.assert}: ${(error as Error).message}.`);
+  }
+  return { failOn, maxScoreDrop, budgets, assertions };
 }
 
-/** Which report to compare with: `latest` (the service's rule), `none`, or a report id. */
-export type Baseline = "latest" | "none" | (string & {});
+/** At most this many assertions (a pattern per check of the catalogue is far fewer). */
+export const MAX_ASSERTIONS = 100;
+/** A check id (`<category>.<name>`), or a glob over them where `*` stands for any characters; `*` alone is every check. */
+const ASSERTION_PATTERN = /^(?:\*|[a-z0-9_*]+\.[a-z0-9_*]+)$/;
+
+/**
+ * Parses assertions — `security.*: error, seo.meta_description: warn`, entries separated by
+ * commas or newlines, `:` or `=` between pattern and level (YAML's block scalar reads as
+ * written; a quoted pattern and `#` comment lines are fine) — into their list. Patterns are
+ * check ids or globs (`*` for any characters), compared in lower case; levels are error, warn
+ * and off. Throws, saying what would do, on anything else or a pattern given twice.
+ */
+export function parseAssertions(text: string): Assertion[] {
+  const assertions: Assertion[] = [];
+  for (const part of text
+    .split("\n")
+    .filter((line) => !line.trim().startsWith("#"))
+    .flatMap((line) => line.split(","))
+    .map((item) => item.trim())
+    .filter((item) => item !== "")) {
+    const match = /^(["']?)([^"'=:\s]+)\1\s*[:=]\s*([A-Za-z]+)$/.exec(part);
+    if (!match)
+      throw new Error(
+        `"${part.length > 100 ? `${part.slice(0, 100)}…` : part}" is not of the form check: level, e.g. security.*: error, seo.meta_description: warn`,
+      );
+    const pattern = (match[2] ?? "").toLowerCase();
+    const level = (match[3] ?? "").toLowerCase();
+    if (!ASSERTION_PATTERN.test(pattern))
+      throw new Error(
+        !/^[a-z0-9_]+$/.test(pattern)
+          ? `"${pattern}" is neither a check id (category.name, e.g. seo.meta_description) nor a glob of them (security.*, *)`
+          : `"${pattern}" is not a check id; a check id is category.name (seo.meta_description), and ${pattern}.* is every check of a category`,
+      );
+    if (!(ASSERTION_LEVELS as readonly string[]).includes(level))
+      throw new Error(`"${part}": the level must be error, warn or off, got "${match[3]}"`);
+    if (assertions.some((assertion) => assertion.pattern === pattern)) throw new Error(`"${pattern}" is given twice`);
+    assertions.push({ pattern, level: level as AssertionLevel });
+  }
+  if (assertions.length > MAX_ASSERTIONS) throw new Error(`at most ${MAX_ASSERTIONS} assertions`);
+  return assertions;
+}
+
+/** Assertions as the query parameter: `pattern:level` pairs separated by commas. */
+export function formatAssertions(assertions: readonly Assertion[]): string {
+  return assertions.map(({ pattern, level }) => `${pattern}:${level}`).join(",");
+}
+
+/**
+ * Which report to compare with: `last-passing` (the default: the service's rule, the newest
+ * earlier report of the site and environment that passed the gate), `latest` (the newest
+ * earlier completed one, passed or not), `none`, or a report id.
+ */
+export type Baseline = "last-passing" | "latest" | "none" | (string & {});
+
+export const BASELINE_KEYWORDS = ["last-passing", "latest", "none"] as const;
+export const DEFAULT_BASELINE = "last-passing";
 
 const REPORT_ID = new RegExp(REPORT_ID_PATTERN);
 
-/** The Action's `baseline` and the CLI's `--baseline`, checked before a report is paid for; default `latest`. */
+/**
+ * The Action's `baseline`, the CLI's `--baseline` and the endpoint's `base`, checked before a
+ * report is paid for; default `last-passing`.
+ */
 export function parseBaseline(raw: string | undefined, name: string): Baseline {
-  const baseline = raw?.trim() || "latest";
-  if (baseline === "latest" || baseline === "none" || REPORT_ID.test(baseline)) return baseline;
+  const baseline = raw?.trim() || DEFAULT_BASELINE;
+  if ((BASELINE_KEYWORDS as readonly string[]).includes(baseline) || REPORT_ID.test(baseline)) return baseline;
   throw new DiffOptionsError(
     "baseline",
-    `${name} must be "latest", "none" or a report id (rep_…), got ${given(baseline)}.`,
+    `${name} must be "last-passing", "latest", "none" or a report id (rep_…), got ${given(baseline)}.`,
   );
 }
 
@@ -107,5 +181,6 @@ export function diffQuery(options: DiffOptions): Record<string, string> {
   if (options.maxScoreDrop !== undefined && options.maxScoreDrop !== null)
     query.max_score_drop = String(options.maxScoreDrop);
   if (options.budgets && Object.keys(options.budgets).length > 0) query.budgets = formatBudgets(options.budgets);
+  if (options.assertions && options.assertions.length > 0) query.assert = formatAssertions(options.assertions);
   return query;
 }

@@ -15,6 +15,12 @@
  * did not change and the risk is newly published (the nightly audit of an unchanged site);
  * or `component_changed` — the component was added or its version changed, so the change
  * brought it in. Both fail the verdict at or above `failOn`, each with its own reason line.
+ *
+ * Assertions (`options.assertions`, as Lighthouse CI's) replace `failOn` for the checks they
+ * match: `error` fails while the check fails in the head, baseline or not; `warn` adds a line
+ * to `verdict.warnings`; `off` ignores the check — for a `components.*_vulnerable` check, its
+ * component type's new vulnerabilities too. The baseline itself is the caller's: the service
+ * passes the one its rule chose, with the reason (`baseline`).
  */
 import { type Static, Type } from "@sinclair/typebox";
 import {
@@ -42,9 +48,28 @@ import {
 import { Count, Nullable, named, StringEnum } from "./schema.ts";
 import { compareDottedVersions } from "./versions.ts";
 
+/** What an assertion makes of a check that fails (status fail or warn): fail the build, warn, or nothing. */
+export const ASSERTION_LEVELS = ["error", "warn", "off"] as const;
+export type AssertionLevel = (typeof ASSERTION_LEVELS)[number];
+
+/**
+ * An assertion, as Lighthouse CI has them: a check id, or a glob over check ids where `*` stands
+ * for any characters (`security.*`, `*`), and the level it sets for the checks it matches.
+ */
+export interface Assertion {
+  pattern: string;
+  level: AssertionLevel;
+}
+
 export interface DiffOptions {
   /** Regressions (and new vulnerabilities) of at least this severity fail the build; "none" never. Default "high". */
   failOn?: Severity | "none";
+  /**
+   * Per-check levels that replace fail-on for the checks they match (docs/diff.md#assertions):
+   * `error` fails the build while the check fails, baseline or not; `warn` only warns; `off`
+   * ignores the check (and, for a `components.*_vulnerable` check, its new vulnerabilities).
+   */
+  assertions?: Assertion[];
   /** Fail when the overall score drops by more than this many points. */
   maxScoreDrop?: number | null;
   /** Absolute limits on metrics of the new report in their base units (ms, bytes), e.g. { ttfb_ms: 800, score: 80 }. */
@@ -165,9 +190,95 @@ export const VerdictSchema = named(
   Type.Object({
     result: StringEnum(["pass", "fail"]),
     reasons: Type.Array(Type.String(), { description: "Why it failed, one line each (empty on pass)" }),
+    warnings: Type.Array(Type.String(), {
+      description:
+        "What a `warn` assertion found, one line each: shown, never failing (empty when none; absent from services before API 1.4.0)",
+    }),
   }),
 );
 export type Verdict = Static<typeof VerdictSchema>;
+
+export const AssertionLevelSchema = named(
+  "AssertionLevel",
+  StringEnum(ASSERTION_LEVELS, {
+    description: "error: fails the build while the check fails; warn: a warning; off: the check is ignored",
+  }),
+);
+
+export const AssertionResultSchema = named(
+  "AssertionResult",
+  Type.Object(
+    {
+      id: Type.String(),
+      title: Type.String({ description: "What failing means (the check's fail_title, or its title)" }),
+      category: CheckCategorySchema,
+      severity: SeveritySchema,
+      status: CheckStatusSchema,
+      level: StringEnum(["error", "warn"]),
+      pattern: Type.String({ description: "The assertion that decided (the most specific that matches)" }),
+      message: Type.String(),
+      remediation: Type.String(),
+    },
+    { description: "A check of the new report that fails (status fail or warn) under an error or warn assertion" },
+  ),
+);
+export type AssertionResult = Static<typeof AssertionResultSchema>;
+
+export const AssertionsSchema = named(
+  "Assertions",
+  Type.Object(
+    {
+      rules: Type.Array(Type.Object({ pattern: Type.String(), level: AssertionLevelSchema }), {
+        description: "The assertions applied, as given (`assert`)",
+      }),
+      results: Type.Array(AssertionResultSchema, { description: "Error ones first, then by severity and id" }),
+      unmatched: Type.Array(Type.String(), {
+        description: "Patterns that match no check of the new report: a typo, or a check this report does not have",
+      }),
+    },
+    { description: "What the `assert` option decided (docs/diff.md#assertions)" },
+  ),
+);
+export type Assertions = Static<typeof AssertionsSchema>;
+
+/** How the baseline was chosen: the rule asked for, and in its words why this report (or none). */
+export const BASELINE_RULES = ["last-passing", "latest", "report", "none"] as const;
+export type BaselineRule = (typeof BASELINE_RULES)[number];
+
+export const BaselineChoiceSchema = named(
+  "BaselineChoice",
+  Type.Object(
+    {
+      rule: StringEnum(BASELINE_RULES, {
+        description:
+          "last-passing (the default: the newest earlier report of the site and environment that passed the gate), latest, report (an id was given) or none",
+      }),
+      id: Nullable(Type.String(), {
+        description: "The baseline report (the same as base_id); null when there is none",
+      }),
+      reason: Type.String({ description: "Why this report is the baseline, or why there is none, in plain words" }),
+    },
+    { description: "The baseline the verdict used and why (docs/diff.md#the-baseline)" },
+  ),
+);
+export type BaselineChoice = Static<typeof BaselineChoiceSchema>;
+
+export const GateVerdictSchema = named(
+  "GateVerdict",
+  Type.Object(
+    {
+      result: StringEnum(["pass", "fail"]),
+      base_id: Nullable(Type.String()),
+      rule: StringEnum(["last-passing", "latest", "report"]),
+      judged_at: Type.String({ format: "date-time" }),
+    },
+    {
+      description:
+        "The report's gate verdict: recorded by its first judgement against a baseline rule (not base=none) and never changed; a report passed the gate when it is pass (docs/diff.md#the-baseline)",
+    },
+  ),
+);
+export type GateVerdict = Static<typeof GateVerdictSchema>;
 
 export const DiffSchema = named(
   "Diff",
@@ -189,6 +300,14 @@ export const DiffSchema = named(
       components: Type.Array(ComponentChangeSchema),
       metrics: Type.Array(MetricChangeSchema),
       budgets: Type.Array(BudgetResultSchema),
+      assertions: AssertionsSchema,
+      baseline: BaselineChoiceSchema,
+      gate: Type.Optional(
+        Nullable(GateVerdictSchema, {
+          description:
+            "GET /api/report/{id}/diff: the head report's recorded gate verdict after this call (this one's when it was the first judgement); null when it has none (base=none)",
+        }),
+      ),
       verdict: VerdictSchema,
     },
     {
@@ -426,6 +545,75 @@ function metricChanges(base: Report | null, head: Report, options: DiffOptions):
   return changes;
 }
 
+const escapeRegExp = (text: string) => text.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
+
+/** Whether `pattern` — a check id, or a glob in which `*` stands for any characters — matches the check id. */
+export function assertionMatches(pattern: string, id: string): boolean {
+  if (!pattern.includes("*")) return pattern === id;
+  return new RegExp(`^${pattern.split("*").map(escapeRegExp).join(".*")}$`).test(id);
+}
+
+const LEVEL_RANK: Record<AssertionLevel, number> = { off: 0, warn: 1, error: 2 };
+/** An exact id beats any glob; a glob with more characters besides `*` beats one with fewer. */
+const specificity = (pattern: string) =>
+  pattern.includes("*") ? pattern.replaceAll("*", "").length : Number.MAX_SAFE_INTEGER;
+
+/**
+ * The assertion that decides for a check: the most specific one that matches it (an exact id,
+ * else the glob with the most characters besides `*`); between equally specific globs, the
+ * stricter level. Undefined when none matches: fail-on decides.
+ */
+export function assertionFor(id: string, assertions: readonly Assertion[] = []): Assertion | undefined {
+  let best: Assertion | undefined;
+  for (const assertion of assertions) {
+    if (!assertionMatches(assertion.pattern, id)) continue;
+    if (
+      !best ||
+      specificity(assertion.pattern) > specificity(best.pattern) ||
+      (specificity(assertion.pattern) === specificity(best.pattern) &&
+        LEVEL_RANK[assertion.level] > LEVEL_RANK[best.level])
+    )
+      best = assertion;
+  }
+  return best;
+}
+
+/** The check whose assertion decides for a component's vulnerabilities. */
+export const VULNERABLE_CHECK: Record<ComponentChange["type"], string> = {
+  core: "components.core_vulnerable",
+  theme: "components.theme_vulnerable",
+  plugin: "components.plugins_vulnerable",
+};
+
+/** The head's checks that fail (fail or warn) under an error or warn assertion, error ones first. */
+function assertionResults(head: Report, assertions: readonly Assertion[]): AssertionResult[] {
+  if (assertions.length === 0) return [];
+  const results: AssertionResult[] = [];
+  for (const check of failingChecks(head)) {
+    const assertion = assertionFor(check.id, assertions);
+    if (!assertion || assertion.level === "off") continue;
+    results.push({
+      id: check.id,
+      title: check.fail_title ?? check.title,
+      category: check.category,
+      severity: check.severity,
+      status: check.status,
+      level: assertion.level,
+      pattern: assertion.pattern,
+      message: check.message,
+      remediation: check.remediation,
+    });
+  }
+  // failingChecks orders by severity then status then id; error assertions go first (stable sort).
+  return results.sort((a, b) => LEVEL_RANK[b.level] - LEVEL_RANK[a.level]);
+}
+
+/** "2 checks fail under an error assertion: security.https (security.*), …" — at most 5 named. */
+function assertionLine(level: "error" | "warn", results: AssertionResult[]): string {
+  const named = results.slice(0, 5).map((result) => `${result.id} (${result.pattern})`);
+  return `${results.length} check${results.length === 1 ? " fails" : "s fail"} under ${level === "error" ? "an error" : "a warn"} assertion: ${named.join(", ")}${results.length > 5 ? ", …" : ""}`;
+}
+
 function budgetResults(head: Report, budgets: Record<string, number>): BudgetResult[] {
   return Object.entries(budgets)
     .sort(([a], [b]) => a.localeCompare(b))
@@ -439,8 +627,25 @@ function budgetResults(head: Report, budgets: Record<string, number>): BudgetRes
     });
 }
 
-export function diff(base: Report | null, head: Report, options: DiffOptions = {}): Diff {
+/**
+ * The baseline as the caller chose it, when it does not say more: a report given by id, or
+ * none. The service passes its own (the rule and why), GET /api/report/{id}/diff.
+ */
+function givenBaseline(base: Report | null): BaselineChoice {
+  return base
+    ? { rule: "report", id: base.id, reason: `${base.id} was given as the baseline` }
+    : { rule: "none", id: null, reason: "no baseline: nothing is compared" };
+}
+
+export function diff(
+  base: Report | null,
+  head: Report,
+  options: DiffOptions = {},
+  baseline: BaselineChoice = givenBaseline(base),
+): Diff {
   const failOn = options.failOn ?? "high";
+  const assertionRules = options.assertions ?? [];
+  const asserted = (id: string) => assertionFor(id, assertionRules) !== undefined;
   const baseChecks = new Map((base?.checks ?? []).map((check) => [check.id, check]));
   const headChecks = new Map(head.checks.map((check) => [check.id, check]));
   const regressions: CheckChange[] = [];
@@ -472,7 +677,10 @@ export function diff(base: Report | null, head: Report, options: DiffOptions = {
   const reasons: string[] = [];
   if (failOn !== "none") {
     const threshold = severityRank(failOn);
-    const gating = regressions.filter((change) => !change.new_check && severityRank(change.severity) >= threshold);
+    // A check an assertion matches is decided by it, not by fail-on.
+    const gating = regressions.filter(
+      (change) => !change.new_check && !asserted(change.id) && severityRank(change.severity) >= threshold,
+    );
     if (gating.length > 0) {
       reasons.push(
         `${gating.length} check${gating.length === 1 ? "" : "s"} regressed at severity ${failOn} or above: ${gating
@@ -481,7 +689,10 @@ export function diff(base: Report | null, head: Report, options: DiffOptions = {
           .join(", ")}${gating.length > 5 ? ", …" : ""}`,
       );
     }
-    const vulnerable = new_vulnerabilities.filter((change) => severityRank(change.vulnerability.severity) >= threshold);
+    const vulnerable = new_vulnerabilities.filter(
+      (change) =>
+        !asserted(VULNERABLE_CHECK[change.component_type]) && severityRank(change.vulnerability.severity) >= threshold,
+    );
     const published = vulnerable.filter((change) => change.kind === "new_vulnerability");
     if (published.length > 0)
       reasons.push(
@@ -510,6 +721,15 @@ export function diff(base: Report | null, head: Report, options: DiffOptions = {
     );
   }
   for (const budget of budgets.filter((result) => result.exceeded)) reasons.push(describeBudget(budget));
+  const results = assertionResults(head, assertionRules);
+  const errors = results.filter((result) => result.level === "error");
+  const warns = results.filter((result) => result.level === "warn");
+  if (errors.length > 0) reasons.push(assertionLine("error", errors));
+  const warnings = warns.length > 0 ? [assertionLine("warn", warns)] : [];
+  const headIds = head.checks.map((check) => check.id);
+  const unmatched = assertionRules
+    .filter((assertion) => !headIds.some((id) => assertionMatches(assertion.pattern, id)))
+    .map((assertion) => assertion.pattern);
 
   return {
     base_id: base?.id ?? null,
@@ -524,7 +744,9 @@ export function diff(base: Report | null, head: Report, options: DiffOptions = {
     components: componentChanges(base, head),
     metrics: metricChanges(base, head, options),
     budgets,
-    verdict: { result: reasons.length > 0 ? "fail" : "pass", reasons },
+    assertions: { rules: assertionRules.map(({ pattern, level }) => ({ pattern, level })), results, unmatched },
+    baseline,
+    verdict: { result: reasons.length > 0 ? "fail" : "pass", reasons, warnings },
   };
 }
 

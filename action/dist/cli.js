@@ -19846,34 +19846,6 @@ function Void(options) {
 // node_modules/@sinclair/typebox/build/esm/type/type/index.mjs
 var Type = exports_type2;
 
-// shared/problems.ts
-var PROBLEMS = {
-  invalid_request: { status: 400, title: "The request is not valid" },
-  unauthorized: { status: 401, title: "Authentication required" },
-  quota_exhausted: { status: 402, title: "Monthly report quota exhausted" },
-  not_found: { status: 404, title: "Not found" },
-  method_not_allowed: { status: 405, title: "Method not allowed" },
-  not_acceptable: { status: 406, title: "No acceptable representation" },
-  idempotency_in_progress: {
-    status: 409,
-    title: "A request with this Idempotency-Key is still running"
-  },
-  payload_too_large: { status: 413, title: "Request body too large" },
-  unsupported_media_type: { status: 415, title: "Unsupported media type" },
-  invalid_url: { status: 422, title: "The URL is not valid" },
-  url_not_allowed: { status: 422, title: "The URL is not allowed" },
-  site_unreachable: { status: 422, title: "The site could not be reached" },
-  idempotency_key_reused: {
-    status: 422,
-    title: "This Idempotency-Key was used with a different request"
-  },
-  rate_limited: { status: 429, title: "Too many requests" },
-  internal_error: { status: 500, title: "Internal server error" },
-  unavailable: { status: 503, title: "Service unavailable" },
-  overloaded: { status: 503, title: "Too many analyses are waiting" }
-};
-var PROBLEM_CODES = Object.keys(PROBLEMS);
-
 // shared/schema.ts
 var DEFINITION = Symbol.for("wpreport.definition");
 function named(name, schema) {
@@ -19886,6 +19858,160 @@ function StringEnum(values, options) {
 }
 var Percent = (options) => Type.Integer({ minimum: 0, maximum: 100, ...options });
 var Count = (options) => Type.Integer({ minimum: 0, ...options });
+
+// shared/metrics.ts
+var MetricUnitSchema = named("MetricUnit", StringEnum(["points", "ms", "bytes", "count"]));
+var count = (value) => value ? value.length : null;
+var METRICS = [
+  {
+    key: "score",
+    label: "Overall score",
+    unit: "points",
+    better: "higher",
+    relative: 0,
+    absolute: 1,
+    value: (r) => r.summary?.score ?? null
+  },
+  {
+    key: "performance_score",
+    label: "Performance score",
+    unit: "points",
+    better: "higher",
+    relative: 0,
+    absolute: 1,
+    value: (r) => r.summary?.categories.performance ?? null
+  },
+  {
+    key: "seo_score",
+    label: "SEO score",
+    unit: "points",
+    better: "higher",
+    relative: 0,
+    absolute: 1,
+    value: (r) => r.summary?.categories.seo ?? null
+  },
+  {
+    key: "security_score",
+    label: "Security score",
+    unit: "points",
+    better: "higher",
+    relative: 0,
+    absolute: 1,
+    value: (r) => r.summary?.categories.security ?? null
+  },
+  {
+    key: "components_score",
+    label: "Components score",
+    unit: "points",
+    better: "higher",
+    relative: 0,
+    absolute: 1,
+    value: (r) => r.summary?.categories.components ?? null
+  },
+  {
+    key: "ttfb_ms",
+    label: "Time to first byte",
+    unit: "ms",
+    better: "lower",
+    relative: 0.2,
+    absolute: 100,
+    value: (r) => r.performance?.ttfb_ms ?? null
+  },
+  {
+    key: "html_download_ms",
+    label: "HTML download time",
+    unit: "ms",
+    better: "lower",
+    relative: 0.2,
+    absolute: 150,
+    value: (r) => r.performance?.html_download_ms ?? null
+  },
+  {
+    key: "html_bytes",
+    label: "HTML size",
+    unit: "bytes",
+    better: "lower",
+    relative: 0.05,
+    absolute: 2048,
+    value: (r) => r.performance?.html_bytes ?? null
+  },
+  {
+    key: "scripts",
+    label: "Scripts",
+    unit: "count",
+    better: "lower",
+    relative: 0,
+    absolute: 1,
+    value: (r) => r.performance?.resources.scripts.count ?? null
+  },
+  {
+    key: "stylesheets",
+    label: "Stylesheets",
+    unit: "count",
+    better: "lower",
+    relative: 0,
+    absolute: 1,
+    value: (r) => r.performance?.resources.styles.count ?? null
+  },
+  {
+    key: "render_blocking",
+    label: "Render-blocking resources",
+    unit: "count",
+    better: "lower",
+    relative: 0,
+    absolute: 1,
+    value: (r) => count(r.performance?.render_blocking)
+  },
+  {
+    key: "third_party_hosts",
+    label: "Third-party hosts",
+    unit: "count",
+    better: "lower",
+    relative: 0,
+    absolute: 1,
+    value: (r) => count(r.performance?.third_party_hosts)
+  },
+  {
+    key: "failed_checks",
+    label: "Failed checks",
+    unit: "count",
+    better: "lower",
+    relative: 0,
+    absolute: 1,
+    value: (r) => r.summary ? Object.values(r.summary.failed).reduce((sum, n) => sum + n, 0) : null
+  }
+];
+function metricByKey(key) {
+  return METRICS.find((metric) => metric.key === key);
+}
+var BUDGET_UNITS = {
+  ms: { ms: 1, s: 1000 },
+  bytes: { B: 1, kB: 1000, MB: 1e6, KiB: 1024, MiB: 1024 * 1024 },
+  points: {},
+  count: {}
+};
+var rounded = (value, decimals) => String(Math.round(value * 10 ** decimals) / 10 ** decimals);
+function formatMetricValue(unit, value) {
+  const sign = value < 0 ? "-" : "";
+  const size = Math.abs(value);
+  switch (unit) {
+    case "ms":
+      return size < 1000 ? `${sign}${rounded(size, 0)} ms` : `${sign}${rounded(size / 1000, 2)} s`;
+    case "bytes":
+      if (size < 1000)
+        return `${sign}${rounded(size, 0)} B`;
+      return size < 1e6 ? `${sign}${rounded(size / 1000, 1)} kB` : `${sign}${rounded(size / 1e6, 2)} MB`;
+    default:
+      return `${sign}${rounded(size, 2)}`;
+  }
+}
+function formatMetricPair(unit, a, b) {
+  const shown = [formatMetricValue(unit, a), formatMetricValue(unit, b)];
+  if (a === b || shown[0] !== shown[1])
+    return shown;
+  const base = unit === "bytes" ? " B" : unit === "ms" ? " ms" : "";
+  return [`${a}${base}`, `${b}${base}`];
+}
 
 // shared/report.ts
 var REPORT_SCHEMA_VERSION = "1.3.0";
@@ -20317,8 +20443,243 @@ var ReportSchema = named("Report", Type.Object({
   }))
 }, { title: "wpreport report", description: "One analysis of one site (schema v1)" }));
 
+// shared/diff.ts
+var ASSERTION_LEVELS = ["error", "warn", "off"];
+var CheckChangeSchema = named("CheckChange", Type.Object({
+  id: Type.String(),
+  title: Type.String(),
+  category: CheckCategorySchema,
+  severity: SeveritySchema,
+  before: Nullable(CheckStatusSchema, { description: "Status in the baseline; null when it did not have the check" }),
+  after: Nullable(CheckStatusSchema, {
+    description: "Status in the new report; null when it does not have the check"
+  }),
+  new_check: Type.Boolean({ description: "True when the baseline report did not have this check at all" }),
+  message: Type.String(),
+  remediation: Type.String(),
+  evidence: Type.Array(Type.String())
+}));
+var COMPONENT_TYPES = ["core", "theme", "plugin"];
+var ComponentChangeSchema = named("ComponentChange", Type.Object({
+  type: StringEnum(COMPONENT_TYPES),
+  slug: Type.String(),
+  name: Nullable(Type.String()),
+  change: StringEnum(["added", "removed", "updated", "downgraded", "version_changed"]),
+  before: Nullable(Type.String()),
+  after: Nullable(Type.String())
+}));
+var VulnerabilityChangeKindSchema = named("VulnerabilityChangeKind", StringEnum(["new_vulnerability", "component_changed", "advisory_withdrawn"], {
+  description: "Why a vulnerability is in the diff. In new_vulnerabilities: new_vulnerability (same component, same version in both reports: newly published, the site did not change) or component_changed (the component was added or its version changed). In fixed_vulnerabilities: component_changed (updated, downgraded or removed) or advisory_withdrawn (same version in both reports: the advisory no longer lists it)."
+}));
+var VulnerabilityChangeSchema = named("VulnerabilityChange", Type.Object({
+  component: Type.String({ description: "<type>:<slug>, e.g. plugin:akismet, core:wordpress" }),
+  component_type: StringEnum(COMPONENT_TYPES),
+  slug: Type.String({ description: "The component's slug (wordpress for core)" }),
+  version: Nullable(Type.String(), {
+    description: "The installed version the vulnerability affects: head's for a new one, the baseline's for a fixed one"
+  }),
+  kind: VulnerabilityChangeKindSchema,
+  component_change: Nullable(StringEnum(["added", "removed", "updated", "downgraded", "version_changed"]), {
+    description: "How the component changed between the two reports; null when it did not"
+  }),
+  fix: Type.String({
+    description: 'What to do, e.g. "update akismet to 5.0.3" or "no fix available: remove or replace akismet"'
+  }),
+  vulnerability: VulnerabilitySchema
+}));
+var RegressionKindsSchema = named("RegressionKinds", Type.Object({ new_vulnerability: Count(), component_changed: Count() }, { description: "How many of new_vulnerabilities are of each kind (all severities)" }));
+var MetricChangeSchema = named("MetricChange", Type.Object({
+  metric: Type.String(),
+  label: Type.String(),
+  unit: MetricUnitSchema,
+  before: Type.Number(),
+  after: Type.Number(),
+  delta: Type.Number(),
+  percent: Nullable(Type.Number(), {
+    description: "Relative change in percent of the old value; null when the old value was 0"
+  }),
+  direction: StringEnum(["better", "worse"])
+}));
+var BudgetResultSchema = named("BudgetResult", Type.Object({
+  metric: Type.String(),
+  label: Type.String(),
+  unit: { ...MetricUnitSchema, description: "The metric's base unit, which limit and value are in" },
+  limit: Type.Number(),
+  value: Nullable(Type.Number()),
+  kind: StringEnum(["max", "min"], {
+    description: "max for lower-is-better metrics, min for higher-is-better (scores)"
+  }),
+  exceeded: Type.Boolean()
+}));
+var VerdictSchema = named("Verdict", Type.Object({
+  result: StringEnum(["pass", "fail"]),
+  reasons: Type.Array(Type.String(), { description: "Why it failed, one line each (empty on pass)" }),
+  warnings: Type.Array(Type.String(), {
+    description: "What a `warn` assertion found, one line each: shown, never failing (empty when none; absent from services before API 1.4.0)"
+  })
+}));
+var AssertionLevelSchema = named("AssertionLevel", StringEnum(ASSERTION_LEVELS, {
+  description: "error: fails the build while the check fails; warn: a warning; off: the check is ignored"
+}));
+var AssertionResultSchema = named("AssertionResult", Type.Object({
+  id: Type.String(),
+  title: Type.String({ description: "What failing means (the check's fail_title, or its title)" }),
+  category: CheckCategorySchema,
+  severity: SeveritySchema,
+  status: CheckStatusSchema,
+  level: StringEnum(["error", "warn"]),
+  pattern: Type.String({ description: "The assertion that decided (the most specific that matches)" }),
+  message: Type.String(),
+  remediation: Type.String()
+}, { description: "A check of the new report that fails (status fail or warn) under an error or warn assertion" }));
+var AssertionsSchema = named("Assertions", Type.Object({
+  rules: Type.Array(Type.Object({ pattern: Type.String(), level: AssertionLevelSchema }), {
+    description: "The assertions applied, as given (`assert`)"
+  }),
+  results: Type.Array(AssertionResultSchema, { description: "Error ones first, then by severity and id" }),
+  unmatched: Type.Array(Type.String(), {
+    description: "Patterns that match no check of the new report: a typo, or a check this report does not have"
+  })
+}, { description: "What the `assert` option decided (docs/diff.md#assertions)" }));
+var BASELINE_RULES = ["last-passing", "latest", "report", "none"];
+var BaselineChoiceSchema = named("BaselineChoice", Type.Object({
+  rule: StringEnum(BASELINE_RULES, {
+    description: "last-passing (the default: the newest earlier report of the site and environment that passed the gate), latest, report (an id was given) or none"
+  }),
+  id: Nullable(Type.String(), {
+    description: "The baseline report (the same as base_id); null when there is none"
+  }),
+  reason: Type.String({ description: "Why this report is the baseline, or why there is none, in plain words" })
+}, { description: "The baseline the verdict used and why (docs/diff.md#the-baseline)" }));
+var GateVerdictSchema = named("GateVerdict", Type.Object({
+  result: StringEnum(["pass", "fail"]),
+  base_id: Nullable(Type.String()),
+  rule: StringEnum(["last-passing", "latest", "report"]),
+  judged_at: Type.String({ format: "date-time" })
+}, {
+  description: "The report's gate verdict: recorded by its first judgement against a baseline rule (not base=none) and never changed; a report passed the gate when it is pass (docs/diff.md#the-baseline)"
+}));
+var DiffSchema = named("Diff", Type.Object({
+  base_id: Nullable(Type.String(), { description: "The baseline report; null when there was none" }),
+  head_id: Type.String(),
+  score: Type.Object({
+    before: Nullable(Type.Number()),
+    after: Nullable(Type.Number()),
+    delta: Nullable(Type.Number())
+  }),
+  grade: Type.Object({ before: Nullable(Type.String()), after: Nullable(Type.String()) }),
+  regressions: Type.Array(CheckChangeSchema),
+  improvements: Type.Array(CheckChangeSchema),
+  new_vulnerabilities: Type.Array(VulnerabilityChangeSchema),
+  fixed_vulnerabilities: Type.Array(VulnerabilityChangeSchema),
+  regression_kinds: RegressionKindsSchema,
+  components: Type.Array(ComponentChangeSchema),
+  metrics: Type.Array(MetricChangeSchema),
+  budgets: Type.Array(BudgetResultSchema),
+  assertions: AssertionsSchema,
+  baseline: BaselineChoiceSchema,
+  gate: Type.Optional(Nullable(GateVerdictSchema, {
+    description: "GET /api/report/{id}/diff: the head report's recorded gate verdict after this call (this one's when it was the first judgement); null when it has none (base=none)"
+  })),
+  verdict: VerdictSchema
+}, {
+  description: "What got worse, what got better and what changed between two reports, and whether that fails the build (docs/diff.md)"
+}));
+var STATUS_RANK = { pass: 0, skip: 0, error: 0, warn: 1, fail: 2 };
+var severityRank = (severity) => SEVERITIES.length - SEVERITIES.indexOf(severity);
+function failingChecks(report) {
+  return report.checks.filter((check) => STATUS_RANK[check.status] > 0).sort((a, b) => severityRank(b.severity) - severityRank(a.severity) || STATUS_RANK[b.status] - STATUS_RANK[a.status] || a.id.localeCompare(b.id));
+}
+function componentLabel(type, slug) {
+  return type === "core" ? "WordPress" : slug;
+}
+function vulnerabilityFix(type, slug, fixedIn) {
+  const label = componentLabel(type, slug);
+  if (fixedIn)
+    return `update ${label} to ${fixedIn}`;
+  return type === "core" ? "no fix available: watch for a WordPress security release and block the attack (WAF) meanwhile" : `no fix available: remove or replace ${label}`;
+}
+function describeVulnerability(type, slug, version, vulnerability) {
+  const score = vulnerability.cvss === null || vulnerability.cvss === undefined ? "" : `, CVSS ${vulnerability.cvss}`;
+  const cve = (vulnerability.cve ?? []).length > 0 ? `, ${(vulnerability.cve ?? []).join(" ")}` : "";
+  const range = vulnerability.affected ? ` [affects ${vulnerability.affected}]` : "";
+  return `${componentLabel(type, slug)} ${version ?? "(version unknown)"}: ${vulnerability.id} ${vulnerability.title} (${vulnerability.severity}${score}${cve})${range} — ${vulnerabilityFix(type, slug, vulnerability.fixed_in ?? null)}`;
+}
+function describeVulnerabilityChange(change) {
+  return describeVulnerability(change.component_type, change.slug, change.version, change.vulnerability);
+}
+function metricChangeText(metric) {
+  const [before, after] = formatMetricPair(metric.unit, metric.before, metric.after);
+  const sign = metric.delta > 0 ? "+" : "";
+  const percent = metric.percent !== null ? ` (${metric.percent > 0 ? "+" : ""}${metric.percent}%)` : "";
+  return { before, after, change: `${sign}${formatMetricValue(metric.unit, metric.delta)}${percent}` };
+}
+function unitNames(metric) {
+  return Object.keys(BUDGET_UNITS[metric.unit]).join(", ");
+}
+function parseBudgets(text) {
+  const budgets = {};
+  for (const part of text.split(/[,\n]/).map((item) => item.trim()).filter(Boolean)) {
+    const match = /^([a-z_]+)\s*[=:]\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)$/.exec(part);
+    if (!match)
+      throw new Error(`budget "${part}" is not of the form metric=value (a number ≥ 0 and, for times and sizes, a unit), e.g. ttfb_ms=800ms, html_bytes=250kB, score=80`);
+    const [, key = "", number = "0", unit = ""] = match;
+    const metric = metricByKey(key);
+    if (!metric)
+      throw new Error(`unknown budget metric "${key}"; known: ${METRICS.map((m) => m.key).join(", ")}`);
+    if (key in budgets)
+      throw new Error(`budget "${key}" is given twice`);
+    let value = Number(number);
+    if (unit !== "") {
+      const units = BUDGET_UNITS[metric.unit];
+      const name = Object.keys(units).find((candidate) => candidate.toLowerCase() === unit.toLowerCase());
+      if (name === undefined) {
+        throw new Error(Object.keys(units).length === 0 ? `budget "${part}": ${key} is ${metric.unit === "points" ? "a score in points (0–100)" : "a count"} and takes a plain number, without a unit` : `budget "${part}": "${unit}" is not a unit of ${key}, which is ${metric.unit === "ms" ? "a time" : "a size"}; use ${unitNames(metric)}`);
+      }
+      value *= units[name];
+    }
+    if (metric.unit === "points" && value > 100)
+      throw new Error(`budget "${part}": ${key} is a score from 0 to 100`);
+    if (metric.unit === "count" && !Number.isInteger(value))
+      throw new Error(`budget "${part}": ${key} is a count, a whole number`);
+    budgets[key] = metric.unit === "bytes" ? Math.round(value) : value;
+  }
+  return budgets;
+}
+function isSeverity(value) {
+  return SEVERITIES.includes(value);
+}
+
+// shared/problems.ts
+var PROBLEMS = {
+  invalid_request: { status: 400, title: "The request is not valid" },
+  unauthorized: { status: 401, title: "Authentication required" },
+  quota_exhausted: { status: 402, title: "Monthly report quota exhausted" },
+  not_found: { status: 404, title: "Not found" },
+  method_not_allowed: { status: 405, title: "Method not allowed" },
+  not_acceptable: { status: 406, title: "No acceptable representation" },
+  idempotency_in_progress: {
+    status: 409,
+    title: "A request with this Idempotency-Key is still running"
+  },
+  payload_too_large: { status: 413, title: "Request body too large" },
+  unsupported_media_type: { status: 415, title: "Unsupported media type" },
+  invalid_url: { status: 422, title: "The URL is not valid" },
+  url_not_allowed: { status: 422, title: "The URL is not allowed" },
+  site_unreachable: { status: 422, title: "The site could not be reached" },
+  idempotency_key_reused: {
+    status: 422,
+    title: "This Idempotency-Key was used with a different request"
+  },
+  rate_limited: { status: 429, title: "Too many requests" },
+  internal_error: { status: 500, title: "Internal server error" },
+  unavailable: { status: 503, title: "Service unavailable" },
+  overloaded: { status: 503, title: "Too many analyses are waiting" }
+};
+var PROBLEM_CODES = Object.keys(PROBLEMS);
+
 // shared/api.ts
-var API_VERSION = "1.3.0";
+var API_VERSION = "1.4.0";
 var GenerateReportRequestSchema = named("GenerateReportRequest", Type.Object({
   url: Type.String({ description: "The site to analyse (http or https)", examples: ["https://example.com/"] }),
   metadata: Type.Optional(ReportMetadataSchema),
@@ -20333,7 +20694,10 @@ var ReportListItemSchema = named("ReportListItem", Type.Object({
   completed_at: Nullable(Type.String({ format: "date-time" })),
   score: Nullable(Percent()),
   grade: Nullable(GradeSchema),
-  metadata: ReportMetadataSchema
+  metadata: ReportMetadataSchema,
+  gate: Nullable(GateVerdictSchema, {
+    description: "The report's gate verdict, recorded by its first judgement against a baseline (GET /api/report/{id}/diff); null when no gate judged it"
+  })
 }, { description: "A report in a listing: enough to find it and see how it went" }));
 var ReportListSchema = named("ReportList", Type.Object({
   data: Type.Array(ReportListItemSchema, { description: "Newest first" }),
@@ -21373,6 +21737,17 @@ class ApiError extends Error {
   }
 }
 var RETRY_STATUSES = new Set([429, 503]);
+function retryAfterMs(header, now = Date.now()) {
+  const value = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (!value)
+    return;
+  if (/^\d+$/.test(value))
+    return Number(value) * 1000;
+  if (!/[A-Za-z]/.test(value))
+    return;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
 var NETWORK_BACKOFF_MS = [1000, 2000, 4000, 8000, 16000];
 function canonicalJson(value) {
   const canonical = (input) => {
@@ -21432,6 +21807,19 @@ function explain(error) {
       return `The wpreport API answered ${error.status}${error.problem.code ? ` (${error.problem.code})` : ""}.${detail}`;
   }
 }
+function withDiffDefaults(answer, base) {
+  const partial = answer;
+  return {
+    ...partial,
+    assertions: partial.assertions ?? { rules: [], results: [], unmatched: [] },
+    baseline: partial.baseline ?? {
+      rule: base === "latest" || base === "none" || base === "last-passing" ? base : "report",
+      id: partial.base_id,
+      reason: partial.base_id ? `${partial.base_id}, chosen by the service` : "no baseline"
+    },
+    verdict: { ...partial.verdict, warnings: partial.verdict.warnings ?? [] }
+  };
+}
 
 class WpreportClient {
   options;
@@ -21463,7 +21851,7 @@ class WpreportClient {
   }
   async diff(id, base, query = {}) {
     const params = new URLSearchParams({ base, ...query });
-    return (await this.call("GET", `/api/report/${encodeURIComponent(id)}/diff?${params}`)).body;
+    return withDiffDefaults((await this.call("GET", `/api/report/${encodeURIComponent(id)}/diff?${params}`)).body, base);
   }
   async usage() {
     return (await this.call("GET", "/api/usage")).body;
@@ -21503,8 +21891,7 @@ class WpreportClient {
       }
       const again = RETRY_STATUSES.has(status) || status === 409 && problem.code === "idempotency_in_progress";
       if (again && retryable && attempt <= maxRetries) {
-        const retryAfter = Number(headers["retry-after"]);
-        const wait = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : 1000 * 2 ** (attempt - 1);
+        const wait = retryAfterMs(headers["retry-after"]) ?? 1000 * 2 ** (attempt - 1);
         if (this.canWait(wait)) {
           this.options.onRetry?.({
             attempt,
@@ -21523,322 +21910,12 @@ class WpreportClient {
   }
 }
 
-// shared/metrics.ts
-var MetricUnitSchema = named("MetricUnit", StringEnum(["points", "ms", "bytes", "count"]));
-var count = (value) => value ? value.length : null;
-var METRICS = [
-  {
-    key: "score",
-    label: "Overall score",
-    unit: "points",
-    better: "higher",
-    relative: 0,
-    absolute: 1,
-    value: (r) => r.summary?.score ?? null
-  },
-  {
-    key: "performance_score",
-    label: "Performance score",
-    unit: "points",
-    better: "higher",
-    relative: 0,
-    absolute: 1,
-    value: (r) => r.summary?.categories.performance ?? null
-  },
-  {
-    key: "seo_score",
-    label: "SEO score",
-    unit: "points",
-    better: "higher",
-    relative: 0,
-    absolute: 1,
-    value: (r) => r.summary?.categories.seo ?? null
-  },
-  {
-    key: "security_score",
-    label: "Security score",
-    unit: "points",
-    better: "higher",
-    relative: 0,
-    absolute: 1,
-    value: (r) => r.summary?.categories.security ?? null
-  },
-  {
-    key: "components_score",
-    label: "Components score",
-    unit: "points",
-    better: "higher",
-    relative: 0,
-    absolute: 1,
-    value: (r) => r.summary?.categories.components ?? null
-  },
-  {
-    key: "ttfb_ms",
-    label: "Time to first byte",
-    unit: "ms",
-    better: "lower",
-    relative: 0.2,
-    absolute: 100,
-    value: (r) => r.performance?.ttfb_ms ?? null
-  },
-  {
-    key: "html_download_ms",
-    label: "HTML download time",
-    unit: "ms",
-    better: "lower",
-    relative: 0.2,
-    absolute: 150,
-    value: (r) => r.performance?.html_download_ms ?? null
-  },
-  {
-    key: "html_bytes",
-    label: "HTML size",
-    unit: "bytes",
-    better: "lower",
-    relative: 0.05,
-    absolute: 2048,
-    value: (r) => r.performance?.html_bytes ?? null
-  },
-  {
-    key: "scripts",
-    label: "Scripts",
-    unit: "count",
-    better: "lower",
-    relative: 0,
-    absolute: 1,
-    value: (r) => r.performance?.resources.scripts.count ?? null
-  },
-  {
-    key: "stylesheets",
-    label: "Stylesheets",
-    unit: "count",
-    better: "lower",
-    relative: 0,
-    absolute: 1,
-    value: (r) => r.performance?.resources.styles.count ?? null
-  },
-  {
-    key: "render_blocking",
-    label: "Render-blocking resources",
-    unit: "count",
-    better: "lower",
-    relative: 0,
-    absolute: 1,
-    value: (r) => count(r.performance?.render_blocking)
-  },
-  {
-    key: "third_party_hosts",
-    label: "Third-party hosts",
-    unit: "count",
-    better: "lower",
-    relative: 0,
-    absolute: 1,
-    value: (r) => count(r.performance?.third_party_hosts)
-  },
-  {
-    key: "failed_checks",
-    label: "Failed checks",
-    unit: "count",
-    better: "lower",
-    relative: 0,
-    absolute: 1,
-    value: (r) => r.summary ? Object.values(r.summary.failed).reduce((sum, n) => sum + n, 0) : null
-  }
-];
-function metricByKey(key) {
-  return METRICS.find((metric) => metric.key === key);
-}
-var BUDGET_UNITS = {
-  ms: { ms: 1, s: 1000 },
-  bytes: { B: 1, kB: 1000, MB: 1e6, KiB: 1024, MiB: 1024 * 1024 },
-  points: {},
-  count: {}
-};
-var rounded = (value, decimals) => String(Math.round(value * 10 ** decimals) / 10 ** decimals);
-function formatMetricValue(unit, value) {
-  const sign = value < 0 ? "-" : "";
-  const size = Math.abs(value);
-  switch (unit) {
-    case "ms":
-      return size < 1000 ? `${sign}${rounded(size, 0)} ms` : `${sign}${rounded(size / 1000, 2)} s`;
-    case "bytes":
-      if (size < 1000)
-        return `${sign}${rounded(size, 0)} B`;
-      return size < 1e6 ? `${sign}${rounded(size / 1000, 1)} kB` : `${sign}${rounded(size / 1e6, 2)} MB`;
-    default:
-      return `${sign}${rounded(size, 2)}`;
-  }
-}
-function formatMetricPair(unit, a, b) {
-  const shown = [formatMetricValue(unit, a), formatMetricValue(unit, b)];
-  if (a === b || shown[0] !== shown[1])
-    return shown;
-  const base = unit === "bytes" ? " B" : unit === "ms" ? " ms" : "";
-  return [`${a}${base}`, `${b}${base}`];
-}
-
-// shared/diff.ts
-var CheckChangeSchema = named("CheckChange", Type.Object({
-  id: Type.String(),
-  title: Type.String(),
-  category: CheckCategorySchema,
-  severity: SeveritySchema,
-  before: Nullable(CheckStatusSchema, { description: "Status in the baseline; null when it did not have the check" }),
-  after: Nullable(CheckStatusSchema, {
-    description: "Status in the new report; null when it does not have the check"
-  }),
-  new_check: Type.Boolean({ description: "True when the baseline report did not have this check at all" }),
-  message: Type.String(),
-  remediation: Type.String(),
-  evidence: Type.Array(Type.String())
-}));
-var COMPONENT_TYPES = ["core", "theme", "plugin"];
-var ComponentChangeSchema = named("ComponentChange", Type.Object({
-  type: StringEnum(COMPONENT_TYPES),
-  slug: Type.String(),
-  name: Nullable(Type.String()),
-  change: StringEnum(["added", "removed", "updated", "downgraded", "version_changed"]),
-  before: Nullable(Type.String()),
-  after: Nullable(Type.String())
-}));
-var VulnerabilityChangeKindSchema = named("VulnerabilityChangeKind", StringEnum(["new_vulnerability", "component_changed", "advisory_withdrawn"], {
-  description: "Why a vulnerability is in the diff. In new_vulnerabilities: new_vulnerability (same component, same version in both reports: newly published, the site did not change) or component_changed (the component was added or its version changed). In fixed_vulnerabilities: component_changed (updated, downgraded or removed) or advisory_withdrawn (same version in both reports: the advisory no longer lists it)."
-}));
-var VulnerabilityChangeSchema = named("VulnerabilityChange", Type.Object({
-  component: Type.String({ description: "<type>:<slug>, e.g. plugin:akismet, core:wordpress" }),
-  component_type: StringEnum(COMPONENT_TYPES),
-  slug: Type.String({ description: "The component's slug (wordpress for core)" }),
-  version: Nullable(Type.String(), {
-    description: "The installed version the vulnerability affects: head's for a new one, the baseline's for a fixed one"
-  }),
-  kind: VulnerabilityChangeKindSchema,
-  component_change: Nullable(StringEnum(["added", "removed", "updated", "downgraded", "version_changed"]), {
-    description: "How the component changed between the two reports; null when it did not"
-  }),
-  fix: Type.String({
-    description: 'What to do, e.g. "update akismet to 5.0.3" or "no fix available: remove or replace akismet"'
-  }),
-  vulnerability: VulnerabilitySchema
-}));
-var RegressionKindsSchema = named("RegressionKinds", Type.Object({ new_vulnerability: Count(), component_changed: Count() }, { description: "How many of new_vulnerabilities are of each kind (all severities)" }));
-var MetricChangeSchema = named("MetricChange", Type.Object({
-  metric: Type.String(),
-  label: Type.String(),
-  unit: MetricUnitSchema,
-  before: Type.Number(),
-  after: Type.Number(),
-  delta: Type.Number(),
-  percent: Nullable(Type.Number(), {
-    description: "Relative change in percent of the old value; null when the old value was 0"
-  }),
-  direction: StringEnum(["better", "worse"])
-}));
-var BudgetResultSchema = named("BudgetResult", Type.Object({
-  metric: Type.String(),
-  label: Type.String(),
-  unit: { ...MetricUnitSchema, description: "The metric's base unit, which limit and value are in" },
-  limit: Type.Number(),
-  value: Nullable(Type.Number()),
-  kind: StringEnum(["max", "min"], {
-    description: "max for lower-is-better metrics, min for higher-is-better (scores)"
-  }),
-  exceeded: Type.Boolean()
-}));
-var VerdictSchema = named("Verdict", Type.Object({
-  result: StringEnum(["pass", "fail"]),
-  reasons: Type.Array(Type.String(), { description: "Why it failed, one line each (empty on pass)" })
-}));
-var DiffSchema = named("Diff", Type.Object({
-  base_id: Nullable(Type.String(), { description: "The baseline report; null when there was none" }),
-  head_id: Type.String(),
-  score: Type.Object({
-    before: Nullable(Type.Number()),
-    after: Nullable(Type.Number()),
-    delta: Nullable(Type.Number())
-  }),
-  grade: Type.Object({ before: Nullable(Type.String()), after: Nullable(Type.String()) }),
-  regressions: Type.Array(CheckChangeSchema),
-  improvements: Type.Array(CheckChangeSchema),
-  new_vulnerabilities: Type.Array(VulnerabilityChangeSchema),
-  fixed_vulnerabilities: Type.Array(VulnerabilityChangeSchema),
-  regression_kinds: RegressionKindsSchema,
-  components: Type.Array(ComponentChangeSchema),
-  metrics: Type.Array(MetricChangeSchema),
-  budgets: Type.Array(BudgetResultSchema),
-  verdict: VerdictSchema
-}, {
-  description: "What got worse, what got better and what changed between two reports, and whether that fails the build (docs/diff.md)"
-}));
-var STATUS_RANK = { pass: 0, skip: 0, error: 0, warn: 1, fail: 2 };
-var severityRank = (severity) => SEVERITIES.length - SEVERITIES.indexOf(severity);
-function failingChecks(report) {
-  return report.checks.filter((check) => STATUS_RANK[check.status] > 0).sort((a, b) => severityRank(b.severity) - severityRank(a.severity) || STATUS_RANK[b.status] - STATUS_RANK[a.status] || a.id.localeCompare(b.id));
-}
-function componentLabel(type, slug) {
-  return type === "core" ? "WordPress" : slug;
-}
-function vulnerabilityFix(type, slug, fixedIn) {
-  const label = componentLabel(type, slug);
-  if (fixedIn)
-    return `update ${label} to ${fixedIn}`;
-  return type === "core" ? "no fix available: watch for a WordPress security release and block the attack (WAF) meanwhile" : `no fix available: remove or replace ${label}`;
-}
-function describeVulnerability(type, slug, version, vulnerability) {
-  const score = vulnerability.cvss === null || vulnerability.cvss === undefined ? "" : `, CVSS ${vulnerability.cvss}`;
-  const cve = (vulnerability.cve ?? []).length > 0 ? `, ${(vulnerability.cve ?? []).join(" ")}` : "";
-  const range = vulnerability.affected ? ` [affects ${vulnerability.affected}]` : "";
-  return `${componentLabel(type, slug)} ${version ?? "(version unknown)"}: ${vulnerability.id} ${vulnerability.title} (${vulnerability.severity}${score}${cve})${range} — ${vulnerabilityFix(type, slug, vulnerability.fixed_in ?? null)}`;
-}
-function describeVulnerabilityChange(change) {
-  return describeVulnerability(change.component_type, change.slug, change.version, change.vulnerability);
-}
-function metricChangeText(metric) {
-  const [before, after] = formatMetricPair(metric.unit, metric.before, metric.after);
-  const sign = metric.delta > 0 ? "+" : "";
-  const percent = metric.percent !== null ? ` (${metric.percent > 0 ? "+" : ""}${metric.percent}%)` : "";
-  return { before, after, change: `${sign}${formatMetricValue(metric.unit, metric.delta)}${percent}` };
-}
-function unitNames(metric) {
-  return Object.keys(BUDGET_UNITS[metric.unit]).join(", ");
-}
-function parseBudgets(text) {
-  const budgets = {};
-  for (const part of text.split(/[,\n]/).map((item) => item.trim()).filter(Boolean)) {
-    const match = /^([a-z_]+)\s*[=:]\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)$/.exec(part);
-    if (!match)
-      throw new Error(`budget "${part}" is not of the form metric=value (a number ≥ 0 and, for times and sizes, a unit), e.g. ttfb_ms=800ms, html_bytes=250kB, score=80`);
-    const [, key = "", number = "0", unit = ""] = match;
-    const metric = metricByKey(key);
-    if (!metric)
-      throw new Error(`unknown budget metric "${key}"; known: ${METRICS.map((m) => m.key).join(", ")}`);
-    if (key in budgets)
-      throw new Error(`budget "${key}" is given twice`);
-    let value = Number(number);
-    if (unit !== "") {
-      const units = BUDGET_UNITS[metric.unit];
-      const name = Object.keys(units).find((candidate) => candidate.toLowerCase() === unit.toLowerCase());
-      if (name === undefined) {
-        throw new Error(Object.keys(units).length === 0 ? `budget "${part}": ${key} is ${metric.unit === "points" ? "a score in points (0–100)" : "a count"} and takes a plain number, without a unit` : `budget "${part}": "${unit}" is not a unit of ${key}, which is ${metric.unit === "ms" ? "a time" : "a size"}; use ${unitNames(metric)}`);
-      }
-      value *= units[name];
-    }
-    if (metric.unit === "points" && value > 100)
-      throw new Error(`budget "${part}": ${key} is a score from 0 to 100`);
-    if (metric.unit === "count" && !Number.isInteger(value))
-      throw new Error(`budget "${part}": ${key} is a count, a whole number`);
-    budgets[key] = metric.unit === "bytes" ? Math.round(value) : value;
-  }
-  return budgets;
-}
-function isSeverity(value) {
-  return SEVERITIES.includes(value);
-}
-
 // shared/diff-options.ts
 var QUERY_NAMES = {
   failOn: "fail_on",
   maxScoreDrop: "max_score_drop",
   budgets: "budgets",
+  assert: "assert",
   baseline: "base"
 };
 
@@ -21867,14 +21944,48 @@ function parseDiffOptions(raw, names = QUERY_NAMES) {
   } catch (error) {
     throw new DiffOptionsError("budgets", `${names.budgets}: ${error.message}.`);
   }
-  return { failOn, maxScoreDrop, budgets };
+  let assertions;
+  try {
+    assertions = parseAssertions(raw.assert ?? "");
+  } catch (error) {
+    throw new DiffOptionsError("assert", `${names.assert}: ${error.message}.`);
+  }
+  return { failOn, maxScoreDrop, budgets, assertions };
 }
+var MAX_ASSERTIONS = 100;
+var ASSERTION_PATTERN = /^(?:\*|[a-z0-9_*]+\.[a-z0-9_*]+)$/;
+function parseAssertions(text) {
+  const assertions = [];
+  for (const part of text.split(`
+`).filter((line) => !line.trim().startsWith("#")).flatMap((line) => line.split(",")).map((item) => item.trim()).filter((item) => item !== "")) {
+    const match = /^(["']?)([^"'=:\s]+)\1\s*[:=]\s*([A-Za-z]+)$/.exec(part);
+    if (!match)
+      throw new Error(`"${part.length > 100 ? `${part.slice(0, 100)}…` : part}" is not of the form check: level, e.g. security.*: error, seo.meta_description: warn`);
+    const pattern = (match[2] ?? "").toLowerCase();
+    const level = (match[3] ?? "").toLowerCase();
+    if (!ASSERTION_PATTERN.test(pattern))
+      throw new Error(!/^[a-z0-9_]+$/.test(pattern) ? `"${pattern}" is neither a check id (category.name, e.g. seo.meta_description) nor a glob of them (security.*, *)` : `"${pattern}" is not a check id; a check id is category.name (seo.meta_description), and ${pattern}.* is every check of a category`);
+    if (!ASSERTION_LEVELS.includes(level))
+      throw new Error(`"${part}": the level must be error, warn or off, got "${match[3]}"`);
+    if (assertions.some((assertion) => assertion.pattern === pattern))
+      throw new Error(`"${pattern}" is given twice`);
+    assertions.push({ pattern, level });
+  }
+  if (assertions.length > MAX_ASSERTIONS)
+    throw new Error(`at most ${MAX_ASSERTIONS} assertions`);
+  return assertions;
+}
+function formatAssertions(assertions) {
+  return assertions.map(({ pattern, level }) => `${pattern}:${level}`).join(",");
+}
+var BASELINE_KEYWORDS = ["last-passing", "latest", "none"];
+var DEFAULT_BASELINE = "last-passing";
 var REPORT_ID = new RegExp(REPORT_ID_PATTERN);
 function parseBaseline(raw, name) {
-  const baseline = raw?.trim() || "latest";
-  if (baseline === "latest" || baseline === "none" || REPORT_ID.test(baseline))
+  const baseline = raw?.trim() || DEFAULT_BASELINE;
+  if (BASELINE_KEYWORDS.includes(baseline) || REPORT_ID.test(baseline))
     return baseline;
-  throw new DiffOptionsError("baseline", `${name} must be "latest", "none" or a report id (rep_…), got ${given(baseline)}.`);
+  throw new DiffOptionsError("baseline", `${name} must be "last-passing", "latest", "none" or a report id (rep_…), got ${given(baseline)}.`);
 }
 function formatBudgets(budgets) {
   return Object.entries(budgets).map(([key, value]) => `${key}=${value.toLocaleString("en-US", { useGrouping: false, maximumFractionDigits: 20 })}`).join(",");
@@ -21887,6 +21998,8 @@ function diffQuery(options) {
     query.max_score_drop = String(options.maxScoreDrop);
   if (options.budgets && Object.keys(options.budgets).length > 0)
     query.budgets = formatBudgets(options.budgets);
+  if (options.assertions && options.assertions.length > 0)
+    query.assert = formatAssertions(options.assertions);
   return query;
 }
 
@@ -22115,6 +22228,26 @@ ${siteLine}`)
   return { $schema: "https://json.schemastore.org/sarif-2.1.0.json", version: "2.1.0", runs: [run] };
 }
 
+// action/src/default-branch.ts
+import { readFileSync } from "node:fs";
+var PULL_REQUEST_EVENTS = new Set(["pull_request", "pull_request_target"]);
+function defaultBranchRef(env) {
+  if (env.GITHUB_EVENT_NAME !== undefined) {
+    if (!PULL_REQUEST_EVENTS.has(env.GITHUB_EVENT_NAME) || !env.GITHUB_EVENT_PATH)
+      return;
+    try {
+      const payload = JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, "utf8"));
+      const branch = payload.repository?.default_branch;
+      return typeof branch === "string" && branch !== "" ? `refs/heads/${branch}`.slice(0, 255) : undefined;
+    } catch {
+      return;
+    }
+  }
+  if (env.CI_MERGE_REQUEST_IID && env.CI_DEFAULT_BRANCH)
+    return env.CI_DEFAULT_BRANCH.slice(0, 255);
+  return;
+}
+
 // action/src/links.ts
 function reportUrl(apiUrl, id) {
   return `${apiUrl}/reports/${encodeURIComponent(id)}`;
@@ -22193,7 +22326,22 @@ async function check(client, request, events, wait = waitForSite) {
   const notWordPress = notWordPressNotice(report);
   if (notWordPress)
     events.warn(notWordPress, "wpreport: not WordPress");
-  const diff = await client.diff(report.id, request.baseline, diffQuery(request.diffOptions));
+  const query = diffQuery(request.diffOptions);
+  const preferRef = request.baseline === "last-passing" ? defaultBranchRef(request.env) : undefined;
+  if (preferRef !== undefined)
+    query.prefer_ref = preferRef;
+  let diff;
+  try {
+    diff = await client.diff(report.id, request.baseline, query);
+  } catch (error) {
+    if (!(request.baseline === "last-passing" && error instanceof ApiError && error.status === 404))
+      throw error;
+    events.warn("The wpreport service does not know the baseline last-passing (it is older than API 1.4.0), so this report is compared with the newest earlier one, whether or not that passed. Update the service.", "wpreport: service too old for last-passing");
+    delete query.prefer_ref;
+    diff = await client.diff(report.id, "latest", query);
+  }
+  if (diff.assertions.rules.length !== request.diffOptions.assertions.length)
+    events.warn("The wpreport service did not apply the assertions (it is older than API 1.4.0): only fail-on, max-score-drop and budgets decided. Update the service.", "wpreport: assertions not applied");
   return {
     report,
     replayed,
@@ -22215,13 +22363,13 @@ function vulnerabilityLines(title, changes) {
     ...changes.map((change) => `  [${change.vulnerability.severity}] ${change.kind}: ${describeVulnerabilityChange(change)}${change.component_change ? ` (component ${change.component_change})` : ""}`)
   ];
 }
-function failingLines(report) {
+function failingLines(report, asserted) {
   const failing = failingChecks(report);
   if (failing.length === 0)
     return ["", "No baseline to compare with; no check fails."];
   return [
     "",
-    `Failing now (${failing.length}) — no baseline to compare with, so none of these is a regression or fails the build:`,
+    `Failing now (${failing.length}) — no baseline to compare with, so none of these is a regression or fails the build${asserted ? " unless an error assertion matches it" : ""}:`,
     ...failing.map((check) => `  [${check.severity}] ${check.id}: ${check.status} — ${check.message}`)
   ];
 }
@@ -22229,17 +22377,27 @@ function renderText(report, result, failOn, reportUrl) {
   const lines = [];
   lines.push(`wpreport: ${result.verdict.result === "pass" ? "PASSED" : "FAILED"} — ${report.final_url ?? report.url}`);
   lines.push(`report ${report.id}, score ${result.score.before ?? "—"} → ${result.score.after ?? "—"}, grade ${result.grade.after ?? "—"}, baseline ${result.base_id ?? "none"}, fail-on ${failOn}`);
+  lines.push(`baseline (${result.baseline.rule}): ${result.baseline.reason}`);
   if (reportUrl)
     lines.push(`full report: ${reportUrl}`);
   for (const reason of result.verdict.reasons)
     lines.push(`  ✗ ${reason}`);
+  for (const warning of result.verdict.warnings)
+    lines.push(`  ! ${warning}`);
+  for (const pattern of result.assertions.unmatched)
+    lines.push(`  ! assert: ${pattern} matches no check of this report (a typo, or a check it does not have)`);
+  if (result.assertions.results.length > 0) {
+    lines.push("", `Assertions (${result.assertions.results.length}):`);
+    for (const asserted of result.assertions.results)
+      lines.push(`  [${asserted.level}] ${asserted.id}: ${asserted.status} (${asserted.severity}, asserted by ${asserted.pattern}) — ${asserted.message}`);
+  }
   if (result.regressions.length > 0) {
     lines.push("", `Regressions (${result.regressions.length}):`);
     for (const change of result.regressions)
       lines.push(`  [${change.severity}] ${change.id}: ${change.before ?? "absent"} → ${change.after ?? "absent"} — ${change.message}`);
   }
   if (!result.base_id)
-    lines.push(...failingLines(report));
+    lines.push(...failingLines(report, result.assertions.rules.length > 0));
   lines.push(...vulnerabilityLines("New vulnerabilities in unchanged components", result.new_vulnerabilities.filter((change) => change.kind === "new_vulnerability")), ...vulnerabilityLines("Vulnerabilities introduced by component changes", result.new_vulnerabilities.filter((change) => change.kind !== "new_vulnerability")));
   if (result.components.length > 0) {
     lines.push("", "Component changes:");
@@ -22282,11 +22440,15 @@ var USAGE = `Usage: wpreport check --url <site> [options]
 Options:
   --url <url>              site to analyse (required)
   --fail-on <severity>     critical | high (default) | medium | low | info | none
-  --baseline <id>          latest (default) | none | a report id (rep_…)
+  --baseline <id>          last-passing (default: the newest earlier report of the site and
+                           environment that passed the gate) | latest | none | a report id (rep_…)
   --max-score-drop <n>     fail when the score drops by more than n points
   --budgets <list>         e.g. "ttfb_ms=800ms,html_bytes=250kB,score=80": times in ms or s,
                            sizes in B, kB, MB, KiB or MiB (a plain number: ms, bytes)
-  --environment <name>     stored with the report; "latest" compares within it
+  --assert <list>          per-check levels replacing --fail-on for the checks they match, e.g.
+                           "security.*=error,seo.meta_description=warn" (error | warn | off);
+                           may be given more than once
+  --environment <name>     stored with the report; baselines are looked for within it
   --mode <mode>            passive (default) | aggressive: also probe for plugins and themes
                            the site does not show (vulnerable ones first), within a budget
   --format <f>             text (default) | json | sarif
@@ -22309,6 +22471,7 @@ var FLAG_NAMES = {
   failOn: "--fail-on",
   maxScoreDrop: "--max-score-drop",
   budgets: "--budgets",
+  assert: "--assert",
   baseline: "--baseline"
 };
 async function main(argv, env, out, err) {
@@ -22369,6 +22532,7 @@ function parse(argv, env) {
       baseline: { type: "string" },
       "max-score-drop": { type: "string" },
       budgets: { type: "string" },
+      assert: { type: "string", multiple: true },
       environment: { type: "string" },
       mode: { type: "string", default: "passive" },
       format: { type: "string", default: "text" },
@@ -22393,7 +22557,13 @@ function parse(argv, env) {
   if (!values.url)
     throw new UsageError("--url is required");
   const baseline = parseBaseline(values.baseline, "--baseline");
-  const diffOptions = parseDiffOptions({ failOn: values["fail-on"], maxScoreDrop: values["max-score-drop"], budgets: values.budgets }, FLAG_NAMES);
+  const diffOptions = parseDiffOptions({
+    failOn: values["fail-on"],
+    maxScoreDrop: values["max-score-drop"],
+    budgets: values.budgets,
+    assert: (values.assert ?? []).join(`
+`)
+  }, FLAG_NAMES);
   if (!ANALYSIS_MODES.includes(values.mode))
     throw new UsageError("--mode must be passive or aggressive");
   if (!["text", "json", "sarif"].includes(values.format))

@@ -36725,6 +36725,17 @@ class ApiError extends Error {
   }
 }
 var RETRY_STATUSES = new Set([429, 503]);
+function retryAfterMs(header, now = Date.now()) {
+  const value = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (!value)
+    return;
+  if (/^\d+$/.test(value))
+    return Number(value) * 1000;
+  if (!/[A-Za-z]/.test(value))
+    return;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
 var NETWORK_BACKOFF_MS = [1000, 2000, 4000, 8000, 16000];
 function canonicalJson(value) {
   const canonical = (input) => {
@@ -36784,6 +36795,19 @@ function explain(error) {
       return `The wpreport API answered ${error.status}${error.problem.code ? ` (${error.problem.code})` : ""}.${detail}`;
   }
 }
+function withDiffDefaults(answer, base) {
+  const partial = answer;
+  return {
+    ...partial,
+    assertions: partial.assertions ?? { rules: [], results: [], unmatched: [] },
+    baseline: partial.baseline ?? {
+      rule: base === "latest" || base === "none" || base === "last-passing" ? base : "report",
+      id: partial.base_id,
+      reason: partial.base_id ? `${partial.base_id}, chosen by the service` : "no baseline"
+    },
+    verdict: { ...partial.verdict, warnings: partial.verdict.warnings ?? [] }
+  };
+}
 
 class WpreportClient {
   options;
@@ -36815,7 +36839,7 @@ class WpreportClient {
   }
   async diff(id, base, query = {}) {
     const params = new URLSearchParams({ base, ...query });
-    return (await this.call("GET", `/api/report/${encodeURIComponent(id)}/diff?${params}`)).body;
+    return withDiffDefaults((await this.call("GET", `/api/report/${encodeURIComponent(id)}/diff?${params}`)).body, base);
   }
   async usage() {
     return (await this.call("GET", "/api/usage")).body;
@@ -36855,8 +36879,7 @@ class WpreportClient {
       }
       const again = RETRY_STATUSES.has(status) || status === 409 && problem.code === "idempotency_in_progress";
       if (again && retryable && attempt <= maxRetries) {
-        const retryAfter = Number(headers["retry-after"]);
-        const wait = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : 1000 * 2 ** (attempt - 1);
+        const wait = retryAfterMs(headers["retry-after"]) ?? 1000 * 2 ** (attempt - 1);
         if (this.canWait(wait)) {
           this.options.onRetry?.({
             attempt,
@@ -40205,6 +40228,7 @@ var ReportSchema = named("Report", Type.Object({
 }, { title: "wpreport report", description: "One analysis of one site (schema v1)" }));
 
 // shared/diff.ts
+var ASSERTION_LEVELS = ["error", "warn", "off"];
 var CheckChangeSchema = named("CheckChange", Type.Object({
   id: Type.String(),
   title: Type.String(),
@@ -40273,7 +40297,51 @@ var BudgetResultSchema = named("BudgetResult", Type.Object({
 }));
 var VerdictSchema = named("Verdict", Type.Object({
   result: StringEnum(["pass", "fail"]),
-  reasons: Type.Array(Type.String(), { description: "Why it failed, one line each (empty on pass)" })
+  reasons: Type.Array(Type.String(), { description: "Why it failed, one line each (empty on pass)" }),
+  warnings: Type.Array(Type.String(), {
+    description: "What a `warn` assertion found, one line each: shown, never failing (empty when none; absent from services before API 1.4.0)"
+  })
+}));
+var AssertionLevelSchema = named("AssertionLevel", StringEnum(ASSERTION_LEVELS, {
+  description: "error: fails the build while the check fails; warn: a warning; off: the check is ignored"
+}));
+var AssertionResultSchema = named("AssertionResult", Type.Object({
+  id: Type.String(),
+  title: Type.String({ description: "What failing means (the check's fail_title, or its title)" }),
+  category: CheckCategorySchema,
+  severity: SeveritySchema,
+  status: CheckStatusSchema,
+  level: StringEnum(["error", "warn"]),
+  pattern: Type.String({ description: "The assertion that decided (the most specific that matches)" }),
+  message: Type.String(),
+  remediation: Type.String()
+}, { description: "A check of the new report that fails (status fail or warn) under an error or warn assertion" }));
+var AssertionsSchema = named("Assertions", Type.Object({
+  rules: Type.Array(Type.Object({ pattern: Type.String(), level: AssertionLevelSchema }), {
+    description: "The assertions applied, as given (`assert`)"
+  }),
+  results: Type.Array(AssertionResultSchema, { description: "Error ones first, then by severity and id" }),
+  unmatched: Type.Array(Type.String(), {
+    description: "Patterns that match no check of the new report: a typo, or a check this report does not have"
+  })
+}, { description: "What the `assert` option decided (docs/diff.md#assertions)" }));
+var BASELINE_RULES = ["last-passing", "latest", "report", "none"];
+var BaselineChoiceSchema = named("BaselineChoice", Type.Object({
+  rule: StringEnum(BASELINE_RULES, {
+    description: "last-passing (the default: the newest earlier report of the site and environment that passed the gate), latest, report (an id was given) or none"
+  }),
+  id: Nullable(Type.String(), {
+    description: "The baseline report (the same as base_id); null when there is none"
+  }),
+  reason: Type.String({ description: "Why this report is the baseline, or why there is none, in plain words" })
+}, { description: "The baseline the verdict used and why (docs/diff.md#the-baseline)" }));
+var GateVerdictSchema = named("GateVerdict", Type.Object({
+  result: StringEnum(["pass", "fail"]),
+  base_id: Nullable(Type.String()),
+  rule: StringEnum(["last-passing", "latest", "report"]),
+  judged_at: Type.String({ format: "date-time" })
+}, {
+  description: "The report's gate verdict: recorded by its first judgement against a baseline rule (not base=none) and never changed; a report passed the gate when it is pass (docs/diff.md#the-baseline)"
 }));
 var DiffSchema = named("Diff", Type.Object({
   base_id: Nullable(Type.String(), { description: "The baseline report; null when there was none" }),
@@ -40292,6 +40360,11 @@ var DiffSchema = named("Diff", Type.Object({
   components: Type.Array(ComponentChangeSchema),
   metrics: Type.Array(MetricChangeSchema),
   budgets: Type.Array(BudgetResultSchema),
+  assertions: AssertionsSchema,
+  baseline: BaselineChoiceSchema,
+  gate: Type.Optional(Nullable(GateVerdictSchema, {
+    description: "GET /api/report/{id}/diff: the head report's recorded gate verdict after this call (this one's when it was the first judgement); null when it has none (base=none)"
+  })),
   verdict: VerdictSchema
 }, {
   description: "What got worse, what got better and what changed between two reports, and whether that fails the build (docs/diff.md)"
@@ -40319,6 +40392,29 @@ function describeVulnerability(type, slug, version, vulnerability) {
 function describeVulnerabilityChange(change) {
   return describeVulnerability(change.component_type, change.slug, change.version, change.vulnerability);
 }
+var escapeRegExp = (text) => text.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
+function assertionMatches(pattern, id) {
+  if (!pattern.includes("*"))
+    return pattern === id;
+  return new RegExp(`^${pattern.split("*").map(escapeRegExp).join(".*")}$`).test(id);
+}
+var LEVEL_RANK = { off: 0, warn: 1, error: 2 };
+var specificity = (pattern) => pattern.includes("*") ? pattern.replaceAll("*", "").length : Number.MAX_SAFE_INTEGER;
+function assertionFor(id, assertions = []) {
+  let best;
+  for (const assertion of assertions) {
+    if (!assertionMatches(assertion.pattern, id))
+      continue;
+    if (!best || specificity(assertion.pattern) > specificity(best.pattern) || specificity(assertion.pattern) === specificity(best.pattern) && LEVEL_RANK[assertion.level] > LEVEL_RANK[best.level])
+      best = assertion;
+  }
+  return best;
+}
+var VULNERABLE_CHECK = {
+  core: "components.core_vulnerable",
+  theme: "components.theme_vulnerable",
+  plugin: "components.plugins_vulnerable"
+};
 function metricChangeText(metric) {
   const [before, after] = formatMetricPair(metric.unit, metric.before, metric.after);
   const sign = metric.delta > 0 ? "+" : "";
@@ -40396,16 +40492,58 @@ function fromVulnerability(change) {
     message: clean(`${change.kind}: ${describeVulnerabilityChange(change)}.${change.kind === "new_vulnerability" ? " Newly published for a version that did not change since the baseline." : ` The component was ${change.component_change ?? "changed"} since the baseline.`} Fix: ${change.fix}.`, 1000)
   };
 }
-function annotationsFor(diff) {
+function fromAssertion(result) {
+  return {
+    level: result.level === "error" ? "error" : "warning",
+    title: clean(`wpreport: ${result.title}`, 120),
+    message: clean(`${result.id} (${result.severity}): ${result.status}, asserted ${result.level} by ${result.pattern}. ${result.message} Fix: ${result.remediation}`, 1000)
+  };
+}
+var RANK = { notice: 0, warning: 1, error: 2 };
+function annotationsOf(diff, url) {
+  const rules = diff.assertions.rules;
   const all = [
-    ...diff.regressions.map(fromRegression),
-    ...diff.new_vulnerabilities.map(fromVulnerability),
+    ...diff.assertions.unmatched.map((pattern) => ({
+      level: "warning",
+      title: "wpreport: assertion matches no check",
+      message: clean(`assert: ${pattern} matches no check of this report — a typo, or a check this report does not have (docs/diff.md#assertions).`, 1000)
+    })),
+    ...diff.regressions.filter((change) => !assertionFor(change.id, rules)).map(fromRegression),
+    ...diff.assertions.results.map(fromAssertion),
+    ...diff.new_vulnerabilities.flatMap((change) => {
+      const annotation = fromVulnerability(change);
+      const level = assertionFor(VULNERABLE_CHECK[change.component_type], rules)?.level;
+      if (level === "off")
+        return [];
+      if (level === "warn" && RANK[annotation.level] > RANK.warning)
+        annotation.level = "warning";
+      return [annotation];
+    }),
     ...diff.budgets.filter((budget) => budget.exceeded).map((budget) => ({
       level: "error",
       title: `wpreport: ${budget.label} over budget`,
       message: `${describeBudget(budget)}.`
     }))
   ];
+  if (url === undefined)
+    return all;
+  const site = clean(url, 300);
+  return all.map((annotation) => ({ ...annotation, message: clean(`${site}: ${annotation.message}`, 1300) }));
+}
+function annotationsFor(diff) {
+  return capped(annotationsOf(diff));
+}
+function annotationsForSites(diffs) {
+  const all = diffs.flatMap(({ url, diff }) => annotationsOf(diff, url));
+  const seen = new Set;
+  return capped(all.filter((annotation) => {
+    if (annotation.title !== "wpreport: assertion matches no check")
+      return true;
+    const key = annotation.message.slice(annotation.message.indexOf("assert: "));
+    return !seen.has(key) && !!seen.add(key);
+  }));
+}
+function capped(all) {
   const out = [];
   for (const level of ["error", "warning", "notice"]) {
     const ofLevel = all.filter((annotation) => annotation.level === level);
@@ -40423,8 +40561,8 @@ function annotationsFor(diff) {
   }
   return out;
 }
-function annotate(diff, runner = actionsCore) {
-  for (const annotation of annotationsFor(diff)) {
+function annotate(annotations, runner = actionsCore) {
+  for (const annotation of annotations) {
     runner[annotation.level](annotation.message, { title: annotation.title });
   }
 }
@@ -40434,6 +40572,7 @@ var QUERY_NAMES = {
   failOn: "fail_on",
   maxScoreDrop: "max_score_drop",
   budgets: "budgets",
+  assert: "assert",
   baseline: "base"
 };
 
@@ -40462,14 +40601,48 @@ function parseDiffOptions(raw, names = QUERY_NAMES) {
   } catch (error) {
     throw new DiffOptionsError("budgets", `${names.budgets}: ${error.message}.`);
   }
-  return { failOn, maxScoreDrop, budgets };
+  let assertions;
+  try {
+    assertions = parseAssertions(raw.assert ?? "");
+  } catch (error) {
+    throw new DiffOptionsError("assert", `${names.assert}: ${error.message}.`);
+  }
+  return { failOn, maxScoreDrop, budgets, assertions };
 }
+var MAX_ASSERTIONS = 100;
+var ASSERTION_PATTERN = /^(?:\*|[a-z0-9_*]+\.[a-z0-9_*]+)$/;
+function parseAssertions(text) {
+  const assertions = [];
+  for (const part of text.split(`
+`).filter((line) => !line.trim().startsWith("#")).flatMap((line) => line.split(",")).map((item) => item.trim()).filter((item) => item !== "")) {
+    const match = /^(["']?)([^"'=:\s]+)\1\s*[:=]\s*([A-Za-z]+)$/.exec(part);
+    if (!match)
+      throw new Error(`"${part.length > 100 ? `${part.slice(0, 100)}…` : part}" is not of the form check: level, e.g. security.*: error, seo.meta_description: warn`);
+    const pattern = (match[2] ?? "").toLowerCase();
+    const level = (match[3] ?? "").toLowerCase();
+    if (!ASSERTION_PATTERN.test(pattern))
+      throw new Error(!/^[a-z0-9_]+$/.test(pattern) ? `"${pattern}" is neither a check id (category.name, e.g. seo.meta_description) nor a glob of them (security.*, *)` : `"${pattern}" is not a check id; a check id is category.name (seo.meta_description), and ${pattern}.* is every check of a category`);
+    if (!ASSERTION_LEVELS.includes(level))
+      throw new Error(`"${part}": the level must be error, warn or off, got "${match[3]}"`);
+    if (assertions.some((assertion) => assertion.pattern === pattern))
+      throw new Error(`"${pattern}" is given twice`);
+    assertions.push({ pattern, level });
+  }
+  if (assertions.length > MAX_ASSERTIONS)
+    throw new Error(`at most ${MAX_ASSERTIONS} assertions`);
+  return assertions;
+}
+function formatAssertions(assertions) {
+  return assertions.map(({ pattern, level }) => `${pattern}:${level}`).join(",");
+}
+var BASELINE_KEYWORDS = ["last-passing", "latest", "none"];
+var DEFAULT_BASELINE = "last-passing";
 var REPORT_ID = new RegExp(REPORT_ID_PATTERN);
 function parseBaseline(raw, name) {
-  const baseline = raw?.trim() || "latest";
-  if (baseline === "latest" || baseline === "none" || REPORT_ID.test(baseline))
+  const baseline = raw?.trim() || DEFAULT_BASELINE;
+  if (BASELINE_KEYWORDS.includes(baseline) || REPORT_ID.test(baseline))
     return baseline;
-  throw new DiffOptionsError("baseline", `${name} must be "latest", "none" or a report id (rep_…), got ${given(baseline)}.`);
+  throw new DiffOptionsError("baseline", `${name} must be "last-passing", "latest", "none" or a report id (rep_…), got ${given(baseline)}.`);
 }
 function formatBudgets(budgets) {
   return Object.entries(budgets).map(([key, value]) => `${key}=${value.toLocaleString("en-US", { useGrouping: false, maximumFractionDigits: 20 })}`).join(",");
@@ -40482,7 +40655,29 @@ function diffQuery(options) {
     query.max_score_drop = String(options.maxScoreDrop);
   if (options.budgets && Object.keys(options.budgets).length > 0)
     query.budgets = formatBudgets(options.budgets);
+  if (options.assertions && options.assertions.length > 0)
+    query.assert = formatAssertions(options.assertions);
   return query;
+}
+
+// action/src/default-branch.ts
+import { readFileSync } from "node:fs";
+var PULL_REQUEST_EVENTS = new Set(["pull_request", "pull_request_target"]);
+function defaultBranchRef(env) {
+  if (env.GITHUB_EVENT_NAME !== undefined) {
+    if (!PULL_REQUEST_EVENTS.has(env.GITHUB_EVENT_NAME) || !env.GITHUB_EVENT_PATH)
+      return;
+    try {
+      const payload = JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, "utf8"));
+      const branch = payload.repository?.default_branch;
+      return typeof branch === "string" && branch !== "" ? `refs/heads/${branch}`.slice(0, 255) : undefined;
+    } catch {
+      return;
+    }
+  }
+  if (env.CI_MERGE_REQUEST_IID && env.CI_DEFAULT_BRANCH)
+    return env.CI_DEFAULT_BRANCH.slice(0, 255);
+  return;
 }
 
 // action/src/links.ts
@@ -40563,7 +40758,22 @@ async function check(client, request, events, wait = waitForSite) {
   const notWordPress = notWordPressNotice(report);
   if (notWordPress)
     events.warn(notWordPress, "wpreport: not WordPress");
-  const diff = await client.diff(report.id, request.baseline, diffQuery(request.diffOptions));
+  const query = diffQuery(request.diffOptions);
+  const preferRef = request.baseline === "last-passing" ? defaultBranchRef(request.env) : undefined;
+  if (preferRef !== undefined)
+    query.prefer_ref = preferRef;
+  let diff;
+  try {
+    diff = await client.diff(report.id, request.baseline, query);
+  } catch (error) {
+    if (!(request.baseline === "last-passing" && error instanceof ApiError && error.status === 404))
+      throw error;
+    events.warn("The wpreport service does not know the baseline last-passing (it is older than API 1.4.0), so this report is compared with the newest earlier one, whether or not that passed. Update the service.", "wpreport: service too old for last-passing");
+    delete query.prefer_ref;
+    diff = await client.diff(report.id, "latest", query);
+  }
+  if (diff.assertions.rules.length !== request.diffOptions.assertions.length)
+    events.warn("The wpreport service did not apply the assertions (it is older than API 1.4.0): only fail-on, max-score-drop and budgets decided. Update the service.", "wpreport: assertions not applied");
   return {
     report,
     replayed,
@@ -40575,15 +40785,244 @@ async function check(client, request, events, wait = waitForSite) {
   };
 }
 
+// shared/sarif.ts
+var DEFAULT_SARIF_LOCATION = ".wpreport.yml";
+var MAX_SARIF_LOCATION_LENGTH = 256;
+var LEVEL2 = {
+  critical: "error",
+  high: "error",
+  medium: "warning",
+  low: "note",
+  info: "note"
+};
+var SECURITY_SEVERITY = {
+  critical: "9.5",
+  high: "8.0",
+  medium: "5.5",
+  low: "3.0",
+  info: "1.0"
+};
+var PROBLEM_SEVERITY = {
+  critical: "error",
+  high: "error",
+  medium: "warning",
+  low: "recommendation",
+  info: "recommendation"
+};
+var VULNERABLE_CHECKS = {
+  "components.core_vulnerable": (report) => report.wordpress?.detected ? [
+    {
+      type: "core",
+      slug: "wordpress",
+      version: report.wordpress.version,
+      vulnerabilities: report.wordpress.vulnerabilities ?? []
+    }
+  ] : [],
+  "components.theme_vulnerable": (report) => [report.theme, report.theme?.parent].filter((theme) => !!theme).map((theme) => ({
+    type: "theme",
+    slug: theme.slug,
+    version: theme.version,
+    vulnerabilities: theme.vulnerabilities ?? []
+  })),
+  "components.plugins_vulnerable": (report) => (report.plugins ?? []).map((plugin) => ({
+    type: "plugin",
+    slug: plugin.slug,
+    version: plugin.version,
+    vulnerabilities: plugin.vulnerabilities ?? []
+  }))
+};
+function sarifLocationProblem(path) {
+  if (path.length === 0)
+    return "must not be empty";
+  if (path.length > MAX_SARIF_LOCATION_LENGTH)
+    return `must be at most ${MAX_SARIF_LOCATION_LENGTH} characters`;
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(path))
+    return "must not contain control characters";
+  if (/^[a-z][a-z0-9+.-]*:/i.test(path))
+    return "must be a path in the repository, not a URL";
+  if (path.includes("\\"))
+    return "must use / between folders";
+  if (path.startsWith("/"))
+    return "must be relative to the repository root (no leading /)";
+  if (path.split("/").some((segment) => segment === "" || segment === "." || segment === ".."))
+    return "must not contain empty, . or .. segments";
+  return null;
+}
+var locationUri = (path) => path.split("/").map(encodeURIComponent).join("/");
+var plainText = (text) => text.replace(/[\\[\]]/g, (character) => `\\${character}`);
+var markdownText = (text) => oneLine(text).replace(/[!-/:-@[-`{-~]/g, (character) => `\\${character}`);
+function siteLabel(report) {
+  try {
+    const url = new URL(report.url);
+    return `${url.host.toLowerCase()}${url.pathname.replace(/\/+$/, "")}`;
+  } catch {
+    return oneLine(report.url);
+  }
+}
+var isSecurityRule = (check) => check.category === "security" || check.id.endsWith("_vulnerable");
+var failTitle = (check) => check.fail_title ?? `Not met: ${check.title}`;
+function rule(check, informationUri) {
+  const security = isSecurityRule(check);
+  const helpUri = `${informationUri}#${encodeURIComponent(check.id)}`;
+  const markdownUri = helpUri.replace(/[()<> ]/g, (character) => encodeURIComponent(character));
+  return {
+    id: check.id,
+    name: check.id.replace(/[._]([a-z0-9])/g, (_, letter) => letter.toUpperCase()),
+    shortDescription: { text: failTitle(check) },
+    fullDescription: {
+      text: `${failTitle(check)}. The ${check.category} check ${check.id} (severity ${check.severity}) passes when: ${check.title}.`
+    },
+    help: {
+      text: `${check.remediation}
+
+Passes when: ${check.title}.
+About this check: ${helpUri}`,
+      markdown: [
+        `**${markdownText(failTitle(check))}**`,
+        markdownText(check.remediation),
+        `Passes when: ${markdownText(check.title)}\\.`,
+        `[About this check](${markdownUri})`
+      ].join(`
+
+`)
+    },
+    helpUri,
+    defaultConfiguration: { level: LEVEL2[check.severity] },
+    properties: {
+      tags: security && check.category !== "security" ? [check.category, "security"] : [check.category],
+      precision: check.category === "components" ? "medium" : "high",
+      "problem.severity": PROBLEM_SEVERITY[check.severity],
+      ...security ? { "security-severity": SECURITY_SEVERITY[check.severity] } : {}
+    }
+  };
+}
+function invocation(report) {
+  const times = {
+    ...report.created_at ? { startTimeUtc: report.created_at } : {},
+    ...report.completed_at ? { endTimeUtc: report.completed_at } : {}
+  };
+  const notes = (report.errors ?? []).map((error) => ({
+    level: report.status === "completed" ? "warning" : "error",
+    message: { text: plainText(oneLine(`${error.stage} (${error.kind}): ${error.message}`)) }
+  }));
+  if (report.status === "completed") {
+    return { executionSuccessful: true, ...times, ...notes.length > 0 ? { toolExecutionNotifications: notes } : {} };
+  }
+  const reason = report.status === "failed" ? `The wpreport analysis of ${report.url} failed: the report has no findings, and open alerts stay as they are.` : `The wpreport report of ${report.url} is still ${report.status}: it has no findings yet. Fetch it again once it has completed.`;
+  return {
+    executionSuccessful: false,
+    ...times,
+    toolExecutionNotifications: [{ level: "error", message: { text: plainText(oneLine(reason)) } }, ...notes]
+  };
+}
+function toSarif(report, toolVersion, informationUri, location = DEFAULT_SARIF_LOCATION) {
+  const problem = sarifLocationProblem(location);
+  if (problem)
+    throw new TypeError(`SARIF location ${problem}`);
+  const completed = report.status === "completed";
+  const rules = new Map;
+  for (const check of report.checks ?? [])
+    if (!rules.has(check.id))
+      rules.set(check.id, check);
+  const ruleIds = [...rules.keys()].sort();
+  const site = oneLine(report.final_url ?? report.url);
+  const label = siteLabel(report);
+  const uri = locationUri(location);
+  const locations = () => [{ physicalLocation: { artifactLocation: { uri }, region: { startLine: 1 } } }];
+  const siteLine = `Site: ${site}`;
+  const failing = completed ? report.checks.filter((check) => check.status === "fail" || check.status === "warn") : [];
+  const results = failing.flatMap((check) => {
+    const ruleIndex = ruleIds.indexOf(check.id);
+    const perVulnerability = (VULNERABLE_CHECKS[check.id]?.(report) ?? []).flatMap((component) => {
+      const seen = new Set;
+      return component.vulnerabilities.filter((vulnerability) => !seen.has(vulnerability.id) && !!seen.add(vulnerability.id)).map((vulnerability) => ({
+        ruleId: check.id,
+        ruleIndex,
+        level: LEVEL2[vulnerability.severity] ?? LEVEL2[check.severity],
+        message: {
+          text: plainText(`${oneLine(describeVulnerability(component.type, component.slug, component.version, vulnerability))}
+${siteLine}`)
+        },
+        locations: locations(),
+        partialFingerprints: {
+          "wpreportVulnerability/v2": `${check.id}|${label}|${component.type}:${oneLine(component.slug)}|${oneLine(vulnerability.id)}`
+        },
+        properties: {
+          site,
+          component: `${component.type}:${oneLine(component.slug)}`,
+          version: component.version === null ? null : oneLine(component.version),
+          vulnerability_id: oneLine(vulnerability.id),
+          severity: vulnerability.severity,
+          cvss: vulnerability.cvss ?? null,
+          cve: (vulnerability.cve ?? []).map((cve) => oneLine(cve)),
+          affected: vulnerability.affected ? oneLine(vulnerability.affected) : null,
+          fixed_in: vulnerability.fixed_in ? oneLine(vulnerability.fixed_in) : null
+        }
+      }));
+    });
+    if (perVulnerability.length > 0)
+      return perVulnerability;
+    const lines = [oneLine(check.message), ...check.evidence.map((line) => `• ${oneLine(line)}`), siteLine];
+    return [
+      {
+        ruleId: check.id,
+        ruleIndex,
+        level: check.status === "warn" && LEVEL2[check.severity] === "error" ? "warning" : LEVEL2[check.severity],
+        message: { text: plainText(lines.join(`
+`)) },
+        locations: locations(),
+        partialFingerprints: { "wpreportCheck/v2": `${check.id}|${label}` },
+        properties: { site, status: check.status }
+      }
+    ];
+  });
+  const run = {
+    tool: {
+      driver: {
+        name: "wpreport",
+        version: toolVersion,
+        informationUri,
+        rules: ruleIds.map((id) => rule(rules.get(id), informationUri))
+      }
+    },
+    invocations: [invocation(report)],
+    automationDetails: { id: `wpreport/${label}/${report.id}` },
+    results,
+    properties: {
+      report_id: report.id,
+      status: report.status,
+      site,
+      score: report.summary?.score ?? null,
+      grade: report.summary?.grade ?? null
+    }
+  };
+  return { $schema: "https://json.schemastore.org/sarif-2.1.0.json", version: "2.1.0", runs: [run] };
+}
+
 // action/src/inputs.ts
+var MAX_URLS = 20;
+
 class InputError extends Error {
 }
 var INPUT_NAMES = {
   failOn: "Input fail-on",
   maxScoreDrop: "Input max-score-drop",
   budgets: "Input budgets",
+  assert: "Input assert",
   baseline: "Input baseline"
 };
+function urlList(raw) {
+  return raw.split(/[\n,]/).map((line) => line.trim().replace(/^-\s+/, "")).filter((line) => line !== "" && !line.startsWith("#"));
+}
+function checkUrl(name, value) {
+  try {
+    const parsed = new URL(value);
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+      throw new Error;
+  } catch {
+    throw new InputError(`Input ${name} must be ${name === "urls" ? "a list of" : "an"} http(s) URL${name === "urls" ? "s" : ""}, got "${value}".`);
+  }
+}
 function number(name, raw, min, max) {
   const value = Number(raw);
   if (raw.trim() === "" || !Number.isFinite(value) || value < min || value > max) {
@@ -40595,25 +41034,32 @@ function readInputs(runner = actionsCore) {
   const apiUrl = runner.getInput("api-url", { required: true }).trim();
   const token = runner.getInput("api-token", { required: true }).trim();
   runner.setSecret(token);
-  const url = runner.getInput("url", { required: true }).trim();
-  for (const [name, value] of [
-    ["api-url", apiUrl],
-    ["url", url]
-  ]) {
-    try {
-      const parsed = new URL(value);
-      if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
-        throw new Error;
-    } catch {
-      throw new InputError(`Input ${name} must be an http(s) URL, got "${value}".`);
-    }
-  }
+  checkUrl("api-url", apiUrl);
+  const url = runner.getInput("url").trim();
+  const list = urlList(runner.getInput("urls"));
+  if (url !== "" && list.length > 0)
+    throw new InputError("Give either url (one site) or urls (several), not both.");
+  if (url === "" && list.length === 0)
+    throw new InputError("Input url is required (or urls, for several sites).");
+  const urls = url !== "" ? [url] : list;
+  for (const value of urls)
+    checkUrl(url !== "" ? "url" : "urls", value);
+  if (urls.length > MAX_URLS)
+    throw new InputError(`Input urls takes at most ${MAX_URLS} sites, got ${urls.length}.`);
+  const twice = urls.find((value, i) => urls.indexOf(value) !== i);
+  if (twice)
+    throw new InputError(`Input urls names ${twice} twice.`);
   const baseline = parseBaseline(runner.getInput("baseline"), "Input baseline");
   const diffOptions = parseDiffOptions({
     failOn: runner.getInput("fail-on").toLowerCase(),
     maxScoreDrop: runner.getInput("max-score-drop"),
-    budgets: runner.getInput("budgets")
+    budgets: runner.getInput("budgets"),
+    assert: runner.getInput("assert")
   }, INPUT_NAMES);
+  const sarifLocation = runner.getInput("sarif-location").trim() || undefined;
+  const locationProblem = sarifLocation !== undefined ? sarifLocationProblem(sarifLocation) : null;
+  if (locationProblem)
+    throw new InputError(`Input sarif-location ${locationProblem}, got "${sarifLocation}".`);
   const mode = (runner.getInput("mode").trim() || "passive").toLowerCase();
   if (!ANALYSIS_MODES.includes(mode)) {
     throw new InputError(`Input mode must be passive or aggressive, got "${mode}".`);
@@ -40624,7 +41070,7 @@ function readInputs(runner = actionsCore) {
   return {
     apiUrl: apiUrl.replace(/\/+$/, ""),
     token,
-    url,
+    urls,
     baseline,
     diffOptions,
     environment: runner.getInput("environment").trim().slice(0, 64) || undefined,
@@ -40633,7 +41079,8 @@ function readInputs(runner = actionsCore) {
     timeoutSeconds: number("timeout", runner.getInput("timeout").trim() || "600", 10, 6 * 3600),
     waitForSiteSeconds: number("wait-for-site", runner.getInput("wait-for-site").trim() || "0", 0, 3600),
     mode,
-    matrix: runner.getInput("matrix")
+    matrix: runner.getInput("matrix"),
+    sarifLocation
   };
 }
 
@@ -40668,6 +41115,18 @@ function failingRows(checks, limit) {
     rows.push(`| | …and ${checks.length - limit} more | | |`);
   return rows;
 }
+function assertionRows(results, limit) {
+  const rows = ["| Level | Check | Status | Asserted by | Details |", "|---|---|---|---|---|"];
+  for (const result of results.slice(0, limit)) {
+    rows.push(`| ${result.level === "error" ? "❌ error" : "⚠️ warn"} | \`${result.id}\`<br>${md(result.title, 100)} (${result.severity}) | ${statusText(result.status)} | \`${result.pattern}\` | ${md(result.message, 300)} |`);
+  }
+  if (results.length > limit)
+    rows.push(`| | …and ${results.length - limit} more | | | |`);
+  return rows;
+}
+function assertionsText(diff) {
+  return diff.assertions.rules.map((rule) => `${rule.pattern}: ${rule.level}`).join(", ");
+}
 function vulnerabilityRows(changes, limit) {
   const rows = ["| Severity | Component | Vulnerability | CVE | Affected | Fix |", "|---|---|---|---|---|---|"];
   for (const change of changes.slice(0, limit)) {
@@ -40686,9 +41145,16 @@ function renderMarkdown({ report, diff, reportUrl, failOn }, options = {}) {
   const verdict = diff.verdict.result === "pass" ? "✅ Passed" : "❌ Failed";
   lines.push(`### wpreport: ${verdict} — ${md(report.final_url ?? report.url, 300)}`, "");
   const score = diff.score.before !== null ? `**${diff.score.before} → ${diff.score.after}** (${(diff.score.delta ?? 0) >= 0 ? "+" : ""}${diff.score.delta}), grade ${diff.grade.before ?? "—"} → ${diff.grade.after ?? "—"}` : `**${diff.score.after ?? "—"}**, grade ${diff.grade.after ?? "—"}`;
-  lines.push(`Score ${score} · ${diff.base_id ? `compared with [${md(diff.base_id)}](${reportUrl.replace(report.id, diff.base_id)})` : "no baseline"} · fail-on \`${failOn}\` · [full report](${reportUrl})`, "");
+  const asserted = assertionsText(diff);
+  lines.push(`Score ${score} · ${diff.base_id ? `compared with [${md(diff.base_id)}](${reportUrl.replace(report.id, diff.base_id)})` : "no baseline"} · fail-on \`${failOn}\`${asserted ? ` · assert \`${asserted.replace(/`/g, "")}\`` : ""} · [full report](${reportUrl})`, "", `Baseline (\`${diff.baseline.rule}\`): ${md(diff.baseline.reason, 500)}`, "");
   if (diff.verdict.reasons.length > 0) {
     lines.push("**Why it failed**", "", ...diff.verdict.reasons.map((reason) => `- ${md(reason, 400)}`), "");
+  }
+  if (diff.verdict.warnings.length > 0) {
+    lines.push("**Warnings**", "", ...diff.verdict.warnings.map((warning) => `- ${md(warning, 400)}`), "");
+  }
+  if (diff.assertions.unmatched.length > 0) {
+    lines.push(`> ⚠️ ${diff.assertions.unmatched.map((pattern) => `\`${pattern}\``).join(", ")} match${diff.assertions.unmatched.length === 1 ? "es" : ""} no check of this report: a typo, or a check this report does not have.`, "");
   }
   if (report.hosting?.blocked_by_waf) {
     lines.push(`> ⚠️ The site answered with a ${md(report.hosting.waf ?? "firewall")} challenge instead of its homepage; nothing else could be analysed.`, "");
@@ -40706,10 +41172,13 @@ function renderMarkdown({ report, diff, reportUrl, failOn }, options = {}) {
     lines.push(...failing.length > 0 ? [
       `#### Failing now (${failing.length})`,
       "",
-      "There is no baseline to compare with (the first report of this site and environment, or `baseline: none`), so nothing counts as a regression and these do not fail the build. Later runs compare with this report.",
+      `There is no baseline to compare with (the first report of this site and environment, or \`baseline: none\`), so nothing counts as a regression and these do not fail the build${diff.assertions.rules.length > 0 ? " unless an error assertion matches them (Assertions)" : ""}. Later runs compare with this report once it passed the gate.`,
       "",
       ...failingRows(failing, limit)
     ] : ["There is no baseline to compare with, and no check fails. \uD83C\uDF89"], "");
+  }
+  if (diff.assertions.results.length > 0) {
+    lines.push(`#### Assertions (${diff.assertions.results.length})`, "", "Checks failing now under an assertion: `error` fails the build while the check fails, baseline or not; `warn` only warns.", "", ...assertionRows(diff.assertions.results, limit), "");
   }
   const published = diff.new_vulnerabilities.filter((change) => change.kind === "new_vulnerability");
   if (published.length > 0) {
@@ -40757,12 +41226,31 @@ function renderMarkdown({ report, diff, reportUrl, failOn }, options = {}) {
   return lines.join(`
 `);
 }
+function renderOverview(sites) {
+  const failed = sites.filter((site) => site.error !== undefined || site.diff?.verdict.result === "fail").length;
+  const lines = [
+    `## wpreport: ${failed === 0 ? "✅ Passed" : "❌ Failed"} — ${failed === 0 ? `all ${sites.length} sites passed` : `${failed} of ${sites.length} sites failed`}`,
+    "",
+    "| Site | Result | Score | Baseline | Report |",
+    "|---|---|---|---|---|"
+  ];
+  for (const site of sites) {
+    const result = site.error !== undefined ? "❗ error" : site.diff?.verdict.result === "pass" ? "✅ pass" : "❌ fail";
+    const score = site.report?.summary ? `${site.report.summary.score} (${site.report.summary.grade})` : "—";
+    const report = site.report && site.reportUrl ? `[${md(site.report.id)}](${site.reportUrl})` : "—";
+    const detail = site.error !== undefined ? ` ${md(site.error, 300)}` : "";
+    lines.push(`| ${md(site.url, 300)} | ${result}${detail} | ${score} | ${site.diff?.base_id ? md(site.diff.base_id) : "none"} | ${report} |`);
+  }
+  lines.push("");
+  return lines.join(`
+`);
+}
 
 // action/src/pr-comment.ts
 import { createHash as createHash2 } from "node:crypto";
 
 // node_modules/@actions/github/lib/context.js
-import { readFileSync, existsSync as existsSync2 } from "fs";
+import { readFileSync as readFileSync2, existsSync as existsSync2 } from "fs";
 import { EOL as EOL5 } from "os";
 
 class Context {
@@ -40771,7 +41259,7 @@ class Context {
     this.payload = {};
     if (process.env.GITHUB_EVENT_PATH) {
       if (existsSync2(process.env.GITHUB_EVENT_PATH)) {
-        this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
+        this.payload = JSON.parse(readFileSync2(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
         const path = process.env.GITHUB_EVENT_PATH;
         process.stdout.write(`GITHUB_EVENT_PATH ${path} does not exist${EOL5}`);
@@ -44860,6 +45348,132 @@ ${body}`;
   await octokit.rest.issues.createComment({ ...context.repo, issue_number: number, body: text });
   return "created";
 }
+
+// action/src/sarif-file.ts
+import { mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+// shared/problems.ts
+var PROBLEMS = {
+  invalid_request: { status: 400, title: "The request is not valid" },
+  unauthorized: { status: 401, title: "Authentication required" },
+  quota_exhausted: { status: 402, title: "Monthly report quota exhausted" },
+  not_found: { status: 404, title: "Not found" },
+  method_not_allowed: { status: 405, title: "Method not allowed" },
+  not_acceptable: { status: 406, title: "No acceptable representation" },
+  idempotency_in_progress: {
+    status: 409,
+    title: "A request with this Idempotency-Key is still running"
+  },
+  payload_too_large: { status: 413, title: "Request body too large" },
+  unsupported_media_type: { status: 415, title: "Unsupported media type" },
+  invalid_url: { status: 422, title: "The URL is not valid" },
+  url_not_allowed: { status: 422, title: "The URL is not allowed" },
+  site_unreachable: { status: 422, title: "The site could not be reached" },
+  idempotency_key_reused: {
+    status: 422,
+    title: "This Idempotency-Key was used with a different request"
+  },
+  rate_limited: { status: 429, title: "Too many requests" },
+  internal_error: { status: 500, title: "Internal server error" },
+  unavailable: { status: 503, title: "Service unavailable" },
+  overloaded: { status: 503, title: "Too many analyses are waiting" }
+};
+var PROBLEM_CODES = Object.keys(PROBLEMS);
+
+// shared/api.ts
+var API_VERSION = "1.4.0";
+var GenerateReportRequestSchema = named("GenerateReportRequest", Type.Object({
+  url: Type.String({ description: "The site to analyse (http or https)", examples: ["https://example.com/"] }),
+  metadata: Type.Optional(ReportMetadataSchema),
+  mode: Type.Optional(AnalysisModeSchema)
+}, { additionalProperties: false }));
+var ReportListItemSchema = named("ReportListItem", Type.Object({
+  id: Type.String({ pattern: REPORT_ID_PATTERN }),
+  url: Type.String(),
+  site: Type.String({ description: "Normalised site: host without www., port, path" }),
+  status: ReportStatusSchema,
+  created_at: Type.String({ format: "date-time" }),
+  completed_at: Nullable(Type.String({ format: "date-time" })),
+  score: Nullable(Percent()),
+  grade: Nullable(GradeSchema),
+  metadata: ReportMetadataSchema,
+  gate: Nullable(GateVerdictSchema, {
+    description: "The report's gate verdict, recorded by its first judgement against a baseline (GET /api/report/{id}/diff); null when no gate judged it"
+  })
+}, { description: "A report in a listing: enough to find it and see how it went" }));
+var ReportListSchema = named("ReportList", Type.Object({
+  data: Type.Array(ReportListItemSchema, { description: "Newest first" }),
+  next_cursor: Nullable(Type.String(), {
+    description: "Pass as before= for the next (older) page; null on the last page"
+  })
+}));
+var UsageSchema = named("Usage", Type.Object({
+  plan: Type.Object({ id: Type.String(), name: Type.String() }),
+  quota: Count({ description: "Reports per period" }),
+  used: Count({ description: "Reports produced this period" }),
+  in_progress: Count({ description: "Analyses running now; their credits are held" }),
+  remaining: Count({
+    description: "Reports you can still start this period: quota − used − in_progress, at least 0"
+  }),
+  period_start: Type.String({ format: "date-time" }),
+  period_end: Type.String({ format: "date-time" }),
+  resets_at: Type.String({ format: "date-time", description: "When the quota resets (00:00 UTC on the 1st)" }),
+  rate_limit: Type.Object({
+    limit: Count({ description: "Requests per window" }),
+    window_seconds: Count(),
+    remaining: Count()
+  })
+}));
+var ProblemSchema = named("Problem", Type.Object({
+  type: Type.String({ description: "URI of a page explaining this kind of problem" }),
+  title: Type.String(),
+  status: Type.Integer({ minimum: 400, maximum: 599 }),
+  detail: Type.String({ description: "What went wrong in this case, in plain words" }),
+  code: StringEnum(PROBLEM_CODES, { description: "Stable machine-readable code (docs/errors.md)" }),
+  request_id: Type.String({ description: "Also in the X-Request-Id header; quote it to support" })
+}, {
+  additionalProperties: true,
+  description: "RFC 9457 problem details. Some codes add members: errors (invalid_request: one entry per field), resets_at (quota_exhausted), retry_after (rate_limited)."
+}));
+var HealthSchema = named("Health", Type.Object({ status: Type.Literal("ok") }, { description: "The process answers" }));
+var ReadinessSchema = named("Readiness", Type.Object({
+  status: StringEnum(["ready", "unavailable"]),
+  reason: Type.Optional(Type.String({ description: "Why it is not ready: shutting down, database unreachable" }))
+}, { description: "Whether this instance can serve traffic (its database answers)" }));
+var SarifLogSchema = named("SarifLog", Type.Object({
+  $schema: Type.String(),
+  version: Type.Literal("2.1.0"),
+  runs: Type.Array(Type.Object({}, { additionalProperties: true }))
+}, { additionalProperties: true, description: "SARIF 2.1.0 log: failed and warned checks as results" }));
+
+// action/src/sarif-file.ts
+function workflowFile(env) {
+  const ref = env.GITHUB_WORKFLOW_REF;
+  if (!ref)
+    return;
+  const withoutRef = ref.includes("@") ? ref.slice(0, ref.lastIndexOf("@")) : ref;
+  const repository = env.GITHUB_REPOSITORY;
+  const file = repository && withoutRef.startsWith(`${repository}/`) ? withoutRef.slice(repository.length + 1) : withoutRef.split("/").slice(2).join("/");
+  return file !== "" && sarifLocationProblem(file) === null ? file : undefined;
+}
+function sarifLocation(input, env) {
+  return input ?? workflowFile(env) ?? DEFAULT_SARIF_LOCATION;
+}
+function writeSarifFile(reports, options) {
+  const logs = reports.map((report) => toSarif(report, API_VERSION, `${options.apiUrl}/docs/checks`, options.location));
+  const [first] = logs;
+  if (!first || !reports[0])
+    throw new Error("no report to write as SARIF");
+  const log = { ...first, runs: logs.flatMap((one) => one.runs) };
+  const dir = options.env.RUNNER_TEMP || tmpdir();
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `wpreport-${reports[0].id}.sarif`);
+  writeFileSync(file, `${JSON.stringify(log, null, 2)}
+`);
+  return file;
+}
 // action/package.json
 var package_default = {
   name: "@wpreport/cli",
@@ -44893,6 +45507,7 @@ var RUNNER = {
   createClient: (options) => new WpreportClient(options),
   upsertPrComment
 };
+var errorText = (error) => error instanceof ApiError ? explain(error) : `wpreport: ${error.message}`;
 async function run(env = process.env, deps = RUNNER) {
   const { core } = deps;
   const started = Date.now();
@@ -44911,28 +45526,60 @@ async function run(env = process.env, deps = RUNNER) {
     deadline: started + inputs.timeoutSeconds * 1000,
     onRetry: ({ attempt, waitMs, reason }) => core.info(`wpreport: ${reason}; retrying in ${Math.round(waitMs / 1000)} s (attempt ${attempt})`)
   });
+  const several = inputs.urls.length > 1;
+  const sites = [];
   try {
-    const { report, diff, links, failing, timing } = await check(client, { ...inputs, env }, {
-      log: (line) => core.info(line),
-      warn: (message, title) => core.warning(message, title ? { title } : {}),
-      reported: (made, replayed) => core.info(`wpreport: report ${made.id}${replayed ? " (this step already made the same request in this run attempt: its report, not charged again)" : ""}: score ${made.summary?.score ?? "—"} (${made.summary?.grade ?? "—"})`)
-    });
-    if (diff.base_id)
-      core.info(`wpreport: comparing with ${diff.base_id}`);
-    else {
-      core.info(`wpreport: no baseline to compare with, so nothing is a regression; ${failing.length === 0 ? "no check fails" : `${failing.length} check${failing.length === 1 ? " fails" : "s fail"} now:`}`);
-      for (const failed of failing.slice(0, FAILING_LOG_LINES))
-        core.info(`  [${failed.severity}] ${failed.id}: ${failed.status} — ${logSafe(failed.message, 300)}`);
-      if (failing.length > FAILING_LOG_LINES)
-        core.info(`  …and ${failing.length - FAILING_LOG_LINES} more (see the job summary)`);
-    }
-    annotate(diff, core);
-    const context = { report, diff, reportUrl: links.report, failOn: inputs.diffOptions.failOn };
-    const markdown = renderMarkdown(context);
-    await core.writeSummary(markdown);
-    if (inputs.commentOnPr) {
+    for (const url of inputs.urls) {
+      const site = { url };
+      sites.push(site);
+      const named = several ? `${url}: ` : "";
       try {
-        const outcome = await deps.upsertPrComment(inputs.githubToken, inputs.url, renderMarkdown(context, { limit: 20 }));
+        site.result = await check(client, { ...inputs, url, env }, {
+          log: (line) => core.info(line),
+          warn: (message, title) => core.warning(message, title ? { title } : {}),
+          reported: (made, replayed) => {
+            site.report = made;
+            core.info(`wpreport: ${named}report ${made.id}${replayed ? " (this step already made the same request in this run attempt: its report, not charged again)" : ""}: score ${made.summary?.score ?? "—"} (${made.summary?.grade ?? "—"})`);
+          }
+        });
+        logBaseline(core, site.result, named);
+      } catch (error) {
+        site.error = errorText(error);
+        if (several)
+          core.info(`wpreport: ${named}could not check: ${site.error}`);
+      }
+    }
+    setOutputs(core, sites, inputs);
+    writeSarif(core, sites, inputs, env);
+    const checked = sites.filter((site) => site.result !== undefined);
+    const [only] = checked;
+    annotate(several ? annotationsForSites(checked.map(({ url, result }) => ({ url, diff: result.diff }))) : only ? annotationsFor(only.result.diff) : [], core);
+    const sections = checked.map(({ result }) => ({
+      report: result.report,
+      diff: result.diff,
+      reportUrl: result.links.report,
+      failOn: inputs.diffOptions.failOn
+    }));
+    const overview = several ? renderOverview(sites.map((site) => ({
+      url: site.url,
+      report: site.report,
+      diff: site.result?.diff,
+      reportUrl: site.report ? reportUrl(inputs.apiUrl, site.report.id) : undefined,
+      error: site.error
+    }))) : "";
+    const summary = (limit) => [overview, ...sections.map((section) => renderMarkdown(section, limit ? { limit } : {}))].filter((part) => part !== "").join(`
+`);
+    if (several || checked.length > 0) {
+      try {
+        await core.writeSummary(summary());
+      } catch (error) {
+        core.warning(`Could not write the job summary: ${error.message.replace(/\.$/, "")}. The outputs are set and the verdict stands; the log has the result.`, { title: "wpreport: no job summary" });
+      }
+    }
+    if (inputs.commentOnPr && (several || checked.length > 0)) {
+      try {
+        const outcome = await deps.upsertPrComment(inputs.githubToken, inputs.urls.join(`
+`), summary(20));
         if (outcome)
           core.info(`wpreport: PR comment ${outcome}`);
         else
@@ -44941,23 +45588,90 @@ async function run(env = process.env, deps = RUNNER) {
         core.warning(`Could not post the PR comment: ${error.message}. Does the workflow grant pull-requests: write?`);
       }
     }
-    core.setOutput("report-id", report.id);
-    core.setOutput("report-url", links.report);
-    core.setOutput("report-api-url", links.api);
-    core.setOutput("score", String(report.summary?.score ?? ""));
-    core.setOutput("grade", report.summary?.grade ?? "");
-    core.setOutput("regressions", String(diff.regressions.length));
-    core.setOutput("result", diff.verdict.result);
-    const overhead = timing.requested - started + (Date.now() - timing.received);
-    core.info(`wpreport: action overhead ${overhead} ms (service ${timing.received - timing.requested} ms)`);
-    if (diff.verdict.result === "fail")
-      core.setFailed(`wpreport: ${diff.verdict.reasons.join("; ")}`);
+    const first = checked[0]?.result.timing;
+    if (first && !several) {
+      const overhead = first.requested - started + (Date.now() - first.received);
+      core.info(`wpreport: action overhead ${overhead} ms (service ${first.received - first.requested} ms)`);
+    }
+    const verdict = failure(sites, several);
+    if (verdict)
+      core.setFailed(verdict);
   } catch (error) {
     core.setOutput("result", "error");
-    core.setFailed(error instanceof ApiError ? explain(error) : `wpreport: ${error.message}`);
+    core.setFailed(errorText(error));
   } finally {
     client.close();
   }
+}
+function logBaseline(core, { diff, failing }, named) {
+  if (diff.base_id) {
+    core.info(`wpreport: ${named}comparing with ${diff.base_id} (${diff.baseline.rule}): ${logSafe(diff.baseline.reason, 500)}`);
+    return;
+  }
+  core.info(`wpreport: ${named}no baseline (${diff.baseline.rule}): ${logSafe(diff.baseline.reason, 500)}`);
+  core.info(`wpreport: ${named}no baseline to compare with, so nothing is a regression; ${failing.length === 0 ? "no check fails" : `${failing.length} check${failing.length === 1 ? " fails" : "s fail"} now:`}`);
+  for (const failed of failing.slice(0, FAILING_LOG_LINES))
+    core.info(`  [${failed.severity}] ${failed.id}: ${failed.status} — ${logSafe(failed.message, 300)}`);
+  if (failing.length > FAILING_LOG_LINES)
+    core.info(`  …and ${failing.length - FAILING_LOG_LINES} more (see the job summary)`);
+}
+function setOutputs(core, sites, inputs) {
+  const made = sites.filter((site) => site.report !== undefined);
+  if (made.length > 0) {
+    const each = (value) => sites.map((site) => site.report ? value(site, site.report) : "").join(`
+`);
+    core.setOutput("report-id", each((_, report) => report.id));
+    core.setOutput("report-url", each((_, report) => reportUrl(inputs.apiUrl, report.id)));
+    core.setOutput("report-api-url", each((_, report) => reportApiUrl(inputs.apiUrl, report.id)));
+    core.setOutput("score", each((_, report) => String(report.summary?.score ?? "")));
+    core.setOutput("grade", each((_, report) => report.summary?.grade ?? ""));
+    const checked = sites.filter((site) => site.result !== undefined);
+    if (checked.length > 0)
+      core.setOutput("regressions", String(checked.reduce((sum, site) => sum + (site.result?.diff.regressions.length ?? 0), 0)));
+    core.setOutput("reports", JSON.stringify(sites.map((site) => ({
+      url: site.url,
+      report_id: site.report?.id ?? null,
+      report_url: site.report ? reportUrl(inputs.apiUrl, site.report.id) : null,
+      report_api_url: site.report ? reportApiUrl(inputs.apiUrl, site.report.id) : null,
+      score: site.report?.summary?.score ?? null,
+      grade: site.report?.summary?.grade ?? null,
+      baseline_id: site.result?.diff.base_id ?? null,
+      regressions: site.result?.diff.regressions.length ?? null,
+      result: site.error !== undefined ? "error" : site.result?.diff.verdict.result ?? "error",
+      ...site.error !== undefined ? { error: site.error } : {}
+    }))));
+  }
+  const results = sites.map((site) => site.error !== undefined ? "error" : site.result?.diff.verdict.result);
+  core.setOutput("result", results.includes("error") || results.includes(undefined) ? "error" : results.includes("fail") ? "fail" : "pass");
+}
+function writeSarif(core, sites, inputs, env) {
+  const reports = sites.flatMap((site) => site.report ? [site.report] : []);
+  if (reports.length === 0)
+    return;
+  const location = sarifLocation(inputs.sarifLocation, env);
+  try {
+    const file = writeSarifFile(reports, { apiUrl: inputs.apiUrl, location, env });
+    core.setOutput("sarif-file", file);
+    core.info(`wpreport: SARIF for code scanning in ${file} (results at ${location}, line 1)`);
+  } catch (error) {
+    core.warning(`Could not write the SARIF file: ${error.message}.`, { title: "wpreport: no SARIF file" });
+  }
+}
+function failure(sites, several) {
+  const lines = sites.flatMap((site) => {
+    const named = several ? `${site.url}: ` : "";
+    if (site.error !== undefined)
+      return [several ? `${named}could not check: ${site.error}` : site.error];
+    const verdict = site.result?.diff.verdict;
+    return verdict?.result === "fail" ? [`${named}${verdict.reasons.join("; ")}`] : [];
+  });
+  if (lines.length === 0)
+    return null;
+  if (!several) {
+    const [site] = sites;
+    return site?.error !== undefined ? site.error : `wpreport: ${lines[0]}`;
+  }
+  return `wpreport: ${lines.length} of ${sites.length} sites failed — ${lines.join(" · ")}`;
 }
 
 // action/src/main.ts

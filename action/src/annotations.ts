@@ -8,11 +8,14 @@
  * is not WordPress, or did not answer in time).
  */
 import {
+  type AssertionResult,
+  assertionFor,
   type CheckChange,
   componentLabel,
   type Diff,
   describeBudget,
   describeVulnerabilityChange,
+  VULNERABLE_CHECK,
   type VulnerabilityChange,
 } from "../../shared/diff.ts";
 import type { Severity } from "../../shared/report.ts";
@@ -75,11 +78,49 @@ function fromVulnerability(change: VulnerabilityChange): Annotation {
   };
 }
 
-/** The annotations for a diff: regressions, new vulnerabilities and exceeded budgets, capped and grouped. */
-export function annotationsFor(diff: Diff): Annotation[] {
+/** A check failing under an error or warn assertion: at the assertion's level, whatever the check's severity. */
+function fromAssertion(result: AssertionResult): Annotation {
+  return {
+    level: result.level === "error" ? "error" : "warning",
+    title: clean(`wpreport: ${result.title}`, 120),
+    message: clean(
+      `${result.id} (${result.severity}): ${result.status}, asserted ${result.level} by ${result.pattern}. ${result.message} Fix: ${result.remediation}`,
+      1_000,
+    ),
+  };
+}
+
+const RANK: Record<Level, number> = { notice: 0, warning: 1, error: 2 };
+
+/**
+ * Every annotation of one diff, uncapped: regressions that fail-on decides (an assertion's
+ * check is annotated by its assertion instead, or not at all when it is `off`), checks failing
+ * under an assertion, new vulnerabilities (at most a warning under a `warn` assertion of their
+ * check, none under `off`) and exceeded budgets — after the assertions that match no check, a
+ * mistake in the workflow that must not drown among the findings. With `url`
+ * (a step with several sites) each message starts with the site.
+ */
+function annotationsOf(diff: Diff, url?: string): Annotation[] {
+  const rules = diff.assertions.rules;
   const all: Annotation[] = [
-    ...diff.regressions.map(fromRegression),
-    ...diff.new_vulnerabilities.map(fromVulnerability),
+    // A mistake in the workflow first: the warnings after it may be many.
+    ...diff.assertions.unmatched.map((pattern) => ({
+      level: "warning" as const,
+      title: "wpreport: assertion matches no check",
+      message: clean(
+        `assert: ${pattern} matches no check of this report — a typo, or a check this report does not have (docs/diff.md#assertions).`,
+        1_000,
+      ),
+    })),
+    ...diff.regressions.filter((change) => !assertionFor(change.id, rules)).map(fromRegression),
+    ...diff.assertions.results.map(fromAssertion),
+    ...diff.new_vulnerabilities.flatMap((change) => {
+      const annotation = fromVulnerability(change);
+      const level = assertionFor(VULNERABLE_CHECK[change.component_type], rules)?.level;
+      if (level === "off") return [];
+      if (level === "warn" && RANK[annotation.level] > RANK.warning) annotation.level = "warning";
+      return [annotation];
+    }),
     ...diff.budgets
       .filter((budget) => budget.exceeded)
       .map((budget) => ({
@@ -88,6 +129,31 @@ export function annotationsFor(diff: Diff): Annotation[] {
         message: `${describeBudget(budget)}.`,
       })),
   ];
+  if (url === undefined) return all;
+  const site = clean(url, 300);
+  return all.map((annotation) => ({ ...annotation, message: clean(`${site}: ${annotation.message}`, 1_300) }));
+}
+
+/** The annotations for a diff: regressions, assertions, new vulnerabilities and exceeded budgets, capped and grouped. */
+export function annotationsFor(diff: Diff): Annotation[] {
+  return capped(annotationsOf(diff));
+}
+
+/** The annotations of a step with several sites, each message naming its site, capped together (the limit is per step). */
+export function annotationsForSites(diffs: { url: string; diff: Diff }[]): Annotation[] {
+  const all = diffs.flatMap(({ url, diff }) => annotationsOf(diff, url));
+  // One line for an assertion that matches nothing at several sites.
+  const seen = new Set<string>();
+  return capped(
+    all.filter((annotation) => {
+      if (annotation.title !== "wpreport: assertion matches no check") return true;
+      const key = annotation.message.slice(annotation.message.indexOf("assert: "));
+      return !seen.has(key) && !!seen.add(key);
+    }),
+  );
+}
+
+function capped(all: Annotation[]): Annotation[] {
   const out: Annotation[] = [];
   for (const level of ["error", "warning", "notice"] as const) {
     const ofLevel = all.filter((annotation) => annotation.level === level);
@@ -110,9 +176,9 @@ export function annotationsFor(diff: Diff): Annotation[] {
   return out;
 }
 
-/** Writes the diff's annotations (through @actions/core, which escapes them). */
-export function annotate(diff: Diff, runner: Pick<ActionCore, Level> = actionsCore): void {
-  for (const annotation of annotationsFor(diff)) {
+/** Writes annotations (through @actions/core, which escapes them). */
+export function annotate(annotations: Annotation[], runner: Pick<ActionCore, Level> = actionsCore): void {
+  for (const annotation of annotations) {
     runner[annotation.level](annotation.message, { title: annotation.title });
   }
 }

@@ -4,10 +4,11 @@
  * engine: GET /api/report/{id}/diff) → one result. The Action (annotations, job summary, PR
  * comment, outputs) and the CLI (text, JSON, SARIF, exit code) only render it differently.
  */
-import { type GenerateReportInput, idempotencyKeyFor, type WpreportClient } from "../../shared/client.ts";
+import { ApiError, type GenerateReportInput, idempotencyKeyFor, type WpreportClient } from "../../shared/client.ts";
 import { type Diff, failingChecks } from "../../shared/diff.ts";
 import { type Baseline, diffQuery, type ParsedDiffOptions } from "../../shared/diff-options.ts";
 import type { AnalysisMode, Check, Report, ReportMetadata } from "../../shared/report.ts";
+import { defaultBranchRef } from "./default-branch.ts";
 import { reportApiUrl, reportUrl } from "./links.ts";
 import { notWordPressNotice } from "./notices.ts";
 import { waitForSite } from "./wait-for-site.ts";
@@ -105,8 +106,31 @@ export async function check(
   const notWordPress = notWordPressNotice(report);
   if (notWordPress) events.warn(notWordPress, "wpreport: not WordPress");
 
-  // The service decides the baseline (its one rule) and compares with its one engine.
-  const diff = await client.diff(report.id, request.baseline, diffQuery(request.diffOptions));
+  // The service decides the baseline (its one rule) and compares with its one engine; on a
+  // pull request it prefers the default branch's passing reports.
+  const query = diffQuery(request.diffOptions);
+  const preferRef = request.baseline === "last-passing" ? defaultBranchRef(request.env) : undefined;
+  if (preferRef !== undefined) query.prefer_ref = preferRef;
+  let diff: Diff;
+  try {
+    diff = await client.diff(report.id, request.baseline, query);
+  } catch (error) {
+    // A service older than API 1.4.0 reads `last-passing` as a report id and answers 404 for
+    // the report just made: compare with its own rule rather than fail a paid-for report, and
+    // say so, since that rule lets a failing report become the baseline.
+    if (!(request.baseline === "last-passing" && error instanceof ApiError && error.status === 404)) throw error;
+    events.warn(
+      "The wpreport service does not know the baseline last-passing (it is older than API 1.4.0), so this report is compared with the newest earlier one, whether or not that passed. Update the service.",
+      "wpreport: service too old for last-passing",
+    );
+    delete query.prefer_ref;
+    diff = await client.diff(report.id, "latest", query);
+  }
+  if (diff.assertions.rules.length !== request.diffOptions.assertions.length)
+    events.warn(
+      "The wpreport service did not apply the assertions (it is older than API 1.4.0): only fail-on, max-score-drop and budgets decided. Update the service.",
+      "wpreport: assertions not applied",
+    );
   return {
     report,
     replayed,

@@ -27,11 +27,15 @@ const USAGE = `Usage: wpreport check --url <site> [options]
 Options:
   --url <url>              site to analyse (required)
   --fail-on <severity>     critical | high (default) | medium | low | info | none
-  --baseline <id>          latest (default) | none | a report id (rep_…)
+  --baseline <id>          last-passing (default: the newest earlier report of the site and
+                           environment that passed the gate) | latest | none | a report id (rep_…)
   --max-score-drop <n>     fail when the score drops by more than n points
   --budgets <list>         e.g. "ttfb_ms=800ms,html_bytes=250kB,score=80": times in ms or s,
                            sizes in B, kB, MB, KiB or MiB (a plain number: ms, bytes)
-  --environment <name>     stored with the report; "latest" compares within it
+  --assert <list>          per-check levels replacing --fail-on for the checks they match, e.g.
+                           "security.*=error,seo.meta_description=warn" (error | warn | off);
+                           may be given more than once
+  --environment <name>     stored with the report; baselines are looked for within it
   --mode <mode>            passive (default) | aggressive: also probe for plugins and themes
                            the site does not show (vulnerable ones first), within a budget
   --format <f>             text (default) | json | sarif
@@ -55,6 +59,7 @@ const FLAG_NAMES = {
   failOn: "--fail-on",
   maxScoreDrop: "--max-score-drop",
   budgets: "--budgets",
+  assert: "--assert",
   baseline: "--baseline",
 };
 
@@ -123,11 +128,12 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
     allowPositionals: true,
     options: {
       url: { type: "string" },
-      // fail-on, baseline, max-score-drop, budgets: defaults in parseDiffOptions and parseBaseline.
+      // fail-on, baseline, max-score-drop, budgets, assert: defaults in parseDiffOptions and parseBaseline.
       "fail-on": { type: "string" },
       baseline: { type: "string" },
       "max-score-drop": { type: "string" },
       budgets: { type: "string" },
+      assert: { type: "string", multiple: true },
       environment: { type: "string" },
       mode: { type: "string", default: "passive" },
       format: { type: "string", default: "text" },
@@ -148,7 +154,12 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
   if (!values.url) throw new UsageError("--url is required");
   const baseline = parseBaseline(values.baseline, "--baseline");
   const diffOptions = parseDiffOptions(
-    { failOn: values["fail-on"], maxScoreDrop: values["max-score-drop"], budgets: values.budgets },
+    {
+      failOn: values["fail-on"],
+      maxScoreDrop: values["max-score-drop"],
+      budgets: values.budgets,
+      assert: (values.assert ?? []).join("\n"),
+    },
     FLAG_NAMES,
   );
   if (!ANALYSIS_MODES.includes(values.mode as AnalysisMode))

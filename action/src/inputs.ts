@@ -1,12 +1,17 @@
 /** The Action's inputs, read and validated once; every bad value is reported in plain words. */
 import { type Baseline, type ParsedDiffOptions, parseBaseline, parseDiffOptions } from "../../shared/diff-options.ts";
 import { ANALYSIS_MODES, type AnalysisMode } from "../../shared/report.ts";
+import { sarifLocationProblem } from "../../shared/sarif.ts";
 import { type ActionCore, actionsCore } from "./action-core.ts";
+
+/** At most this many sites a step: the SARIF file holds one run per site, and code scanning takes 20 runs a file. */
+export const MAX_URLS = 20;
 
 export interface Inputs {
   apiUrl: string;
   token: string;
-  url: string;
+  /** The sites to analyse: `url`, or the list `urls` (one report, one diff each; one verdict). */
+  urls: string[];
   baseline: Baseline;
   diffOptions: ParsedDiffOptions;
   environment: string | undefined;
@@ -17,6 +22,8 @@ export interface Inputs {
   mode: AnalysisMode;
   /** The job's matrix values as JSON (`toJSON(matrix)`, the input's default): part of the Idempotency-Key. */
   matrix: string;
+  /** The repository file SARIF results attach to; undefined: the workflow file (sarif-file.ts). */
+  sarifLocation: string | undefined;
 }
 
 export class InputError extends Error {}
@@ -26,8 +33,31 @@ const INPUT_NAMES = {
   failOn: "Input fail-on",
   maxScoreDrop: "Input max-score-drop",
   budgets: "Input budgets",
+  assert: "Input assert",
   baseline: "Input baseline",
 };
+
+/**
+ * The `urls` input: one URL a line or comma-separated; a YAML list written into the block
+ * scalar (`- https://…`) reads the same, blank lines and `#` comments are skipped.
+ */
+function urlList(raw: string): string[] {
+  return raw
+    .split(/[\n,]/)
+    .map((line) => line.trim().replace(/^-\s+/, ""))
+    .filter((line) => line !== "" && !line.startsWith("#"));
+}
+
+function checkUrl(name: string, value: string): void {
+  try {
+    const parsed = new URL(value);
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error();
+  } catch {
+    throw new InputError(
+      `Input ${name} must be ${name === "urls" ? "a list of" : "an"} http(s) URL${name === "urls" ? "s" : ""}, got "${value}".`,
+    );
+  }
+}
 
 function number(name: string, raw: string, min: number, max: number): number {
   const value = Number(raw);
@@ -42,18 +72,16 @@ export function readInputs(runner: Pick<ActionCore, "getInput" | "setSecret"> = 
   const token = runner.getInput("api-token", { required: true }).trim();
   // Mask it before anything else can print it.
   runner.setSecret(token);
-  const url = runner.getInput("url", { required: true }).trim();
-  for (const [name, value] of [
-    ["api-url", apiUrl],
-    ["url", url],
-  ] as const) {
-    try {
-      const parsed = new URL(value);
-      if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error();
-    } catch {
-      throw new InputError(`Input ${name} must be an http(s) URL, got "${value}".`);
-    }
-  }
+  checkUrl("api-url", apiUrl);
+  const url = runner.getInput("url").trim();
+  const list = urlList(runner.getInput("urls"));
+  if (url !== "" && list.length > 0) throw new InputError("Give either url (one site) or urls (several), not both.");
+  if (url === "" && list.length === 0) throw new InputError("Input url is required (or urls, for several sites).");
+  const urls = url !== "" ? [url] : list;
+  for (const value of urls) checkUrl(url !== "" ? "url" : "urls", value);
+  if (urls.length > MAX_URLS) throw new InputError(`Input urls takes at most ${MAX_URLS} sites, got ${urls.length}.`);
+  const twice = urls.find((value, i) => urls.indexOf(value) !== i);
+  if (twice) throw new InputError(`Input urls names ${twice} twice.`);
   const baseline = parseBaseline(runner.getInput("baseline"), "Input baseline");
   // Inputs are case-insensitive where they name a value (fail-on, mode, comment-on-pr).
   const diffOptions = parseDiffOptions(
@@ -61,9 +89,13 @@ export function readInputs(runner: Pick<ActionCore, "getInput" | "setSecret"> = 
       failOn: runner.getInput("fail-on").toLowerCase(),
       maxScoreDrop: runner.getInput("max-score-drop"),
       budgets: runner.getInput("budgets"),
+      assert: runner.getInput("assert"),
     },
     INPUT_NAMES,
   );
+  const sarifLocation = runner.getInput("sarif-location").trim() || undefined;
+  const locationProblem = sarifLocation !== undefined ? sarifLocationProblem(sarifLocation) : null;
+  if (locationProblem) throw new InputError(`Input sarif-location ${locationProblem}, got "${sarifLocation}".`);
   const mode = (runner.getInput("mode").trim() || "passive").toLowerCase();
   if (!ANALYSIS_MODES.includes(mode as AnalysisMode)) {
     throw new InputError(`Input mode must be passive or aggressive, got "${mode}".`);
@@ -74,7 +106,7 @@ export function readInputs(runner: Pick<ActionCore, "getInput" | "setSecret"> = 
   return {
     apiUrl: apiUrl.replace(/\/+$/, ""),
     token,
-    url,
+    urls,
     baseline,
     diffOptions,
     environment: runner.getInput("environment").trim().slice(0, 64) || undefined,
@@ -84,5 +116,6 @@ export function readInputs(runner: Pick<ActionCore, "getInput" | "setSecret"> = 
     waitForSiteSeconds: number("wait-for-site", runner.getInput("wait-for-site").trim() || "0", 0, 3600),
     mode: mode as AnalysisMode,
     matrix: runner.getInput("matrix"),
+    sarifLocation,
   };
 }

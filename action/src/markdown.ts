@@ -5,6 +5,7 @@
  * length-capped before it reaches GitHub's renderer.
  */
 import {
+  type AssertionResult,
   type CheckChange,
   componentLabel,
   type Diff,
@@ -61,6 +62,23 @@ function failingRows(checks: Check[], limit: number): string[] {
   return rows;
 }
 
+/** Checks failing under an assertion: its level, the check, status, the pattern that decided, details. */
+function assertionRows(results: AssertionResult[], limit: number): string[] {
+  const rows = ["| Level | Check | Status | Asserted by | Details |", "|---|---|---|---|---|"];
+  for (const result of results.slice(0, limit)) {
+    rows.push(
+      `| ${result.level === "error" ? "❌ error" : "⚠️ warn"} | \`${result.id}\`<br>${md(result.title, 100)} (${result.severity}) | ${statusText(result.status)} | \`${result.pattern}\` | ${md(result.message, 300)} |`,
+    );
+  }
+  if (results.length > limit) rows.push(`| | …and ${results.length - limit} more | | | |`);
+  return rows;
+}
+
+/** The assertions as given, for the summary's settings line: `security.*: error, seo.meta_description: warn`. */
+export function assertionsText(diff: Diff): string {
+  return diff.assertions.rules.map((rule) => `${rule.pattern}: ${rule.level}`).join(", ");
+}
+
 /** A table of vulnerabilities: severity, component, the advisory, CVE, affected range, the fix. */
 function vulnerabilityRows(changes: VulnerabilityChange[], limit: number): string[] {
   const rows = ["| Severity | Component | Vulnerability | CVE | Affected | Fix |", "|---|---|---|---|---|---|"];
@@ -97,12 +115,24 @@ export function renderMarkdown(
     diff.score.before !== null
       ? `**${diff.score.before} → ${diff.score.after}** (${(diff.score.delta ?? 0) >= 0 ? "+" : ""}${diff.score.delta}), grade ${diff.grade.before ?? "—"} → ${diff.grade.after ?? "—"}`
       : `**${diff.score.after ?? "—"}**, grade ${diff.grade.after ?? "—"}`;
+  const asserted = assertionsText(diff);
   lines.push(
-    `Score ${score} · ${diff.base_id ? `compared with [${md(diff.base_id)}](${reportUrl.replace(report.id, diff.base_id)})` : "no baseline"} · fail-on \`${failOn}\` · [full report](${reportUrl})`,
+    `Score ${score} · ${diff.base_id ? `compared with [${md(diff.base_id)}](${reportUrl.replace(report.id, diff.base_id)})` : "no baseline"} · fail-on \`${failOn}\`${asserted ? ` · assert \`${asserted.replace(/`/g, "")}\`` : ""} · [full report](${reportUrl})`,
+    "",
+    `Baseline (\`${diff.baseline.rule}\`): ${md(diff.baseline.reason, 500)}`,
     "",
   );
   if (diff.verdict.reasons.length > 0) {
     lines.push("**Why it failed**", "", ...diff.verdict.reasons.map((reason) => `- ${md(reason, 400)}`), "");
+  }
+  if (diff.verdict.warnings.length > 0) {
+    lines.push("**Warnings**", "", ...diff.verdict.warnings.map((warning) => `- ${md(warning, 400)}`), "");
+  }
+  if (diff.assertions.unmatched.length > 0) {
+    lines.push(
+      `> ⚠️ ${diff.assertions.unmatched.map((pattern) => `\`${pattern}\``).join(", ")} match${diff.assertions.unmatched.length === 1 ? "es" : ""} no check of this report: a typo, or a check this report does not have.`,
+      "",
+    );
   }
   if (report.hosting?.blocked_by_waf) {
     lines.push(
@@ -128,11 +158,21 @@ export function renderMarkdown(
         ? [
             `#### Failing now (${failing.length})`,
             "",
-            "There is no baseline to compare with (the first report of this site and environment, or `baseline: none`), so nothing counts as a regression and these do not fail the build. Later runs compare with this report.",
+            `There is no baseline to compare with (the first report of this site and environment, or \`baseline: none\`), so nothing counts as a regression and these do not fail the build${diff.assertions.rules.length > 0 ? " unless an error assertion matches them (Assertions)" : ""}. Later runs compare with this report once it passed the gate.`,
             "",
             ...failingRows(failing, limit),
           ]
         : ["There is no baseline to compare with, and no check fails. 🎉"]),
+      "",
+    );
+  }
+  if (diff.assertions.results.length > 0) {
+    lines.push(
+      `#### Assertions (${diff.assertions.results.length})`,
+      "",
+      "Checks failing now under an assertion: `error` fails the build while the check fails, baseline or not; `warn` only warns.",
+      "",
+      ...assertionRows(diff.assertions.results, limit),
       "",
     );
   }
@@ -204,5 +244,39 @@ export function renderMarkdown(
       lines.push(`- \`${change.id}\` ${statusText(change.before)} → ${statusText(change.after)}`);
     lines.push("", "</details>", "");
   }
+  return lines.join("\n");
+}
+
+/** One site's outcome in a step with several: its report and diff, or why it could not be checked. */
+export interface SiteOutcome {
+  url: string;
+  report?: Report;
+  diff?: Diff;
+  reportUrl?: string;
+  error?: string;
+}
+
+/**
+ * The head of the summary of a step with several sites: the one verdict, then a row per site
+ * (result, score, baseline, report). Each site's own section (renderMarkdown) follows it.
+ */
+export function renderOverview(sites: SiteOutcome[]): string {
+  const failed = sites.filter((site) => site.error !== undefined || site.diff?.verdict.result === "fail").length;
+  const lines = [
+    `## wpreport: ${failed === 0 ? "✅ Passed" : "❌ Failed"} — ${failed === 0 ? `all ${sites.length} sites passed` : `${failed} of ${sites.length} sites failed`}`,
+    "",
+    "| Site | Result | Score | Baseline | Report |",
+    "|---|---|---|---|---|",
+  ];
+  for (const site of sites) {
+    const result = site.error !== undefined ? "❗ error" : site.diff?.verdict.result === "pass" ? "✅ pass" : "❌ fail";
+    const score = site.report?.summary ? `${site.report.summary.score} (${site.report.summary.grade})` : "—";
+    const report = site.report && site.reportUrl ? `[${md(site.report.id)}](${site.reportUrl})` : "—";
+    const detail = site.error !== undefined ? ` ${md(site.error, 300)}` : "";
+    lines.push(
+      `| ${md(site.url, 300)} | ${result}${detail} | ${score} | ${site.diff?.base_id ? md(site.diff.base_id) : "none"} | ${report} |`,
+    );
+  }
+  lines.push("");
   return lines.join("\n");
 }

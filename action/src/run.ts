@@ -1,16 +1,21 @@
 /**
  * The Action: the check pipeline (check.ts: generate a report, the service compares it with
- * the baseline), then annotate, summarise, optionally comment on the PR, set outputs, and fail
- * the job exactly when the verdict says.
+ * the baseline) for each site — `url`, or each of `urls` —, then set the outputs, write the
+ * SARIF file from the same reports, annotate, summarise, optionally comment on the PR, and
+ * fail the job exactly when a verdict says (one verdict for the step: it fails when any site
+ * fails or could not be checked).
  */
 import { ApiError, type ClientOptions, explain, WpreportClient } from "../../shared/client.ts";
+import type { Report } from "../../shared/report.ts";
 import { oneLine } from "../../shared/untrusted-text.ts";
 import { type ActionCore, actionsCore } from "./action-core.ts";
-import { annotate } from "./annotations.ts";
-import { type CheckClient, check } from "./check.ts";
+import { annotate, annotationsFor, annotationsForSites } from "./annotations.ts";
+import { type CheckClient, type CheckResult, check } from "./check.ts";
 import { type Inputs, readInputs } from "./inputs.ts";
-import { renderMarkdown } from "./markdown.ts";
+import { reportApiUrl, reportUrl } from "./links.ts";
+import { renderMarkdown, renderOverview } from "./markdown.ts";
 import { upsertPrComment } from "./pr-comment.ts";
+import { sarifLocation, writeSarifFile } from "./sarif-file.ts";
 import { VERSION } from "./version.ts";
 
 export const ACTION_VERSION = VERSION;
@@ -40,6 +45,18 @@ const RUNNER: ActionDeps = {
   upsertPrComment,
 };
 
+/** One site of the step: its report once made (even when the comparison then failed), its result, or its error. */
+interface Site {
+  url: string;
+  report?: Report;
+  result?: CheckResult;
+  /** Why the site could not be checked, in plain words. */
+  error?: string;
+}
+
+const errorText = (error: unknown) =>
+  error instanceof ApiError ? explain(error) : `wpreport: ${(error as Error).message}`;
+
 export async function run(env: NodeJS.ProcessEnv = process.env, deps: ActionDeps = RUNNER): Promise<void> {
   const { core } = deps;
   const started = Date.now();
@@ -59,42 +76,89 @@ export async function run(env: NodeJS.ProcessEnv = process.env, deps: ActionDeps
     onRetry: ({ attempt, waitMs, reason }) =>
       core.info(`wpreport: ${reason}; retrying in ${Math.round(waitMs / 1000)} s (attempt ${attempt})`),
   });
+  // With several sites, every line, annotation and output names its site.
+  const several = inputs.urls.length > 1;
+  const sites: Site[] = [];
   try {
-    const { report, diff, links, failing, timing } = await check(
-      client,
-      { ...inputs, env },
-      {
-        log: (line) => core.info(line),
-        warn: (message, title) => core.warning(message, title ? { title } : {}),
-        reported: (made, replayed) =>
-          core.info(
-            `wpreport: report ${made.id}${replayed ? " (this step already made the same request in this run attempt: its report, not charged again)" : ""}: score ${made.summary?.score ?? "—"} (${made.summary?.grade ?? "—"})`,
-          ),
-      },
-    );
-    if (diff.base_id) core.info(`wpreport: comparing with ${diff.base_id}`);
-    else {
-      core.info(
-        `wpreport: no baseline to compare with, so nothing is a regression; ${failing.length === 0 ? "no check fails" : `${failing.length} check${failing.length === 1 ? " fails" : "s fail"} now:`}`,
-      );
-      for (const failed of failing.slice(0, FAILING_LOG_LINES))
-        core.info(`  [${failed.severity}] ${failed.id}: ${failed.status} — ${logSafe(failed.message, 300)}`);
-      if (failing.length > FAILING_LOG_LINES)
-        core.info(`  …and ${failing.length - FAILING_LOG_LINES} more (see the job summary)`);
+    // One site after another: the log stays in order, and the service's per-site limits are kind to it.
+    for (const url of inputs.urls) {
+      const site: Site = { url };
+      sites.push(site);
+      const named = several ? `${url}: ` : "";
+      try {
+        site.result = await check(
+          client,
+          { ...inputs, url, env },
+          {
+            log: (line) => core.info(line),
+            warn: (message, title) => core.warning(message, title ? { title } : {}),
+            reported: (made, replayed) => {
+              site.report = made;
+              core.info(
+                `wpreport: ${named}report ${made.id}${replayed ? " (this step already made the same request in this run attempt: its report, not charged again)" : ""}: score ${made.summary?.score ?? "—"} (${made.summary?.grade ?? "—"})`,
+              );
+            },
+          },
+        );
+        logBaseline(core, site.result, named);
+      } catch (error) {
+        site.error = errorText(error);
+        if (several) core.info(`wpreport: ${named}could not check: ${site.error}`);
+      }
     }
 
-    annotate(diff, core);
-    const context = { report, diff, reportUrl: links.report, failOn: inputs.diffOptions.failOn };
-    const markdown = renderMarkdown(context);
-    await core.writeSummary(markdown);
+    // Outputs first: whatever happens to the SARIF file, the summary or the PR comment, later
+    // steps can read what this step made (and paid for).
+    setOutputs(core, sites, inputs);
+    writeSarif(core, sites, inputs, env);
 
-    if (inputs.commentOnPr) {
+    const checked = sites.filter((site): site is Site & { result: CheckResult } => site.result !== undefined);
+    const [only] = checked;
+    annotate(
+      several
+        ? annotationsForSites(checked.map(({ url, result }) => ({ url, diff: result.diff })))
+        : only
+          ? annotationsFor(only.result.diff)
+          : [],
+      core,
+    );
+    const sections = checked.map(({ result }) => ({
+      report: result.report,
+      diff: result.diff,
+      reportUrl: result.links.report,
+      failOn: inputs.diffOptions.failOn,
+    }));
+    const overview = several
+      ? renderOverview(
+          sites.map((site) => ({
+            url: site.url,
+            report: site.report,
+            diff: site.result?.diff,
+            reportUrl: site.report ? reportUrl(inputs.apiUrl, site.report.id) : undefined,
+            error: site.error,
+          })),
+        )
+      : "";
+    const summary = (limit?: number) =>
+      [overview, ...sections.map((section) => renderMarkdown(section, limit ? { limit } : {}))]
+        .filter((part) => part !== "")
+        .join("\n");
+    if (several || checked.length > 0) {
       try {
-        const outcome = await deps.upsertPrComment(
-          inputs.githubToken,
-          inputs.url,
-          renderMarkdown(context, { limit: 20 }),
+        await core.writeSummary(summary());
+      } catch (error) {
+        // No GITHUB_STEP_SUMMARY (a runner or a local runner without it): the report, the
+        // outputs and the verdict do not depend on it.
+        core.warning(
+          `Could not write the job summary: ${(error as Error).message.replace(/\.$/, "")}. The outputs are set and the verdict stands; the log has the result.`,
+          { title: "wpreport: no job summary" },
         );
+      }
+    }
+
+    if (inputs.commentOnPr && (several || checked.length > 0)) {
+      try {
+        const outcome = await deps.upsertPrComment(inputs.githubToken, inputs.urls.join("\n"), summary(20));
         if (outcome) core.info(`wpreport: PR comment ${outcome}`);
         else core.info("wpreport: not a pull request event; no comment posted");
       } catch (error) {
@@ -104,20 +168,127 @@ export async function run(env: NodeJS.ProcessEnv = process.env, deps: ActionDeps
       }
     }
 
-    core.setOutput("report-id", report.id);
-    core.setOutput("report-url", links.report);
-    core.setOutput("report-api-url", links.api);
-    core.setOutput("score", String(report.summary?.score ?? ""));
-    core.setOutput("grade", report.summary?.grade ?? "");
-    core.setOutput("regressions", String(diff.regressions.length));
-    core.setOutput("result", diff.verdict.result);
-    const overhead = timing.requested - started + (Date.now() - timing.received);
-    core.info(`wpreport: action overhead ${overhead} ms (service ${timing.received - timing.requested} ms)`);
-    if (diff.verdict.result === "fail") core.setFailed(`wpreport: ${diff.verdict.reasons.join("; ")}`);
+    const first = checked[0]?.result.timing;
+    if (first && !several) {
+      const overhead = first.requested - started + (Date.now() - first.received);
+      core.info(`wpreport: action overhead ${overhead} ms (service ${first.received - first.requested} ms)`);
+    }
+    const verdict = failure(sites, several);
+    if (verdict) core.setFailed(verdict);
   } catch (error) {
     core.setOutput("result", "error");
-    core.setFailed(error instanceof ApiError ? explain(error) : `wpreport: ${(error as Error).message}`);
+    core.setFailed(errorText(error));
   } finally {
     client.close();
   }
+}
+
+/** What the log says about the baseline: which report and why, or — without one — the checks failing now. */
+function logBaseline(core: ActionCore, { diff, failing }: CheckResult, named: string): void {
+  if (diff.base_id) {
+    core.info(
+      `wpreport: ${named}comparing with ${diff.base_id} (${diff.baseline.rule}): ${logSafe(diff.baseline.reason, 500)}`,
+    );
+    return;
+  }
+  core.info(`wpreport: ${named}no baseline (${diff.baseline.rule}): ${logSafe(diff.baseline.reason, 500)}`);
+  core.info(
+    `wpreport: ${named}no baseline to compare with, so nothing is a regression; ${failing.length === 0 ? "no check fails" : `${failing.length} check${failing.length === 1 ? " fails" : "s fail"} now:`}`,
+  );
+  for (const failed of failing.slice(0, FAILING_LOG_LINES))
+    core.info(`  [${failed.severity}] ${failed.id}: ${failed.status} — ${logSafe(failed.message, 300)}`);
+  if (failing.length > FAILING_LOG_LINES)
+    core.info(`  …and ${failing.length - FAILING_LOG_LINES} more (see the job summary)`);
+}
+
+/**
+ * The outputs. One site: its values. Several: `report-id`, `report-url`, `report-api-url`,
+ * `score` and `grade` hold one line per site in the order of `urls` (empty for a site without
+ * a report), `regressions` the total; `reports` is a JSON array naming each site. `result` is
+ * `error` when a site could not be checked, else `fail` when one failed, else `pass`.
+ */
+function setOutputs(core: ActionCore, sites: Site[], inputs: Inputs): void {
+  const made = sites.filter((site) => site.report !== undefined);
+  if (made.length > 0) {
+    const each = (value: (site: Site, report: Report) => string) =>
+      sites.map((site) => (site.report ? value(site, site.report) : "")).join("\n");
+    core.setOutput(
+      "report-id",
+      each((_, report) => report.id),
+    );
+    core.setOutput(
+      "report-url",
+      each((_, report) => reportUrl(inputs.apiUrl, report.id)),
+    );
+    core.setOutput(
+      "report-api-url",
+      each((_, report) => reportApiUrl(inputs.apiUrl, report.id)),
+    );
+    core.setOutput(
+      "score",
+      each((_, report) => String(report.summary?.score ?? "")),
+    );
+    core.setOutput(
+      "grade",
+      each((_, report) => report.summary?.grade ?? ""),
+    );
+    const checked = sites.filter((site) => site.result !== undefined);
+    if (checked.length > 0)
+      core.setOutput(
+        "regressions",
+        String(checked.reduce((sum, site) => sum + (site.result?.diff.regressions.length ?? 0), 0)),
+      );
+    core.setOutput(
+      "reports",
+      JSON.stringify(
+        sites.map((site) => ({
+          url: site.url,
+          report_id: site.report?.id ?? null,
+          report_url: site.report ? reportUrl(inputs.apiUrl, site.report.id) : null,
+          report_api_url: site.report ? reportApiUrl(inputs.apiUrl, site.report.id) : null,
+          score: site.report?.summary?.score ?? null,
+          grade: site.report?.summary?.grade ?? null,
+          baseline_id: site.result?.diff.base_id ?? null,
+          regressions: site.result?.diff.regressions.length ?? null,
+          result: site.error !== undefined ? "error" : (site.result?.diff.verdict.result ?? "error"),
+          ...(site.error !== undefined ? { error: site.error } : {}),
+        })),
+      ),
+    );
+  }
+  const results = sites.map((site) => (site.error !== undefined ? "error" : site.result?.diff.verdict.result));
+  core.setOutput(
+    "result",
+    results.includes("error") || results.includes(undefined) ? "error" : results.includes("fail") ? "fail" : "pass",
+  );
+}
+
+/** The SARIF file from the reports this step made (no new request), as output `sarif-file`. */
+function writeSarif(core: ActionCore, sites: Site[], inputs: Inputs, env: NodeJS.ProcessEnv): void {
+  const reports = sites.flatMap((site) => (site.report ? [site.report] : []));
+  if (reports.length === 0) return;
+  const location = sarifLocation(inputs.sarifLocation, env);
+  try {
+    const file = writeSarifFile(reports, { apiUrl: inputs.apiUrl, location, env });
+    core.setOutput("sarif-file", file);
+    core.info(`wpreport: SARIF for code scanning in ${file} (results at ${location}, line 1)`);
+  } catch (error) {
+    core.warning(`Could not write the SARIF file: ${(error as Error).message}.`, { title: "wpreport: no SARIF file" });
+  }
+}
+
+/** The job's failure message (the last thing a failing step says), or null when every site passed. */
+function failure(sites: Site[], several: boolean): string | null {
+  const lines = sites.flatMap((site) => {
+    const named = several ? `${site.url}: ` : "";
+    if (site.error !== undefined) return [several ? `${named}could not check: ${site.error}` : site.error];
+    const verdict = site.result?.diff.verdict;
+    return verdict?.result === "fail" ? [`${named}${verdict.reasons.join("; ")}`] : [];
+  });
+  if (lines.length === 0) return null;
+  if (!several) {
+    const [site] = sites;
+    return site?.error !== undefined ? site.error : `wpreport: ${lines[0]}`;
+  }
+  return `wpreport: ${lines.length} of ${sites.length} sites failed — ${lines.join(" · ")}`;
 }

@@ -27,12 +27,12 @@ function vulnerabilityLines(title: string, changes: VulnerabilityChange[]): stri
 }
 
 /** Without a baseline nothing is a regression: what fails now, so a first run is not silent about it. */
-function failingLines(report: Report): string[] {
+function failingLines(report: Report, asserted: boolean): string[] {
   const failing = failingChecks(report);
   if (failing.length === 0) return ["", "No baseline to compare with; no check fails."];
   return [
     "",
-    `Failing now (${failing.length}) — no baseline to compare with, so none of these is a regression or fails the build:`,
+    `Failing now (${failing.length}) — no baseline to compare with, so none of these is a regression or fails the build${asserted ? " unless an error assertion matches it" : ""}:`,
     ...failing.map((check) => `  [${check.severity}] ${check.id}: ${check.status} — ${check.message}`),
   ];
 }
@@ -43,8 +43,19 @@ export function renderText(report: Report, result: Diff, failOn: string, reportU
   lines.push(
     `report ${report.id}, score ${result.score.before ?? "—"} → ${result.score.after ?? "—"}, grade ${result.grade.after ?? "—"}, baseline ${result.base_id ?? "none"}, fail-on ${failOn}`,
   );
+  lines.push(`baseline (${result.baseline.rule}): ${result.baseline.reason}`);
   if (reportUrl) lines.push(`full report: ${reportUrl}`);
   for (const reason of result.verdict.reasons) lines.push(`  ✗ ${reason}`);
+  for (const warning of result.verdict.warnings) lines.push(`  ! ${warning}`);
+  for (const pattern of result.assertions.unmatched)
+    lines.push(`  ! assert: ${pattern} matches no check of this report (a typo, or a check it does not have)`);
+  if (result.assertions.results.length > 0) {
+    lines.push("", `Assertions (${result.assertions.results.length}):`);
+    for (const asserted of result.assertions.results)
+      lines.push(
+        `  [${asserted.level}] ${asserted.id}: ${asserted.status} (${asserted.severity}, asserted by ${asserted.pattern}) — ${asserted.message}`,
+      );
+  }
   if (result.regressions.length > 0) {
     lines.push("", `Regressions (${result.regressions.length}):`);
     for (const change of result.regressions)
@@ -52,7 +63,7 @@ export function renderText(report: Report, result: Diff, failOn: string, reportU
         `  [${change.severity}] ${change.id}: ${change.before ?? "absent"} → ${change.after ?? "absent"} — ${change.message}`,
       );
   }
-  if (!result.base_id) lines.push(...failingLines(report));
+  if (!result.base_id) lines.push(...failingLines(report, result.assertions.rules.length > 0));
   lines.push(
     ...vulnerabilityLines(
       "New vulnerabilities in unchanged components",

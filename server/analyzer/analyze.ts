@@ -119,9 +119,11 @@ async function enumerateComponents(
     });
     return;
   }
+  const plugins = detectPlugins(artifacts, paths, wordpress.version);
   const known = {
-    plugins: lowerSlugs(detectPlugins(artifacts, paths, wordpress.version)),
+    plugins: lowerSlugs(plugins),
     themes: lowerSlugs(activeThemes(detectTheme(artifacts, paths))),
+    pluginSlugs: plugins.map((plugin) => plugin.slug),
   };
   await enumerate(client, artifacts, paths, plan, known, signal);
 }

@@ -47,6 +47,11 @@ export interface AssetArtifact {
   headers: Record<string, string>;
   /** Decoded size in bytes (at most the sample cap), null when the request failed. */
   bytes: number | null;
+  /**
+   * The first ASSET_HEAD_CHARS characters of a script or stylesheet that opens with a
+   * comment: its banner (`/*! Foo Gallery v2.1.0 *\/`) may state its plugin's version.
+   */
+  head?: string;
 }
 
 export interface Artifacts {

@@ -2,9 +2,16 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { ReportListSchema } from "../../shared/api.ts";
-import { type DiffOptions, DiffSchema, diff } from "../../shared/diff.ts";
-import { DiffOptionsError, parseDiffOptions, QUERY_NAMES } from "../../shared/diff-options.ts";
-import { type Report, ReportStatusSchema, SEVERITIES } from "../../shared/report.ts";
+import { DiffSchema } from "../../shared/diff.ts";
+import {
+  type Baseline,
+  DiffOptionsError,
+  type ParsedDiffOptions,
+  parseBaseline,
+  parseDiffOptions,
+  QUERY_NAMES,
+} from "../../shared/diff-options.ts";
+import { ReportStatusSchema, SEVERITIES } from "../../shared/report.ts";
 import { StringEnum } from "../../shared/schema.ts";
 import { type ApiGuardDeps, apiGuard } from "../auth/api-guard.plugin.ts";
 import { jsonResponse } from "../http/json-response.ts";
@@ -12,7 +19,6 @@ import type { ApiOperation } from "../http/openapi.ts";
 import { ApiProblem } from "../http/problem.ts";
 import { parseQuery } from "../http/query.ts";
 import { DEFAULT_PAGE, MAX_PAGE, type ReportHistoryService } from "./report-history.service.ts";
-import type { ReportService } from "./reports.service.ts";
 
 export const listReportsOperation = {
   method: "get",
@@ -49,16 +55,26 @@ export const diffReportsOperation = {
   operationId: "diffReports",
   summary: "Compare two reports",
   description:
-    "The diff engine's result: regressions, improvements, component and metric changes, new vulnerabilities, and a pass/fail verdict for the given thresholds (the same engine the GitHub Action uses).",
+    "The diff engine's result: regressions, improvements, component and metric changes, new vulnerabilities, assertions, and a pass/fail verdict for the given thresholds (the same engine the GitHub Action uses), with the baseline it used and why. The first judgement of a report against a baseline rule (not `base=none`) is recorded as its gate verdict, which `last-passing` baselines rest on (docs/diff.md#the-baseline).",
   tag: "Reports",
   auth: "bearer",
   params: Type.Object({ report_id: Type.String({ maxLength: 64, description: "The newer report (rep_…)" }) }),
   query: Type.Object({
-    base: Type.String({
-      maxLength: 64,
-      description:
-        "A report id, `latest` (the newest earlier completed report of the same site and environment) or `none`",
-    }),
+    base: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        default: "last-passing",
+        description:
+          "`last-passing` (the default: the newest earlier report of the same site and environment that passed the gate), `latest` (the newest earlier completed one, passed or not), a report id, or `none`",
+      }),
+    ),
+    prefer_ref: Type.Optional(
+      Type.String({
+        maxLength: 255,
+        description:
+          "With `last-passing`: prefer reports whose metadata.git_ref is this (a pull request's default branch, e.g. refs/heads/main) when one of them passed",
+      }),
+    ),
     fail_on: Type.Optional(
       StringEnum([...SEVERITIES, "none"], {
         description: "Regressions of at least this severity fail the verdict (default high); none never",
@@ -74,6 +90,13 @@ export const diffReportsOperation = {
           "Limits on the head report's metrics, e.g. `ttfb_ms=800ms,html_bytes=200kB,score=80`: times in ms or s, sizes in B, kB, MB, KiB or MiB (a plain number is in ms or bytes); scores and counts are plain numbers",
       }),
     ),
+    assert: Type.Optional(
+      Type.String({
+        maxLength: 4096,
+        description:
+          "Per-check levels replacing fail_on for the checks they match, e.g. `security.*:error,seo.meta_description:warn`: check ids or globs (`*` for any characters) with error (fails while the check fails), warn or off; the most specific pattern wins (docs/diff.md#assertions)",
+      }),
+    ),
   }),
   responses: { 200: { description: "The comparison and its verdict", content: { "application/json": DiffSchema } } },
   errors: ["invalid_request", "not_found"],
@@ -82,12 +105,23 @@ export const diffReportsOperation = {
 export const historyOperations: ApiOperation[] = [listReportsOperation, diffReportsOperation];
 
 /**
- * The query's thresholds as DiffOptions, read by the parser the Action, the CLI and the web
+ * The query's baseline and thresholds, read by the parser the Action, the CLI and the web
  * compare page use (after the operation's schema, which documents and type-checks them).
  */
-function diffOptions(query: Static<typeof diffReportsOperation.query>): DiffOptions {
+function diffOptions(query: Static<typeof diffReportsOperation.query>): {
+  base: Baseline;
+  options: ParsedDiffOptions;
+} {
   try {
-    return parseDiffOptions({ failOn: query.fail_on, maxScoreDrop: query.max_score_drop, budgets: query.budgets });
+    return {
+      base: parseBaseline(query.base, QUERY_NAMES.baseline),
+      options: parseDiffOptions({
+        failOn: query.fail_on,
+        maxScoreDrop: query.max_score_drop,
+        budgets: query.budgets,
+        assert: query.assert,
+      }),
+    };
   } catch (error) {
     if (!(error instanceof DiffOptionsError)) throw error;
     const pointer = `/${QUERY_NAMES[error.option]}`;
@@ -100,7 +134,6 @@ function diffOptions(query: Static<typeof diffReportsOperation.query>): DiffOpti
 export function historyRoutes(
   deps: ApiGuardDeps & {
     history: ReportHistoryService;
-    reports: ReportService;
     baseUrlFor: (request: Request) => string;
   },
 ) {
@@ -130,17 +163,13 @@ export function historyRoutes(
       "/report/:report_id/diff",
       async ({ params, query: rawQuery, principal }) => {
         const query = parseQuery(diffReportsOperation.query, rawQuery);
-        const options = diffOptions(query);
-        const head = await deps.reports.get(principal.accountId, params.report_id);
-        if (!head) throw new ApiProblem("not_found", "There is no report with this id in your account.");
-        let base: Report | null = null;
-        if (query.base === "latest") {
-          base = (await deps.history.previous(principal.accountId, head)) ?? null;
-        } else if (query.base !== "none") {
-          base = (await deps.reports.get(principal.accountId, query.base)) ?? null;
-          if (!base) throw new ApiProblem("not_found", "There is no base report with this id in your account.");
-        }
-        return jsonResponse(diff(base, head, options));
+        const { base: rule, options } = diffOptions(query);
+        const result = await deps.history.judge(principal.accountId, params.report_id, {
+          base: rule,
+          options,
+          preferRef: query.prefer_ref,
+        });
+        return jsonResponse(result);
       },
       { params: diffReportsOperation.params },
     );

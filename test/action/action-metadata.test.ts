@@ -14,7 +14,7 @@ const sources = readdirSync(path.join(ROOT, "action/src"))
   .join("\n");
 const namesOf = (call: string) =>
   [
-    ...new Set([...sources.matchAll(new RegExp(`${call}\\("([a-z-]+)"`, "g"))].map((match) => match[1] as string)),
+    ...new Set([...sources.matchAll(new RegExp(`${call}\\(\\s*"([a-z-]+)"`, "g"))].map((match) => match[1] as string)),
   ].sort();
 
 describe("action.yml", () => {
@@ -24,6 +24,13 @@ describe("action.yml", () => {
 
   test("every output the Action sets is declared, and every declared output is set", () => {
     expect(Object.keys(metadata.outputs).sort()).toEqual(namesOf("setOutput"));
+  });
+
+  test("url or urls: neither is required by the runner (the Action asks for one of them); baseline defaults to last-passing", () => {
+    expect(metadata.inputs.url?.required).toBe(false);
+    expect(metadata.inputs.urls?.required).toBe(false);
+    expect(metadata.inputs.baseline?.default).toBe("last-passing");
+    expect(metadata.inputs["sarif-location"]?.default).toBe("");
   });
 
   test("the matrix input defaults to the job's matrix (the runner evaluates input defaults with the matrix context)", () => {

@@ -30,7 +30,14 @@ function parseOutputs(text: string): Record<string, string> {
   return outputs;
 }
 
-export async function runAction(inputs: Record<string, string>, env: Record<string, string> = {}): Promise<ActionRun> {
+/**
+ * Runs the bundle with `inputs` and the runner's variables; `env` adds or overrides variables,
+ * and a variable set to undefined is left out (a runner without GITHUB_STEP_SUMMARY).
+ */
+export async function runAction(
+  inputs: Record<string, string>,
+  env: Record<string, string | undefined> = {},
+): Promise<ActionRun> {
   const dir = mkdtempSync(path.join(tmpdir(), "wpreport-action-"));
   const outputFile = path.join(dir, "output");
   const summaryFile = path.join(dir, "summary");
@@ -40,28 +47,31 @@ export async function runAction(inputs: Record<string, string>, env: Record<stri
     Object.entries(inputs).map(([name, value]) => [`INPUT_${name.toUpperCase()}`, value]),
   );
   const started = performance.now();
+  const variables: Record<string, string | undefined> = {
+    PATH: process.env.PATH ?? "",
+    HOME: dir,
+    GITHUB_ACTIONS: "true",
+    GITHUB_OUTPUT: outputFile,
+    GITHUB_STEP_SUMMARY: summaryFile,
+    GITHUB_REPOSITORY: "acme/site",
+    GITHUB_SERVER_URL: "https://github.com",
+    GITHUB_SHA: "0123456789abcdef0123456789abcdef01234567",
+    GITHUB_REF: "refs/heads/main",
+    GITHUB_RUN_ID: String(Math.floor(Math.random() * 1e9)),
+    GITHUB_RUN_ATTEMPT: "1",
+    // What the runner sets for a `uses: acme/wpreport@v1` step without an id in job "wpreport".
+    GITHUB_JOB: "wpreport",
+    GITHUB_ACTION: "__acme_wpreport",
+    GITHUB_EVENT_NAME: "push",
+    RUNNER_TEMP: dir,
+    ...inputEnv,
+    ...env,
+  };
   const { stdout, stderr, code } = await runProcess(["node", path.join(ROOT, "action/dist/index.js")], {
     cwd: dir,
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOME: dir,
-      GITHUB_ACTIONS: "true",
-      GITHUB_OUTPUT: outputFile,
-      GITHUB_STEP_SUMMARY: summaryFile,
-      GITHUB_REPOSITORY: "acme/site",
-      GITHUB_SERVER_URL: "https://github.com",
-      GITHUB_SHA: "0123456789abcdef0123456789abcdef01234567",
-      GITHUB_REF: "refs/heads/main",
-      GITHUB_RUN_ID: String(Math.floor(Math.random() * 1e9)),
-      GITHUB_RUN_ATTEMPT: "1",
-      // What the runner sets for a `uses: acme/wpreport@v1` step without an id in job "wpreport".
-      GITHUB_JOB: "wpreport",
-      GITHUB_ACTION: "__acme_wpreport",
-      GITHUB_EVENT_NAME: "push",
-      RUNNER_TEMP: dir,
-      ...inputEnv,
-      ...env,
-    },
+    env: Object.fromEntries(
+      Object.entries(variables).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    ),
   });
   const wallMs = performance.now() - started;
   const commands = [...`${stdout}\n${stderr}`.matchAll(/^::([a-z-]+)(?: ([^:]*))?::(.*)$/gm)].map((match) => ({

@@ -5,14 +5,19 @@
  * parser, for the baseline the test gives it. action-e2e.test.ts and action-sites-e2e.test.ts
  * run the bundled Action end to end against the real service.
  */
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { AnnotationProperties } from "@actions/core";
+import type { Log } from "sarif";
 import type { ActionCore } from "../../action/src/action-core.ts";
 import { type ActionDeps, run } from "../../action/src/run.ts";
 import { ApiError, type ClientOptions, type GenerateReportInput } from "../../shared/client.ts";
 import { type Diff, diff } from "../../shared/diff.ts";
 import { parseDiffOptions } from "../../shared/diff-options.ts";
 import type { Check, Report } from "../../shared/report.ts";
+import { expectValidSarif } from "../helpers/sarif.ts";
 import { baseReport } from "./diff/report-arbitrary.ts";
 
 const API = "https://wpreport.example";
@@ -82,10 +87,16 @@ function fakeCore(inputs: Record<string, string>) {
 }
 
 /**
- * The service: generateReport answers with `head` (or throws `fails`), diff compares with
- * `baseline` through the real engine and options parser, as GET /api/report/{id}/diff does.
+ * The service: generateReport answers with `head` (or, by URL, with `heads[url]`; or throws
+ * `fails`), diff compares with `baseline` through the real engine and options parser, as GET
+ * /api/report/{id}/diff does, naming the rule it was asked for.
  */
-function fakeService(head: Report, baseline: Report | null, fails?: { on: "generate" | "diff"; error: Error }) {
+function fakeService(
+  head: Report,
+  baseline: Report | null,
+  fails?: { on: "generate" | "diff"; error: Error; url?: string; base?: string },
+  heads: Record<string, Report> = {},
+) {
   const calls = {
     options: [] as ClientOptions[],
     generated: [] as { input: GenerateReportInput; idempotencyKey: string | undefined }[],
@@ -97,18 +108,23 @@ function fakeService(head: Report, baseline: Report | null, fails?: { on: "gener
     return {
       async generateReport(input: GenerateReportInput, options: { idempotencyKey?: string } = {}) {
         calls.generated.push({ input, idempotencyKey: options.idempotencyKey });
-        if (fails?.on === "generate") throw fails.error;
-        return { report: head, replayed: false };
+        if (fails?.on === "generate" && (fails.url === undefined || fails.url === input.url)) throw fails.error;
+        return { report: heads[input.url] ?? head, replayed: false };
       },
       async diff(id: string, base: string, query: Record<string, string> = {}): Promise<Diff> {
         calls.diffs.push({ id, base, query });
-        if (fails?.on === "diff") throw fails.error;
+        if (fails?.on === "diff" && (fails.base === undefined || fails.base === base)) throw fails.error;
         const options = parseDiffOptions({
           failOn: query.fail_on,
           maxScoreDrop: query.max_score_drop,
           budgets: query.budgets,
+          assert: query.assert,
         });
-        return diff(base === "none" ? null : baseline, head, options);
+        const compared = base === "none" ? null : baseline;
+        const rule = base === "last-passing" || base === "latest" || base === "none" ? base : "report";
+        const reason = compared ? `${compared.id} is the fake service's baseline` : "nothing to compare with";
+        const report = Object.values(heads).find((one) => one.id === id) ?? head;
+        return diff(compared, report, options, { rule, id: compared?.id ?? null, reason });
       },
       close() {
         calls.closed++;
@@ -118,7 +134,11 @@ function fakeService(head: Report, baseline: Report | null, fails?: { on: "gener
   return { createClient, calls };
 }
 
-const GITHUB_ENV = {
+const TEMP = mkdtempSync(path.join(tmpdir(), "wpreport-run-test-"));
+afterAll(() => rmSync(TEMP, { recursive: true, force: true }));
+
+const GITHUB_ENV: Record<string, string> = {
+  RUNNER_TEMP: TEMP,
   GITHUB_SHA: "0123456789abcdef0123456789abcdef01234567",
   GITHUB_REF: "refs/heads/main",
   GITHUB_SERVER_URL: "https://github.com",
@@ -130,7 +150,21 @@ const GITHUB_ENV = {
 };
 
 async function runWith(
-  { head, baseline, fails }: { head: Report; baseline: Report | null; fails?: Parameters<typeof fakeService>[2] },
+  {
+    head,
+    baseline,
+    fails,
+    heads,
+    env = {},
+    summaryFails,
+  }: {
+    head: Report;
+    baseline: Report | null;
+    fails?: Parameters<typeof fakeService>[2];
+    heads?: Record<string, Report>;
+    env?: Record<string, string>;
+    summaryFails?: boolean;
+  },
   extraInputs: Record<string, string> = {},
   upsertPrComment: ActionDeps["upsertPrComment"] = async () => null,
 ) {
@@ -142,8 +176,15 @@ async function runWith(
     matrix: "null",
     ...extraInputs,
   });
-  const service = fakeService(head, baseline, fails);
-  await run(GITHUB_ENV, { core: runner.core, createClient: service.createClient, upsertPrComment });
+  if (summaryFails)
+    runner.core.writeSummary = async () => {
+      // What @actions/core's summary.write() throws on a runner without GITHUB_STEP_SUMMARY.
+      throw new Error(
+        "Unable to find environment variable for $GITHUB_STEP_SUMMARY. Check if your runtime environment supports job summaries.",
+      );
+    };
+  const service = fakeService(head, baseline, fails, heads);
+  await run({ ...GITHUB_ENV, ...env }, { core: runner.core, createClient: service.createClient, upsertPrComment });
   return { ...runner, calls: service.calls };
 }
 
@@ -168,14 +209,19 @@ describe("the Action's run(), in-process", () => {
       },
     });
     expect(run.calls.generated[0]?.idempotencyKey).toMatch(/^ci-1234-1-[0-9a-f]{32}$/);
-    // The service decides the baseline: one diff request, base=latest, the thresholds as parsed.
+    // The service decides the baseline: one diff request, base=last-passing, the thresholds as parsed.
     expect(run.calls.diffs).toEqual([
-      { id: "rep_b", base: "latest", query: { fail_on: "high", max_score_drop: "5", budgets: "html_bytes=1048576" } },
+      {
+        id: "rep_b",
+        base: "last-passing",
+        query: { fail_on: "high", max_score_drop: "5", budgets: "html_bytes=1048576" },
+      },
     ]);
     expect(run.calls.closed).toBe(1);
 
-    expect(run.log()).toContain("wpreport: comparing with rep_a");
+    expect(run.log()).toContain("wpreport: comparing with rep_a (last-passing): rep_a is the fake service's baseline");
     expect(run.log()[0]).toBe("wpreport: report rep_b: score 90 (A)");
+    const sarifFile = path.join(TEMP, "wpreport-rep_b.sarif");
     expect(run.outputs).toEqual({
       "report-id": "rep_b",
       "report-url": `${API}/reports/rep_b`,
@@ -184,7 +230,22 @@ describe("the Action's run(), in-process", () => {
       grade: "A",
       regressions: "0",
       result: "pass",
+      "sarif-file": sarifFile,
+      reports: JSON.stringify([
+        {
+          url: SITE,
+          report_id: "rep_b",
+          report_url: `${API}/reports/rep_b`,
+          report_api_url: `${API}/api/report/rep_b`,
+          score: 90,
+          grade: "A",
+          baseline_id: "rep_a",
+          regressions: 0,
+          result: "pass",
+        },
+      ]),
     });
+    expect(run.summary()).toContain("Baseline (`last-passing`): rep\\_a is the fake service's baseline");
     expect(run.summary()).toContain("### wpreport: ✅ Passed");
     expect(run.summary()).toContain(`compared with [rep\\_a](${API}/reports/rep_a)`);
     expect(run.summary()).toContain("| HTML size | ≤ 1.05 MB |");
@@ -242,8 +303,14 @@ describe("the Action's run(), in-process", () => {
       { baseline: "rep_01hzx8m3k2v7q9w4e5r6t7y8u9" },
     );
     expect(late.calls.diffs[0]?.base).toBe("rep_01hzx8m3k2v7q9w4e5r6t7y8u9");
-    expect(late.log()).toEqual(["wpreport: report rep_b: score 90 (A)"]);
-    expect(late.outputs).toEqual({ result: "error" });
+    expect(late.log()).toEqual([
+      "wpreport: report rep_b: score 90 (A)",
+      `wpreport: SARIF for code scanning in ${path.join(TEMP, "wpreport-rep_b.sarif")} (results at .wpreport.yml, line 1)`,
+    ]);
+    // The report was made (and paid for): its outputs and its SARIF file are there all the same.
+    expect(late.outputs).toMatchObject({ "report-id": "rep_b", score: "90", result: "error" });
+    expect(late.outputs.regressions).toBeUndefined();
+    expect(late.outputs["sarif-file"]).toBe(path.join(TEMP, "wpreport-rep_b.sarif"));
     expect(late.failed()).toBe("The wpreport API answered 404 (not_found). There is no base report with this id.");
   });
 
@@ -254,7 +321,9 @@ describe("the Action's run(), in-process", () => {
     expect(run.outputs).toEqual({ result: "error" });
     expect(run.calls.options).toEqual([]); // no client made
     const baseline = await runWith({ head, baseline: null }, { baseline: "previous" });
-    expect(baseline.failed()).toBe('Input baseline must be "latest", "none" or a report id (rep_…), got "previous".');
+    expect(baseline.failed()).toBe(
+      'Input baseline must be "last-passing", "latest", "none" or a report id (rep_…), got "previous".',
+    );
   });
 
   test("first run: no baseline, the checks failing now in the log and the summary, not failing the job", async () => {
@@ -264,7 +333,8 @@ describe("the Action's run(), in-process", () => {
       check("security.hsts", "pass", "medium"),
     ]);
     const run = await runWith({ head, baseline: null });
-    expect(run.log().slice(1, 4)).toEqual([
+    expect(run.log().slice(1, 5)).toEqual([
+      "wpreport: no baseline (last-passing): nothing to compare with",
       "wpreport: no baseline to compare with, so nothing is a regression; 2 checks fail now:",
       "  [high] security.https: fail — Served over http. ::error::injected",
       "  [low] seo.meta_description: warn — m",
@@ -321,5 +391,189 @@ describe("the Action's run(), in-process", () => {
       "Could not post the PR comment: Resource not accessible by integration. Does the workflow grant pull-requests: write?",
     ]);
     expect(refused.outputs.result).toBe("pass");
+  });
+
+  test("a missing GITHUB_STEP_SUMMARY is a warning: the outputs are set and the verdict stands", async () => {
+    const base = reportWith("rep_a", [check("security.x", "pass", "high")]);
+    const head = reportWith("rep_b", [check("security.x", "fail", "high")]);
+    const run = await runWith({ head, baseline: base, summaryFails: true });
+    expect(run.of("warning")).toEqual([
+      {
+        kind: "warning",
+        title: "wpreport: no job summary",
+        message:
+          "Could not write the job summary: Unable to find environment variable for $GITHUB_STEP_SUMMARY. Check if your runtime environment supports job summaries. The outputs are set and the verdict stands; the log has the result.",
+      },
+    ]);
+    expect(run.outputs).toMatchObject({ "report-id": "rep_b", result: "fail", regressions: "1" });
+    expect(run.outputs["sarif-file"]).toBe(path.join(TEMP, "wpreport-rep_b.sarif"));
+    expect(run.failed()).toBe("wpreport: 1 check regressed at severity high or above: security.x");
+    const passing = await runWith({ head: base, baseline: base, summaryFails: true });
+    expect(passing.outputs.result).toBe("pass");
+    expect(passing.failed()).toBeNull();
+  });
+
+  test("on a pull request the service is asked to prefer the default branch's passing reports", async () => {
+    const eventPath = path.join(TEMP, "event.json");
+    writeFileSync(eventPath, JSON.stringify({ pull_request: { number: 7 }, repository: { default_branch: "trunk" } }));
+    const head = reportWith("rep_b", []);
+    const pr = { GITHUB_EVENT_NAME: "pull_request", GITHUB_EVENT_PATH: eventPath, GITHUB_REF: "refs/pull/7/merge" };
+    const run = await runWith({ head, baseline: null, env: pr });
+    expect(run.calls.diffs[0]).toMatchObject({ base: "last-passing", query: { prefer_ref: "refs/heads/trunk" } });
+    expect(run.calls.generated[0]?.input.metadata?.git_ref).toBe("refs/pull/7/merge");
+    // Only the last-passing rule has a preference; a push has none.
+    const latest = await runWith({ head, baseline: null, env: pr }, { baseline: "latest" });
+    expect(latest.calls.diffs[0]?.query.prefer_ref).toBeUndefined();
+    const push = await runWith({
+      head,
+      baseline: null,
+      env: { GITHUB_EVENT_NAME: "push", GITHUB_EVENT_PATH: eventPath },
+    });
+    expect(push.calls.diffs[0]?.query.prefer_ref).toBeUndefined();
+  });
+
+  test("assert: sent to the service in its query form; checks failing under it are annotated at its level", async () => {
+    const head = reportWith("rep_b", [
+      check("security.https", "fail", "low", "Served over http."),
+      check("seo.meta_description", "warn", "high"),
+    ]);
+    const run = await runWith(
+      { head, baseline: null },
+      { assert: "security.*: error\nseo.meta_description: warn\nseo.meta_descripton: off" },
+    );
+    expect(run.calls.diffs[0]?.query.assert).toBe("security.*:error,seo.meta_description:warn,seo.meta_descripton:off");
+    expect(run.of("error")[0]).toEqual({
+      kind: "error",
+      title: "wpreport: Title security.https",
+      message: "security.https (low): fail, asserted error by security.*. Served over http. Fix: Fix it.",
+    });
+    // The mistake in the workflow first.
+    expect(run.of("warning").map((warning) => warning.title)).toEqual([
+      "wpreport: assertion matches no check",
+      "wpreport: Title seo.meta_description",
+    ]);
+    expect(run.failed()).toBe("wpreport: 1 check fails under an error assertion: security.https (security.*)");
+    expect(run.summary()).toContain("#### Assertions (2)");
+    expect(run.summary()).toContain(
+      "· assert `security.*: error, seo.meta_description: warn, seo.meta_descripton: off`",
+    );
+    const bad = await runWith({ head, baseline: null }, { assert: "security: error" });
+    expect(bad.failed()).toBe(
+      'Input assert: "security" is not a check id; a check id is category.name (seo.meta_description), and security.* is every check of a category.',
+    );
+    expect(bad.calls.options).toEqual([]);
+  });
+
+  test("the SARIF file: the same report, valid, attached to the workflow file unless sarif-location says otherwise", async () => {
+    const head = reportWith("rep_b", [check("security.https", "fail", "high")]);
+    const workflow = { GITHUB_WORKFLOW_REF: "acme/site/.github/workflows/deploy.yml@refs/heads/main" };
+    const run = await runWith({ head, baseline: null, env: workflow });
+    expect(run.calls.generated).toHaveLength(1); // no second report for the SARIF file
+    const log = expectValidSarif(JSON.parse(readFileSync(run.outputs["sarif-file"] as string, "utf8"))) as Log;
+    expect(
+      log.runs[0]?.results?.map((result) => result.locations?.[0]?.physicalLocation?.artifactLocation?.uri),
+    ).toEqual([".github/workflows/deploy.yml"]);
+    expect(run.log()).toContain(
+      `wpreport: SARIF for code scanning in ${run.outputs["sarif-file"]} (results at .github/workflows/deploy.yml, line 1)`,
+    );
+    const named = await runWith({ head, baseline: null, env: workflow }, { "sarif-location": "infra/site.tf" });
+    const namedLog = JSON.parse(readFileSync(named.outputs["sarif-file"] as string, "utf8")) as Log;
+    expect(namedLog.runs[0]?.results?.[0]?.locations?.[0]?.physicalLocation?.artifactLocation?.uri).toBe(
+      "infra/site.tf",
+    );
+    const bad = await runWith({ head, baseline: null }, { "sarif-location": "/etc/passwd" });
+    expect(bad.failed()).toBe(
+      'Input sarif-location must be relative to the repository root (no leading /), got "/etc/passwd".',
+    );
+  });
+
+  test("urls: one report and one diff per site, one verdict; outputs, annotations, summary and the failure name the site", async () => {
+    const good = "https://a.example.com/";
+    const bad = "https://b.example.com/";
+    const base = reportWith("rep_a", [check("security.x", "pass", "high")]);
+    const heads = {
+      [good]: { ...reportWith("rep_good", [check("security.x", "pass", "high")]), url: good, final_url: good },
+      [bad]: { ...reportWith("rep_bad", [check("security.x", "fail", "high", "It broke.")]), url: bad, final_url: bad },
+    };
+    const run = await runWith({ head: base, baseline: base, heads }, { url: "", urls: `- ${good}\n- ${bad}\n` });
+    expect(run.calls.generated.map((call) => call.input.url)).toEqual([good, bad]);
+    expect(run.calls.diffs.map((call) => call.id)).toEqual(["rep_good", "rep_bad"]);
+    expect(new Set(run.calls.generated.map((call) => call.idempotencyKey)).size).toBe(2);
+    expect(run.outputs["report-id"]).toBe("rep_good\nrep_bad");
+    expect(run.outputs.score).toBe("90\n90");
+    expect(run.outputs.result).toBe("fail");
+    expect(run.outputs.regressions).toBe("1");
+    expect(JSON.parse(run.outputs.reports as string)).toEqual([
+      expect.objectContaining({ url: good, report_id: "rep_good", result: "pass", baseline_id: "rep_a" }),
+      expect.objectContaining({ url: bad, report_id: "rep_bad", result: "fail", regressions: 1 }),
+    ]);
+    expect(run.of("error")[0]?.message).toBe(`${bad}: security.x (high): pass → fail. It broke. Fix: Fix it.`);
+    expect(run.failed()).toBe(
+      `wpreport: 1 of 2 sites failed — ${bad}: 1 check regressed at severity high or above: security.x`,
+    );
+    expect(run.log()).toContain(`wpreport: ${bad}: report rep_bad: score 90 (A)`);
+    expect(run.summary()).toStartWith("## wpreport: ❌ Failed — 1 of 2 sites failed");
+    expect(run.summary()).toContain("### wpreport: ✅ Passed — https:\u200b//a.example.com/");
+    expect(run.summary()).toContain("### wpreport: ❌ Failed — https:\u200b//b.example.com/");
+    const log = expectValidSarif(JSON.parse(readFileSync(run.outputs["sarif-file"] as string, "utf8"))) as Log;
+    expect(log.runs.map((one) => one.automationDetails?.id)).toEqual([
+      "wpreport/a.example.com/rep_good",
+      "wpreport/b.example.com/rep_bad",
+    ]);
+
+    // A site that cannot be checked: the others still are, and the step says which one.
+    const unreachable = new ApiError(422, { code: "site_unreachable", detail: "Connection refused." }, "");
+    const partly = await runWith(
+      { head: base, baseline: base, heads, fails: { on: "generate", error: unreachable, url: good } },
+      { url: "", urls: `${good}, ${bad}` },
+    );
+    expect(partly.calls.diffs.map((call) => call.id)).toEqual(["rep_bad"]);
+    expect(partly.outputs.result).toBe("error");
+    expect(partly.outputs["report-id"]).toBe("\nrep_bad");
+    expect(partly.failed()).toBe(
+      `wpreport: 2 of 2 sites failed — ${good}: could not check: wpreport could not reach the site. Connection refused. Is it up and reachable from the internet? · ${bad}: 1 check regressed at severity high or above: security.x`,
+    );
+    expect(partly.summary()).toContain("| ❗ error wpreport could not reach the site.");
+  });
+
+  test("url and urls: one of them, not both; at most 20 sites, each once", async () => {
+    const head = reportWith("rep_b", []);
+    expect((await runWith({ head, baseline: null }, { urls: "https://a.example/" })).failed()).toBe(
+      "Give either url (one site) or urls (several), not both.",
+    );
+    expect((await runWith({ head, baseline: null }, { url: "" })).failed()).toBe(
+      "Input url is required (or urls, for several sites).",
+    );
+    const many = Array.from({ length: 21 }, (_, i) => `https://s${i}.example/`).join("\n");
+    expect((await runWith({ head, baseline: null }, { url: "", urls: many })).failed()).toBe(
+      "Input urls takes at most 20 sites, got 21.",
+    );
+    expect(
+      (await runWith({ head, baseline: null }, { url: "", urls: "https://a.example/, https://a.example/" })).failed(),
+    ).toBe("Input urls names https://a.example/ twice.");
+    expect(
+      (await runWith({ head, baseline: null }, { url: "", urls: "https://a.example/\nftp://b.example/" })).failed(),
+    ).toBe('Input urls must be a list of http(s) URLs, got "ftp://b.example/".');
+  });
+
+  test("a service older than API 1.4.0 (last-passing read as a report id: 404): compared with latest, and said", async () => {
+    const base = reportWith("rep_a", [check("security.x", "pass", "high")]);
+    const head = reportWith("rep_b", [check("security.x", "pass", "high")]);
+    const old = new ApiError(
+      404,
+      { code: "not_found", detail: "There is no base report with this id in your account." },
+      "",
+    );
+    const run = await runWith({ head, baseline: base, fails: { on: "diff", error: old, base: "last-passing" } });
+    expect(run.calls.diffs.map((call) => call.base)).toEqual(["last-passing", "latest"]);
+    expect(run.of("warning").map((warning) => warning.title)).toEqual(["wpreport: service too old for last-passing"]);
+    expect(run.outputs.result).toBe("pass");
+    // A 404 for a report id given as the baseline is the user's mistake: no fallback.
+    const given = await runWith(
+      { head, baseline: base, fails: { on: "diff", error: old } },
+      { baseline: "rep_01hzx8m3k2v7q9w4e5r6t7y8u9" },
+    );
+    expect(given.calls.diffs).toHaveLength(1);
+    expect(given.outputs.result).toBe("error");
   });
 });

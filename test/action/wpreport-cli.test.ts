@@ -216,6 +216,32 @@ describe("wpreport: version, help, first runs, sites that are not WordPress, bud
     );
   });
 
+  test("--assert: error assertions fail without a baseline, warn ones are shown; a bad one is a usage error (exit 2)", async () => {
+    const run = await cli(
+      [
+        "check",
+        "--url",
+        site.url,
+        "--environment",
+        "asserted",
+        "--assert",
+        "security.https=error",
+        "--assert",
+        "seo.*=warn, performance.nonexistent=off",
+      ],
+      { ...env, CI_JOB_ID: "5" },
+    );
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("  ✗ 1 check fails under an error assertion: security.https (security.https)");
+    expect(run.stdout).toMatch(/^ {2}! \d+ checks? fails? under a warn assertion: seo\./m);
+    expect(run.stdout).toContain("  ! assert: performance.nonexistent matches no check of this report");
+    expect(run.stdout).toMatch(/^ {2}\[error\] security\.https: fail \(high, asserted by security\.https\) — /m);
+    expect(run.stdout).toContain("baseline (last-passing): ");
+    const bad = await cli(["check", "--url", site.url, "--assert", "security.https"], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toStartWith('--assert: "security.https" is not of the form check: level');
+  });
+
   test("installs from its npm pack tarball (the release asset) and runs with npm exec, offline", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "wpreport-cli-pack-"));
     try {

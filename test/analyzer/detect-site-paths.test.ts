@@ -252,6 +252,8 @@ describe("the content directory", () => {
         plugins_listing: answer(`${SITE}/app/plugins/`, 404, "Not Found"),
         themes_listing: answer(`${SITE}/app/themes/`, 404, "Not Found"),
         uploads: answer(`${SITE}/app/uploads/`, 404, "Not Found"),
+        // Cache Enabler shows no file of its own: its readme was asked on the site, and answered.
+        "plugin_readme:cache-enabler": null,
         "exposed:/app/debug.log": answer(`${SITE}/app/debug.log`, 404, "Not Found"),
       },
     });

@@ -48,6 +48,7 @@ const SITES: [name: string, path: string][] = [
   ["headers", "/"],
   ["listing-apache", "/"],
   ["subdir-child", "/blog/"],
+  ["version-files", "/"],
 ];
 
 describe.each(SITES)("live test site %s", (name, path) => {

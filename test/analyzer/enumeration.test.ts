@@ -195,8 +195,22 @@ describe("aggressive enumeration against loopback sites", () => {
     expect(enumeration?.plugins.probed).toBe(enumeration?.plugins.candidates);
     // Over HTTP/1.1: one capped GET per candidate (no HEAD: undici would close the connection
     // after each), three calibrations, and the readme of each plugin found by its directory
-    // (a theme's style.css came with its presence answer).
-    expect(enumeration?.requests).toBe((enumeration?.plugins.probed ?? 0) + (enumeration?.themes.probed ?? 0) + 3 + 2);
+    // (a theme's style.css came with its presence answer). Then the version files of the one
+    // whose readme did not settle its version (old-gallery has none): its .pot, changelog.txt,
+    // CHANGELOG.md, package.json, composer.json and lang/ .pot — contact-form-7's readme
+    // states 5.9.3 twice (Stable tag and changelog), which settles it.
+    const versionFiles = [
+      "languages/old-gallery.pot",
+      "changelog.txt",
+      "CHANGELOG.md",
+      "package.json",
+      "composer.json",
+    ];
+    for (const file of versionFiles) expect(blog.hits).toContain(`GET /wp-content/plugins/old-gallery/${file}`);
+    expect(blog.hits.filter((hit) => /contact-form-7\/(?!readme\.txt|$)/.test(hit))).toEqual([]);
+    expect(enumeration?.requests).toBe(
+      (enumeration?.plugins.probed ?? 0) + (enumeration?.themes.probed ?? 0) + 3 + 2 + versionFiles.length + 1,
+    );
     expect(probesOf(blog, "plugins").every((hit) => hit.startsWith("GET "))).toBe(true);
     // The vulnerable candidate is asked about before any popular one.
     const pluginHits = probesOf(blog, "plugins").filter((hit) => !hit.includes("wpreport-"));

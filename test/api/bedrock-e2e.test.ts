@@ -10,7 +10,8 @@
  *  http://127.0.0.2:8092/wp/wp-admin/admin-ajax.php; twentytwentyone style.css?ver=1.7;
  *  contact-form-7 ?ver=5.7.7 (readme Stable tag 5.7.7, namespace contact-form-7/v1);
  *  cookie-notice ?ver=2.4.9 (readme 2.4.9); "<!-- Cache Enabler by KeyCDN @ … -->" and
- *  X-Cache-Handler: cache-enabler-engine on the homepage; /feed/ <generator>…?v=6.1.9;
+ *  X-Cache-Handler: cache-enabler-engine on the homepage, /app/plugins/cache-enabler/readme.txt
+ *  "Stable tag: 1.8.13"; /feed/ <generator>…?v=6.1.9;
  *  /wp/wp-login.php → 302 /404/; /wp/xmlrpc.php lists 80 methods; /app/uploads/ nginx
  *  autoindex; /app/debug.log with PHP notices; /?author=1 → 403; REST users 404; the users
  *  sitemap gone; oEmbed without author; feed dc:creator "Studio Team", "Alex Morgan"
@@ -107,8 +108,13 @@ describe.skipIf(!HAS_BEDROCK).each(BACKENDS)("the Bedrock-like fixture through t
       value: "/app/plugins/cookie-notice/css/front.min.css",
       url: `${CDN}/app/plugins/cookie-notice/css/front.min.css?ver=2.4.9`,
     });
-    // Known by its comment and header only; never a wrong version.
-    expect([null, "1.8.13"]).toContain(plugin("cache-enabler")?.version ?? null);
+    // Known by its comment and header; its version from its readme, in the site's content directory found at /app/.
+    expect(plugin("cache-enabler")).toMatchObject({ name: "Cache Enabler", version: "1.8.13" });
+    expect(plugin("cache-enabler")?.evidence).toContainEqual({
+      source: "readme_stable_tag",
+      value: "Stable tag: 1.8.13",
+      url: `${SITE}/app/plugins/cache-enabler/readme.txt`,
+    });
   });
 
   test("the page cache: Cache Enabler served the homepage from its cache", () => {
@@ -129,6 +135,7 @@ describe.skipIf(!HAS_BEDROCK).each(BACKENDS)("the Bedrock-like fixture through t
       `GET ${SITE}/app/debug.log`,
       `GET ${CDN}/app/plugins/contact-form-7/readme.txt`,
       `GET ${CDN}/app/themes/twentytwentyone/style.css`,
+      `GET ${SITE}/app/plugins/cache-enabler/readme.txt`,
     ])
       expect(asked).toContain(row);
     for (const path of ["/xmlrpc.php", "/wp-login.php", "/readme.html", "/wp-admin/install.php"])

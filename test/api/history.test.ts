@@ -137,7 +137,11 @@ describe.each(BACKENDS)("report history on %s", (backend) => {
     expect(
       (await service.call("GET", `/api/report/${after.id}/diff?base=latest&budgets=lcp=1`, { token })).status,
     ).toBe(400);
-    expect((await service.call("GET", `/api/report/${after.id}/diff`, { token })).status).toBe(400);
+    // Without base: the default rule, last-passing (test/api/baseline-rule.test.ts).
+    const byDefault = await service.call<Diff>("GET", `/api/report/${after.id}/diff`, { token });
+    expect(byDefault.status).toBe(200);
+    expect(byDefault.body.baseline.rule).toBe("last-passing");
+    expect((await service.call("GET", `/api/report/${after.id}/diff?base=previous`, { token })).status).toBe(400);
 
     // Budgets with units, parsed as the Action and the CLI parse them.
     const budgeted = await service.call<Diff>(

@@ -93,6 +93,34 @@ export function startSwitchableBlog(): SwitchableBlog {
   return blog;
 }
 
+export interface EnvExposingBlog extends TestSite {
+  /** Serve a `.env` file in the web root (a bad deploy) or 404 for it (the start). */
+  envExposed: boolean;
+}
+
+/** The `.env` a bad deploy leaves behind: what security.env_file_exposed looks for. */
+export const EXPOSED_ENV_FILE =
+  "APP_ENV=production\nDB_PASSWORD=correct-horse-battery-staple\nSTRIPE_SECRET_KEY=sk_live_x\n";
+
+/**
+ * A WordPress-like blog whose deploys can leave a `.env` in the web root: switching
+ * `envExposed` on turns security.env_file_exposed (critical) from pass to fail.
+ */
+export function startEnvExposingBlog(): EnvExposingBlog {
+  let origin = "";
+  const site = startSite({
+    "/": () => new Response(blogHomepage(origin), { headers: { "content-type": "text/html; charset=UTF-8" } }),
+    "/feed/": () => new Response(blogFeed, { headers: { "content-type": "application/rss+xml" } }),
+    "/.env": () =>
+      blog.envExposed
+        ? new Response(EXPOSED_ENV_FILE, { headers: { "content-type": "text/plain" } })
+        : new Response("not found", { status: 404 }),
+  });
+  origin = site.url.replace(/\/$/, "");
+  const blog: EnvExposingBlog = Object.assign(site, { envExposed: false });
+  return blog;
+}
+
 /** A static site made with Hugo, served by nginx (so its headers say): not WordPress. */
 export function startStaticSite(): TestSite {
   return startSite({

@@ -2,7 +2,8 @@
  * Components found by aggressive enumeration (enumeration/enumerate.ts) and not by passive
  * detection: plugins from their directory or readme.txt answer, themes from their
  * style.css. Each is marked `found_by: "aggressive"`, with the answer that proved it as
- * evidence, and its name and version from the readme / style.css header. Such a component
+ * evidence, and its name and version from its files (finders/files.ts: readme.txt, changelogs,
+ * translation template, manifests) / its style.css header. Such a component
  * is installed; whether it is active the site does not say. Inactive themes named by an open
  * listing of the themes folder (passive) join them in `installed_themes`.
  */
@@ -11,8 +12,8 @@ import type { Artifacts } from "../artifacts.ts";
 import { type ProbeKey, probeKey } from "../gather/probes.ts";
 import { siteText, siteUrl } from "../untrusted-text.ts";
 import { componentFrom, isPlausibleComponentVersion, type WeightedEvidence } from "./evidence.ts";
+import { pluginFileVersions } from "./finders/files.ts";
 import { type ListedComponents, listedComponents, listingSignal } from "./finders/listing.ts";
-import { readmeSignals } from "./plugins.ts";
 import { parseThemeHeader } from "./readme.ts";
 import { PLUGIN_SIGNATURES } from "./signatures.ts";
 
@@ -40,9 +41,9 @@ export function enumeratedPlugins(artifacts: Artifacts, passive: ReadonlySet<str
     if (passive.has(slug.toLowerCase())) continue;
     const proof = presence(artifacts, probeKey("enum_plugin", slug), "plugin");
     if (!proof) continue;
-    const readme = readmeSignals(artifacts.probes[probeKey("plugin_readme", slug)]);
-    const name = PLUGIN_SIGNATURES[slug]?.name ?? readme.name;
-    const found = aggressive(componentFrom(slug, name, [proof, ...readme.signals]));
+    const signatureName = PLUGIN_SIGNATURES[slug]?.name ?? null;
+    const files = pluginFileVersions(artifacts, slug, { paths: null, displayName: signatureName, pageVotes: [] });
+    const found = aggressive(componentFrom(slug, signatureName ?? files.name, [proof, ...files.signals]));
     plugins.push({ ...found, category: PLUGIN_SIGNATURES[slug]?.category ?? null });
   }
   return plugins;

@@ -6,6 +6,7 @@
  */
 import type { Component, Evidence } from "../../../shared/report.ts";
 import { compareDottedVersions } from "../../../shared/versions.ts";
+import { versionKey } from "./version-sanity.ts";
 
 export interface WeightedEvidence extends Evidence {
   /** Probability that this signal alone is right (0–1). */
@@ -23,25 +24,34 @@ export function confidenceOf(signals: readonly WeightedEvidence[]): number {
 }
 
 export function pickVersion(signals: readonly WeightedEvidence[]): { version: string | null; confidence: number } {
-  const byVersion = new Map<string, number[]>();
+  // "1.2" and "1.2.0" are one release: votes are counted by versionKey, and the release is
+  // reported as its most detailed spelling.
+  const byVersion = new Map<string, { spelling: string; weights: number[] }>();
   let total = 0;
   for (const signal of signals) {
     if (!signal.version) continue;
-    byVersion.set(signal.version, [...(byVersion.get(signal.version) ?? []), signal.weight]);
+    const key = versionKey(signal.version);
+    const known = byVersion.get(key);
+    if (!known) byVersion.set(key, { spelling: signal.version, weights: [signal.weight] });
+    else {
+      known.weights.push(signal.weight);
+      if (signal.version.length > known.spelling.length) known.spelling = signal.version;
+    }
     total += signal.weight;
   }
   let version: string | null = null;
   let best = 0;
-  for (const [candidate, weights] of byVersion) {
+  let agreeing = 0;
+  for (const { spelling, weights } of byVersion.values()) {
     const score = noisyOr(weights);
     // Ties go to the higher version: stale evidence (an old readme) is the usual reason for disagreement.
-    if (score > best || (score === best && version !== null && compareDottedVersions(candidate, version) > 0)) {
+    if (score > best || (score === best && version !== null && compareDottedVersions(spelling, version) > 0)) {
       best = score;
-      version = candidate;
+      version = spelling;
+      agreeing = weights.reduce((sum, weight) => sum + weight, 0);
     }
   }
   if (!version || total === 0) return { version: null, confidence: 0 };
-  const agreeing = (byVersion.get(version) ?? []).reduce((sum, weight) => sum + weight, 0);
   return { version, confidence: Math.round(best * (agreeing / total) * 100) };
 }
 

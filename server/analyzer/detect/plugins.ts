@@ -4,13 +4,13 @@
  * signature table (signatures.ts) for comments, generator tags, headers, REST namespaces,
  * body classes and cookies; credits by display name in generator tags, comments and
  * headers (finders/credits.ts); an open listing of the plugins folder (finders/listing.ts).
- * Versions from signatures and credits, from `ver=` on the plugin's own files (discounted
- * when it merely repeats the WordPress version) and from its readme.txt, weighed together
- * by pickVersion. docs/detection.md lists every class with its weight.
+ * Versions from signatures and credits, from `ver=` on the plugin's own files (never when it
+ * is WordPress's version or a cache buster: version-sanity.ts) and from its public files —
+ * readme.txt, changelogs, translation template, manifests, banners (finders/files.ts) —
+ * weighed together by pickVersion. docs/detection.md lists every class with its weight.
  */
 import type { PluginInfo } from "../../../shared/report.ts";
 import { type Artifacts, type HttpArtifact, probeAnswers } from "../artifacts.ts";
-import { probeKey } from "../gather/probes.ts";
 import { metaContents, pageOf } from "../parse/page.ts";
 import { siteText } from "../untrusted-text.ts";
 import {
@@ -21,12 +21,13 @@ import {
   type WeightedEvidence,
 } from "./evidence.ts";
 import { commentCredits, generatorCredits, headerCredits, type NamedSignal } from "./finders/credits.ts";
+import { FILE_WEIGHTS, pluginFileVersions } from "./finders/files.ts";
 import { listedComponents, listingSignal } from "./finders/listing.ts";
 import { pluginNameIndex } from "./finders/names.ts";
-import { looksLikeReadme, parsePluginReadme } from "./readme.ts";
 import { restNamespaces } from "./rest.ts";
 import { PLUGIN_SIGNATURES, type PluginSignature } from "./signatures.ts";
 import { componentAssets, type SitePaths } from "./site-paths.ts";
+import { versionParameterProblem } from "./version-sanity.ts";
 
 const DETECTED_AT = 50;
 
@@ -132,8 +133,17 @@ function signatureSignals(
   return signals;
 }
 
-/** `ver=` values on the plugin's own files. A value equal to the WordPress version is usually WordPress's default, not the plugin's. */
-function assetVersionSignals(urls: readonly string[], coreVersion: string | null): WeightedEvidence[] {
+/**
+ * `ver=` values on the plugin's own files, when they can be its version: not WordPress's
+ * (what WordPress appends when a plugin enqueues a file without one), not a cache buster
+ * (a timestamp, a date, a hash, a bare number, or one value stamped on the files of several
+ * components). A value that is not a version stays as evidence, without a vote, saying why.
+ */
+function assetVersionSignals(
+  urls: readonly string[],
+  coreVersion: string | null,
+  componentsWithValue: ReadonlyMap<string, number>,
+): WeightedEvidence[] {
   const signals: WeightedEvidence[] = [];
   const seen = new Set<string>();
   for (const [index, raw] of urls.entries()) {
@@ -146,48 +156,35 @@ function assetVersionSignals(urls: readonly string[], coreVersion: string | null
       weight: index === 0 ? 0.9 : 0.3,
     });
     const version = url.searchParams.get("ver");
-    if (!version || !isPlausibleComponentVersion(version) || seen.has(url.pathname)) continue;
+    if (!version || seen.has(url.pathname)) continue;
     seen.add(url.pathname);
-    signals.push({
-      source: "asset_ver",
-      value: siteText(`${url.pathname}?ver=${version}`, 200),
-      weight: version === coreVersion ? 0.15 : 0.5,
-      version,
+    const problem = versionParameterProblem(version, {
+      coreVersion,
+      componentsWithValue: componentsWithValue.get(version) ?? 0,
     });
+    // An implausible value (a hash, a timestamp) was never evidence; the others say why they do not count.
+    if (problem && !isPlausibleComponentVersion(version)) continue;
+    signals.push(
+      problem
+        ? {
+            source: "asset_ver",
+            value: siteText(`${url.pathname}?ver=${version} (not the plugin's version: ${problem})`, 240),
+            weight: 0,
+          }
+        : { source: "asset_ver", value: siteText(`${url.pathname}?ver=${version}`, 200), weight: 0.5, version },
+    );
   }
   return signals;
 }
 
-/** A plugin's readme.txt: that it exists, its `=== Name ===`, Stable tag and newest changelog entry. */
-export function readmeSignals(artifact: HttpArtifact | undefined): {
-  signals: WeightedEvidence[];
-  name: string | null;
-} {
-  if (artifact?.status !== 200 || !looksLikeReadme(artifact.body)) return { signals: [], name: null };
-  const readme = parsePluginReadme(artifact.body);
-  const signals: WeightedEvidence[] = [
-    { source: "readme", value: siteText(readme.name ?? "readme.txt", 200), url: artifact.url, weight: 0.6 },
-  ];
-  if (readme.stableTag && isPlausibleComponentVersion(readme.stableTag)) {
-    signals.push({
-      source: "readme_stable_tag",
-      value: `Stable tag: ${readme.stableTag}`,
-      url: artifact.url,
-      weight: 0.6,
-      version: readme.stableTag,
-    });
+/** How many components (plugins and themes) the page loads with each `ver=` value: a value on many is the site's cache buster. */
+function verValueSpread(homepage: HttpArtifact, paths: SitePaths): Map<string, number> {
+  const spread = new Map<string, number>();
+  for (const [, urls] of componentAssets(homepage, paths, ["plugins", "mu-plugins", "themes"])) {
+    const values = new Set(urls.map((raw) => new URL(raw).searchParams.get("ver")).filter((value) => value !== null));
+    for (const value of values) spread.set(value, (spread.get(value) ?? 0) + 1);
   }
-  const newest = readme.changelog[0];
-  if (newest && isPlausibleComponentVersion(newest)) {
-    signals.push({
-      source: "readme_changelog",
-      value: `Changelog: ${newest}`,
-      url: artifact.url,
-      weight: 0.5,
-      version: newest,
-    });
-  }
-  return { signals, name: readme.name ? siteText(readme.name, 100) : null };
+  return spread;
 }
 
 /** Credit signals by slug: generator tags, comments and headers that name a known plugin. */
@@ -209,9 +206,19 @@ function creditsBySlug(artifacts: Artifacts): Map<string, NamedSignal[]> {
   return bySlug;
 }
 
-export function detectPlugins(artifacts: Artifacts, paths: SitePaths, coreVersion: string | null): PluginInfo[] {
+/**
+ * What the site shows of each plugin, files aside: asset URLs and their `ver=`, signatures,
+ * credits by name, the REST API, an open listing. Gather uses it (on the homepage alone) to
+ * tell which plugins were found without a version; detectPlugins adds the files.
+ */
+export function pluginSightings(
+  artifacts: Artifacts,
+  paths: SitePaths,
+  coreVersion: string | null,
+): Map<string, { signature?: PluginSignature; presence: WeightedEvidence[] }> {
   const namespaces = restNamespaces(artifacts);
   const fromPage = pluginSlugsFromPage(artifacts.homepage, paths);
+  const spread = verValueSpread(artifacts.homepage, paths);
   const listed = listedComponents(artifacts, "plugins");
   const listedSlugs = new Set(listed?.slugs);
   const credits = creditsBySlug(artifacts);
@@ -221,12 +228,12 @@ export function detectPlugins(artifacts: Artifacts, paths: SitePaths, coreVersio
     ...credits.keys(),
     ...listedSlugs,
   ]);
-  const plugins: PluginInfo[] = [];
+  const sightings = new Map<string, { signature?: PluginSignature; presence: WeightedEvidence[] }>();
   for (const slug of slugs) {
     const signature = PLUGIN_SIGNATURES[slug];
     const seen = new Set<string>();
     const presence: WeightedEvidence[] = [
-      ...assetVersionSignals(fromPage.get(slug) ?? [], coreVersion),
+      ...assetVersionSignals(fromPage.get(slug) ?? [], coreVersion, spread),
       ...(signature ? signatureSignals(signature, artifacts, namespaces, seen) : []),
     ];
     // One credit per class: a plugin's opening and closing comments are one observation, not two.
@@ -237,16 +244,30 @@ export function detectPlugins(artifacts: Artifacts, paths: SitePaths, coreVersio
       presence.push(credit.signal);
     }
     if (listed && listedSlugs.has(slug)) presence.push(listingSignal(listed, slug));
-    if (presence.length === 0) continue;
-    // The readme proves the plugin is installed, not that it is active: it only corroborates.
-    const readme = readmeSignals(artifacts.probes[probeKey("plugin_readme", slug)]);
-    const signals = [...presence, ...readme.signals];
+    if (presence.length > 0) sightings.set(slug, { signature, presence });
+  }
+  return sightings;
+}
+
+/** The version votes among a plugin's signals. */
+export const versionVotes = (signals: readonly WeightedEvidence[]) => signals.filter((signal) => signal.version);
+
+export function detectPlugins(artifacts: Artifacts, paths: SitePaths, coreVersion: string | null): PluginInfo[] {
+  const plugins: PluginInfo[] = [];
+  for (const [slug, { signature, presence }] of pluginSightings(artifacts, paths, coreVersion)) {
+    // The files prove the plugin is installed, not that it is active: they only corroborate.
+    const files = pluginFileVersions(artifacts, slug, {
+      paths,
+      displayName: signature?.name ?? null,
+      pageVotes: versionVotes(presence),
+    });
+    const signals = [...presence, ...files.signals];
     const confidence = confidenceOf(signals);
     if (confidence < DETECTED_AT) continue;
     const { version, confidence: versionConfidence } = pickVersion(signals);
     plugins.push({
       slug,
-      name: signature?.name ?? readme.name,
+      name: signature?.name ?? files.name,
       version,
       version_confidence: versionConfidence,
       confidence,
@@ -263,10 +284,13 @@ export function detectPlugins(artifacts: Artifacts, paths: SitePaths, coreVersio
   let listedOnly = 0;
   return plugins.filter(
     (plugin) =>
-      !plugin.evidence.every((item) => item.source === "directory_listing" || item.source.startsWith("readme")) ||
+      !plugin.evidence.every((item) => item.source === "directory_listing" || FILE_SOURCES.has(item.source)) ||
       ++listedOnly <= MAX_LISTED_ONLY,
   );
 }
+
+/** Evidence sources of the plugin's own files (finders/files.ts). */
+const FILE_SOURCES = new Set(Object.keys(FILE_WEIGHTS));
 
 /** Plugins reported on the strength of an open listing alone (the intel asks about 100 slugs at most). */
 export const MAX_LISTED_ONLY = 100;

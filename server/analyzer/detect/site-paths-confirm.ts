@@ -44,10 +44,11 @@ export function confirmByAnswers(paths: SitePaths, probes: Artifacts["probes"], 
     answer: HttpArtifact | undefined,
     path: string,
     value: string,
-    proves: boolean,
+    /** Whether the answer proves the place (asked last: some read a whole body). */
+    proves: (answer: HttpArtifact) => boolean,
   ) => {
-    if (!answer || !proves || placeConfirmed(paths, base)) return;
-    if (!askedAtPlace(answer, base === "core" ? paths.coreBase : paths.contentBase, path)) return;
+    if (!answer || placeConfirmed(paths, base)) return;
+    if (!askedAtPlace(answer, base === "core" ? paths.coreBase : paths.contentBase, path) || !proves(answer)) return;
     found[base].push({ source: `${base}_probe`, value, url: siteUrl(askedAt(answer)) });
   };
 
@@ -57,15 +58,11 @@ export function confirmByAnswers(paths: SitePaths, probes: Artifacts["probes"], 
     xmlrpc,
     "xmlrpc.php",
     "xmlrpc.php answers as XML-RPC",
-    xmlrpc?.status === 200 && /<methodResponse>/i.test(xmlrpc.body),
+    (answer) => answer.status === 200 && /<methodResponse>/i.test(answer.body),
   );
   const xmlrpcGet = probes.xmlrpc_get;
-  confirm(
-    "core",
-    xmlrpcGet,
-    "xmlrpc.php",
-    "xmlrpc.php: XML-RPC server accepts POST requests only",
-    /XML-RPC server accepts POST requests only/i.test(xmlrpcGet?.body ?? ""),
+  confirm("core", xmlrpcGet, "xmlrpc.php", "xmlrpc.php: XML-RPC server accepts POST requests only", (answer) =>
+    /XML-RPC server accepts POST requests only/i.test(answer.body),
   );
   const login = probes.login;
   confirm(
@@ -73,7 +70,7 @@ export function confirmByAnswers(paths: SitePaths, probes: Artifacts["probes"], 
     login,
     "wp-login.php",
     "wp-login.php shows the login form",
-    login?.status === 200 && /<form[^>]{1,1000}id=["']loginform["']/i.test(login.body),
+    (answer) => answer.status === 200 && /<form[^>]{1,1000}id=["']loginform["']/i.test(answer.body),
   );
   const installer = probes[probeKey("exposed", new URL("wp-admin/install.php", paths.coreBase).pathname)];
   confirm(
@@ -81,18 +78,18 @@ export function confirmByAnswers(paths: SitePaths, probes: Artifacts["probes"], 
     installer,
     "wp-admin/install.php",
     "wp-admin/install.php answers as WordPress's installer",
-    installer?.status === 200 && /<body[^>]*\bclass=["'][^"']*\bwp-core-ui\b/i.test(installer.body),
+    (answer) => answer.status === 200 && /<body[^>]{0,200}\bclass=["'][^"']{0,200}\bwp-core-ui\b/i.test(answer.body),
   );
 
   // plugins/ and themes/ ship an empty index.php: an empty 200 there (unlike the 404 page) is the folder.
   const notFound = probes.not_found;
-  const emptyIndex = (answer: HttpArtifact | undefined) =>
-    answer?.status === 200 && answer.body.trim() === "" && !(notFound?.status === 200 && notFound.body.trim() === "");
+  const emptyIndex = (answer: HttpArtifact) =>
+    answer.status === 200 && answer.body.trim() === "" && !(notFound?.status === 200 && notFound.body.trim() === "");
   for (const key of ["plugins_listing", "themes_listing"] as const) {
     const answer = probes[key];
     const folder = key === "plugins_listing" ? "plugins/" : "themes/";
-    confirm("content", answer, folder, `${folder} answers with WordPress's empty index.php`, emptyIndex(answer));
-    confirm("content", answer, folder, `${folder} lists its files`, isDirectoryListing(answer));
+    confirm("content", answer, folder, `${folder} answers with WordPress's empty index.php`, emptyIndex);
+    confirm("content", answer, folder, `${folder} lists its files`, isDirectoryListing);
   }
   const answers = (Object.entries(probes) as [string, HttpArtifact | undefined][]).sort(([a], [b]) =>
     a.localeCompare(b),
@@ -101,12 +98,16 @@ export function confirmByAnswers(paths: SitePaths, probes: Artifacts["probes"], 
   const styles = probeKey("theme_style", "");
   for (const [key, answer] of answers) {
     if (answer?.status !== 200) continue;
-    if (key.startsWith(readmes) && looksLikeReadme(answer.body)) {
+    if (key.startsWith(readmes)) {
       const slug = key.slice(readmes.length);
-      confirm("content", answer, `plugins/${slug}/readme.txt`, `a plugin's readme.txt: ${slug}`, true);
-    } else if (key.startsWith(styles) && parseThemeHeader(answer.body)) {
+      confirm("content", answer, `plugins/${slug}/readme.txt`, `a plugin's readme.txt: ${slug}`, (found) =>
+        looksLikeReadme(found.body),
+      );
+    } else if (key.startsWith(styles)) {
       const slug = key.slice(styles.length);
-      confirm("content", answer, `themes/${slug}/style.css`, `a theme's style.css: ${slug}`, true);
+      confirm("content", answer, `themes/${slug}/style.css`, `a theme's style.css: ${slug}`, (found) =>
+        Boolean(parseThemeHeader(found.body)),
+      );
     }
   }
 }

@@ -14,6 +14,10 @@
  *   not answer 404, the readme.txt is asked instead.
  * - A theme: HEAD `<content>/themes/<slug>/style.css`, which every theme has.
  * - Found ones get one GET of their readme.txt / style.css (capped) for the name and version.
+ * - Version files (gather/version-files.ts): before enumerating, the plugins passive detection
+ *   found get their changelogs, translation template, manifests and own asset read until two
+ *   sources agree on their version (within PASSIVE_VERSION_SHARE of the budget); after it, the
+ *   plugins it found, with what is left.
  * Over HTTP/2 the presence questions are HEADs: WordPress answers a HEAD for a missing path
  * without rendering its theme, so the hundreds of misses cost the site little. Over HTTP/1.1
  * they are GETs read to a few KB: undici closes an HTTP/1.1 connection after every HEAD (a
@@ -24,11 +28,12 @@
  * request, and the client's own per-site concurrency. Where it stopped is in the summary.
  */
 import type { EnumerationSummary } from "../../../shared/report.ts";
-import type { Artifacts } from "../artifacts.ts";
+import type { Artifacts, HttpArtifact } from "../artifacts.ts";
 import type { SitePaths } from "../detect/site-paths.ts";
 import { FetchFailure, type FetchResult, type SafeClient } from "../fetch/safe-client.ts";
 import { toArtifact } from "../gather/decode.ts";
-import { probeKey, probeUrl } from "../gather/probes.ts";
+import { PROBE_MAX_BYTES, type ProbeSpec, probeKey, probeUrl } from "../gather/probes.ts";
+import { VersionFiles } from "../gather/version-files.ts";
 import type { EnumerationPlan } from "./plan.ts";
 
 /** Statuses that mean "this directory exists" (403: exists, not listable). */
@@ -48,15 +53,28 @@ class BudgetSpent extends Error {
   }
 }
 
+/** An asker that hit a budget just stops; anything else is a real failure. */
+function stopOnBudget(error: unknown): void {
+  if (!(error instanceof BudgetSpent)) throw error;
+}
+
 export interface KnownComponents {
+  /** Lower-case slugs passive detection found: not probed again. */
   plugins: ReadonlySet<string>;
   themes: ReadonlySet<string>;
+  /** The plugins passive detection found, as written: their version files are read first. */
+  pluginSlugs: readonly string[];
 }
+
+/** Share of the request budget the version files of the plugins passive detection found may take before enumeration starts. */
+export const PASSIVE_VERSION_SHARE = 1 / 3;
 
 /**
  * Runs the plan against the site, skipping what passive detection already found. Answers
- * land in `artifacts.probes` (`enum_plugin:<slug>`, `enum_theme:<slug>`, and the found ones'
- * `plugin_readme:<slug>` / `theme_style:<slug>`), the summary in `artifacts.enumeration`.
+ * land in `artifacts.probes` (`enum_plugin:<slug>`, `enum_theme:<slug>`, the found ones'
+ * `plugin_readme:<slug>` / `theme_style:<slug>`, and version files such as
+ * `plugin_changelog:<slug>`), the summary in `artifacts.enumeration` (its `requests` count
+ * the version files too).
  */
 export async function enumerate(
   client: SafeClient,
@@ -80,7 +98,12 @@ export async function enumerate(
   // HEAD over HTTP/2 only (see above); a GET that answers a presence question is read just far
   // enough to hold a readme's or stylesheet's header, so a found one needs no second request.
   const presenceMethod = artifacts.homepage.http_version === "2" ? "HEAD" : "GET";
-  const ask = async (url: string, method: "HEAD" | "GET", maxBodyBytes = 0): Promise<FetchResult | undefined> => {
+  const ask = async (
+    url: string,
+    method: "HEAD" | "GET",
+    maxBodyBytes = 0,
+    options: { headers?: Readonly<Record<string, string>>; follow?: boolean } = {},
+  ): Promise<FetchResult | undefined> => {
     if (halted) throw halted;
     if (signal?.aborted) halt("deadline");
     if (requests >= plan.maxRequests) halt("request_budget");
@@ -90,7 +113,8 @@ export async function enumerate(
     try {
       const result = await client.fetch(url, {
         method,
-        follow: false,
+        follow: options.follow ?? false,
+        headers: options.headers,
         maxBodyBytes,
         timeoutMs: Math.max(1, Math.min(left, 5_000)),
       });
@@ -133,7 +157,37 @@ export async function enumerate(
     },
   };
 
+  /** A version file (gather/version-files.ts), asked within the budget and filed under its key. */
+  const runProbe = async (spec: ProbeSpec): Promise<HttpArtifact | undefined> => {
+    const result = await ask(spec.url, "GET", spec.maxBytes ?? PROBE_MAX_BYTES, {
+      headers: spec.headers,
+      follow: spec.follow ?? true,
+    });
+    if (result) artifacts.probes[spec.key] = toArtifact(result);
+    return artifacts.probes[spec.key];
+  };
+  /** Reads the version files of `slugs`, WORKERS plugins at a time, within `maxRequests`. */
+  const readVersions = async (slugs: readonly string[], maxRequests: number) => {
+    const reader = new VersionFiles({
+      artifacts,
+      paths,
+      mode: "aggressive",
+      run: runProbe,
+      maxRequests,
+      perPlugin: 100,
+    });
+    let next = 0;
+    const worker = async () => {
+      while (next < slugs.length && !halted) await reader.follow(slugs[next++] as string, false);
+    };
+    await Promise.all(Array.from({ length: WORKERS }, () => worker().catch(stopOnBudget)));
+  };
+
   try {
+    // The plugins the page shows are the ones that run: their versions matter most, so their
+    // files are read first, within a share of the budget that leaves enumeration the rest.
+    await readVersions(known.pluginSlugs, Math.floor(plan.maxRequests * PASSIVE_VERSION_SHARE));
+
     // Calibration: how does this site answer for a component that cannot exist?
     const [dirMiss, readmeMiss, styleMiss] = await Promise.all([
       ask(pluginDir(random()), presenceMethod, PRESENCE_BYTES),
@@ -192,17 +246,16 @@ export async function enumerate(
 
     let next = 0;
     const worker = async () => {
-      try {
-        while (next < queue.length && !halted) {
-          const task = queue[next++] as Task;
-          await (task.kind === "plugin" ? probePlugin(task.slug) : probeTheme(task.slug));
-        }
-      } catch (error) {
-        if (!(error instanceof BudgetSpent)) throw error;
+      while (next < queue.length && !halted) {
+        const task = queue[next++] as Task;
+        await (task.kind === "plugin" ? probePlugin(task.slug) : probeTheme(task.slug));
       }
     };
     // Every asker returns before this does, so nothing writes to the artifacts afterwards.
-    await Promise.all(Array.from({ length: WORKERS }, worker));
+    await Promise.all(Array.from({ length: WORKERS }, () => worker().catch(stopOnBudget)));
+
+    // The plugins enumeration found: their readme is in; their other files with what is left.
+    await readVersions(summary.plugins.found, Number.POSITIVE_INFINITY);
   } catch (error) {
     if (!(error instanceof BudgetSpent)) throw error;
   }

@@ -10,7 +10,7 @@ import { resolveUrl } from "../artifacts.ts";
 import { pluginSlugsFromNamespaces, pluginSlugsFromPage } from "../detect/plugins.ts";
 import { parseThemeHeader } from "../detect/readme.ts";
 import { isRestRoot, restNamespaces } from "../detect/rest.ts";
-import { componentBase, detectSitePaths, isComponentSlug, type SitePaths } from "../detect/site-paths.ts";
+import { componentBase, isComponentSlug, type SitePaths } from "../detect/site-paths.ts";
 import { themeSlugsFromPage } from "../detect/theme.ts";
 import { linksWithRel, pageOf } from "../parse/page.ts";
 import type { Probes } from "./probe-runner.ts";
@@ -43,6 +43,8 @@ export function probeRest(
   paths: SitePaths,
   artifacts: Artifacts,
   homepage: HttpArtifact,
+  /** Asks a plugin's readme.txt, then its other version files if need be (version-files.ts). */
+  followFiles: (slug: string, readmeAsked: true) => Promise<unknown>,
 ): { root: Promise<string | undefined>; done: Promise<unknown> } {
   const candidates = [
     ...new Set(
@@ -67,9 +69,6 @@ export function probeRest(
       await speculativeUsers; // asked for nothing: not kept
       return;
     }
-    // Readmes of plugins the namespaces name go where the REST index says core, and so the
-    // default content directory, is — when the page showed no content directory itself.
-    const site = paths.found.content.length > 0 ? paths : detectSitePaths({ homepage, probes: artifacts.probes });
     const followUps: Promise<unknown>[] = [
       found === first
         ? speculativeUsers.then((outcome) => probes.keep(usersOf(found), outcome))
@@ -78,7 +77,7 @@ export function probeRest(
     const onPage = pluginSlugsFromPage(homepage, paths);
     for (const slug of pluginSlugsFromNamespaces(restNamespaces(artifacts))) {
       if (onPage.has(slug)) continue;
-      followUps.push(probes.run(probeOf("plugin_readme", site, slug)));
+      followUps.push(followFiles(slug, true));
     }
     await Promise.all(followUps);
   });

@@ -6,7 +6,8 @@
  * from the homepage is asked speculatively (REST users beside the REST root); the few
  * probes that truly depend on another answer (oEmbed of the feed's newest item, the parent
  * theme a child's style.css names, sitemaps robots.txt lists, readmes of plugins the REST
- * API or a listing names, GET after HEAD) are started the moment that answer is in, and go
+ * API or a listing names, the next version file of a plugin whose version is still unknown
+ * (gather/version-files.ts), GET after HEAD) are started the moment that answer is in, and go
  * before whatever of the wave still waits (gather/chains.ts). A failed probe becomes an
  * entry in errors[], never a failed analysis.
  *
@@ -15,7 +16,7 @@
  */
 import type { Artifacts } from "../artifacts.ts";
 import { pluginSlugsFromPage } from "../detect/plugins.ts";
-import { componentBase, detectSitePaths, type SitePaths } from "../detect/site-paths.ts";
+import { detectSitePaths, type SitePaths } from "../detect/site-paths.ts";
 import { isChallengePage } from "../detect/waf.ts";
 import type { SafeClient } from "../fetch/safe-client.ts";
 import { probeFeedAndOembed, probeRest, probeRobotsAndSitemaps, probeThemes, probeXmlRpc } from "./chains.ts";
@@ -23,7 +24,15 @@ import { fetchHomepage, sampleAssets, sampleTtfb } from "./homepage.ts";
 import { probeListings } from "./listings.ts";
 import { EXPOSED_FILES } from "./probe-kinds.ts";
 import { Probes } from "./probe-runner.ts";
-import { exposedFileProbe, MAX_PLUGIN_READMES, probeAt, probeOf } from "./probes.ts";
+import {
+  exposedFileProbe,
+  MAX_PASSIVE_FILES_PER_PLUGIN,
+  MAX_PASSIVE_VERSION_READS,
+  MAX_PLUGIN_READMES,
+  probeAt,
+  probeOf,
+} from "./probes.ts";
+import { VersionFiles } from "./version-files.ts";
 
 /** The probes of the wave that need nothing but the site's paths, in the order they are asked, by base. */
 const CORE_PROBES = ["readme_html", "login"] as const;
@@ -56,9 +65,20 @@ export async function gather(url: string, client: SafeClient): Promise<Artifacts
   const tasks: Promise<unknown>[] = [];
   const later = (task: Promise<unknown>) => tasks.push(task);
 
+  // Plugins found without a version: their files, one after the other until one settles it.
+  const versionFiles = new VersionFiles({
+    artifacts,
+    paths,
+    mode: "passive",
+    run: (spec) => probes.run(spec),
+    maxRequests: MAX_PASSIVE_VERSION_READS,
+    perPlugin: MAX_PASSIVE_FILES_PER_PLUGIN,
+  });
+  const followFiles = (slug: string, readmeAsked: boolean) => versionFiles.follow(slug, readmeAsked);
+
   // Requests leave in the order asked (it matters over HTTP/1.1): heads of chains first, so
   // their next links can start while the rest of the wave runs; static assets last.
-  const rest = probeRest(probes, paths, artifacts, homepage);
+  const rest = probeRest(probes, paths, artifacts, homepage, followFiles);
   later(rest.done);
   // Where core is (and the default content directory under it): when the homepage does not
   // show it (no wp-includes/ or wp-admin/ URL of its own, no RSD link — its core files on a
@@ -77,17 +97,19 @@ export async function gather(url: string, client: SafeClient): Promise<Artifacts
   whenSettled((site) => probeXmlRpc(probes, site));
   later(sampleTtfb(client, homepage));
   const pluginReadmes = new Set<string>();
-  for (const [slug, urls] of pluginSlugsFromPage(homepage, paths)) {
+  for (const slug of pluginSlugsFromPage(homepage, paths).keys()) {
     if (pluginReadmes.size >= MAX_PLUGIN_READMES) break;
     pluginReadmes.add(slug);
-    later(probes.run(probeOf("plugin_readme", { ...paths, contentBase: componentBase(paths, urls) }, slug)));
+    later(followFiles(slug, true));
   }
+  // Plugins the page names only by a comment, a generator, a header…, without a version.
+  for (const slug of versionFiles.unversionedOnPage()) later(followFiles(slug, false));
   later(probes.run(probeOf("not_found", paths, crypto.randomUUID().slice(0, 8))));
   whenSettled((site) => Promise.all(CORE_PROBES.map((name) => probes.run(probeOf(name, site)))));
   for (const name of HOME_PROBES) later(probes.run(probeOf(name, paths)));
   whenSettled((site) => probes.run(probeOf("uploads", site)));
   // Open listings of plugins/ and themes/ name installed components (then readmes of listed plugins).
-  whenSettled((site) => probeListings((spec) => probes.run(spec), site, pluginReadmes));
+  whenSettled((site) => probeListings((spec) => probes.run(spec), followFiles, site, pluginReadmes));
   for (const file of EXPOSED_FILES) {
     if (file.base === "home") later(probes.run(exposedFileProbe(file, paths)));
     else whenSettled((site) => probes.run(exposedFileProbe(file, site)));

@@ -65,10 +65,20 @@ export async function sampleTtfb(client: SafeClient, homepage: HomepageArtifact)
   homepage.ttfb_ms = round(median(homepage.ttfb_samples_ms));
 }
 
+/** Kept of a sampled script's or stylesheet's text: its opening comment, where a banner is. */
+export const ASSET_HEAD_CHARS = 1_024;
+
+/** The start of a script or stylesheet that opens with a comment (a banner), else nothing. */
+function bannerHead(asset: AssetArtifact, body: Buffer): string | undefined {
+  if (asset.status !== 200 || (asset.type !== "script" && asset.type !== "style")) return undefined;
+  const text = new TextDecoder("utf-8").decode(body.subarray(0, ASSET_HEAD_CHARS * 4)).slice(0, ASSET_HEAD_CHARS);
+  return /^\uFEFF?\s*(?:(["'])use strict\1;?\s*)?(?:\/\*|\/\/)/.test(text) ? text : undefined;
+}
+
 /**
  * A bounded sample of the site's own assets — on its origin, or on the asset origins serving
  * its plugin and theme files (a CDN, a pull zone: detect/site-paths.ts) — for sizes,
- * compression, caching.
+ * compression, caching, and the banners of scripts and stylesheets.
  */
 export async function sampleAssets(client: SafeClient, homepage: HttpArtifact, paths: SitePaths, artifacts: Artifacts) {
   const origins = new Set([paths.origin, ...paths.assetBases.map((base) => new URL(base).origin)]);
@@ -103,6 +113,8 @@ export async function sampleAssets(client: SafeClient, homepage: HttpArtifact, p
         asset.status = result.status;
         asset.headers = headersToRecord(result.headers);
         asset.bytes = result.body.byteLength;
+        const head = bannerHead(asset, result.body);
+        if (head) asset.head = head;
       } catch (error) {
         artifacts.errors.push(failureEntry("asset", asset.url, error));
       }

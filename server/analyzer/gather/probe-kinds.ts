@@ -63,6 +63,8 @@ export interface ProbeKind extends ProbeRequest {
   readonly url: ProbeUrl;
   /** Which stage asks it: gather (every analysis) or aggressive enumeration (opt-in). */
   readonly askedBy: "gather" | "enumeration";
+  /** When it is asked, if not always (docs/probes.md's "asked" column says it first). */
+  readonly when?: string;
   /** What the answer proves, in a sentence (docs/probes.md). */
   readonly proves: string;
   /** The checks whose result depends on the answer (through the facts). */
@@ -91,6 +93,22 @@ const EXPOSED_CHECKS = [
   "security.installer_log_exposed",
   "security.backup_dir_exposed",
 ] as const satisfies readonly CheckId[];
+/** The checks a plugin's version feeds. */
+const VERSION_CHECKS = [
+  "components.plugins_outdated",
+  "components.plugins_vulnerable",
+] as const satisfies readonly CheckId[];
+/** Read of a changelog: its newest entries are at the top (an oldest-first one is only read if small). */
+export const CHANGELOG_HEAD_BYTES = 32 * 1024;
+/** Read of a .pot: its header entry is in the first lines. */
+export const POT_HEAD_BYTES = 4 * 1024;
+/** Read of a package.json / composer.json: JSON parses whole or not at all. */
+export const MANIFEST_BYTES = 64 * 1024;
+/** Read of a plugin's own script or stylesheet: the banner comment it opens with. */
+export const ASSET_HEAD_BYTES = 2 * 1024;
+const VERSION_FILES_WHEN =
+  "for a plugin found without a version, after its readme.txt, until one file settles it (a few per plugin and per report); in aggressive mode for every plugin";
+const AGGRESSIVE_FILES_WHEN = "aggressive mode only, for a plugin whose version the files read so far did not settle";
 const USER_CHECKS = ["security.user_enumeration", "security.admin_username"] as const satisfies readonly CheckId[];
 
 /** Every probe kind, by name: the key itself for a fixed key, the key's prefix for a pattern. */
@@ -285,9 +303,92 @@ export const PROBE_KINDS = {
     maxBytes: 64 * 1024, // the name, Stable tag and changelog are in the first 64 KB
     askedBy: "gather",
     proves:
-      "A plugin's readme.txt: its name, and its version (Stable tag, changelog). Asked for plugins seen on the page, in the REST API or in the plugins listing.",
+      "A plugin's readme.txt: its name, and its version (Stable tag, changelog). Asked for plugins seen on the page, in the REST API or in the plugins listing, and for any other plugin found without a version.",
     checks: ["components.plugin_versions_exposed", "components.plugins_outdated", "components.plugins_vulnerable"],
-    facts: ["plugins (detect/plugins.ts)"],
+    facts: ["plugins (detect/plugins.ts, detect/finders/files.ts)"],
+  },
+  plugin_pot: {
+    key: "plugin_pot:<slug>",
+    url: { from: "content", path: "plugins/<slug>/languages/<slug>.pot", componentFile: true },
+    headers: { range: `bytes=0-${POT_HEAD_BYTES - 1}` },
+    maxBytes: POT_HEAD_BYTES,
+    askedBy: "gather",
+    when: VERSION_FILES_WHEN,
+    proves:
+      "A plugin's translation template: its header's Project-Id-Version (\"Name 1.2.3\") is written from the plugin header when the template is built.",
+    checks: VERSION_CHECKS,
+    facts: ["plugins (detect/finders/files.ts)"],
+  },
+  plugin_changelog: {
+    key: "plugin_changelog:<slug>",
+    url: { from: "content", path: "plugins/<slug>/changelog.txt", componentFile: true },
+    headers: { range: `bytes=0-${CHANGELOG_HEAD_BYTES - 1}` },
+    maxBytes: CHANGELOG_HEAD_BYTES,
+    askedBy: "gather",
+    when: VERSION_FILES_WHEN,
+    proves: "A plugin's changelog.txt: its newest released entry (an archive of older entries names none).",
+    checks: VERSION_CHECKS,
+    facts: ["plugins (detect/finders/files.ts)"],
+  },
+  plugin_changelog_md: {
+    key: "plugin_changelog_md:<slug>",
+    url: { from: "content", path: "plugins/<slug>/CHANGELOG.md", componentFile: true },
+    headers: { range: `bytes=0-${CHANGELOG_HEAD_BYTES - 1}` },
+    maxBytes: CHANGELOG_HEAD_BYTES,
+    askedBy: "gather",
+    when: VERSION_FILES_WHEN,
+    proves:
+      "A plugin's CHANGELOG.md: its newest released entry (Keep a Changelog's [Unreleased] and entries marked unreleased are skipped).",
+    checks: VERSION_CHECKS,
+    facts: ["plugins (detect/finders/files.ts)"],
+  },
+  plugin_package_json: {
+    key: "plugin_package_json:<slug>",
+    url: { from: "content", path: "plugins/<slug>/package.json", componentFile: true },
+    maxBytes: MANIFEST_BYTES,
+    askedBy: "enumeration",
+    when: AGGRESSIVE_FILES_WHEN,
+    proves:
+      "A plugin's package.json: its version, counted only when its name is the plugin's (not a build tool's template).",
+    checks: VERSION_CHECKS,
+    facts: ["plugins (detect/finders/files.ts)"],
+  },
+  plugin_composer_json: {
+    key: "plugin_composer_json:<slug>",
+    url: { from: "content", path: "plugins/<slug>/composer.json", componentFile: true },
+    maxBytes: MANIFEST_BYTES,
+    askedBy: "enumeration",
+    when: AGGRESSIVE_FILES_WHEN,
+    proves: "A plugin's composer.json: its version, counted only when its name (vendor/<name>) is the plugin's.",
+    checks: VERSION_CHECKS,
+    facts: ["plugins (detect/finders/files.ts)"],
+  },
+  plugin_pot_lang: {
+    key: "plugin_pot_lang:<slug>",
+    url: { from: "content", path: "plugins/<slug>/lang/<slug>.pot", componentFile: true },
+    headers: { range: `bytes=0-${POT_HEAD_BYTES - 1}` },
+    maxBytes: POT_HEAD_BYTES,
+    askedBy: "enumeration",
+    when: AGGRESSIVE_FILES_WHEN,
+    proves:
+      "The translation template where older plugins keep it (lang/ rather than languages/): its Project-Id-Version.",
+    checks: VERSION_CHECKS,
+    facts: ["plugins (detect/finders/files.ts)"],
+  },
+  plugin_asset: {
+    key: "plugin_asset:<slug>",
+    url: {
+      from: "found",
+      how: "the first script or stylesheet of the plugin the page loads on the site's origin, when the asset sample did not already read one",
+    },
+    headers: { range: `bytes=0-${ASSET_HEAD_BYTES - 1}` },
+    maxBytes: ASSET_HEAD_BYTES,
+    askedBy: "enumeration",
+    when: AGGRESSIVE_FILES_WHEN,
+    proves:
+      "The banner a plugin's own script or stylesheet opens with (/*! Name v1.2.3 */, Version: under the plugin's name); a bundled library's banner names something else.",
+    checks: VERSION_CHECKS,
+    facts: ["plugins (detect/finders/files.ts)"],
   },
   http_redirect: {
     key: "http_redirect",

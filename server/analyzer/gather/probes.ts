@@ -69,9 +69,9 @@ export function restRoute(root: string, route: string): string {
   return new URL(route, root.endsWith("/") ? root : `${root}/`).toString();
 }
 
-/** A URL template with its <…> filled (a function, so that "$&" in a value stays text). */
+/** A URL template with its <…> filled, every one (`plugins/<slug>/languages/<slug>.pot`); a function, so that "$&" in a value stays text. */
 const withValue = (template: string, value: string | undefined) =>
-  value === undefined ? template : template.replace(/<[a-z]+>/, () => value);
+  value === undefined ? template : template.replace(/<[a-z]+>/g, () => value);
 
 /** The URL of a kind whose URL is not `found`, at a site; `value` fills the <…> of its path or route. */
 export function probeUrl(name: ProbeName, site: ProbeSite, value?: string): string {
@@ -128,5 +128,12 @@ export const MAX_PLUGIN_READMES = 20;
 /** Readmes of plugins known only from a listing, on top of the page's and the REST API's. */
 export const MAX_LISTED_PLUGIN_READMES = 20;
 export const MAX_THEME_STYLES = 3;
+/**
+ * Version files (gather/version-files.ts) of a passive report: at most this many requests
+ * in all beyond the readmes asked anyway, and at most MAX_PASSIVE_FILES_PER_PLUGIN files
+ * after a plugin's readme.txt.
+ */
+export const MAX_PASSIVE_VERSION_READS = 12;
+export const MAX_PASSIVE_FILES_PER_PLUGIN = 3;
 export const MAX_EXTRA_SITEMAPS = 3;
 export const MAX_ASSET_SAMPLE = 12;

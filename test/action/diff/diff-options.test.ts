@@ -1,7 +1,7 @@
 /**
  * One parser for the diff's options (shared/diff-options.ts): the Action's inputs, the CLI's
- * flags, the API's query and the web compare page read fail-on, max-score-drop, budgets (and
- * the Action and the CLI the baseline) here, each naming the option its own way.
+ * flags, the API's query and the web compare page read fail-on, max-score-drop, budgets,
+ * assertions and the baseline here, each naming the option its own way.
  */
 import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
@@ -10,13 +10,22 @@ import { parseBudgets } from "../../../shared/diff.ts";
 import {
   DiffOptionsError,
   diffQuery,
+  formatAssertions,
   formatBudgets,
+  MAX_ASSERTIONS,
   type ParsedDiffOptions,
+  parseAssertions,
   parseBaseline,
   parseDiffOptions,
 } from "../../../shared/diff-options.ts";
 
-const FLAGS = { failOn: "--fail-on", maxScoreDrop: "--max-score-drop", budgets: "--budgets", baseline: "--baseline" };
+const FLAGS = {
+  failOn: "--fail-on",
+  maxScoreDrop: "--max-score-drop",
+  budgets: "--budgets",
+  assert: "--assert",
+  baseline: "--baseline",
+};
 
 const refusal = (run: () => unknown): DiffOptionsError => {
   try {
@@ -30,7 +39,7 @@ const refusal = (run: () => unknown): DiffOptionsError => {
 
 describe("parseDiffOptions", () => {
   test("defaults: fail on high, no score limit, no budgets — for absent and empty values alike", () => {
-    const defaults: ParsedDiffOptions = { failOn: "high", maxScoreDrop: null, budgets: {} };
+    const defaults: ParsedDiffOptions = { failOn: "high", maxScoreDrop: null, budgets: {}, assertions: [] };
     expect(parseDiffOptions({})).toEqual(defaults);
     expect(parseDiffOptions({ failOn: "", maxScoreDrop: " ", budgets: "" })).toEqual(defaults);
   });
@@ -40,6 +49,7 @@ describe("parseDiffOptions", () => {
       failOn: "medium",
       maxScoreDrop: 5,
       budgets: { ttfb_ms: 800, score: 80 },
+      assertions: [],
     });
     expect(parseDiffOptions({ failOn: " none ", maxScoreDrop: 0 })).toMatchObject({ failOn: "none", maxScoreDrop: 0 });
     expect(parseDiffOptions({ maxScoreDrop: "100" }).maxScoreDrop).toBe(100);
@@ -85,13 +95,73 @@ describe("parseDiffOptions", () => {
         value,
         schemaAccepts({ max_score_drop: value }),
       ]);
+    // The endpoint takes base as optional; the schema takes any short string, the parser only the baselines.
+    expect(Value.Check(schema, {})).toBe(true);
+  });
+});
+
+describe("parseAssertions (the assert option)", () => {
+  test("check ids and globs with error, warn or off; commas, newlines, = or :, quotes and comments as YAML writes them", () => {
+    const text = `
+# gate on security, only warn on the meta description
+security.*: error
+"seo.meta_description": warn
+'performance.*'=OFF, *.https : Error
+`;
+    expect(parseDiffOptions({ assert: text }).assertions).toEqual([
+      { pattern: "security.*", level: "error" },
+      { pattern: "seo.meta_description", level: "warn" },
+      { pattern: "performance.*", level: "off" },
+      { pattern: "*.https", level: "error" },
+    ]);
+    expect(parseAssertions("*: warn")).toEqual([{ pattern: "*", level: "warn" }]);
+    expect(parseAssertions("")).toEqual([]);
+  });
+
+  test("refuses in plain words, naming the option as the caller does", () => {
+    const cases: [string, string][] = [
+      [
+        "security.https",
+        '--assert: "security.https" is not of the form check: level, e.g. security.*: error, seo.meta_description: warn.',
+      ],
+      [
+        "security.https: fatal",
+        '--assert: "security.https: fatal": the level must be error, warn or off, got "fatal".',
+      ],
+      [
+        "security: error",
+        '--assert: "security" is not a check id; a check id is category.name (seo.meta_description), and security.* is every check of a category.',
+      ],
+      [
+        "security/https: error",
+        '--assert: "security/https" is neither a check id (category.name, e.g. seo.meta_description) nor a glob of them (security.*, *).',
+      ],
+      ["seo.title: warn, SEO.title: error", '--assert: "seo.title" is given twice.'],
+    ];
+    for (const [text, message] of cases) {
+      const error = refusal(() => parseDiffOptions({ assert: text }, FLAGS));
+      expect(error.option).toBe("assert");
+      expect(error.message).toBe(message);
+    }
+    expect(refusal(() => parseDiffOptions({ assert: "x" })).message).toStartWith("assert: ");
+    const many = Array.from({ length: MAX_ASSERTIONS + 1 }, (_, i) => `seo.c${i}: warn`).join("\n");
+    expect(refusal(() => parseDiffOptions({ assert: many })).message).toBe(
+      `assert: at most ${MAX_ASSERTIONS} assertions.`,
+    );
+  });
+
+  test("the query form parses back to the same assertions", () => {
+    const assertions = parseAssertions("security.*: error\nseo.meta_description: warn\nperformance.ttfb: off");
+    expect(formatAssertions(assertions)).toBe("security.*:error,seo.meta_description:warn,performance.ttfb:off");
+    expect(parseAssertions(formatAssertions(assertions))).toEqual(assertions);
   });
 });
 
 describe("parseBaseline", () => {
-  test("latest by default, none, or a report id", () => {
-    expect(parseBaseline(undefined, "--baseline")).toBe("latest");
-    expect(parseBaseline(" ", "--baseline")).toBe("latest");
+  test("last-passing by default, latest, none, or a report id", () => {
+    expect(parseBaseline(undefined, "--baseline")).toBe("last-passing");
+    expect(parseBaseline(" ", "--baseline")).toBe("last-passing");
+    expect(parseBaseline("latest", "--baseline")).toBe("latest");
     expect(parseBaseline("none", "--baseline")).toBe("none");
     expect(parseBaseline("rep_01hzx8m3k2v7q9w4e5r6t7y8u9", "--baseline")).toBe("rep_01hzx8m3k2v7q9w4e5r6t7y8u9");
   });
@@ -99,7 +169,9 @@ describe("parseBaseline", () => {
   test("anything else is refused before a report is paid for", () => {
     const error = refusal(() => parseBaseline("previous", "Input baseline"));
     expect(error.option).toBe("baseline");
-    expect(error.message).toBe('Input baseline must be "latest", "none" or a report id (rep_…), got "previous".');
+    expect(error.message).toBe(
+      'Input baseline must be "last-passing", "latest", "none" or a report id (rep_…), got "previous".',
+    );
   });
 });
 
@@ -113,10 +185,20 @@ describe("the query the Action and the CLI send", () => {
 
   test("the options as query parameters; no score limit and no budgets are left out", () => {
     expect(diffQuery(parseDiffOptions({}))).toEqual({ fail_on: "high" });
-    expect(diffQuery(parseDiffOptions({ failOn: "none", maxScoreDrop: "3", budgets: "html_bytes=250kB" }))).toEqual({
+    expect(
+      diffQuery(
+        parseDiffOptions({
+          failOn: "none",
+          maxScoreDrop: "3",
+          budgets: "html_bytes=250kB",
+          assert: "security.*: error",
+        }),
+      ),
+    ).toEqual({
       fail_on: "none",
       max_score_drop: "3",
       budgets: "html_bytes=250000",
+      assert: "security.*:error",
     });
   });
 });

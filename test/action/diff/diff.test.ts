@@ -51,6 +51,7 @@ describe("diff examples", () => {
     expect(result.verdict).toEqual({
       result: "fail",
       reasons: ["1 check regressed at severity high or above: security.https"],
+      warnings: [],
     });
     expect(diff(base, head, { failOn: "critical" }).verdict.result).toBe("pass");
     expect(diff(base, head, { failOn: "none" }).verdict.result).toBe("pass");
@@ -83,6 +84,7 @@ describe("diff examples", () => {
     expect(budgeted.verdict).toEqual({
       result: "fail",
       reasons: ["Time to first byte is 100 ms, over the budget of 50 ms"],
+      warnings: [],
     });
   });
 

@@ -629,6 +629,46 @@ describe("hostile listings, header floods and comments (the passive finders)", (
   });
 });
 
+describe("hostile plugin files (versions from files)", () => {
+  test("bait in readme, changelogs, template and manifests: bounded reads and work, no version invented", async () => {
+    // 30 plugins on the page, none with a version: the passive reads stop at their report cap.
+    const scripts = Array.from(
+      { length: 30 },
+      (_, i) => `<script src="/wp-content/plugins/bait-${i}/app.js"></script>`,
+    ).join("");
+    const baitReadme = `=== Bait ===\nStable tag:${" ".repeat(60_000)}\n\n== Changelog ==\n${"= 9.9 =\n= 1.0 =\n= 8.8 =\n= 2.0 =\n".repeat(2_000)}`;
+    const target = site(
+      { "/": (_request, self) => new Response(wordpressPage(self.url, scripts), { headers: HTML }) },
+      (request, self) => {
+        const path = new URL(request.url).pathname;
+        if (path.endsWith("/readme.txt"))
+          return new Response(baitReadme, { headers: { "content-type": "text/plain" } });
+        // Range ignored: 5 MB of headings made to backtrack, and of template headers without an entry.
+        if (path.endsWith("/changelog.txt"))
+          return new Response(repeated(self, `= ${" ".repeat(290)}x\n`, 5 * MiB), {
+            headers: { "content-type": "text/plain" },
+          });
+        if (path.endsWith(".pot"))
+          return new Response(repeated(self, '"Project-Id-Version: Bait 1.2.3\\n"\n', 5 * MiB), {
+            headers: { "content-type": "text/plain" },
+          });
+        // A soft 404: every other file "exists" as the theme's HTML page.
+        return new Response("<!doctype html><html><body><h2>## 9.9.9</h2> Stable tag: 9.9.9</body></html>", {
+          headers: HTML,
+        });
+      },
+    );
+    const outcome = await expectReport(target.url);
+    const plugins = (outcome.body.plugins ?? []) as { slug: string; version: string | null }[];
+    expect(plugins.length).toBe(30);
+    for (const plugin of plugins) expect(plugin.version).toBeNull();
+    const fileReads = target.hits.filter((hit) => /\.pot|changelog\.txt|CHANGELOG\.md|\.json/.test(hit));
+    expect(fileReads.length).toBeLessThanOrEqual(12);
+    expect(target.hits.filter((hit) => hit.endsWith("/readme.txt")).length).toBe(20);
+    expect(target.sent.bytes).toBeLessThan(64 * MiB);
+  });
+});
+
 describe("afterwards", () => {
   test("every report validates against the report JSON Schema", () => {
     expect(reports.length).toBeGreaterThan(15);

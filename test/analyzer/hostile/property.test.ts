@@ -596,6 +596,12 @@ const PROBE_CAPS: Partial<Record<ProbeKey, number>> = {
   "exposed:/wp-content/debug.log": 4 * 1024,
   "theme_style:twentytwentyone": 16 * 1024,
   "plugin_readme:akismet": 64 * 1024,
+  "plugin_changelog:akismet": 32 * 1024,
+  "plugin_changelog_md:akismet": 32 * 1024,
+  "plugin_pot:akismet": 4 * 1024,
+  "plugin_package_json:akismet": 64 * 1024,
+  "plugin_composer_json:akismet": 64 * 1024,
+  "plugin_asset:akismet": 2 * 1024,
   plugins_listing: 256 * 1024,
   themes_listing: 256 * 1024,
 };
@@ -653,10 +659,23 @@ const REPEATED = [
   '<meta name="generator" content="Elementor ',
   "<h1>Index of /",
   "[To Parent Directory]",
+  // Version files: changelog headings, readme fields, .pot headers, banners.
+  "= ",
+  "= 1.",
+  "## [",
+  "**",
+  "* 1.2 ",
+  "2024-01-01 - version ",
+  "Stable tag:",
+  "**Stable tag:** ",
+  '"Project-Id-Version: a ',
+  "/*! a v",
+  " * Version: ",
 ];
 
 function repeatedSite(unit: string): Artifacts {
-  const homepage = `<html><head><link rel="https://api.w.org/" href="http://x.test/wp-json/"><meta name="generator" content="WordPress 6.4"></head><body class="wp-theme-twentytwentyone">${unit.repeat(1_000)}</body></html>`;
+  // akismet's script puts it on the page, so that its version files are read.
+  const homepage = `<html><head><link rel="https://api.w.org/" href="http://x.test/wp-json/"><meta name="generator" content="WordPress 6.4"><script src="http://x.test/wp-content/plugins/akismet/a.js"></script></head><body class="wp-theme-twentytwentyone">${unit.repeat(1_000)}</body></html>`;
   const artifacts = homepageOnly("http://x.test/", homepage);
   for (const [key, cap] of Object.entries(PROBE_CAPS) as [ProbeKey, number][]) {
     artifacts.probes[key] = answer(

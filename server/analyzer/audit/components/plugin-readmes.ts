@@ -8,7 +8,7 @@ import { makeCheck } from "../catalogue.ts";
 import type { Audit } from "../types.ts";
 
 /** Evidence sources detect/plugins.ts records for a version read from readme.txt. */
-const README_VERSION_SOURCES = new Set(["readme_stable_tag", "readme_changelog"]);
+const README_VERSION_SOURCES = new Set(["readme_stable_tag", "readme_version", "readme_changelog"]);
 
 export const auditPluginReadmes: Audit = ({ plugins, probes }) => {
   const id = "components.plugin_versions_exposed";

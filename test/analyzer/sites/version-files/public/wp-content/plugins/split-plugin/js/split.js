@@ -1,0 +1,1 @@
+(function(){document.documentElement.classList.add("split-ready");})();
