@@ -38,7 +38,7 @@ describe.each(BACKENDS)("generate-report on %s", (backend) => {
     expect(report.id).toMatch(/^rep_[0-9a-z]{26}$/);
     expect(created.headers.get("location")).toBe(`${service.url}/api/report/${report.id}`);
     expect(report.status).toBe("completed");
-    expect(report.schema_version).toBe("1.3.0");
+    expect(report.schema_version).toBe("1.4.0");
     expect(report.url).toBe(blog.url);
     expect(report.final_url).toBe(blog.url);
     expect(report.metadata).toEqual(metadata);

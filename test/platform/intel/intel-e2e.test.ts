@@ -45,7 +45,7 @@ describe.skipIf(!HAS_WORDPRESS).each(BACKENDS)("component intelligence on the re
   test("both reports validate against the published schema (1.2.0)", () => {
     for (const report of [before, after]) {
       expectValidReport(report);
-      expect(report.schema_version).toBe("1.3.0");
+      expect(report.schema_version).toBe("1.4.0");
     }
   });
 
