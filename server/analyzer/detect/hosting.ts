@@ -115,7 +115,8 @@ function cacheComment(comments: readonly string[]): { name: string; comment: str
     if (comment) return { name, comment };
   }
   for (const comment of comments) {
-    if (NOT_CACHED.test(comment)) continue;
+    // Most comments are markup landmarks (<!-- wp:paragraph -->, <!-- #main -->): skip them cheaply.
+    if (!/cach|optimi/i.test(comment) || NOT_CACHED.test(comment)) continue;
     const match = GENERIC_CACHE_COMMENT.exec(comment);
     const name = cacheName(match?.[1] ?? match?.[2] ?? "");
     if (name) return { name: siteText(name, 60), comment };

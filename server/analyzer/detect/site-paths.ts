@@ -114,6 +114,12 @@ function homeFromRestRoot(restRoot: string, origin: string): string | null {
   return null;
 }
 
+/** A folder seen in the page, with the path of a file that showed it (quoted as evidence). */
+interface Seen {
+  folder: string;
+  path: string;
+}
+
 /** The most frequent of a list of values (the first seen wins a tie). */
 function mostCommon(values: readonly string[]): string | undefined {
   const counts = new Map<string, number>();
@@ -160,7 +166,27 @@ export function detectSitePaths(artifacts: { homepage: HttpArtifact; probes?: Ar
   const origin = home.origin;
   const page = pageOf(homepage);
   const resources = pageResources(page, homepage.body, homepage.url);
-  const own = resources.filter((resource) => resource.url.origin === origin);
+  // One pass over the site's own files: core's folders, the content directory's, uploads.
+  // (A 2 MB page has a thousand resources: cheap substring tests before each pattern.)
+  const coreFiles: Seen[] = [];
+  const contentFolders: Seen[] = [];
+  const uploads: Seen[] = [];
+  for (const { url } of resources) {
+    if (url.origin !== origin) continue;
+    const path = url.pathname;
+    if (path.includes("/wp-")) {
+      const folder = folderBefore(path, /\/wp-(?:includes|admin)\//);
+      if (folder !== null && !COMPONENT_FILE.test(folder)) coreFiles.push({ folder, path });
+    }
+    if (path.includes("plugins/") || path.includes("themes/")) {
+      const match = COMPONENT_FILE.exec(path);
+      if (match?.[1] && !CORE_FILE.test(match[1])) contentFolders.push({ folder: match[1], path });
+    }
+    if (path.includes("/uploads/")) {
+      const folder = folderBefore(path, /\/uploads\/(?:sites\/\d+\/)?\d{4}\/\d{2}\//);
+      if (folder !== null && !CORE_FILE.test(folder)) uploads.push({ folder, path });
+    }
+  }
   const restRoot = restRootOf(homepage);
   const rest = restIndexUrls(probes.rest_root);
   const found: Record<SiteBase, Evidence[]> = { home: [], core: [], content: [] };
@@ -183,10 +209,6 @@ export function detectSitePaths(artifacts: { homepage: HttpArtifact; probes?: Ar
   // Core.
   let coreBase = sameSiteFolder(rest.url, origin);
   if (coreBase) found.core.push({ source: "core_rest_index", value: siteText(`url: ${rest.url}`, 200), url: restUrl });
-  const coreFiles = own.flatMap(({ url }) => {
-    const folder = folderBefore(url.pathname, /\/wp-(?:includes|admin)\//);
-    return folder === null || COMPONENT_FILE.test(folder) ? [] : [{ folder, path: url.pathname }];
-  });
   const ajax = adminAjaxPaths(homepage, origin).map((path) => ({
     folder: path.replace(/wp-admin\/admin-ajax\.php$/, ""),
     path,
@@ -215,14 +237,6 @@ export function detectSitePaths(artifacts: { homepage: HttpArtifact; probes?: Ar
 
   // Content, on the site's origin.
   let contentBase: string | null = null;
-  const contentFolders = own.flatMap(({ url }) => {
-    const match = COMPONENT_FILE.exec(url.pathname);
-    return match?.[1] && !CORE_FILE.test(match[1]) ? [{ folder: match[1], path: url.pathname }] : [];
-  });
-  const uploads = own.flatMap(({ url }) => {
-    const folder = folderBefore(url.pathname, /\/uploads\/(?:sites\/\d+\/)?\d{4}\/\d{2}\//);
-    return folder === null || CORE_FILE.test(folder) ? [] : [{ folder, path: url.pathname }];
-  });
   for (const [source, seen] of [
     ["content_files", contentFolders],
     ["content_uploads", uploads],
@@ -290,13 +304,20 @@ export function componentAssets(
   folders: readonly string[],
 ): Map<string, string[]> {
   const found = new Map<string, string[]>();
-  const bases = [paths.contentBase, ...paths.assetBases];
+  const local = new URL(paths.contentBase).pathname;
+  const remote = paths.assetBases.map((base) => new URL(base)).map((base) => [base.origin, base.pathname] as const);
   for (const resource of pageResources(pageOf(homepage), homepage.body, homepage.url)) {
-    const href = `${resource.url.origin}${resource.url.pathname}`;
-    const base = bases.find((candidate) => href.startsWith(candidate));
-    if (!base) continue;
-    const [folder, slug = "", ...rest] = href.slice(base.length).split("/");
-    if (!folder || !folders.includes(folder) || rest.length === 0 || !isComponentSlug(slug)) continue;
+    const { origin, pathname } = resource.url;
+    let rest: string | undefined;
+    if (origin === paths.origin) {
+      if (pathname.startsWith(local)) rest = pathname.slice(local.length);
+    } else {
+      const base = remote.find(([host, path]) => host === origin && pathname.startsWith(path));
+      if (base) rest = pathname.slice(base[1].length);
+    }
+    if (rest === undefined) continue;
+    const [folder, slug = "", ...more] = rest.split("/");
+    if (!folder || !folders.includes(folder) || more.length === 0 || !isComponentSlug(slug)) continue;
     const urls = found.get(slug) ?? [];
     if (urls.length < 20) urls.push(resource.url.toString());
     found.set(slug, urls);
