@@ -659,6 +659,16 @@ const REPEATED = [
   '<meta name="generator" content="Elementor ',
   "<h1>Index of /",
   "[To Parent Directory]",
+  // The install's shape (REST index fields, core and content folders, asset origins) and cache comments.
+  '"url":"',
+  '"home":"http:\\/\\/x.test\\/',
+  "wp-admin/admin-ajax.php",
+  "\\/wp-admin\\/admin-ajax.php",
+  "/app/plugins/a/",
+  "/uploads/2024/01/",
+  "https://cdn.test/app/themes/a/",
+  "Cached by a ",
+  "a cache file was created",
   // Version files: changelog headings, readme fields, .pot headers, banners.
   "= ",
   "= 1.",
