@@ -95,7 +95,7 @@ export function renderProbeDocs(): string {
     "|---|---|---|---|---|",
   );
   for (const file of EXPOSED_FILES) {
-    const base = { home: "home", core: "core directory", content: "content directory" }[file.base];
+    const base = `${{ home: "home", core: "core directory", content: "content directory" }[file.base]}${file.alsoUnderCore ? " (and the core directory, when it is not home)" : ""}`;
     const probe = exposedFileProbe(file, EXAMPLE_SITE);
     const read = `${kib(probe.maxBytes ?? PROBE_MAX_BYTES)}${probe.headers?.range ? ` (range: ${probe.headers.range})` : ""}`;
     lines.push(`| ${code(file.path)} | ${base} | ${code(file.kind)} | ${read} | ${code(probe.key)} |`);

@@ -78,6 +78,9 @@ describe("gather on a site that hides its shape from the homepage", () => {
     ]) {
       expect([hit, site.hits.indexOf(hit) > rest]).toEqual([hit, true]);
     }
+    // wp-config.php backups: beside home and beside core.
+    expect(site.hits).toContain("GET /wp-config.php.bak");
+    expect(site.hits.indexOf("GET /wp/wp-config.php.bak")).toBeGreaterThan(rest);
     for (const path of ["/xmlrpc.php", "/wp-login.php", "/readme.html", "/wp-admin/install.php"])
       expect(site.hits.filter((hit) => hit.endsWith(` ${path}`))).toEqual([]);
   });

@@ -115,6 +115,14 @@ describe("requests built from the records", () => {
       "wp-config.php.bak": "https://example.com/wp-config.php.bak",
       ".env": "https://example.com/.env",
     });
+    // wp-config.php sits in core's directory or the one above it: its backups are asked in both.
+    const beside = EXPOSED_FILES.filter((file) => file.alsoUnderCore).map(
+      (file) => exposedFileProbe(file, BEDROCK, "core").url,
+    );
+    expect(beside).toContain("https://example.com/wp/wp-config.php.bak");
+    expect(EXPOSED_FILES.filter((file) => file.alsoUnderCore).every((file) => file.kind === "config_backup")).toBe(
+      true,
+    );
   });
 
   test("REST routes follow the root's style; found URLs are given", () => {

@@ -114,6 +114,12 @@ export async function gather(url: string, client: SafeClient): Promise<Artifacts
     if (file.base === "home") later(probes.run(exposedFileProbe(file, paths)));
     else whenSettled((site) => probes.run(exposedFileProbe(file, site)));
   }
+  // wp-config.php backups also beside core, when core has its own directory (/wp/).
+  whenSettled(async (site) => {
+    if (site.coreBase === site.homeBase) return;
+    const beside = EXPOSED_FILES.filter((file) => file.alsoUnderCore);
+    await Promise.all(beside.map((file) => probes.run(exposedFileProbe(file, site, "core"))));
+  });
   if (new URL(homepage.url).protocol === "https:") {
     const plain = new URL(homepage.url);
     plain.protocol = "http:";

@@ -425,6 +425,11 @@ export interface ExposedFileSpec {
   /** Path relative to WordPress's home, its core directory or the content directory (`base`). */
   path: string;
   base: "home" | "core" | "content";
+  /**
+   * Also asked under the core directory when it is not home: wp-config.php lives in core's
+   * directory or the one above it (home, in the Bedrock layout), and its backups beside it.
+   */
+  alsoUnderCore?: true;
   kind: ExposedKind;
   /** Read only the first bytes (logs and dumps can be huge). */
   range?: boolean;
@@ -444,13 +449,13 @@ export type ExposedKind =
 /** Files and folders that must never be public (probe `exposed:<path>`). */
 export const EXPOSED_FILES: readonly ExposedFileSpec[] = [
   { path: "debug.log", base: "content", kind: "debug_log", range: true },
-  { path: "wp-config.php.bak", base: "home", kind: "config_backup" },
-  { path: "wp-config.php~", base: "home", kind: "config_backup" },
-  { path: "wp-config.php.save", base: "home", kind: "config_backup" },
-  { path: "wp-config.php.old", base: "home", kind: "config_backup" },
-  { path: "wp-config.php.orig", base: "home", kind: "config_backup" },
-  { path: "wp-config.php.txt", base: "home", kind: "config_backup" },
-  { path: ".wp-config.php.swp", base: "home", kind: "config_backup" },
+  { path: "wp-config.php.bak", base: "home", alsoUnderCore: true, kind: "config_backup" },
+  { path: "wp-config.php~", base: "home", alsoUnderCore: true, kind: "config_backup" },
+  { path: "wp-config.php.save", base: "home", alsoUnderCore: true, kind: "config_backup" },
+  { path: "wp-config.php.old", base: "home", alsoUnderCore: true, kind: "config_backup" },
+  { path: "wp-config.php.orig", base: "home", alsoUnderCore: true, kind: "config_backup" },
+  { path: "wp-config.php.txt", base: "home", alsoUnderCore: true, kind: "config_backup" },
+  { path: ".wp-config.php.swp", base: "home", alsoUnderCore: true, kind: "config_backup" },
   { path: ".env", base: "home", kind: "env_file" },
   { path: ".git/HEAD", base: "home", kind: "git" },
   { path: "wp-admin/install.php", base: "core", kind: "installer" },

@@ -114,9 +114,13 @@ export function probeOf(name: ProbeName, site: ProbeSite, value?: string): Probe
 /** The first 4 KiB of a file that can be huge: enough for its content to prove what it is. */
 const RANGE: ProbeRequest = { headers: { range: "bytes=0-4095" }, maxBytes: 4096 };
 
-/** The probe of an exposed file at a site. */
-export function exposedFileProbe(file: ExposedFileSpec, site: ProbeSite): ProbeSpec {
-  const base = { home: site.homeBase, core: site.coreBase, content: site.contentBase }[file.base];
+/** The probe of an exposed file at a site, under its base (or `under`: core, for a file `alsoUnderCore`). */
+export function exposedFileProbe(
+  file: ExposedFileSpec,
+  site: ProbeSite,
+  under: ExposedFileSpec["base"] = file.base,
+): ProbeSpec {
+  const base = { home: site.homeBase, core: site.coreBase, content: site.contentBase }[under];
   const url = new URL(file.path, base).toString();
   return { ...probeAt("exposed", url), ...(file.range ? RANGE : {}) };
 }
