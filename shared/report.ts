@@ -312,6 +312,39 @@ const latestVersionReason = () =>
     Nullable(LatestVersionReasonSchema, { description: "Null when latest_version is known. Since 1.1.0." }),
   );
 
+export const SiteLayoutSchema = named(
+  "SiteLayout",
+  Type.Object(
+    {
+      home_url: Type.String({
+        description:
+          "WordPress's home URL: the site's front page, REST API, feeds and archives (the URL analysed when the site does not say)",
+      }),
+      core_path: Nullable(Type.String(), {
+        description:
+          "URL path of WordPress core (its siteurl: wp-includes/, wp-admin/, wp-login.php, xmlrpc.php), e.g. /wp/ when WordPress has its own directory; null when nothing showed it (probes then assumed the home)",
+      }),
+      content_path: Nullable(Type.String(), {
+        description:
+          "URL path of the content directory on the site's origin, under any name (/wp-content/, /app/); null when nothing showed it (probes then assumed <core>wp-content/)",
+      }),
+      asset_origins: Type.Array(Type.String(), {
+        description:
+          "Other origins (a CDN, a static host, a pull zone) serving this site's plugin and theme files: components are read from them, their readme.txt and style.css asked there",
+      }),
+      evidence: Type.Array(EvidenceSchema, {
+        description:
+          "How each was found: home_*, core_* and content_* sources (the REST index, the page's own files, a probe answering there), asset_origin for each asset origin",
+      }),
+    },
+    {
+      description:
+        'Where WordPress lives on the site, as discovered (docs/detection.md, "The install\'s shape"). Probes go there; a check whose probe found nothing at a place not confirmed is skipped. Since 1.4.0.',
+    },
+  ),
+);
+export type SiteLayout = Static<typeof SiteLayoutSchema>;
+
 export const WordPressInfoSchema = named(
   "WordPressInfo",
   Type.Object({
@@ -330,8 +363,12 @@ export const WordPressInfoSchema = named(
       description: "URL path of the content directory when it is not the default /wp-content",
     }),
     install_path: Nullable(Type.String(), {
-      description: "URL path WordPress is installed under (/ or a subdirectory such as /blog/)",
+      description:
+        "URL path of WordPress's home (/ or a subdirectory such as /blog/); where core is, when it differs, is layout.core_path",
     }),
+    layout: Type.Optional(
+      Nullable(SiteLayoutSchema, { description: "Null when the site does not look like WordPress. Since 1.4.0." }),
+    ),
     multisite: Nullable(Type.Boolean(), { description: "True when multisite hints were seen, null when unknown" }),
     latest_version: Nullable(Type.String(), { description: "Newest release known to the service" }),
     latest_version_reason: latestVersionReason(),
@@ -498,7 +535,10 @@ export const AssetSampleSchema = named(
           "Seconds the asset may be cached (max-age / s-maxage / Expires), null when not cacheable or unknown",
       }),
     },
-    { description: "A same-site asset from the analyzer's sample" },
+    {
+      description:
+        "An asset of the site (its origin, or an asset origin serving its plugin and theme files) from the analyzer's sample",
+    },
   ),
 );
 export type AssetSample = Static<typeof AssetSampleSchema>;
@@ -552,7 +592,8 @@ export const PerformanceInfoSchema = named(
       without_alt: Count(),
     }),
     assets: Type.Array(AssetSampleSchema, {
-      description: "A bounded sample of same-site assets (sizes are decoded bytes)",
+      description:
+        "A bounded sample of the site's assets, on its origin and its asset origins (sizes are decoded bytes)",
     }),
     requests: Type.Array(TimingRowSchema, { description: "One row per request the analyzer made" }),
   }),

@@ -133,7 +133,7 @@ async function enumerateComponents(
   artifacts.mode = "aggressive";
   // Only what enumeration needs to know of passive detection: where WordPress is, and what it found.
   if (isChallengePage(artifacts.homepage)) return;
-  const paths = detectSitePaths(artifacts.homepage);
+  const paths = detectSitePaths(artifacts);
   const wordpress = detectWordPress(artifacts, paths);
   if (!wordpress.detected) {
     artifacts.errors.push({
@@ -159,7 +159,7 @@ const activeThemes = (theme: ThemeInfo | null) => (theme ? [theme, ...(theme.par
 
 /** Detect stage: components, hosting and users from the artifacts. */
 export function detect(artifacts: Artifacts): Detected {
-  const paths = detectSitePaths(artifacts.homepage);
+  const paths = detectSitePaths(artifacts);
   const hosting = detectHosting(artifacts);
   const wordpress = detectWordPress(artifacts, paths);
   const isWordPress = wordpress.detected;

@@ -38,7 +38,7 @@ export interface HomepageArtifact extends HttpArtifact {
 }
 
 /**
- * A same-site asset from the sample. Fetched with GET, not HEAD: compressed responses are
+ * An asset of the site (its origin or an asset origin) from the sample. Fetched with GET, not HEAD: compressed responses are
  * usually chunked without Content-Length, so only reading the body tells their size.
  */
 export interface AssetArtifact {

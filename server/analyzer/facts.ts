@@ -79,6 +79,8 @@ export interface HomepageFacts {
 export interface ProbeAnswer {
   /** The URL that answered (after redirects when the probe follows them). */
   url: string;
+  /** The URL asked (before any redirect): where the probe went (detect/site-paths.ts, askedAt). */
+  asked: string;
   status: number;
   /** The Location header, as sent, when there was one. */
   location?: string;

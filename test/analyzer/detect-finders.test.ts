@@ -29,7 +29,7 @@ async function indexed(artifacts: Artifacts, names = lookup): Promise<Artifacts>
   return copy;
 }
 function pluginsOf(artifacts: Artifacts): PluginInfo[] {
-  const paths = detectSitePaths(artifacts.homepage);
+  const paths = detectSitePaths(artifacts);
   return detectPlugins(artifacts, paths, detectWordPress(artifacts, paths).version);
 }
 const bySlug = (plugins: PluginInfo[]) => new Map(plugins.map((plugin) => [plugin.slug, plugin]));
@@ -210,7 +210,7 @@ describe("a site whose plugins name themselves (test/analyzer/sites/self-naming)
 describe("a site with none of these signals (test/analyzer/sites/no-signal)", () => {
   test("no plugin, with the names index or without: theme comments, core scripts, analytics, jQuery", async () => {
     const site = loadArtifacts("site-no-signal");
-    expect(detectWordPress(site, detectSitePaths(site.homepage)).detected).toBe(true);
+    expect(detectWordPress(site, detectSitePaths(site)).detected).toBe(true);
     expect(pluginsOf(site)).toEqual([]);
     expect(pluginsOf(await indexed(site))).toEqual([]);
   });

@@ -16,7 +16,7 @@ import { answer, loadArtifacts, variant, WP_FIXTURE, WP_FIXTURE_TT3 } from "./ar
 const ORIGIN = "http://127.0.0.1:8299";
 
 function pluginsOf(artifacts: Artifacts): PluginInfo[] {
-  const paths = detectSitePaths(artifacts.homepage);
+  const paths = detectSitePaths(artifacts);
   return detectPlugins(artifacts, paths, detectWordPress(artifacts, paths).version);
 }
 const bySlug = (plugins: PluginInfo[]) => new Map(plugins.map((plugin) => [plugin.slug, plugin]));
@@ -177,7 +177,7 @@ describe("open directory listings (test/analyzer/sites/listing-apache)", () => {
   });
 
   test("the active theme carries the listing as evidence; the inactive one is not the theme", () => {
-    const theme = detectTheme(site, detectSitePaths(site.homepage));
+    const theme = detectTheme(site, detectSitePaths(site));
     expect(theme?.slug).toBe("twentytwentyfour");
     expect(theme?.evidence.map((item) => item.source)).toContain("directory_listing");
   });
@@ -185,11 +185,11 @@ describe("open directory listings (test/analyzer/sites/listing-apache)", () => {
 
 describe("a subdirectory install with a child theme (test/analyzer/sites/subdir-child)", () => {
   const site = loadArtifacts("site-subdir-child");
-  const paths = detectSitePaths(site.homepage);
+  const paths = detectSitePaths(site);
   const plugins = bySlug(pluginsOf(site));
 
   test("WordPress under /blog/, content under /blog/wp-content/", () => {
-    expect(paths.installBase).toBe(`${ORIGIN}/blog/`);
+    expect(paths.homeBase).toBe(`${ORIGIN}/blog/`);
     expect(paths.contentBase).toBe(`${ORIGIN}/blog/wp-content/`);
     expect(detectWordPress(site, paths)).toMatchObject({ install_path: "/blog/", version: "6.5.3" });
   });
@@ -246,6 +246,6 @@ describe("a subdirectory install with a child theme (test/analyzer/sites/subdir-
       headers: {},
       body: "<html><head><title>x</title></head><body></body></html>",
     });
-    expect(detectSitePaths(bare.homepage).installBase).toBe(`${ORIGIN}/blog/`);
+    expect(detectSitePaths(bare).homeBase).toBe(`${ORIGIN}/blog/`);
   });
 });

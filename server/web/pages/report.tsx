@@ -6,7 +6,7 @@
  */
 
 import type { ReportListItem } from "../../../shared/api.ts";
-import type { Check, Component, Report, Severity, StackCategory } from "../../../shared/report.ts";
+import type { Check, Component, Report, Severity, SiteLayout, StackCategory } from "../../../shared/report.ts";
 import { CHECK_CATEGORIES, SEVERITIES } from "../../../shared/report.ts";
 import { vulnerabilityDataNotice } from "../../../shared/vulnerability-data.ts";
 import { formatDate, Table } from "./common.tsx";
@@ -185,11 +185,30 @@ function FoundByEnumeration() {
   return <div class="small muted">found by aggressive enumeration (installed; may be inactive)</div>;
 }
 
+/** Where WordPress lives on the site, as the analyzer found it (docs/detection.md, "The install's shape"). */
+function Layout({ layout }: { layout: SiteLayout }) {
+  const unknown = <span class="muted">not found</span>;
+  return (
+    <p class="small layout">
+      Home <span class="mono">{layout.home_url}</span> · core{" "}
+      {layout.core_path ? <span class="mono">{layout.core_path}</span> : unknown} · content{" "}
+      {layout.content_path ? <span class="mono">{layout.content_path}</span> : unknown}
+      {layout.asset_origins.length > 0 ? (
+        <>
+          {" "}
+          · plugin and theme files also served from <span class="mono">{layout.asset_origins.join(", ")}</span>
+        </>
+      ) : null}
+    </p>
+  );
+}
+
 function Components({ report }: { report: Report }) {
   const { wordpress, theme, plugins } = report;
   return (
     <section aria-labelledby="components-heading">
       <h2 id="components-heading">WordPress, theme and plugins</h2>
+      {wordpress?.detected && wordpress.layout ? <Layout layout={wordpress.layout} /> : null}
       {!wordpress?.detected ? (
         <p>WordPress was not detected on this site{wordpress ? ` (confidence ${wordpress.confidence}%)` : ""}.</p>
       ) : (

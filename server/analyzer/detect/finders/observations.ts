@@ -118,7 +118,7 @@ export function namedPlugins(
  * finders saw (an empty query when there are none): names-question.ts asks it.
  */
 export function nameQuery(artifacts: Artifacts): NameQuery {
-  const paths = detectSitePaths(artifacts.homepage);
+  const paths = detectSitePaths(artifacts);
   const { names, slugs } = queryKeys(siteObservations(artifacts, pluginAssets(artifacts, paths), null));
   return { names: [...names].slice(0, MAX_QUERY_NAMES), slugs: [...slugs].slice(0, MAX_QUERY_SLUGS) };
 }
