@@ -72,7 +72,9 @@ beforeAll(async () => {
     "xn--vil-9la.test": { A: ["127.0.0.1"] }, // évil.test
     "servfail.test": { rcode: "SERVFAIL" },
     // Public first, then private: see the rebinding test.
-    "rebind.test": { A: (nth) => (nth === 1 ? ["127.0.0.2"] : ["127.0.0.1"]) },
+    // The first question is the per-target limits' (queue/target-limits.ts: they count a target
+    // under its addresses), the second the first connection's.
+    "rebind.test": { A: (nth) => (nth <= 2 ? ["127.0.0.2"] : ["127.0.0.1"]) },
   });
   strict = await startTestService({ env: { TARGET_ALLOWLIST: "", ANALYSIS_TIMEOUT_MS: "5000" } });
   // Each its own database: services sharing one share its job queue, and any of their workers
