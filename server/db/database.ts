@@ -3,6 +3,9 @@
  * the embedded PGlite, which is reached through its socket server so that both run the
  * exact same SQL through the same driver (one code path, one dialect).
  */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import postgres from "postgres";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logging/logger.ts";
@@ -34,11 +37,32 @@ const DRIVER_OPTIONS = {
   connection: { application_name: "wpreport" },
 } as const;
 
+/**
+ * postgres.js 3.4.9 can throw from a timer when a connection closes under a transaction or a
+ * reservation, which ends the process, and can send a dead transaction's statements into
+ * another session (upstream porsager/postgres#1208, #1216; fixed in no release yet). Our fix
+ * is patches/postgres@3.4.9.patch, applied at install (Bun natively, npm through
+ * scripts/apply-patches.mjs). Without it the service must not start: it would crash on the
+ * first dropped connection (docs/decisions.md, "postgres.js, patched").
+ */
+export function assertDriverPatched(): void {
+  const dir = path.dirname(fileURLToPath(import.meta.resolve("postgres")));
+  const unpatched = ["connection.js", "index.js"].filter(
+    (file) => !readFileSync(path.join(dir, file), "utf8").includes("wpreport patch"),
+  );
+  if (unpatched.length > 0) {
+    throw new Error(
+      `postgres.js is installed without wpreport's fix (patches/postgres@3.4.9.patch; ${unpatched.join(", ")} unpatched in ${dir}): run \`npm ci\` or \`node scripts/apply-patches.mjs\``,
+    );
+  }
+}
+
 export async function openDatabase(
   config: Pick<Config, "databaseUrl" | "dataDir" | "dbPoolMax">,
   logger: Logger,
   options: OpenOptions,
 ): Promise<Database> {
+  assertDriverPatched();
   let sql: Sql;
   let embedded: EmbeddedDatabase | undefined;
   if (config.databaseUrl) {
