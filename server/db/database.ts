@@ -30,6 +30,9 @@ export interface OpenOptions {
   migrate?: boolean;
 }
 
+/** How long a statement may wait for a lock on PostgreSQL before it fails (see openDatabase). */
+export const LOCK_TIMEOUT_MS = 5_000;
+
 const DRIVER_OPTIONS = {
   onnotice: () => {},
   connect_timeout: 10,
@@ -66,7 +69,15 @@ export async function openDatabase(
   let sql: Sql;
   let embedded: EmbeddedDatabase | undefined;
   if (config.databaseUrl) {
-    sql = postgres(config.databaseUrl, { ...DRIVER_OPTIONS, max: config.dbPoolMax });
+    sql = postgres(config.databaseUrl, {
+      ...DRIVER_OPTIONS,
+      // A statement that waits on a lock (a migration, an operator's LOCK TABLE) gives up
+      // after LOCK_TIMEOUT_MS with 55P03: a request then answers 503 with Retry-After, and
+      // background work retries (db/transient.ts), instead of hanging. Advisory-lock waits
+      // that must not give up (migrate.ts) set it to 0 for their session.
+      connection: { ...DRIVER_OPTIONS.connection, lock_timeout: LOCK_TIMEOUT_MS },
+      max: config.dbPoolMax,
+    });
   } else {
     embedded = await openEmbedded(config.dataDir, options.role, logger);
     // PGlite runs one statement at a time; a small pool keeps queueing in the driver.

@@ -7,7 +7,7 @@
  */
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
 
-export type IdPrefix = "rep" | "acc" | "tok" | "res";
+export type IdPrefix = "rep" | "acc" | "tok" | "res" | "clm";
 
 export function newId(prefix: IdPrefix, now = Date.now()): string {
   const random = crypto.getRandomValues(new Uint8Array(10));

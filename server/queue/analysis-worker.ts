@@ -7,14 +7,23 @@
  * UPDATE only matches an unfinished report, committing the credit in the same transaction.
  * A report that cannot start in time (queue too long, or a crash too late) fails with its
  * credit returned.
+ *
+ * A database that is briefly away (dropped connections, a restart, a table lock) never fails a
+ * report: each step rides it out (db/transient.ts), and past that the job fails and pg-boss
+ * runs it again. A worker that dies stops its jobs' heartbeats, so pg-boss hands them to
+ * another worker within seconds (job-queue.ts). While it analyses, the worker renews its host
+ * slots and notices a cancelled report (ReportService.cancel) within TICK_MS, and stops it.
  */
 import type { Report } from "../../shared/report.ts";
+import { isIncomplete } from "../analyzer/completeness.ts";
 import { TargetNotAllowedError } from "../analyzer/errors.ts";
 import type { Config } from "../config.ts";
 import type { Queryable, Sql } from "../db/database.ts";
+import { retryTransient } from "../db/transient.ts";
 import { ApiProblem } from "../http/problem.ts";
 import type { Logger } from "../logging/logger.ts";
 import type { QuotaService } from "../quota/quota.service.ts";
+import { settleCharge } from "../reports/charges.ts";
 import {
   completedReport,
   failedReport,
@@ -42,6 +51,10 @@ export interface WorkerDeps {
 
 /** Seconds before a job whose host is busy is offered again. */
 const HOST_BUSY_RETRY_SECONDS = 2;
+/** How long one database step may ride out a database that is away before the job fails (and is retried). */
+const DB_RETRY_MS = 30_000;
+/** How often running analyses renew their host slots and look for a cancellation. */
+export const TICK_MS = 1_000;
 
 interface ReportRow {
   status: string;
@@ -53,6 +66,9 @@ interface ReportRow {
 export class AnalysisWorker {
   private readonly shutdown = new AbortController();
   private workerId: string | undefined;
+  /** The analyses this process runs: report id → how to stop it. */
+  private readonly running = new Map<string, AbortController>();
+  private ticker: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly deps: WorkerDeps) {}
 
@@ -77,11 +93,33 @@ export class AnalysisWorker {
     );
     const id = this.workerId;
     queue.wakeLocal = () => queue.boss.notifyWorker(id);
+    this.ticker = setInterval(() => void this.tick(), TICK_MS);
+    this.ticker.unref?.();
+  }
+
+  /**
+   * Keeps this process's analyses honest: renews their host slots (so a dead worker's slots
+   * free themselves within one lease, HostSlots) and stops those whose report is no longer
+   * running here — cancelled, or finished by another attempt.
+   */
+  private async tick(): Promise<void> {
+    const ids = [...this.running.keys()];
+    if (ids.length === 0) return;
+    try {
+      await this.deps.hostSlots.renew(ids);
+      const ended = await this.deps.sql<{ id: string }[]>`
+        select id from reports where id in ${this.deps.sql(ids)} and status not in ('queued', 'running')`;
+      for (const { id } of ended) this.running.get(id)?.abort();
+    } catch (error) {
+      // The database is away: nothing to learn this time; the next tick tries again.
+      this.deps.logger.debug("worker tick failed", { error: (error as Error).message });
+    }
   }
 
   /** Stops taking jobs, lets running ones finish (up to `timeoutMs`), then aborts them. */
   async stop(timeoutMs: number): Promise<void> {
     this.deps.queue.wakeLocal = undefined;
+    clearInterval(this.ticker);
     const abort = setTimeout(() => this.shutdown.abort(), timeoutMs);
     try {
       if (this.workerId) await this.deps.queue.boss.offWork(ANALYSIS_QUEUE, { id: this.workerId, wait: true });
@@ -93,8 +131,10 @@ export class AnalysisWorker {
   /** One job. Public for tests; the queue calls it. */
   async run(job: AnalysisJob): Promise<void> {
     const { sql, hostSlots, queue, config, metrics, startWithinMs } = this.deps;
-    const [row] = await sql<ReportRow[]>`
-      select status, created_at, reservation_id, body from reports where id = ${job.reportId}`;
+    const [row] = await retried(
+      () => sql<ReportRow[]>`
+      select status, created_at, reservation_id, body from reports where id = ${job.reportId}`,
+    );
     if (!row || (row.status !== "queued" && row.status !== "running")) return; // finished already
 
     if (Date.now() > row.created_at.getTime() + startWithinMs) {
@@ -105,59 +145,97 @@ export class AnalysisWorker {
       await this.fail(row, job, problem, "queue");
       return;
     }
-    if (!(await hostSlots.acquire(job.host, job.reportId))) {
+    if (!(await retried(() => hostSlots.acquire(job.host, job.reportId)))) {
       // Politeness: the site is being analysed HOST_CONCURRENCY times already. Offer the job
       // again shortly instead of holding a worker slot while waiting.
-      await queue.send(job, { startAfterSeconds: HOST_BUSY_RETRY_SECONDS });
+      await retried(() => queue.send(job, { startAfterSeconds: HOST_BUSY_RETRY_SECONDS }));
       return;
     }
+    const stop = new AbortController();
+    this.running.set(job.reportId, stop);
     const startedAt = Date.now();
     const done = metrics.startRun();
     try {
-      await sql`
+      const started = await retried(
+        () => sql`
         update reports set status = 'running', started_at = coalesce(started_at, now()),
           body = jsonb_set(body, '{status}', '"running"')
-        where id = ${job.reportId} and status in ('queued', 'running')`;
-      const signal = AbortSignal.any([AbortSignal.timeout(config.analysisTimeoutMs), this.shutdown.signal]);
-      const result = await this.deps.analyze(job.target, signal, { mode: job.mode ?? "passive" });
-      const completed = completedReport(row.body, result, startedAt);
-      await sql.begin(async (tx) => {
-        const stored = await this.store(tx, completed, null);
-        if (stored && row.reservation_id) await this.deps.quota.commit(tx, row.reservation_id);
-      });
+        where id = ${job.reportId} and status in ('queued', 'running')
+        returning id`,
+      );
+      if (started.length === 0) return done("cancelled"); // cancelled (or finished) meanwhile
+      const signal = AbortSignal.any([
+        AbortSignal.timeout(config.analysisTimeoutMs),
+        this.shutdown.signal,
+        stop.signal,
+      ]);
+      let result: Awaited<ReturnType<WorkerDeps["analyze"]>>;
+      try {
+        result = await this.deps.analyze(job.target, signal, { mode: job.mode ?? "passive" });
+      } catch (error) {
+        if (stop.signal.aborted) return done("cancelled"); // the report was ended elsewhere
+        const problem = toProblem(error);
+        if (!problem) this.deps.logger.error("analysis failed", { report_id: job.reportId, error });
+        if (error instanceof TargetNotAllowedError) logAllowlistHint(this.deps.logger, error.message);
+        const failure = problem ?? new ApiProblem("internal_error", "The analysis failed unexpectedly.");
+        await this.fail(row, job, failure, "analysis");
+        return done(failure.code);
+      }
+      await this.complete(row, completedReport(row.body, result, startedAt));
       done("completed");
-    } catch (error) {
-      const problem = toProblem(error);
-      if (!problem) this.deps.logger.error("analysis failed", { report_id: job.reportId, error });
-      if (error instanceof TargetNotAllowedError) logAllowlistHint(this.deps.logger, error.message);
-      const failure = problem ?? new ApiProblem("internal_error", "The analysis failed unexpectedly.");
-      await this.fail(row, job, failure, "analysis");
-      done(failure.code);
     } finally {
+      this.running.delete(job.reportId);
       await hostSlots.release(job.host, job.reportId).catch(() => {});
+    }
+  }
+
+  /**
+   * Stores a completed report and charges it if its client already knows of it (an async
+   * report, or a synchronous one past its 202); otherwise the API charges it on delivery
+   * (reports/charges.ts). An incomplete report is never charged: its credit goes back. A
+   * database that stays away past DB_RETRY_MS fails the job, and pg-boss runs it again.
+   */
+  private async complete(row: ReportRow, report: Report): Promise<void> {
+    const { sql, quota } = this.deps;
+    const billable = !isIncomplete(report);
+    await retried(() =>
+      sql.begin(async (tx) => {
+        const stored = await this.store(tx, report, null, billable);
+        if (stored && billable) await settleCharge(tx, quota, report.id);
+      }),
+    );
+    if (!billable && row.reservation_id) {
+      const reservation = row.reservation_id;
+      await retried(() => quota.release(reservation)).catch(() => {});
     }
   }
 
   private async fail(row: ReportRow, job: AnalysisJob, problem: ApiProblem, stage: string): Promise<void> {
     const failed = failedReport(row.body, problem, stage);
     try {
-      await this.store(this.deps.sql, failed, problem);
+      await retried(() => this.store(this.deps.sql, failed, problem, false));
     } catch (error) {
       this.deps.logger.error("could not mark report failed; the sweeper will", { report_id: job.reportId, error });
     }
     // Idempotent: a credit already committed (or released) is not touched again.
-    if (row.reservation_id) await this.deps.quota.release(row.reservation_id).catch(() => {});
+    const reservation = row.reservation_id;
+    if (reservation) await retried(() => this.deps.quota.release(reservation)).catch(() => {});
   }
 
-  /** Writes the final state if the report is still unfinished; false when another attempt won. */
-  private async store(tx: Queryable, report: Report, problem: ApiProblem | null): Promise<boolean> {
+  /** Writes the final state if the report is still unfinished; false when another attempt (or a cancel) won. */
+  private async store(tx: Queryable, report: Report, problem: ApiProblem | null, billable: boolean): Promise<boolean> {
     const rows = await tx`
       update reports set status = ${report.status}, score = ${report.summary?.score ?? null},
         grade = ${report.summary?.grade ?? null}, body = ${tx.json(report as never)},
-        completed_at = ${report.completed_at},
+        completed_at = ${report.completed_at}, billable = ${billable},
         failure = ${problem ? tx.json(storedFailure(problem) as never) : null}
       where id = ${report.id} and status in ('queued', 'running')
       returning id`;
     return rows.length > 0;
   }
+}
+
+/** A database step that rides out a short outage (db/transient.ts). */
+function retried<T>(work: () => Promise<T>): Promise<T> {
+  return retryTransient(work, { deadline: Date.now() + DB_RETRY_MS });
 }

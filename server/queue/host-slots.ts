@@ -2,7 +2,8 @@
  * Politeness across the whole service: at most `limit` analyses of one host at a time, so 30
  * CI runs aimed at one client site do not hammer it. A worker takes a numbered slot row
  * (host, 0…limit-1) in the database; the primary key makes two workers' claims of the same
- * slot exclusive. Slots carry an expiry so that a SIGKILLed worker's slot frees itself.
+ * slot exclusive. Slots carry a short lease that the worker renews while it analyses
+ * (AnalysisWorker's tick), so that a SIGKILLed worker's slots free themselves within one lease.
  */
 import type { Sql } from "../db/database.ts";
 
@@ -10,7 +11,7 @@ export class HostSlots {
   constructor(
     private readonly sql: Sql,
     private readonly limit: number,
-    /** How long a slot is held at most (the analysis deadline plus a margin). */
+    /** The lease of a slot: how long it outlives its worker's last renewal. */
     private readonly holdMs: number,
   ) {}
 
@@ -27,6 +28,13 @@ export class HostSlots {
       on conflict do nothing
       returning slot`;
     return rows.length > 0;
+  }
+
+  /** Extends the leases of the slots these reports hold. */
+  async renew(reportIds: string[]): Promise<void> {
+    await this.sql`
+      update host_slots set expires_at = now() + ${this.holdMs} * interval '1 millisecond'
+      where report_id in ${this.sql(reportIds)}`;
   }
 
   async release(host: string, reportId: string): Promise<void> {

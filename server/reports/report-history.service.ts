@@ -1,7 +1,8 @@
 /**
  * Reading an account's reports back: filtered, cursor-paged listings (GET /api/reports) and
  * "the newest earlier report of this site" for baselines. Separate from ReportService,
- * which writes reports.
+ * which writes reports. A report whose synchronous call never got its answer (not delivered,
+ * docs/api.md "What is charged") is in neither until its client reads it by id.
  */
 import type { ReportListItem } from "../../shared/api.ts";
 import type { Grade, Report, ReportMetadata, ReportStatus } from "../../shared/report.ts";
@@ -72,7 +73,7 @@ export class ReportHistoryService {
     const rows = await sql<Row[]>`
       select id, url, site_key, status, created_at, completed_at, score, grade, metadata
       from reports
-      where account_id = ${accountId}
+      where account_id = ${accountId} and delivered_at is not null
         ${key !== undefined ? sql`and site_key = ${key}` : sql``}
         ${filters.environment !== undefined ? sql`and environment = ${filters.environment}` : sql``}
         ${filters.gitRef !== undefined ? sql`and git_ref = ${filters.gitRef}` : sql``}
@@ -104,6 +105,7 @@ export class ReportHistoryService {
       select r.body from reports r, reports head
       where head.id = ${report.id} and head.account_id = ${accountId}
         and r.account_id = ${accountId} and r.site_key = head.site_key and r.status = 'completed'
+        and r.delivered_at is not null
         and r.id <> head.id and (r.created_at, r.id) < (head.created_at, head.id)
         ${environment !== undefined ? sql`and r.environment = ${environment}` : sql`and r.environment is null`}
       order by r.created_at desc, r.id desc

@@ -18,7 +18,7 @@ const codeOf = (error: unknown) => (error as { code?: string }).code ?? String(e
 async function transactionKilledMidQuery() {
   let pid = 0;
   const tx = sql.begin(async (t) => {
-    [{ pid }] = await t<{ pid: number }[]>`select pg_backend_pid() as pid`;
+    pid = (await t<{ pid: number }[]>`select pg_backend_pid() as pid`)[0]?.pid ?? -1;
     await t`select pg_sleep(3)`;
   });
   while (pid === 0) await Bun.sleep(20);
@@ -33,7 +33,7 @@ async function transactionKilledBetweenQueries() {
   let pid = 0;
   let later = "not reached";
   const tx = sql.begin(async (t) => {
-    [{ pid }] = await t<{ pid: number }[]>`select pg_backend_pid() as pid`;
+    pid = (await t<{ pid: number }[]>`select pg_backend_pid() as pid`)[0]?.pid ?? -1;
     await Bun.sleep(600); // killed meanwhile; the pool reconnects for the queries below
     later = await t`insert into driver_probe values ('after the kill')`.then(() => "ran", codeOf);
   });
@@ -43,14 +43,14 @@ async function transactionKilledBetweenQueries() {
   // Keep the pool busy so that the dead connection is reconnected for someone else.
   await Promise.all(Array.from({ length: 4 }, () => sql`select pg_sleep(0.2)`));
   await Bun.sleep(800);
-  const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from driver_probe`;
-  return { begin: await outside, later, rows: n };
+  const [counted] = await sql<{ n: number }[]>`select count(*)::int as n from driver_probe`;
+  return { begin: await outside, later, rows: counted?.n };
 }
 
 async function reservationKilled() {
   const reserved = await sql.reserve();
-  const [{ pid }] = await reserved<{ pid: number }[]>`select pg_backend_pid() as pid`;
-  await kill(pid);
+  const [row] = await reserved<{ pid: number }[]>`select pg_backend_pid() as pid`;
+  await kill(row?.pid ?? -1);
   await Bun.sleep(200);
   const first = await reserved`select 1`.then(() => "resolved", codeOf);
   const second = await reserved`select 2`.then(() => "resolved", codeOf);
