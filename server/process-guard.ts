@@ -23,6 +23,8 @@ export function installProcessGuard(logger: Logger, exit: (code: number) => void
     while (recent.length > 0 && (recent[0] as number) < now - WINDOW_MS) recent.shift();
     logger.error(`${kind}: kept serving`, {
       error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
+      // postgres.js names the statement of a failed query (its text, not its parameters).
+      query: (error as { query?: unknown } | null)?.query,
       in_last_minute: recent.length,
     });
     if (recent.length > BURST) {
