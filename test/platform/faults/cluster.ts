@@ -149,7 +149,12 @@ export class Cluster {
     this.processes.set(role, server);
     void child.exited.then((code) => {
       if (this.killing.has(child)) return;
-      this.unexpectedExits.push({ role, code, signal: child.signalCode === null ? null : String(child.signalCode), tail: text.slice(-3000) });
+      this.unexpectedExits.push({
+        role,
+        code,
+        signal: child.signalCode === null ? null : String(child.signalCode),
+        tail: text.slice(-3000),
+      });
     });
     const deadline = Date.now() + 30_000;
     for (;;) {

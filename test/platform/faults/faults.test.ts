@@ -179,7 +179,9 @@ function expectSurvived(outcome: Outcome): void {
 async function whenRunning(cluster: Cluster, n: number, ms = 10_000): Promise<void> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
-    const [row] = await cluster.db.sql<{ n: number }[]>`select count(*)::int as n from reports where status = 'running'`;
+    const [row] = await cluster.db.sql<
+      { n: number }[]
+    >`select count(*)::int as n from reports where status = 'running'`;
     if ((row?.n ?? 0) >= n) return;
     await Bun.sleep(50);
   }
