@@ -1,5 +1,5 @@
 /**
- * When a report costs a credit (docs/api.md, "What is charged"): once, when it has completed,
+ * When a report costs a credit (docs/plans.md, "What is charged"): once, when it has completed,
  * is complete enough to be graded (`billable`), and its client could learn of it
  * (`delivered_at`: a 201, a 202 it can poll, a read by id). Two events bring those together —
  * the worker storing the result, and the API delivering the report — and whichever comes

@@ -2,7 +2,7 @@
  * Reading an account's reports back: filtered, cursor-paged listings (GET /api/reports) and
  * "the newest earlier report of this site" for baselines. Separate from ReportService,
  * which writes reports. A report whose synchronous call never got its answer (not delivered,
- * docs/api.md "What is charged") is in neither until its client reads it by id.
+ * docs/plans.md "What is charged") is in neither until its client reads it by id.
  */
 import type { ReportListItem } from "../../shared/api.ts";
 import type { Grade, Report, ReportMetadata, ReportStatus } from "../../shared/report.ts";

@@ -5,7 +5,7 @@
  * the housekeeping that keeps credits honest when analyses die.
  *
  * The API process never analyses: workers do (server/queue/analysis-worker.ts). A report is
- * charged once, when it has completed and its client could learn of it (docs/api.md, "What is
+ * charged once, when it has completed and its client could learn of it (docs/plans.md, "What is
  * charged"): an async report at its 202, a synchronous one when its 201 (or 202 past
  * SYNC_WAIT_MS) is sent — not when the caller got a 503 or no answer at all.
  */

@@ -1,4 +1,4 @@
--- Exact charges (docs/api.md, "What is charged"): a report is charged once, only when it
+-- Exact charges (docs/plans.md, "What is charged"): a report is charged once, only when it
 -- completed (complete enough to be graded) and its client could learn of it. The report row
 -- records both facts, so that "credits used = reports charged" can be checked by a query.
 alter table reports
