@@ -43,6 +43,6 @@ export function incompleteEntry({ asked, failed }: Completeness): ReportError {
 }
 
 /** True for a report (or analysis result) marked incomplete. */
-export function isIncomplete(report: { errors: readonly ReportError[] }): boolean {
+export function isIncomplete(report: { errors: readonly Pick<ReportError, "stage" | "kind">[] }): boolean {
   return report.errors.some((error) => error.kind === INCOMPLETE_KIND && error.stage === "analysis");
 }
