@@ -86,6 +86,9 @@ export class AnalysisWorker {
         pollingIntervalSeconds: 0.5,
         notifyPollingIntervalSeconds: 0.5,
         groupConcurrency: { default: 1, tiers: config.accountConcurrency },
+        // Renewed every 2 s against a 10 s heartbeat (job-queue.ts): a busy event loop that
+        // misses a few renewals does not get its running jobs handed to a second worker.
+        heartbeatRefreshSeconds: 2,
       },
       async ([job]) => {
         if (job) await this.run(job.data);
@@ -154,7 +157,12 @@ export class AnalysisWorker {
     const stop = new AbortController();
     this.running.set(job.reportId, stop);
     const startedAt = Date.now();
-    const done = metrics.startRun();
+    let ended = false;
+    const finish = metrics.startRun();
+    const done = (outcome: string) => {
+      ended = true;
+      finish(outcome);
+    };
     try {
       const started = await retried(
         () => sql`
@@ -184,6 +192,8 @@ export class AnalysisWorker {
       await this.complete(row, completedReport(row.body, result, startedAt));
       done("completed");
     } finally {
+      // Thrown past every retry (the database stayed away): pg-boss runs the job again.
+      if (!ended) finish("retried");
       this.running.delete(job.reportId);
       await hostSlots.release(job.host, job.reportId).catch(() => {});
     }

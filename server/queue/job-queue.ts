@@ -113,7 +113,7 @@ export async function openJobQueue(
   });
   boss.on("error", (error) => logger.error("job queue error", { error }));
   await startSerialised(db.sql, () => boss.start());
-  // A worker renews its jobs' heartbeats every HEARTBEAT_SECONDS / 2; one that dies stops, and
+  // A worker renews its jobs' heartbeats every 2 s (analysis-worker.ts); one that dies stops, and
   // pg-boss's supervisor (every 5 s, in every process) fails the job past HEARTBEAT_SECONDS
   // and gives it to another worker — seconds, not the analysis deadline. A job that failed
   // because the database stayed away is retried the same way. The report row decides whether
