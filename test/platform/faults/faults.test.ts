@@ -33,8 +33,8 @@ const SITES = 5;
 /** Every report finishes or fails within this long of its first request, whatever the fault. */
 const BOUND_MS = 75_000;
 
-/** What a fault does to the cluster, while the reports are in flight. */
-type Inject = (cluster: Cluster, redis: OwnRedis) => Promise<void>;
+/** What a fault does to the cluster, while the reports are in flight; may return figures of its own. */
+type Inject = (cluster: Cluster, redis: OwnRedis) => Promise<Record<string, unknown> | undefined>;
 
 interface Outcome {
   clients: ClientRecord[];
@@ -94,7 +94,7 @@ async function underFault(name: string, inject: Inject, options: { apiKilled?: b
       );
     }),
   );
-  await inject(cluster, redis);
+  const injected = await inject(cluster, redis);
   const records = await clients;
 
   // Every report the service made ends, whether or not its client stayed to see it.
@@ -140,6 +140,7 @@ async function underFault(name: string, inject: Inject, options: { apiKilled?: b
     answers_500: records.reduce((n, r) => n + r.statuses.filter((s) => s >= 500 && s !== 503).length, 0),
     bad_503: records.reduce((n, r) => n + r.bad503, 0),
     dropped: records.reduce((n, r) => n + r.dropped, 0),
+    ...(injected ? await resolveFigures(injected) : {}),
   };
   console.log(`[faults] ${JSON.stringify(figures)}`);
   for (const exit of cluster.unexpectedExits) console.log(`[faults] ${exit.role} exited (${exit.code}):\n${exit.tail}`);
@@ -152,6 +153,14 @@ async function underFault(name: string, inject: Inject, options: { apiKilled?: b
     apiKilled: options.apiKilled === true,
     cluster,
   };
+}
+
+/** Figures an injector left as functions are computed once everything has finished. */
+async function resolveFigures(figures: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(figures))
+    out[name] = typeof value === "function" ? await (value as () => Promise<unknown>)() : value;
+  return out;
 }
 
 /** What must hold after every fault. */
@@ -222,9 +231,22 @@ describe.skipIf(!HAS_POSTGRES || !HAS_REDIS_SERVER)("faults with 50 reports in f
   test("the worker process is SIGKILLed mid-analysis, then restarted", async () => {
     const outcome = await underFault("SIGKILL worker", async (cluster) => {
       await whenRunning(cluster, 4);
+      const stalled = (await cluster.db.sql<{ id: string }[]>`select id from reports where status = 'running'`).map(
+        (row) => row.id,
+      );
+      const killedAt = Date.now();
       await cluster.kill("worker");
       await Bun.sleep(1_000);
       await cluster.restart("worker");
+      return {
+        stalled: stalled.length,
+        // How long after the kill the last report the dead worker was running completed.
+        stalled_done_s: async () => {
+          const [row] = await cluster.db.sql<{ last: Date | null }[]>`
+            select max(completed_at) as last from reports where id in ${cluster.db.sql(stalled)}`;
+          return row?.last ? Math.round((row.last.getTime() - killedAt) / 100) / 10 : null;
+        },
+      };
     });
     expectSurvived(outcome);
     expect(outcome.clients.filter((c) => c.outcome !== "completed")).toEqual([]);
