@@ -2,6 +2,9 @@
 FROM oven/bun:1.4-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
+# Fixes to dependencies (package.json `patchedDependencies`): bun install applies them itself,
+# scripts or not, and the server refuses to start on an unpatched postgres.js.
+COPY patches ./patches
 # Bun reads package-lock.json; dev dependencies (tests, build tools) are left out. The image has
 # Bun already, so the npm copy of it (a runtime dependency for `npm start` elsewhere) is dropped.
 RUN bun install --production --ignore-scripts && rm -rf node_modules/bun node_modules/@oven

@@ -4,6 +4,7 @@
  */
 import { ConfigError, loadConfig } from "./config.ts";
 import { createLogger } from "./logging/logger.ts";
+import { installProcessGuard } from "./process-guard.ts";
 import { startService } from "./runtime.ts";
 import { firstRunBanner } from "./start-banner.ts";
 
@@ -19,6 +20,7 @@ async function main() {
     throw error;
   }
   const logger = createLogger(config.logLevel);
+  installProcessGuard(logger);
   const service = await startService(config, logger);
   logger.info("wpreport listening", {
     url: service.url,

@@ -68,6 +68,12 @@ export async function startService(
       ? (request) => app.handle(request)
       : (request) => workerEndpoints(request, services, shuttingDown),
     routes: servesApi ? (pathname) => app.routeTable().match(pathname) : undefined,
+    // A synchronous report waits up to SYNC_WAIT_MS, then may ride out a database outage
+    // while it delivers (ReportService): the connection must outlive both.
+    waitingRequestSeconds: (method, pathname) =>
+      method === "POST" && (pathname === "/api/generate-report" || pathname === "/analyse")
+        ? Math.ceil(config.syncWaitMs / 1000) + 20
+        : undefined,
   });
   if (runsJobs) {
     await services.worker.start();

@@ -34,7 +34,7 @@ import { WpvulnerabilityClient } from "./intel/wpvulnerability.ts";
 import { WpvulnerabilityLookups } from "./intel/wpvulnerability-lookups.ts";
 import type { Logger } from "./logging/logger.ts";
 import { createMonitoring, type Monitoring } from "./monitoring/monitoring.ts";
-import { AnalysisWorker } from "./queue/analysis-worker.ts";
+import { AnalysisWorker, TICK_MS } from "./queue/analysis-worker.ts";
 import { Slots } from "./queue/host-slots.ts";
 import { type JobQueue, jobExpirySeconds, openJobQueue } from "./queue/job-queue.ts";
 import { createMetrics, type QueueMetrics } from "./queue/metrics.ts";
@@ -80,6 +80,9 @@ export interface Services {
   monitoring: Monitoring;
   close(): Promise<void>;
 }
+
+/** How long a host slot outlives its worker's last renewal (every TICK_MS). */
+const HOST_SLOT_LEASE_MS = TICK_MS * 8;
 
 /** The one Stripe SDK client and price book of the process, when Stripe is configured. */
 interface StripeParts {
@@ -138,8 +141,8 @@ export async function createServices(
   const limits = { ...DEFAULT_CLIENT_LIMITS, maxTotalBytes: config.analysisMaxBytes };
   const deadlines = reportDeadlines(config);
   const quota = new QuotaService(sql, deadlines.holdMs);
-  // A key stays "in progress" while its synchronous request may still be waiting.
-  const idempotency = new IdempotencyService(sql, config.syncWaitMs + RESERVATION_GRACE_MS);
+  // Keys are bound to their report in the report's own transaction (idempotency.service.ts).
+  const idempotency = new IdempotencyService(sql);
   const limiter = overrides.limiter ?? createRateLimiter(config.redisUrl, logger);
   const intelStore = new IntelStore(sql, undefined, db.kind === "embedded");
   // A bad intel file stops the start-up with its reason, rather than reports without data;
@@ -217,7 +220,9 @@ export async function createServices(
     sql,
     quota,
     queue,
-    slots: new Slots(sql, config.analysisTimeoutMs + RESERVATION_GRACE_MS),
+    // A slot's lease is renewed every TICK_MS while its analysis runs: a dead worker's slots
+    // free themselves within HOST_SLOT_LEASE_MS.
+    slots: new Slots(sql, HOST_SLOT_LEASE_MS),
     targets,
     aggressiveMaxRequests: config.enumeration.maxRequests,
     analyze: analyzeSite,

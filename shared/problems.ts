@@ -15,6 +15,8 @@ export const PROBLEMS = {
     status: 409,
     title: "A request with this Idempotency-Key is still running",
   },
+  report_already_finished: { status: 409, title: "The report already finished" },
+  report_cancelled: { status: 409, title: "The report was cancelled" },
   payload_too_large: { status: 413, title: "Request body too large" },
   unsupported_media_type: { status: 415, title: "Unsupported media type" },
   invalid_url: { status: 422, title: "The URL is not valid" },

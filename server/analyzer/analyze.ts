@@ -16,6 +16,7 @@ import type { Agent } from "undici/index.js";
 import type { Report, ThemeInfo } from "../../shared/report.ts";
 import type { Artifacts } from "./artifacts.ts";
 import { runAudits } from "./audit/index.ts";
+import { completeness, incompleteEntry } from "./completeness.ts";
 import { enumeratedPlugins, installedThemes } from "./detect/enumerated.ts";
 import type { NameLookup } from "./detect/finders/directory.ts";
 import { askNames } from "./detect/finders/names-question.ts";
@@ -247,13 +248,16 @@ function resultFrom(found: Detected, given: Intel): AnalysisResult {
   const notWordPress = detected.wordpress.detected
     ? []
     : [notWordPressNotice(detected.wordpress.confidence, detected.hosting)];
+  // Most probes got no answer: what was learnt stays, but no grade is given (completeness.ts).
+  const complete = completeness(facts.probes);
+  const incomplete = complete.incomplete ? [incompleteEntry(complete)] : [];
   return {
     ...base,
-    summary: summarise(checks),
+    summary: complete.incomplete ? null : summarise(checks),
     performance: facts.performance,
     seo: facts.seo,
     security: facts.security,
     checks,
-    errors: [...notWordPress, ...artifacts.errors],
+    errors: [...incomplete, ...notWordPress, ...artifacts.errors],
   };
 }

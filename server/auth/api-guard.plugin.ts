@@ -37,10 +37,23 @@ export function unauthorized(): ApiProblem {
   );
 }
 
+/** No Content-Type, and no body declared (Content-Length absent or 0, no Transfer-Encoding). */
+function hasBody(request: Request): boolean {
+  const length = request.headers.get("content-length");
+  return (
+    request.headers.has("content-type") ||
+    request.headers.has("transfer-encoding") ||
+    (length !== null && length !== "0")
+  );
+}
+
 export function apiGuard(deps: ApiGuardDeps) {
   return new Elysia()
     .use(bearer())
     .onParse({ as: "scoped" }, async ({ request }) => {
+      // A POST that sends nothing at all (POST /api/report/{id}/cancel) has nothing to parse;
+      // an operation that needs a body still gets its 400 from schema validation.
+      if (!hasBody(request)) return {};
       try {
         return await readJsonBody(request, deps.maxBodyBytes);
       } catch (error) {

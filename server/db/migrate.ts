@@ -32,6 +32,9 @@ export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
 export async function migrate(sql: Sql, logger: Logger, migrations = loadMigrations()) {
   const connection = await sql.reserve();
   try {
+    // Waiting for another instance's migrations, or for a table a migration alters, must not
+    // give up after the pool's lock_timeout (database.ts).
+    await connection`set lock_timeout = 0`;
     await connection`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
     try {
       await connection`
@@ -60,6 +63,7 @@ export async function migrate(sql: Sql, logger: Logger, migrations = loadMigrati
       await connection`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`;
     }
   } finally {
+    await connection`reset lock_timeout`.catch(() => {});
     connection.release();
   }
 }

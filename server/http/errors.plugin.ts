@@ -5,6 +5,7 @@
  * request id and answered with a generic 500.
  */
 import { Elysia } from "elysia";
+import { isTransientDbError } from "../db/transient.ts";
 import type { Logger } from "../logging/logger.ts";
 import { ApiProblem, problemResponse } from "./problem.ts";
 import { requestContext } from "./request-context.ts";
@@ -62,25 +63,6 @@ function describeExtraProperties(error: unknown): string | undefined {
     .join(", ")}. Allowed: ${[...known].join(", ")}.`;
 }
 
-/** postgres.js connection-level failures (not SQL errors): the database is down or unreachable. */
-const CONNECTION_ERRORS = new Set([
-  "CONNECTION_CLOSED",
-  "CONNECTION_ENDED",
-  "CONNECTION_DESTROYED",
-  "CONNECT_TIMEOUT",
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ENOTFOUND",
-  "EPIPE",
-  "57P01", // admin_shutdown
-  "57P03", // cannot_connect_now
-]);
-
-function isDatabaseUnavailable(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code;
-  return typeof code === "string" && CONNECTION_ERRORS.has(code);
-}
-
 /** Renders a problem as an HTML page for browsers (the web interface), or undefined to answer JSON. */
 export type HtmlErrorRenderer = (
   problem: ApiProblem,
@@ -90,6 +72,14 @@ export type HtmlErrorRenderer = (
 function wantsHtml(request: Request): boolean {
   const path = new URL(request.url).pathname;
   return !path.startsWith("/api/") && (request.headers.get("accept") ?? "").includes("text/html");
+}
+
+/** The answer to a request that met a transient database error (db/transient.ts). */
+export function unavailableProblem(): ApiProblem {
+  return new ApiProblem("unavailable", "The service cannot reach its database right now. Retry shortly.", {
+    headers: { "retry-after": "5" },
+    extensions: { retry_after: 5 },
+  });
 }
 
 export function errorsPlugin(options: {
@@ -148,13 +138,15 @@ export function errorsPlugin(options: {
       case "INVALID_FILE_TYPE":
         return respond(new ApiProblem("invalid_request", "The request is not valid."));
       default:
-        if (isDatabaseUnavailable(error)) {
-          options.logger.error("database unavailable", { request_id: context.id, error });
-          return respond(
-            new ApiProblem("unavailable", "The service cannot reach its database right now. Retry shortly.", {
-              headers: { "retry-after": "5" },
-            }),
-          );
+        if (isTransientDbError(error)) {
+          // Dropped connections, a database restarting, a lock held past lock_timeout: the
+          // client gets a problem it can act on (retry), never a closed connection.
+          options.logger.warn("database unavailable", {
+            request_id: context.id,
+            route: context.route,
+            code: (error as { code?: string }).code,
+          });
+          return respond(unavailableProblem());
         }
         options.logger.error("unhandled error", {
           request_id: context.id,

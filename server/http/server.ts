@@ -8,9 +8,11 @@
  * compression and If-None-Match (representation.ts), and one JSON log line.
  */
 import type { Server } from "bun";
+import { isTransientDbError } from "../db/transient.ts";
 import type { Logger } from "../logging/logger.ts";
 import { routableRequest } from "./client-request.ts";
 import { CORS_RESPONSE_HEADERS, isCorsPath, isPreflight, preflightHeaders } from "./cors.ts";
+import { unavailableProblem } from "./errors.plugin.ts";
 import { ApiProblem, problemResponse } from "./problem.ts";
 import { finishRepresentation } from "./representation.ts";
 import { beginRequest, type RequestContext } from "./request-context.ts";
@@ -25,7 +27,19 @@ export interface HttpServerOptions {
   handle: (request: Request) => Promise<Response> | Response;
   /** The app's routes at a path (route-table.ts); without it, OPTIONS goes to `handle` like any method. */
   routes?: (pathname: string) => RouteMatch | undefined;
+  /**
+   * Seconds a request may go without a byte either way before Bun closes it (Bun's default is
+   * 10 s, which cut off answers that waited on a locked table: they must get a problem).
+   */
+  idleTimeoutSeconds?: number;
+  /** A longer idle timeout for requests that wait by design (synchronous report generation); 0 = none. */
+  waitingRequestSeconds?: (method: string, pathname: string) => number | undefined;
 }
+
+/** Bun's default idle timeout is 10 s; requests wait for the database longer than that at worst. */
+export const IDLE_TIMEOUT_SECONDS = 30;
+/** The largest idle timeout Bun accepts; longer waits disable it and rely on their own deadline. */
+const MAX_IDLE_TIMEOUT_SECONDS = 255;
 
 export interface HttpServer {
   server: Server<undefined>;
@@ -44,6 +58,8 @@ export function startHttpServer(options: HttpServerOptions): HttpServer {
     const context = beginRequest(request, peer);
     let response: Response;
     const pathname = new URL(request.url).pathname;
+    const waits = options.waitingRequestSeconds?.(request.method, pathname);
+    if (waits !== undefined) server.timeout(received, waits > MAX_IDLE_TIMEOUT_SECONDS ? 0 : waits);
     const declared = Number(request.headers.get("content-length") ?? "0");
     const answered = request.method === "OPTIONS" ? optionsResponse(request, pathname, context) : undefined;
     if (answered) {
@@ -62,7 +78,9 @@ export function startHttpServer(options: HttpServerOptions): HttpServer {
       } catch (error) {
         logger.error("request failed outside the app", { request_id: context.id, error });
         response = problemResponse(
-          new ApiProblem("internal_error", "Something went wrong on our side."),
+          isTransientDbError(error)
+            ? unavailableProblem()
+            : new ApiProblem("internal_error", "Something went wrong on our side."),
           baseUrl,
           context.id,
         );
@@ -114,6 +132,7 @@ export function startHttpServer(options: HttpServerOptions): HttpServer {
   const server = Bun.serve({
     port: options.port,
     hostname: options.host,
+    idleTimeout: options.idleTimeoutSeconds ?? IDLE_TIMEOUT_SECONDS,
     // Backstop only: the JSON reader enforces maxBodyBytes with a proper problem+json.
     maxRequestBodySize: Math.max(maxBodyBytes * 4, 1024 * 1024),
     fetch,

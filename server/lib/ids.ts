@@ -7,8 +7,8 @@
  */
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
 
-/** rep report, acc account, tok token, res reservation; issue 25: mon monitor, whk webhook, evt event, dlv delivery, sit site. */
-export type IdPrefix = "rep" | "acc" | "tok" | "res" | "mon" | "whk" | "evt" | "dlv" | "sit";
+/** rep report, acc account, tok token, res reservation, clm claim; issue 25: mon monitor, whk webhook, evt event, dlv delivery, sit site. */
+export type IdPrefix = "rep" | "acc" | "tok" | "res" | "clm" | "mon" | "whk" | "evt" | "dlv" | "sit";
 
 export function newId(prefix: IdPrefix, now = Date.now()): string {
   const random = crypto.getRandomValues(new Uint8Array(10));

@@ -7,14 +7,23 @@
  * UPDATE only matches an unfinished report, committing the credit in the same transaction.
  * A report that cannot start in time (queue too long, or a crash too late) fails with its
  * credit returned.
+ *
+ * A database that is briefly away (dropped connections, a restart, a table lock) never fails a
+ * report: each step rides it out (db/transient.ts), and past that the job fails and pg-boss
+ * runs it again. A worker that dies stops its jobs' heartbeats, so pg-boss hands them to
+ * another worker within seconds (job-queue.ts). While it analyses, the worker renews its host
+ * slots and notices a cancelled report (ReportService.cancel) within TICK_MS, and stops it.
  */
 import { type Report, TARGET_LIMITS, type TargetLimits } from "../../shared/report.ts";
+import { isIncomplete } from "../analyzer/completeness.ts";
 import { TargetNotAllowedError } from "../analyzer/errors.ts";
 import type { Config } from "../config.ts";
 import type { Queryable, Sql } from "../db/database.ts";
+import { retryTransient } from "../db/transient.ts";
 import { ApiProblem } from "../http/problem.ts";
 import type { Logger } from "../logging/logger.ts";
 import type { QuotaService } from "../quota/quota.service.ts";
+import { settleCharge } from "../reports/charges.ts";
 import {
   completedReport,
   failedReport,
@@ -49,6 +58,10 @@ export interface WorkerDeps {
 const HOST_BUSY_RETRY_SECONDS = 2;
 /** Seconds before a job whose account runs its plan's analyses at once already is offered again. */
 const ACCOUNT_BUSY_RETRY_SECONDS = 1;
+/** How long one database step may ride out a database that is away before the job fails (and is retried). */
+const DB_RETRY_MS = 30_000;
+/** How often running analyses renew their slots and look for a cancellation. */
+export const TICK_MS = 1_000;
 
 interface ReportRow {
   status: string;
@@ -60,6 +73,9 @@ interface ReportRow {
 export class AnalysisWorker {
   private readonly shutdown = new AbortController();
   private workerId: string | undefined;
+  /** The analyses this process runs: report id → how to stop it. */
+  private readonly running = new Map<string, AbortController>();
+  private ticker: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly deps: WorkerDeps) {}
 
@@ -77,6 +93,9 @@ export class AnalysisWorker {
         pollingIntervalSeconds: 0.5,
         notifyPollingIntervalSeconds: 0.5,
         groupConcurrency: { default: 1, tiers: config.accountConcurrency },
+        // Renewed every 2 s against a 10 s heartbeat (job-queue.ts): a busy event loop that
+        // misses a few renewals does not get its running jobs handed to a second worker.
+        heartbeatRefreshSeconds: 2,
       },
       async ([job]) => {
         if (job) await this.run(job.data);
@@ -84,11 +103,33 @@ export class AnalysisWorker {
     );
     const id = this.workerId;
     queue.wakeLocal = () => queue.boss.notifyWorker(id);
+    this.ticker = setInterval(() => void this.tick(), TICK_MS);
+    this.ticker.unref?.();
+  }
+
+  /**
+   * Keeps this process's analyses honest: renews their slots (so a dead worker's slots
+   * free themselves within one lease, Slots) and stops those whose report is no longer
+   * running here — cancelled, or finished by another attempt.
+   */
+  private async tick(): Promise<void> {
+    const ids = [...this.running.keys()];
+    if (ids.length === 0) return;
+    try {
+      await this.deps.slots.renew(ids);
+      const ended = await this.deps.sql<{ id: string }[]>`
+        select id from reports where id in ${this.deps.sql(ids)} and status not in ('queued', 'running')`;
+      for (const { id } of ended) this.running.get(id)?.abort();
+    } catch (error) {
+      // The database is away: nothing to learn this time; the next tick tries again.
+      this.deps.logger.debug("worker tick failed", { error: (error as Error).message });
+    }
   }
 
   /** Stops taking jobs, lets running ones finish (up to `timeoutMs`), then aborts them. */
   async stop(timeoutMs: number): Promise<void> {
     this.deps.queue.wakeLocal = undefined;
+    clearInterval(this.ticker);
     const abort = setTimeout(() => this.shutdown.abort(), timeoutMs);
     try {
       if (this.workerId) await this.deps.queue.boss.offWork(ANALYSIS_QUEUE, { id: this.workerId, wait: true });
@@ -100,8 +141,10 @@ export class AnalysisWorker {
   /** One job. Public for tests; the queue calls it. */
   async run(job: AnalysisJob): Promise<void> {
     const { sql, slots, targets, queue, config, startWithinMs } = this.deps;
-    const [row] = await sql<ReportRow[]>`
-      select status, created_at, reservation_id, body from reports where id = ${job.reportId}`;
+    const [row] = await retried(
+      () => sql<ReportRow[]>`
+      select status, created_at, reservation_id, body from reports where id = ${job.reportId}`,
+    );
     if (!row || (row.status !== "queued" && row.status !== "running")) return; // finished already
 
     if (Date.now() > row.created_at.getTime() + startWithinMs) {
@@ -116,23 +159,24 @@ export class AnalysisWorker {
     // most extra jobs of the account from being fetched, but two worker processes fetching
     // at the same moment could both start one (issue 21, row 7). The slot is the rule.
     const accountKey = `account:${job.accountId}`;
-    if (!(await slots.acquire(accountKey, config.accountConcurrency[job.plan] ?? 1, job.reportId))) {
-      await queue.send(job, { startAfterSeconds: ACCOUNT_BUSY_RETRY_SECONDS });
+    const accountLimit = config.accountConcurrency[job.plan] ?? 1;
+    if (!(await retried(() => slots.acquire(accountKey, accountLimit, job.reportId)))) {
+      await retried(() => queue.send(job, { startAfterSeconds: ACCOUNT_BUSY_RETRY_SECONDS }));
       return;
     }
     let targetKeys: string[] = [];
     try {
       const target = await targets.keysFor(job.target);
-      const busy = await slots.acquireAll(target.keys, targets.settings.hostConcurrency, job.reportId);
+      const busy = await retried(() => slots.acquireAll(target.keys, targets.settings.hostConcurrency, job.reportId));
       if (busy) {
         // Politeness: the site or its address is being analysed HOST_CONCURRENCY times already.
         // Offer the job again shortly instead of holding a worker slot while waiting.
-        await slots.release(accountKey, job.reportId);
-        await queue.send(
-          { ...job, targetWaitSince: job.targetWaitSince ?? Date.now() },
-          {
-            startAfterSeconds: HOST_BUSY_RETRY_SECONDS,
-          },
+        await retried(() => slots.release(accountKey, job.reportId));
+        await retried(() =>
+          queue.send(
+            { ...job, targetWaitSince: job.targetWaitSince ?? Date.now() },
+            { startAfterSeconds: HOST_BUSY_RETRY_SECONDS },
+          ),
         );
         return;
       }
@@ -148,19 +192,51 @@ export class AnalysisWorker {
   /** Runs the analysis of a job holding its slots, and stores the outcome. */
   private async analyse(row: ReportRow, job: AnalysisJob, host: string, targetKeys: string[]): Promise<void> {
     const { sql, config, metrics, targets } = this.deps;
+    const stop = new AbortController();
+    this.running.set(job.reportId, stop);
     const startedAt = Date.now();
-    const done = metrics.startRun();
+    let ended = false;
+    const finish = metrics.startRun();
+    const done = (outcome: string) => {
+      ended = true;
+      finish(outcome);
+    };
     try {
-      await sql`
+      const started = await retried(
+        () => sql`
         update reports set status = 'running', started_at = coalesce(started_at, now()),
           body = jsonb_set(body, '{status}', '"running"')
-        where id = ${job.reportId} and status in ('queued', 'running')`;
+        where id = ${job.reportId} and status in ('queued', 'running')
+        returning id`,
+      );
+      if (started.length === 0) return done("cancelled"); // cancelled (or finished) meanwhile
       const mode = job.mode ?? "passive";
       const aggressiveRequests =
-        mode === "aggressive" ? await targets.grantAggressive(targetKeys, this.deps.aggressiveMaxRequests) : undefined;
-      const signal = AbortSignal.any([AbortSignal.timeout(config.analysisTimeoutMs), this.shutdown.signal]);
+        mode === "aggressive"
+          ? await retried(() => targets.grantAggressive(targetKeys, this.deps.aggressiveMaxRequests))
+          : undefined;
+      const signal = AbortSignal.any([
+        AbortSignal.timeout(config.analysisTimeoutMs),
+        this.shutdown.signal,
+        stop.signal,
+      ]);
       const requestsPerSecond = targets.analysisRps || undefined;
-      const result = await this.deps.analyze(job.target, signal, { mode, requestsPerSecond, aggressiveRequests });
+      let result: Awaited<ReturnType<WorkerDeps["analyze"]>>;
+      try {
+        result = await this.deps.analyze(job.target, signal, { mode, requestsPerSecond, aggressiveRequests });
+      } catch (error) {
+        if (stop.signal.aborted) return done("cancelled"); // the report was ended elsewhere
+        const problem = toProblem(error);
+        if (!problem) this.deps.logger.error("analysis failed", { report_id: job.reportId, error });
+        if (error instanceof TargetNotAllowedError) logAllowlistHint(this.deps.logger, error.message);
+        const failure = problem ?? new ApiProblem("internal_error", "The analysis failed unexpectedly.");
+        if (failure.code === "site_unreachable") {
+          // Counted per account and minute for admission (docs/plans.md, "Fair queues").
+          await sql`insert into unreachable_failures (account_id) values (${job.accountId})`.catch(() => {});
+        }
+        await this.fail(row, job, failure, "analysis");
+        return done(failure.code);
+      }
       const limits = targetLimitsOf(result.target_limits, {
         host,
         waitedMs: job.targetWaitSince ? Math.max(0, startedAt - job.targetWaitSince) : 0,
@@ -168,48 +244,64 @@ export class AnalysisWorker {
         aggressiveRequests,
         aggressiveWanted: this.deps.aggressiveMaxRequests,
       });
-      const completed = completedReport(row.body, { ...result, target_limits: limits }, startedAt);
-      await sql.begin(async (tx) => {
-        const stored = await this.store(tx, completed, null);
-        if (stored && row.reservation_id) await this.deps.quota.commit(tx, row.reservation_id);
-      });
+      await this.complete(row, completedReport(row.body, { ...result, target_limits: limits }, startedAt));
       done("completed");
-    } catch (error) {
-      const problem = toProblem(error);
-      if (!problem) this.deps.logger.error("analysis failed", { report_id: job.reportId, error });
-      if (error instanceof TargetNotAllowedError) logAllowlistHint(this.deps.logger, error.message);
-      const failure = problem ?? new ApiProblem("internal_error", "The analysis failed unexpectedly.");
-      if (failure.code === "site_unreachable") {
-        // Counted per account and minute for admission (docs/plans.md, "Fair queues").
-        await sql`insert into unreachable_failures (account_id) values (${job.accountId})`.catch(() => {});
-      }
-      await this.fail(row, job, failure, "analysis");
-      done(failure.code);
+    } finally {
+      // Thrown past every retry (the database stayed away): pg-boss runs the job again.
+      if (!ended) finish("retried");
+      this.running.delete(job.reportId);
+    }
+  }
+
+  /**
+   * Stores a completed report and charges it if its client already knows of it (an async
+   * report, or a synchronous one past its 202); otherwise the API charges it on delivery
+   * (reports/charges.ts). An incomplete report is never charged: its credit goes back. A
+   * database that stays away past DB_RETRY_MS fails the job, and pg-boss runs it again.
+   */
+  private async complete(row: ReportRow, report: Report): Promise<void> {
+    const { sql, quota } = this.deps;
+    const billable = !isIncomplete(report);
+    await retried(() =>
+      sql.begin(async (tx) => {
+        const stored = await this.store(tx, report, null, billable);
+        if (stored && billable) await settleCharge(tx, quota, report.id);
+      }),
+    );
+    if (!billable && row.reservation_id) {
+      const reservation = row.reservation_id;
+      await retried(() => quota.release(reservation)).catch(() => {});
     }
   }
 
   private async fail(row: ReportRow, job: AnalysisJob, problem: ApiProblem, stage: string): Promise<void> {
     const failed = failedReport(row.body, problem, stage);
     try {
-      await this.store(this.deps.sql, failed, problem);
+      await retried(() => this.store(this.deps.sql, failed, problem, false));
     } catch (error) {
       this.deps.logger.error("could not mark report failed; the sweeper will", { report_id: job.reportId, error });
     }
     // Idempotent: a credit already committed (or released) is not touched again.
-    if (row.reservation_id) await this.deps.quota.release(row.reservation_id).catch(() => {});
+    const reservation = row.reservation_id;
+    if (reservation) await retried(() => this.deps.quota.release(reservation)).catch(() => {});
   }
 
-  /** Writes the final state if the report is still unfinished; false when another attempt won. */
-  private async store(tx: Queryable, report: Report, problem: ApiProblem | null): Promise<boolean> {
+  /** Writes the final state if the report is still unfinished; false when another attempt (or a cancel) won. */
+  private async store(tx: Queryable, report: Report, problem: ApiProblem | null, billable: boolean): Promise<boolean> {
     const rows = await tx`
       update reports set status = ${report.status}, score = ${report.summary?.score ?? null},
         grade = ${report.summary?.grade ?? null}, body = ${tx.json(report as never)},
-        completed_at = ${report.completed_at},
+        completed_at = ${report.completed_at}, billable = ${billable},
         failure = ${problem ? tx.json(storedFailure(problem) as never) : null}
       where id = ${report.id} and status in ('queued', 'running')
       returning id`;
     return rows.length > 0;
   }
+}
+
+/** A database step that rides out a short outage (db/transient.ts). */
+function retried<T>(work: () => Promise<T>): Promise<T> {
+  return retryTransient(work, { deadline: Date.now() + DB_RETRY_MS });
 }
 
 /** The report's target_limits: what the analyzer saw of the pace, and what the worker waited for. */

@@ -2,7 +2,8 @@
  * "At most N at once" across every worker process, counted in the database: a claim takes a
  * numbered slot row (key, 0…limit-1); the primary key makes two workers' claims of the same
  * slot exclusive, so no interleaving of processes can put N+1 holders on one key. Slots carry
- * an expiry so that a SIGKILLed worker's slot frees itself.
+ * a short lease that the worker renews while it analyses (AnalysisWorker's tick), so that a
+ * SIGKILLed worker's slots free themselves within one lease.
  *
  * Keys name what is limited (migration 0007): `account:<id>` (a plan's analyses at once),
  * `host:<canonical host>` and `addr:<address>` (politeness towards one target).
@@ -12,7 +13,7 @@ import type { Sql } from "../db/database.ts";
 export class Slots {
   constructor(
     private readonly sql: Sql,
-    /** How long a slot is held at most (the analysis deadline plus a margin). */
+    /** The lease of a slot: how long it outlives its worker's last renewal. */
     private readonly holdMs: number,
   ) {}
 
@@ -46,6 +47,14 @@ export class Slots {
       return key;
     }
     return undefined;
+  }
+
+  /** Extends the leases of the slots these reports hold. */
+  async renew(reportIds: string[]): Promise<void> {
+    if (reportIds.length === 0) return;
+    await this.sql`
+      update host_slots set expires_at = greatest(expires_at, now() + ${this.holdMs} * interval '1 millisecond')
+      where report_id in ${this.sql(reportIds)}`;
   }
 
   async release(key: string, reportId: string): Promise<void> {

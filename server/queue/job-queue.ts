@@ -66,6 +66,11 @@ export function jobExpirySeconds(analysisTimeoutMs: number): number {
   return Math.ceil(analysisTimeoutMs / 1000) + 10;
 }
 
+/** Seconds without a heartbeat after which a running job is taken from its (dead) worker; pg-boss's minimum. */
+export const HEARTBEAT_SECONDS = 10;
+/** Retries of a job whose worker died or whose database stayed away. */
+const JOB_RETRY_LIMIT = 5;
+
 /**
  * pg-boss on the service's own postgres.js pool — the same connections, to PostgreSQL or
  * through the embedded PGlite's socket. pg-boss sends its schema and maintenance work as
@@ -119,16 +124,22 @@ export async function openJobQueue(
   });
   boss.on("error", (error) => logger.error("job queue error", { error }));
   await startSerialised(db.sql, () => boss.start());
-  // A worker that dies mid-job holds it until it expires; then pg-boss gives it to another
-  // worker once (retryLimit 1). The report row decides whether there is anything left to do.
+  // A worker renews its jobs' heartbeats every 2 s (analysis-worker.ts); one that dies stops, and
+  // pg-boss's supervisor (every 5 s, in every process) fails the job past HEARTBEAT_SECONDS
+  // and gives it to another worker — seconds, not the analysis deadline. A job that failed
+  // because the database stayed away is retried the same way. The report row decides whether
+  // there is anything left to do, so a retry never runs a finished report twice.
   const expireInSeconds = jobExpirySeconds(config.analysisTimeoutMs);
-  await boss.createQueue(ANALYSIS_QUEUE, {
-    retryLimit: 1,
+  const settings = {
+    retryLimit: JOB_RETRY_LIMIT,
     retryDelay: 1,
-    notify: embeddedless(db),
     expireInSeconds,
+    heartbeatSeconds: HEARTBEAT_SECONDS,
     deleteAfterSeconds: 24 * 3600,
-  });
+  };
+  await boss.createQueue(ANALYSIS_QUEUE, { ...settings, notify: embeddedless(db) });
+  // createQueue leaves an existing queue as it was: bring one made by an older release up to date.
+  await boss.updateQueue(ANALYSIS_QUEUE, settings);
   const queue: JobQueue = {
     boss,
     expireInSeconds,
@@ -167,10 +178,12 @@ export function inTransaction(tx: Queryable): Db {
 async function startSerialised(sql: Sql, start: () => Promise<unknown>): Promise<void> {
   const lock = await sql.reserve();
   try {
+    await lock`set lock_timeout = 0`; // wait for the other process however long it takes
     await lock`select pg_advisory_lock(hashtext('wpreport:pg-boss start'))`;
     await start();
   } finally {
     await lock`select pg_advisory_unlock(hashtext('wpreport:pg-boss start'))`.catch(() => {});
+    await lock`reset lock_timeout`.catch(() => {});
     lock.release();
   }
 }

@@ -78,6 +78,19 @@ export class QuotaService {
     return rows.length > 0;
   }
 
+  /**
+   * Charges one credit without a reservation, inside the transaction that marks a report
+   * charged: for a report delivered after its reservation was swept (a client that learnt of
+   * it late, e.g. by retrying with its Idempotency-Key). The report was admitted within quota
+   * when it was made, so this may pass the month's quota by the few reports delivered late.
+   */
+  async chargeLate(tx: Queryable, accountId: string, now = new Date()): Promise<void> {
+    const period = quotaPeriod(now);
+    await tx`
+      insert into usage_periods (account_id, period_start, used) values (${accountId}, ${period.key}, 1)
+      on conflict (account_id, period_start) do update set used = usage_periods.used + 1`;
+  }
+
   /** Gives the credit back (analysis failed or was rejected). Idempotent. */
   async release(reservationId: string): Promise<void> {
     await this.sql`

@@ -1,7 +1,9 @@
 /**
  * Reading an account's reports back: filtered, cursor-paged listings (GET /api/reports), and
  * the baseline rule with the gate verdicts it rests on (docs/diff.md#the-baseline). Separate
- * from ReportService, which writes reports.
+ * from ReportService, which writes reports. A report whose synchronous call never got its
+ * answer (not delivered, docs/plans.md "What is charged") is in neither until its client
+ * reads it by id.
  */
 import type { ReportListItem } from "../../shared/api.ts";
 import { type BaselineChoice, type Diff, diff, type GateVerdict } from "../../shared/diff.ts";
@@ -171,7 +173,7 @@ export class ReportHistoryService {
       select id, url, site_key, status, created_at, completed_at, score, grade, metadata,
         gate_result, gate_base_id, gate_rule, gate_judged_at
       from reports
-      where account_id = ${accountId}
+      where account_id = ${accountId} and delivered_at is not null
         ${key !== undefined ? sql`and site_key = ${key}` : sql``}
         ${filters.environment !== undefined ? sql`and environment = ${filters.environment}` : sql``}
         ${filters.gitRef !== undefined ? sql`and git_ref = ${filters.gitRef}` : sql``}
@@ -308,6 +310,7 @@ export class ReportHistoryService {
       select r.body, r.created_at from reports r, reports head
       where head.id = ${head.id} and head.account_id = ${accountId}
         and r.account_id = ${accountId} and r.site_key = head.site_key and r.status = 'completed'
+        and r.delivered_at is not null
         and r.id <> head.id and (r.created_at, r.id) < (head.created_at, head.id)
         ${environment !== undefined ? sql`and r.environment = ${environment}` : sql`and r.environment is null`}
         ${filter.gate === "pass" ? sql`and r.gate_result = 'pass'` : filter.gate === "unjudged" ? sql`and r.gate_result is null` : sql``}

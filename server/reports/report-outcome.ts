@@ -61,6 +61,19 @@ export function logAllowlistHint(logger: Logger, reason: string): void {
   });
 }
 
+/** How a cancelled report ends: the failure a waiting synchronous call answers, and its errors[]. */
+export function cancelledFailure(reason: string): { stored: StoredFailure; errors: Report["errors"] } {
+  return {
+    stored: {
+      code: "report_cancelled",
+      detail: `The report was cancelled (${reason}) before it finished. Nothing was charged.`,
+    },
+    errors: [
+      { stage: "analysis", kind: "cancelled", message: `The report was cancelled (${reason}); nothing was charged.` },
+    ],
+  };
+}
+
 export function storedFailure(problem: ApiProblem): StoredFailure {
   return { code: problem.code, detail: problem.detail, extensions: problem.options.extensions };
 }

@@ -1,5 +1,6 @@
 /**
- * HTTP surface of reports: POST /api/generate-report and GET /api/report/{report_id}. Each
+ * HTTP surface of reports: POST /api/generate-report, GET /api/report/{report_id} and
+ * POST /api/report/{report_id}/cancel. Each
  * operation is declared once (schemas, answers, errors): the route validates with it and the
  * OpenAPI document is written from it.
  */
@@ -73,6 +74,7 @@ export const generateReportOperation = {
     "url_not_allowed",
     "site_unreachable",
     "idempotency_key_reused",
+    "report_cancelled",
     "overloaded",
   ],
 } as const satisfies ApiOperation;
@@ -110,7 +112,26 @@ export const getReportOperation = {
   errors: ["invalid_request", "not_found", "not_acceptable"],
 } as const satisfies ApiOperation;
 
-export const reportsOperations: ApiOperation[] = [generateReportOperation, getReportOperation];
+export const cancelReportOperation = {
+  method: "post",
+  path: "/api/report/:report_id/cancel",
+  operationId: "cancelReport",
+  summary: "Cancel a report",
+  description:
+    "Cancels a queued or running report of your account: it ends as `failed` with an `errors[]` entry of kind `cancelled`, nothing is charged and its credit is returned; a worker analysing it stops within a few seconds. A synchronous `generate-report` call waiting for it answers `409 report_cancelled`. Cancelling a cancelled report answers it again (200); a report that already completed or failed for another reason is `409 report_already_finished`. No body.",
+  tag: "Reports",
+  auth: "bearer",
+  params: REPORT_ID,
+  responses: {
+    200: {
+      description: "The cancelled report",
+      content: { "application/json": ReportSchema },
+    },
+  },
+  errors: ["invalid_request", "not_found", "report_already_finished"],
+} as const satisfies ApiOperation;
+
+export const reportsOperations: ApiOperation[] = [generateReportOperation, getReportOperation, cancelReportOperation];
 
 /** What GET /api/report/{id} can send; the first is the default. */
 const REPORT_TYPES = ["application/json", SARIF_CONTENT_TYPE] as const;
@@ -140,6 +161,8 @@ export function reportsRoutes(
         const outcome = await deps.reports.generate(principal, body, {
           respondAsync,
           idempotencyKey: headers["idempotency-key"],
+          // A synchronous call whose client disconnects stops waiting (ReportService.generate).
+          signal: request.signal,
         });
         const extra: Record<string, string> = {
           location: `${deps.baseUrlFor(request)}/api/report/${outcome.report.id}`,
@@ -186,5 +209,11 @@ export function reportsRoutes(
         });
       },
       { params: getReportOperation.params },
+    )
+    .post(
+      "/report/:report_id/cancel",
+      async ({ params, principal }) =>
+        jsonResponse(await deps.reports.cancel(principal.accountId, params.report_id), 200),
+      { params: cancelReportOperation.params },
     );
 }

@@ -1,10 +1,13 @@
 /**
  * Reports on the API side: generate (validate → check capacity → reserve a credit → store
- * the queued report → enqueue), wait for a worker to finish it when the caller wants the
- * result now, read, and the housekeeping that keeps credits honest when analyses die.
+ * the queued report, its job and its Idempotency-Key binding → enqueue), wait for a worker to
+ * finish it when the caller wants the result now, deliver it (charges.ts), read, cancel, and
+ * the housekeeping that keeps credits honest when analyses die.
  *
- * The API process never analyses: workers do (server/queue/analysis-worker.ts), and store
- * the report and charge its credit in one short transaction at the end.
+ * The API process never analyses: workers do (server/queue/analysis-worker.ts). A report is
+ * charged once, when it has completed and its client could learn of it (docs/plans.md, "What is
+ * charged"): an async report at its 202, a synchronous one when its 201 (or 202 past
+ * SYNC_WAIT_MS) is sent — not when the caller got a 503 or no answer at all.
  */
 import { REPORT_SCHEMA_VERSION, type Report, type ReportMetadata } from "../../shared/report.ts";
 import type { AnalysisResult } from "../analyzer/analyze.ts";
@@ -12,8 +15,11 @@ import type { AnalysisMode } from "../analyzer/enumeration/plan.ts";
 import type { TargetPolicy } from "../analyzer/fetch/target-policy.ts";
 import { siteKey, validateTargetUrl } from "../analyzer/target-url.ts";
 import type { Queryable, Sql } from "../db/database.ts";
+import { isTransientDbError, retryTransient } from "../db/transient.ts";
+import { unavailableProblem } from "../http/errors.plugin.ts";
 import { ApiProblem } from "../http/problem.ts";
 import {
+  ClaimLostError,
   type IdempotencyService,
   isValidIdempotencyKey,
   requestFingerprint,
@@ -24,7 +30,8 @@ import { getPlan, type PlanId } from "../plans/catalogue.ts";
 import { FAIR_PRIORITY_BASE, type JobQueue } from "../queue/job-queue.ts";
 import type { QueueMetrics } from "../queue/metrics.ts";
 import type { QuotaService } from "../quota/quota.service.ts";
-import { logAllowlistHint, problemFrom, type StoredFailure } from "./report-outcome.ts";
+import { deliverReport } from "./charges.ts";
+import { cancelledFailure, logAllowlistHint, problemFrom, type StoredFailure } from "./report-outcome.ts";
 
 /**
  * Runs one analysis; `mode` "aggressive" adds the opt-in enumeration (docs/enumeration.md).
@@ -63,6 +70,12 @@ export interface GenerateOptions {
   /** Prefer: respond-async → answer 202 at once and analyse in the background. */
   respondAsync?: boolean;
   idempotencyKey?: string;
+  /**
+   * Aborted when the client goes away (the request's signal). A synchronous call then stops
+   * waiting: without an Idempotency-Key its report is cancelled (nobody can learn of it), with
+   * one it goes on, uncharged until a retry with the key delivers it.
+   */
+  signal?: AbortSignal;
 }
 
 export interface GenerateOutcome {
@@ -93,6 +106,21 @@ const QUEUE_FULL_RETRY_SECONDS = 10;
 
 /** How often a waiting synchronous request looks at its report. */
 const WAIT_POLL_MS = 150;
+/** How long delivering a finished report may retry a database that is briefly away. */
+const DELIVERY_RETRY_MS = 10_000;
+
+/** How a synchronous wait ended. */
+type Waited =
+  | { kind: "finished" | "deadline"; report: Report; failure: StoredFailure | null }
+  | { kind: "gone" }
+  | { kind: "missing" };
+
+/** An Idempotency-Key's claim by this request, to bind in the report's transaction. */
+interface KeyClaim {
+  accountId: string;
+  key: string;
+  claimId: string;
+}
 
 export class ReportService {
   private readonly shutdown = new AbortController();
@@ -102,7 +130,7 @@ export class ReportService {
   async generate(caller: ReportCaller, input: GenerateInput, options: GenerateOptions = {}): Promise<GenerateOutcome> {
     const { idempotency } = this.deps;
     const key = options.idempotencyKey;
-    if (key === undefined) return this.generateOnce(caller, input, options);
+    if (key === undefined) return this.generateOnce(caller, input, options, undefined);
 
     if (!isValidIdempotencyKey(key)) {
       throw new ApiProblem("invalid_request", "Idempotency-Key must be 1–255 printable ASCII characters.");
@@ -116,25 +144,23 @@ export class ReportService {
           "This Idempotency-Key was already used with a different request body. Use a new key for a new request.",
         );
       case "in_progress":
-        throw new ApiProblem(
-          "idempotency_in_progress",
-          "The first request with this Idempotency-Key is still running. Retry shortly to get its result.",
-          { headers: { "retry-after": "2" } },
-        );
-      case "replay": {
-        const report = await this.get(caller.accountId, claim.reportId);
-        if (!report) throw new ApiProblem("not_found", "The report of this Idempotency-Key no longer exists.");
-        return { status: claim.status === 202 ? 202 : 201, report, replayed: true };
-      }
+        throw inProgress();
+      case "bound":
+        return this.replay(caller, claim.reportId, claim.respondAsync, options);
       case "new":
         break;
     }
     try {
-      const outcome = await this.generateOnce(caller, input, options);
-      await idempotency.complete(caller.accountId, key, outcome.status, outcome.report.id);
-      return outcome;
+      return await this.generateOnce(caller, input, options, {
+        accountId: caller.accountId,
+        key,
+        claimId: claim.claimId,
+      });
     } catch (error) {
-      await idempotency.abandon(caller.accountId, key).catch(() => {});
+      // Failed before a report existed: the key is free again, so a retry really retries.
+      // Once bound to a report the key is never freed here (abandon leaves bound keys alone).
+      await idempotency.abandon(caller.accountId, key, claim.claimId).catch(() => {});
+      if (error instanceof ClaimLostError) throw inProgress();
       throw error;
     }
   }
@@ -143,6 +169,7 @@ export class ReportService {
     caller: ReportCaller,
     input: GenerateInput,
     options: GenerateOptions,
+    claim: KeyClaim | undefined,
   ): Promise<GenerateOutcome> {
     const verdict = validateTargetUrl(input.url, this.deps.policy);
     if (!verdict.ok) {
@@ -183,18 +210,22 @@ export class ReportService {
       installed_themes: [],
     };
     const { sql } = this.deps;
+    const respondAsync = options.respondAsync === true;
     try {
-      // The report and its job are one transaction: after a crash there is either both or neither.
+      // The report, its job and its key's binding are one transaction: after a crash there is
+      // either all or none. An async report is delivered by the 202 that follows at once.
       await sql.begin(async (tx) => {
         // One admission of the account at a time: its count and its insert cannot interleave
         // with another's, so the plan's cap on queued reports is exact across API processes.
         await tx`select pg_advisory_xact_lock(hashtext(${`wpreport:admit:${caller.accountId}`}))`;
         const unfinished = await this.assertQueueRoom(tx, caller);
         await tx`
-          insert into reports (id, account_id, url, site_key, status, metadata, body, created_at, reservation_id, target)
+          insert into reports (id, account_id, url, site_key, status, metadata, body, created_at, reservation_id,
+                               target, delivered_at, idempotency_key)
           values (${report.id}, ${caller.accountId}, ${report.url}, ${siteKey(verdict.url)}, 'queued',
                   ${tx.json(report.metadata as never)}, ${tx.json(report as never)}, ${report.created_at},
-                  ${reservation.id}, ${target})`;
+                  ${reservation.id}, ${target}, ${respondAsync ? new Date() : null}, ${claim?.key ?? null})`;
+        if (claim) await this.deps.idempotency.bind(tx, claim, report.id, respondAsync);
         const job = { reportId: report.id, accountId: caller.accountId, target, host: verdict.url.hostname };
         const mode = report.mode === "aggressive" ? { mode: report.mode } : {};
         // Fair order across accounts: this account's n-th unfinished report waits behind every
@@ -207,18 +238,73 @@ export class ReportService {
       await this.deps.quota.release(reservation.id).catch(() => {});
       throw error;
     }
-    if (options.respondAsync) return { status: 202, report, replayed: false };
+    if (respondAsync) return { status: 202, report, replayed: false };
+    return this.awaitReport(caller.accountId, report, options, { keyed: claim !== undefined, replayed: false });
+  }
 
-    const final = await this.waitFor(caller.accountId, report.id);
-    if (final?.report.status === "completed") return { status: 201, report: final.report, replayed: false };
-    if (final?.report.status === "failed") {
-      // A synchronous call that produced no report leaves none behind: the caller gets the
-      // problem (e.g. 422 site_unreachable), as if the analysis had run in this request.
-      await sql`delete from reports where id = ${report.id} and status = 'failed'`;
-      throw problemFrom(final.failure);
+  /** A repeat of a request whose Idempotency-Key is bound to a report: that report, never another. */
+  private async replay(
+    caller: ReportCaller,
+    reportId: string,
+    respondAsync: boolean,
+    options: GenerateOptions,
+  ): Promise<GenerateOutcome> {
+    const report = await this.get(caller.accountId, reportId);
+    if (!report) throw new ApiProblem("not_found", "The report of this Idempotency-Key no longer exists.");
+    if (respondAsync) return { status: 202, report, replayed: true };
+    return this.awaitReport(caller.accountId, report, options, { keyed: true, replayed: true });
+  }
+
+  /**
+   * A synchronous call: waits for the report (up to SYNC_WAIT_MS), then delivers it — 201
+   * when it completed, 202 with its Location while it still runs — or answers the problem
+   * that failed it. A database that is briefly away does not end the wait.
+   */
+  private async awaitReport(
+    accountId: string,
+    report: Report,
+    options: GenerateOptions,
+    how: { keyed: boolean; replayed: boolean },
+  ): Promise<GenerateOutcome> {
+    const waited = await this.waitFor(accountId, report.id, Date.now() + this.deps.syncWaitMs, options.signal);
+    switch (waited.kind) {
+      case "missing":
+        throw new ApiProblem("not_found", "The report no longer exists.");
+      case "gone":
+        // Nobody is left to answer. Without a key nobody can ever learn of this report: cancel
+        // it, uncharged. With one, a retry gets it (and only then is it charged).
+        if (!how.keyed) await this.cancel(accountId, report.id, "the client closed the connection").catch(() => {});
+        throw new ApiProblem("unavailable", "The client closed the connection before the report was ready.");
+      case "finished":
+        if (waited.report.status === "failed") {
+          // A synchronous call that produced no report leaves none behind: the caller gets the
+          // problem (e.g. 422 site_unreachable), as if the analysis had run in this request. A
+          // cancelled report stays: whoever cancelled it was answered with it.
+          if (waited.failure?.code !== "report_cancelled")
+            await this.deps.sql`delete from reports where id = ${report.id} and status = 'failed'`.catch(() => {});
+          throw problemFrom(waited.failure);
+        }
+        await this.deliver(accountId, report.id);
+        return { status: 201, report: waited.report, replayed: how.replayed };
+      case "deadline":
+        // Still queued or running: the report finishes in the background; the 202 delivers it.
+        await this.deliver(accountId, report.id);
+        return { status: 202, report: waited.report, replayed: how.replayed };
     }
-    // Still queued or running at the deadline: the report finishes in the background.
-    return { status: 202, report: final?.report ?? report, replayed: false };
+  }
+
+  /** Marks the report delivered (and charges it if completed), riding out a short database outage. */
+  private async deliver(accountId: string, reportId: string): Promise<void> {
+    const { sql, quota } = this.deps;
+    try {
+      await retryTransient(() => deliverReport(sql, quota, accountId, reportId), {
+        deadline: Date.now() + DELIVERY_RETRY_MS,
+      });
+    } catch (error) {
+      // Not delivered, so not charged; a retry with the Idempotency-Key delivers it later.
+      if (isTransientDbError(error)) throw unavailableProblem();
+      throw error;
+    }
   }
 
   /** Refuses new work, before any credit is taken, when too much is waiting already. */
@@ -288,20 +374,29 @@ export class ReportService {
     await this.deps.sql`delete from target_hourly_requests where hour < date_trunc('hour', now())`;
   }
 
-  /** Polls the report until a worker finishes it, the sync deadline passes, or we shut down. */
-  private async waitFor(
-    accountId: string,
-    reportId: string,
-  ): Promise<{ report: Report; failure: StoredFailure | null } | undefined> {
-    const deadline = Date.now() + this.deps.syncWaitMs;
+  /**
+   * Polls the report until a worker finishes it, the deadline passes, the client goes away or
+   * we shut down. Transient database errors (dropped connections, a lock past lock_timeout)
+   * are waited out until the deadline.
+   */
+  private async waitFor(accountId: string, reportId: string, deadline: number, signal?: AbortSignal): Promise<Waited> {
     for (;;) {
-      const [row] = await this.deps.sql<{ body: Report; failure: StoredFailure | null }[]>`
-        select body, failure from reports where id = ${reportId} and account_id = ${accountId}`;
-      if (!row) return undefined;
-      const done = row.body.status === "completed" || row.body.status === "failed";
-      if (done || Date.now() >= deadline || this.shutdown.signal.aborted)
-        return { report: row.body, failure: row.failure };
-      await Bun.sleep(WAIT_POLL_MS);
+      if (signal?.aborted) return { kind: "gone" };
+      let row: { body: Report; failure: StoredFailure | null } | undefined;
+      try {
+        [row] = await this.deps.sql<{ body: Report; failure: StoredFailure | null }[]>`
+          select body, failure from reports where id = ${reportId} and account_id = ${accountId}`;
+        if (!row) return { kind: "missing" };
+      } catch (error) {
+        if (!isTransientDbError(error) || Date.now() >= deadline) throw error;
+      }
+      if (row) {
+        const done = row.body.status === "completed" || row.body.status === "failed";
+        if (done) return { kind: "finished", report: row.body, failure: row.failure };
+        if (Date.now() >= deadline || this.shutdown.signal.aborted)
+          return { kind: "deadline", report: row.body, failure: row.failure };
+      }
+      await sleep(WAIT_POLL_MS, signal);
     }
   }
 
@@ -314,11 +409,51 @@ export class ReportService {
     return row?.n ?? undefined;
   }
 
+  /**
+   * A report of the account, by id. Whoever reads a report by its id has learnt of it: one not
+   * delivered yet (its synchronous call got no answer) is delivered now, and charged if it
+   * completed.
+   */
   async get(accountId: string, reportId: string): Promise<Report | undefined> {
     if (!isId("rep", reportId)) return undefined;
-    const [row] = await this.deps.sql<{ body: Report }[]>`
-      select body from reports where id = ${reportId} and account_id = ${accountId}`;
+    const [row] = await this.deps.sql<{ body: Report; delivered: boolean }[]>`
+      select body, delivered_at is not null as delivered from reports
+      where id = ${reportId} and account_id = ${accountId}`;
+    if (row && !row.delivered) await deliverReport(this.deps.sql, this.deps.quota, accountId, reportId);
     return row?.body;
+  }
+
+  /**
+   * POST /api/report/{id}/cancel: a queued or running report ends as failed (errors[].kind
+   * "cancelled"), uncharged, its credit returned; the worker running it stops within a second
+   * or two. Cancelling a cancelled report answers it again; a finished one is a 409.
+   */
+  async cancel(accountId: string, reportId: string, reason = "cancelled by the client"): Promise<Report> {
+    if (!isId("rep", reportId)) throw new ApiProblem("not_found", "There is no report with this id in your account.");
+    const { sql } = this.deps;
+    const failure = cancelledFailure(reason);
+    const [row] = await sql<{ body: Report; reservation_id: string | null }[]>`
+      update reports set
+        status = 'failed', completed_at = now(), failure = ${sql.json(failure.stored as never)},
+        delivered_at = coalesce(delivered_at, now()),
+        body = body || jsonb_build_object('status', 'failed', 'completed_at', to_jsonb(now()),
+                                          'errors', ${sql.json(failure.errors as never)}::jsonb)
+      where id = ${reportId} and account_id = ${accountId} and status in ('queued', 'running')
+      returning body, reservation_id`;
+    if (row) {
+      if (row.reservation_id) await this.deps.quota.release(row.reservation_id).catch(() => {});
+      this.deps.logger.info("report cancelled", { report_id: reportId, reason });
+      return row.body;
+    }
+    const [current] = await sql<{ body: Report }[]>`
+      select body from reports where id = ${reportId} and account_id = ${accountId}`;
+    if (!current) throw new ApiProblem("not_found", "There is no report with this id in your account.");
+    if (current.body.errors.some((error) => error.kind === "cancelled")) return current.body;
+    throw new ApiProblem(
+      "report_already_finished",
+      `The report already ${current.body.status === "completed" ? "completed" : "failed"}; only a queued or running report can be cancelled.`,
+      { extensions: { status: current.body.status } },
+    );
   }
 
   /** Marks reports that outlived every deadline (crashed workers, lost jobs) as failed. */
@@ -353,4 +488,26 @@ export class ReportService {
       { extensions: { quota: usage.quota, used: usage.used, in_progress: usage.reserved, resets_at: resetsAt } },
     );
   }
+}
+
+function inProgress(): ApiProblem {
+  return new ApiProblem(
+    "idempotency_in_progress",
+    "The first request with this Idempotency-Key is still running. Retry shortly to get its result.",
+    { headers: { "retry-after": "2" } },
+  );
+}
+
+/** Bun.sleep that ends early when `signal` aborts. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (!signal) return Bun.sleep(ms);
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
 }

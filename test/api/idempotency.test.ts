@@ -1,6 +1,7 @@
 /**
  * Idempotency-Key on generate-report (docs/api.md): a replay within 24 h returns the
- * original response and is not charged; another body → 422; still running → 409.
+ * original report and is not charged again; while it runs, a repeat waits for the same report;
+ * another body → 422; a repeat before the first request stored its report → 409.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { requestFingerprint } from "../../server/idempotency/idempotency.service.ts";
@@ -36,6 +37,13 @@ describe.each(BACKENDS)("Idempotency-Key on %s", (backend) => {
     slow.stop();
   });
 
+  /** The report a key is bound to, once its request stored it. */
+  const boundReport = async (_token: string, key: string) => {
+    const [row] = await service.db.sql<{ report_id: string | null }[]>`
+      select report_id from idempotency_keys where key = ${key}`;
+    return row?.report_id ?? undefined;
+  };
+
   const generate = (token: string, key: string, url: string, headers: Record<string, string> = {}) =>
     service.call("POST", "/api/generate-report", {
       token,
@@ -66,20 +74,33 @@ describe.each(BACKENDS)("Idempotency-Key on %s", (backend) => {
     expect((await service.call("GET", "/api/usage", { token })).body.used).toBe(1);
   });
 
-  test("while the first request runs, a repeat gets 409; afterwards it gets the result", async () => {
+  test("while the first request runs, a repeat waits for the same report; both get it, charged once", async () => {
     const { token } = await service.token();
     const first = generate(token, "in-flight", slow.url);
-    await Bun.sleep(300);
+    // The key is bound to the report as soon as the report is stored.
+    for (let i = 0; i < 100 && (await boundReport(token, "in-flight")) === undefined; i++) await Bun.sleep(20);
     const during = await generate(token, "in-flight", slow.url);
-    expect(during.status).toBe(409);
-    expect(during.body.code).toBe("idempotency_in_progress");
-    expect(during.headers.get("retry-after")).toBe("2");
     const done = await first;
     expect(done.status).toBe(201);
+    expect(during.status).toBe(201);
+    expect(during.headers.get("idempotent-replayed")).toBe("true");
+    expect(during.body.id).toBe(done.body.id);
     const after = await generate(token, "in-flight", slow.url);
     expect(after.status).toBe(201);
     expect(after.body.id).toBe(done.body.id);
     expect((await service.call("GET", "/api/usage", { token })).body.used).toBe(1);
+  });
+
+  test("a repeat before the first request stored its report gets 409 with Retry-After", async () => {
+    const { token, accountId } = await service.token();
+    // The first request has claimed the key and not stored its report yet.
+    const fingerprint = requestFingerprint({ url: slow.url, respond_async: false });
+    expect((await service.running.services.idempotency.claim(accountId, "claimed", fingerprint)).kind).toBe("new");
+    const during = await generate(token, "claimed", slow.url);
+    expect(during.status).toBe(409);
+    expect(during.body.code).toBe("idempotency_in_progress");
+    expect(during.headers.get("retry-after")).toBe("2");
+    expect((await service.call("GET", "/api/usage", { token })).body.used).toBe(0);
   });
 
   test("async requests replay their 202 and the report's current state", async () => {

@@ -308,7 +308,7 @@ async function idempotent(
         "The first request with this Idempotency-Key is still running. Retry shortly to get its result.",
         { headers: { "retry-after": "2" } },
       );
-    case "replay":
+    case "bound":
       return {
         status: claim.status,
         id: claim.reportId,
@@ -318,14 +318,16 @@ async function idempotent(
     case "new":
       break;
   }
+  const held = { accountId, key, claimId: claim.claimId };
+  let answer: Answer;
   try {
-    const answer = await run();
-    await idempotency.complete(accountId, key, answer.status, answer.id);
-    return { ...answer, replayed: false };
+    answer = await run();
   } catch (error) {
-    await idempotency.abandon(accountId, key).catch(() => {});
+    await idempotency.abandon(accountId, key, claim.claimId).catch(() => {});
     throw error;
   }
+  await idempotency.bindResource(held, answer.id, answer.status);
+  return { ...answer, replayed: false };
 }
 
 function nextLink(

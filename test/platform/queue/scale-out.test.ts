@@ -99,11 +99,22 @@ describe.skipIf(!HAS_POSTGRES || !HAS_REDIS)("2 API + 2 worker processes on one 
     }
     expect(final.filter((status) => status === "completed")).toHaveLength(REPORTS);
 
-    const [counts] = await db.sql<{ reports: number; used: number; reserved: number }[]>`
+    // One credit per completed report — less any marked incomplete (on a machine so busy that
+    // the 3 s deadline cut most probes short: docs/report.md, "Incomplete reports").
+    const [counts] = await db.sql<{ reports: number; used: number; reserved: number; complete: number }[]>`
       select (select count(*)::int from reports) as reports,
              (select coalesce(sum(used), 0)::int from usage_periods) as used,
-             (select coalesce(sum(reserved), 0)::int from usage_periods) as reserved`;
-    expect(counts).toEqual({ reports: REPORTS, used: REPORTS, reserved: 0 });
+             (select coalesce(sum(reserved), 0)::int from usage_periods) as reserved,
+             (select count(*)::int from reports where status = 'completed' and billable and charged_at is not null) as complete`;
+    expect(counts).toEqual({
+      reports: REPORTS,
+      used: counts?.complete ?? -1,
+      reserved: 0,
+      complete: counts?.complete ?? -1,
+    });
+    const [incomplete] = await db.sql<{ n: number }[]>`
+      select count(*)::int as n from reports where status = 'completed' and not billable`;
+    expect((counts?.complete ?? 0) + (incomplete?.n ?? 0)).toBe(REPORTS);
     expect((await db.sql`select 1 from credit_reservations`).length).toBe(0);
 
     // Idempotency across the split: the same key on the other API process replays, uncharged.
@@ -115,6 +126,6 @@ describe.skipIf(!HAS_POSTGRES || !HAS_REDIS)("2 API + 2 worker processes on one 
     expect(replay.headers.get("idempotent-replayed")).toBe("true");
     expect(((await replay.json()) as { id: string }).id).toBe(((await first.json()) as { id: string }).id);
     const [after] = await db.sql<{ used: number }[]>`select coalesce(sum(used), 0)::int as used from usage_periods`;
-    expect(after?.used).toBe(REPORTS + 1);
+    expect(after?.used).toBe((counts?.complete ?? 0) + 1);
   }, 120_000);
 });

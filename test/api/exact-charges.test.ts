@@ -1,0 +1,252 @@
+/**
+ * What a report costs (docs/api.md, "What is charged"): a credit only when the report
+ * completed, complete enough to be graded, and its client could learn of it. Abuse case
+ * (issue 21, row 8): a site whose homepage answers but whose every probe hangs used to be
+ * "201 completed, score 70", charged; it is now incomplete, without a grade, free. Also:
+ * cancelling, and a synchronous call whose client hangs up.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import postgres from "postgres";
+import { BACKENDS } from "../helpers/databases.ts";
+import { HAS_POSTGRES } from "../helpers/env.ts";
+import { startTestService, type TestService } from "../helpers/service.ts";
+import { blogHomepage, startBlog, startSite, type TestSite } from "../helpers/sites.ts";
+
+/** A WordPress-like homepage that answers at once; every other path never answers. */
+function startHangingProbes(): TestSite {
+  let origin = "";
+  const site = startSite(
+    {
+      "/": () => new Response(blogHomepage(origin), { headers: { "content-type": "text/html; charset=UTF-8" } }),
+    },
+    () => new Promise<Response>(() => {}),
+  );
+  origin = site.url.replace(/\/$/, "");
+  return site;
+}
+
+/** A site whose homepage answers after `ms` (long enough to cancel or hang up meanwhile). */
+function startSlowBlog(ms: number): TestSite {
+  let origin = "";
+  const site = startSite({
+    "/": async () => {
+      await Bun.sleep(ms);
+      return new Response(blogHomepage(origin), { headers: { "content-type": "text/html; charset=UTF-8" } });
+    },
+  });
+  origin = site.url.replace(/\/$/, "");
+  return site;
+}
+
+describe.each(BACKENDS)("exact charges on %s", (backend) => {
+  let service: TestService;
+  let hanging: TestSite;
+  let slow: TestSite;
+  let blog: TestSite;
+
+  beforeAll(async () => {
+    service = await startTestService({ backend, env: { ANALYSIS_TIMEOUT_MS: "4000", SWEEP_INTERVAL_MS: "200" } });
+    hanging = startHangingProbes();
+    slow = startSlowBlog(2_500);
+    blog = startBlog();
+  }, 60_000);
+  afterAll(async () => {
+    await service?.stop();
+    for (const site of [hanging, slow, blog]) site?.stop();
+  });
+
+  const usage = async (token: string) =>
+    (await service.call<{ used: number; in_progress: number }>("GET", "/api/usage", { token })).body;
+  const report = async (token: string, id: string) =>
+    (await service.call<{ status: string; errors: { kind: string }[] }>("GET", `/api/report/${id}`, { token })).body;
+  const waitUntil = async (check: () => Promise<boolean>) => {
+    for (let i = 0; i < 200 && !(await check()); i++) await Bun.sleep(50);
+  };
+
+  test("homepage answers, every probe hangs: incomplete, no grade, not charged", async () => {
+    const { token } = await service.token();
+    const response = await service.call<{
+      status: string;
+      summary: unknown;
+      errors: { stage: string; kind: string; message: string }[];
+    }>("POST", "/api/generate-report", { token, body: { url: hanging.url } });
+    expect(response.status).toBe(201);
+    expect(response.body.status).toBe("completed");
+    expect(response.body.summary).toBeNull();
+    expect(response.body.errors[0]).toMatchObject({ stage: "analysis", kind: "incomplete" });
+    expect(response.body.errors[0]?.message).toContain("not charged");
+    expect(await usage(token)).toMatchObject({ used: 0, in_progress: 0 });
+  }, 30_000);
+
+  test("a queued or running report is cancelled without charge; a finished one cannot be", async () => {
+    const { token } = await service.token();
+    const accepted = await service.call<{ id: string }>("POST", "/api/generate-report", {
+      token,
+      body: { url: slow.url },
+      headers: { prefer: "respond-async" },
+    });
+    expect(accepted.status).toBe(202);
+    const id = accepted.body.id;
+    const cancelled = await service.call<{ status: string; errors: { kind: string }[] }>(
+      "POST",
+      `/api/report/${id}/cancel`,
+      { token },
+    );
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.status).toBe("failed");
+    expect(cancelled.body.errors.map((error) => error.kind)).toEqual(["cancelled"]);
+    expect(await usage(token)).toMatchObject({ used: 0, in_progress: 0 });
+    // Idempotent; and the report stays cancelled whatever its worker was doing.
+    expect((await service.call("POST", `/api/report/${id}/cancel`, { token })).status).toBe(200);
+    await Bun.sleep(3_000);
+    expect((await report(token, id)).status).toBe("failed");
+    expect(await usage(token)).toMatchObject({ used: 0, in_progress: 0 });
+
+    // A report that finished cannot be cancelled.
+    const done = await service.call<{ id: string }>("POST", "/api/generate-report", { token, body: { url: blog.url } });
+    expect(done.status).toBe(201);
+    const refused = await service.call<{ code: string; status: string }>("POST", `/api/report/${done.body.id}/cancel`, {
+      token,
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe("report_already_finished");
+    expect(await usage(token)).toMatchObject({ used: 1 });
+
+    // Unknown ids, and other accounts' reports, are 404.
+    const other = await service.token();
+    expect((await service.call("POST", `/api/report/${done.body.id}/cancel`, { token: other.token })).status).toBe(404);
+    expect((await service.call("POST", "/api/report/rep_nope/cancel", { token })).status).toBe(404);
+  }, 30_000);
+
+  test("a synchronous call waiting on a cancelled report answers 409 report_cancelled", async () => {
+    const { token, accountId } = await service.token();
+    const waiting = service.call<{ code: string }>("POST", "/api/generate-report", { token, body: { url: slow.url } });
+    let id: string | undefined;
+    await waitUntil(async () => {
+      const [row] = await service.db.sql<{ id: string }[]>`select id from reports where account_id = ${accountId}`;
+      id = row?.id;
+      return id !== undefined;
+    });
+    expect((await service.call("POST", `/api/report/${id}/cancel`, { token })).status).toBe(200);
+    const answer = await waiting;
+    expect(answer.status).toBe(409);
+    expect(answer.body.code).toBe("report_cancelled");
+    expect(await usage(token)).toMatchObject({ used: 0, in_progress: 0 });
+  }, 30_000);
+
+  test("a synchronous caller that hangs up without a key: its report is cancelled, nothing charged", async () => {
+    const { token, accountId } = await service.token();
+    const hangUp = new AbortController();
+    const call = fetch(`${service.url}/api/generate-report`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ url: slow.url }),
+      signal: hangUp.signal,
+    }).catch(() => "hung up");
+    const status = async () =>
+      (
+        await service.db.sql<{ status: string; errors: string }[]>`
+        select status, body->'errors'->0->>'kind' as errors from reports where account_id = ${accountId}`
+      )[0];
+    await waitUntil(async () => (await status()) !== undefined);
+    hangUp.abort();
+    expect(await call).toBe("hung up");
+    await waitUntil(async () => (await status())?.status === "failed");
+    expect(await status()).toEqual({ status: "failed", errors: "cancelled" });
+    expect(await usage(token)).toMatchObject({ used: 0, in_progress: 0 });
+  }, 30_000);
+
+  test("with a key, the report goes on uncharged and unlisted; the retry gets it and pays once", async () => {
+    const { token, accountId } = await service.token();
+    const hangUp = new AbortController();
+    const headers = {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      "idempotency-key": "hang-up-1",
+    };
+    const body = JSON.stringify({ url: slow.url });
+    const call = fetch(`${service.url}/api/generate-report`, {
+      method: "POST",
+      headers,
+      body,
+      signal: hangUp.signal,
+    }).catch(() => "hung up");
+    const row = async () =>
+      (
+        await service.db.sql<{ id: string; status: string }[]>`
+        select id, status from reports where account_id = ${accountId}`
+      )[0];
+    await waitUntil(async () => (await row()) !== undefined);
+    hangUp.abort();
+    expect(await call).toBe("hung up");
+    await waitUntil(async () => (await row())?.status === "completed");
+    const made = await row();
+    expect(made?.status).toBe("completed");
+    // Nobody was told of it: not charged, not in the listing.
+    expect(await usage(token)).toMatchObject({ used: 0, in_progress: 1 });
+    const listed = await service.call<{ data: unknown[] }>("GET", "/api/reports", { token });
+    expect(listed.body.data).toEqual([]);
+    // The retry with the key gets that report, and pays for it once.
+    for (let i = 0; i < 2; i++) {
+      const retry = await fetch(`${service.url}/api/generate-report`, { method: "POST", headers, body });
+      expect(retry.status).toBe(201);
+      expect(retry.headers.get("idempotent-replayed")).toBe("true");
+      expect(((await retry.json()) as { id: string }).id).toBe(made?.id as string);
+    }
+    expect(await usage(token)).toMatchObject({ used: 1, in_progress: 0 });
+    expect((await service.call<{ data: unknown[] }>("GET", "/api/reports", { token })).body.data).toHaveLength(1);
+  }, 30_000);
+});
+
+describe.skipIf(!HAS_POSTGRES)("a table locked longer than a request may wait", () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({ backend: "postgres" });
+  }, 60_000);
+  afterAll(async () => {
+    await service?.stop();
+  });
+
+  test("GET and POST answer 503 unavailable with Retry-After, never a closed connection", async () => {
+    const { token } = await service.token();
+    const blog = startBlog();
+    try {
+      const made = await service.call<{ id: string }>("POST", "/api/generate-report", {
+        token,
+        body: { url: blog.url },
+      });
+      expect(made.status).toBe(201);
+      const locker = postgres(service.db.url as string, { max: 1, onnotice: () => {} });
+      let locked = () => {};
+      const held = new Promise<void>((resolve) => {
+        locked = resolve;
+      });
+      const lock = locker.begin(async (tx) => {
+        await tx`lock table reports in access exclusive mode`;
+        locked();
+        await tx`select pg_sleep(12)`;
+      });
+      await held;
+      const [read, generate] = await Promise.all([
+        service.call<{ code: string; retry_after: number }>("GET", `/api/report/${made.body.id}`, { token }),
+        service.call<{ code: string }>("POST", "/api/generate-report", {
+          token,
+          body: { url: blog.url },
+          headers: { prefer: "respond-async" },
+        }),
+      ]);
+      for (const answer of [read, generate]) {
+        expect(answer.status).toBe(503);
+        expect(answer.headers.get("content-type")).toStartWith("application/problem+json");
+        expect(answer.headers.get("retry-after")).toBe("5");
+        expect(answer.body.code).toBe("unavailable");
+      }
+      await lock;
+      await locker.end();
+      expect((await service.call("GET", `/api/report/${made.body.id}`, { token })).status).toBe(200);
+      expect((await service.call<{ used: number }>("GET", "/api/usage", { token })).body.used).toBe(1);
+    } finally {
+      blog.stop();
+    }
+  }, 60_000);
+});
