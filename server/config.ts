@@ -11,6 +11,7 @@ import { DEFAULT_ENUMERATION_BUDGET, type EnumerationBudget } from "./analyzer/e
 import { parseDnsServers } from "./analyzer/fetch/dns-servers.ts";
 import { parseAllowlist } from "./analyzer/fetch/target-policy.ts";
 import { WORDFENCE_FEED_URL, WPORG_API_URL, WPVULNERABILITY_API_URL } from "./intel/source-ids.ts";
+import { cronProblem } from "./lib/cron.ts";
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from "./monitoring/webhooks/retry-schedule.ts";
 import { isPlanId, PLAN_IDS, PLANS, type PlanId } from "./plans/catalogue.ts";
 
@@ -309,8 +310,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     const wpvulnerabilityRaw = read("WPVULNERABILITY_API_URL");
     const cronRaw = read("INTEL_REFRESH_CRON") ?? "0 */6 * * *";
     const cronOff = cronRaw.toLowerCase() === "off";
-    if (!cronOff && !/^\S+( \S+){4,5}$/.test(cronRaw)) {
-      problems.push(`INTEL_REFRESH_CRON must be a cron expression such as "0 */6 * * *", or off; got "${cronRaw}"`);
+    const cronError = cronOff ? undefined : cronProblem(cronRaw);
+    if (cronError) {
+      problems.push(
+        `INTEL_REFRESH_CRON must be a cron expression in UTC such as "0 */6 * * *", or off; "${cronRaw}" is not: ${cronError}`,
+      );
     }
     return {
       wordfenceApiKey: read("WORDFENCE_API_KEY"),
