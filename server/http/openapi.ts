@@ -69,7 +69,11 @@ export const RESPONSE_HEADERS = {
     schema: { type: "string" },
   },
   Link: { description: 'The next page: `<url>; rel="next"` (RFC 8288)', schema: { type: "string" } },
-  "WWW-Authenticate": { description: "The authentication scheme: Bearer", schema: { type: "string" } },
+  "WWW-Authenticate": {
+    description:
+      'The authentication scheme (RFC 6750): `Bearer realm="wpreport"`, with `error="invalid_token"` when the request sent a token that is not valid',
+    schema: { type: "string" },
+  },
 } as const satisfies Record<string, { description: string; schema: JsonSchema }>;
 
 export type ResponseHeader = keyof typeof RESPONSE_HEADERS;
