@@ -240,12 +240,16 @@ function parametersOf(
   if (!schema) return [];
   const required = new Set(schema.required ?? []);
   return Object.entries(schema.properties).map(([name, property]) => {
-    const { description, ...rest } = writer.ref(property) as JsonSchema & { description?: string };
+    const { description, deprecated, ...rest } = writer.ref(property) as JsonSchema & {
+      description?: string;
+      deprecated?: boolean;
+    };
     return {
       name: location === "header" ? headerName(name) : name,
       in: location,
       required: location === "path" || required.has(name),
       ...(description ? { description } : {}),
+      ...(deprecated ? { deprecated } : {}),
       schema: rest,
     };
   });
