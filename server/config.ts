@@ -14,6 +14,7 @@ import { WORDFENCE_FEED_URL, WPORG_API_URL, WPVULNERABILITY_API_URL } from "./in
 import { cronProblem } from "./lib/cron.ts";
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from "./monitoring/webhooks/retry-schedule.ts";
 import { isPlanId, PLAN_IDS, PLANS, type PlanId } from "./plans/catalogue.ts";
+import { parseSiteAuthKeys } from "./reports/site-auth-vault.ts";
 
 export interface Config {
   /** TCP port the HTTP server listens on. */
@@ -86,6 +87,12 @@ export interface Config {
   analysisMaxBytes: number;
   /** Bearer token that opens GET /metrics; unset → /metrics is 404. */
   metricsToken: string | undefined;
+  /**
+   * SITE_AUTH_KEY: keys that seal site credentials on their way to a worker (the first seals,
+   * all open). Unset → a key in memory on the embedded database; site credentials refused on
+   * PostgreSQL. Secrets: never logged.
+   */
+  siteAuthKeys: Uint8Array[] | undefined;
   /** Webhooks and email alerts (docs/monitoring.md). */
   monitoring: MonitoringConfig;
 }
@@ -354,6 +361,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   };
 
   const stripe = stripeConfig();
+  const siteAuth = parseSiteAuthKeys(read("SITE_AUTH_KEY"));
+  problems.push(...siteAuth.problems);
   const config: Config = {
     port,
     host,
@@ -387,6 +396,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     analysisMaxBytes: int("ANALYSIS_MAX_BYTES", 32 * 1024 * 1024, 1024 * 1024, 1024 * 1024 * 1024),
     metricsToken: read("METRICS_TOKEN"),
     monitoring: monitoringConfig(),
+    siteAuthKeys: siteAuth.keys,
     enumeration: {
       maxRequests: int("AGGRESSIVE_MAX_REQUESTS", DEFAULT_ENUMERATION_BUDGET.maxRequests, 10, 5_000),
       timeBudgetMs: 0,

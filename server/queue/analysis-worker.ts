@@ -9,6 +9,7 @@
  * credit returned.
  */
 import { type Report, TARGET_LIMITS, type TargetLimits } from "../../shared/report.ts";
+import { redactor, type SiteAuth, siteAuthSecrets } from "../../shared/site-auth.ts";
 import { TargetNotAllowedError } from "../analyzer/errors.ts";
 import type { Config } from "../config.ts";
 import type { Queryable, Sql } from "../db/database.ts";
@@ -23,10 +24,13 @@ import {
   toProblem,
 } from "../reports/report-outcome.ts";
 import type { AnalyzeFn } from "../reports/reports.service.ts";
+import type { SiteAuthVault } from "../reports/site-auth-vault.ts";
 import type { Slots } from "./host-slots.ts";
 import { ANALYSIS_QUEUE, type AnalysisJob, type JobQueue } from "./job-queue.ts";
 import type { QueueMetrics } from "./metrics.ts";
 import type { TargetLimits as TargetLimitsService } from "./target-limits.ts";
+
+type Redactor = ReturnType<typeof redactor>;
 
 export interface WorkerDeps {
   sql: Sql;
@@ -36,6 +40,8 @@ export interface WorkerDeps {
   slots: Slots;
   targets: TargetLimitsService;
   analyze: AnalyzeFn;
+  /** Opens the sealed site credentials of a report; undefined when this process has no key. */
+  siteAuth?: SiteAuthVault;
   config: Pick<Config, "workerConcurrency" | "accountConcurrency" | "analysisTimeoutMs">;
   /** AGGRESSIVE_MAX_REQUESTS: what an aggressive analysis asks of its target's hourly budget. */
   aggressiveMaxRequests: number;
@@ -43,6 +49,24 @@ export interface WorkerDeps {
   startWithinMs: number;
   logger: Logger;
   metrics: QueueMetrics;
+}
+
+/** An error as a log field, with the site credentials' secrets replaced. */
+function redactedError(error: unknown, redact: Redactor): { name: string; message: string; stack?: string } {
+  const known = error instanceof Error ? error : new Error(String(error));
+  return {
+    name: known.name,
+    message: redact.text(known.message),
+    ...(known.stack ? { stack: redact.text(known.stack) } : {}),
+  };
+}
+
+/** The same problem, with the secrets replaced in its detail and extensions. */
+function redactedProblem(problem: ApiProblem, redact: Redactor): ApiProblem {
+  const detail = redact.text(problem.detail);
+  const extensions = problem.options.extensions ? redact.deep(problem.options.extensions) : undefined;
+  if (detail === problem.detail && extensions === problem.options.extensions) return problem;
+  return new ApiProblem(problem.code, detail, { ...problem.options, ...(extensions ? { extensions } : {}) });
 }
 
 /** Seconds before a job whose target is busy is offered again. */
@@ -150,17 +174,27 @@ export class AnalysisWorker {
     const { sql, config, metrics, targets } = this.deps;
     const startedAt = Date.now();
     const done = metrics.startRun();
+    // Site credentials, opened only now and held in memory for this analysis; every text that
+    // leaves it (the report, a failure, a log line) has their secrets replaced.
+    let redact = redactor([]);
     try {
       await sql`
         update reports set status = 'running', started_at = coalesce(started_at, now()),
           body = jsonb_set(body, '{status}', '"running"')
         where id = ${job.reportId} and status in ('queued', 'running')`;
+      const siteAuth = job.siteAuth ? await this.openSiteAuth(job) : undefined;
+      redact = redactor(siteAuthSecrets(siteAuth));
       const mode = job.mode ?? "passive";
       const aggressiveRequests =
         mode === "aggressive" ? await targets.grantAggressive(targetKeys, this.deps.aggressiveMaxRequests) : undefined;
       const signal = AbortSignal.any([AbortSignal.timeout(config.analysisTimeoutMs), this.shutdown.signal]);
       const requestsPerSecond = targets.analysisRps || undefined;
-      const result = await this.deps.analyze(job.target, signal, { mode, requestsPerSecond, aggressiveRequests });
+      const result = await this.deps.analyze(job.target, signal, {
+        mode,
+        requestsPerSecond,
+        aggressiveRequests,
+        siteAuth,
+      });
       const limits = targetLimitsOf(result.target_limits, {
         host,
         waitedMs: job.targetWaitSince ? Math.max(0, startedAt - job.targetWaitSince) : 0,
@@ -168,30 +202,52 @@ export class AnalysisWorker {
         aggressiveRequests,
         aggressiveWanted: this.deps.aggressiveMaxRequests,
       });
-      const completed = completedReport(row.body, { ...result, target_limits: limits }, startedAt);
+      const completed = completedReport(row.body, redact.deep({ ...result, target_limits: limits }), startedAt);
       await sql.begin(async (tx) => {
         const stored = await this.store(tx, completed, null);
         if (stored && row.reservation_id) await this.deps.quota.commit(tx, row.reservation_id);
+        if (job.siteAuth) await this.deps.siteAuth?.discard(tx, job.reportId);
       });
       done("completed");
     } catch (error) {
       const problem = toProblem(error);
-      if (!problem) this.deps.logger.error("analysis failed", { report_id: job.reportId, error });
-      if (error instanceof TargetNotAllowedError) logAllowlistHint(this.deps.logger, error.message);
+      if (!problem)
+        this.deps.logger.error("analysis failed", { report_id: job.reportId, error: redactedError(error, redact) });
+      if (error instanceof TargetNotAllowedError) logAllowlistHint(this.deps.logger, redact.text(error.message));
       const failure = problem ?? new ApiProblem("internal_error", "The analysis failed unexpectedly.");
       if (failure.code === "site_unreachable") {
         // Counted per account and minute for admission (docs/plans.md, "Fair queues").
         await sql`insert into unreachable_failures (account_id) values (${job.accountId})`.catch(() => {});
       }
-      await this.fail(row, job, failure, "analysis");
+      await this.fail(row, job, redactedProblem(failure, redact), "analysis");
       done(failure.code);
     }
+  }
+
+  /** The report's sealed credentials; a report whose credentials cannot be opened fails (uncharged). */
+  private async openSiteAuth(job: AnalysisJob): Promise<SiteAuth | undefined> {
+    const opened = this.deps.siteAuth ? await this.deps.siteAuth.open(job.reportId) : undefined;
+    if (opened?.kind === "open") return opened.auth;
+    const why =
+      opened?.kind === "unreadable"
+        ? opened.why
+        : opened
+          ? "they are gone (the report was finished by another attempt, or swept)"
+          : "this process has no SITE_AUTH_KEY";
+    this.deps.logger.error("site credentials could not be opened", { report_id: job.reportId, reason: why });
+    throw new ApiProblem(
+      "internal_error",
+      "The site credentials of this report could not be read by the worker (the service restarted or was reconfigured before the analysis started). Nothing was charged; send the request again.",
+    );
   }
 
   private async fail(row: ReportRow, job: AnalysisJob, problem: ApiProblem, stage: string): Promise<void> {
     const failed = failedReport(row.body, problem, stage);
     try {
-      await this.store(this.deps.sql, failed, problem);
+      await this.deps.sql.begin(async (tx) => {
+        await this.store(tx, failed, problem);
+        if (job.siteAuth) await this.deps.siteAuth?.discard(tx, job.reportId);
+      });
     } catch (error) {
       this.deps.logger.error("could not mark report failed; the sweeper will", { report_id: job.reportId, error });
     }

@@ -12,7 +12,7 @@
  * tsconfig.json) — both fail here, as in `docker build` / `docker run`.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { loadConfig } from "../../server/config.ts";
@@ -232,6 +232,11 @@ describe("the Docker image, rebuilt from the Dockerfile", () => {
         expect(loadConfig(env, "/app").port, name).toBe(image.exposed[0] as number);
       }
       expect([...roles].sort()).toEqual(["api", "worker"]);
+      // Site credentials sealed by an API process must open in a worker: one key for all.
+      const raw = Bun.YAML.parse(readFileSync(path.join(ROOT, "docker-compose.yml"), "utf8")) as typeof compose;
+      const keys = new Set(built().map(([name]) => raw.services[name]?.environment?.SITE_AUTH_KEY));
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a compose interpolation, not a JS template
+      expect([...keys]).toEqual(["${SITE_AUTH_KEY:-}"]);
     });
 
     test("the load balancer sends to every API service on the image's port; dependencies have healthchecks", () => {
