@@ -231,6 +231,52 @@ describe.skipIf(!HAS_POSTGRES)("site credentials on PostgreSQL without SITE_AUTH
   }, 60_000);
 });
 
+describe.skipIf(!HAS_POSTGRES)("a worker that cannot open the sealed credentials", () => {
+  test("fails the report (uncharged, nothing analysed without them), deletes the sealed row and says why in the log", async () => {
+    const db = await createPostgresDatabase();
+    const secrets = newSecrets();
+    const other = startRecorder();
+    const site = startProtectedBlog(secrets, other);
+    const common = { DATABASE_URL: db.url as string, TARGET_ALLOWLIST: "127.0.0.1", LOG_LEVEL: "info" };
+    // The API seals with one key; the worker was given another (a misconfigured rollout).
+    const api = await startServerProcess({ ...common, WPREPORT_ROLE: "api", SITE_AUTH_KEY: KEY });
+    const worker = await startServerProcess({
+      ...common,
+      WPREPORT_ROLE: "worker",
+      SITE_AUTH_KEY: Buffer.alloc(32, 8).toString("base64"),
+    });
+    try {
+      const created = await runCli(["token", "create", "--email", "keys@example.com"], common);
+      const token = created.stdout.trim().split("\n").at(-1) ?? "";
+      const accepted = await fetch(`${api.url}/api/generate-report`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json", prefer: "respond-async" },
+        body: JSON.stringify({ url: site.url, site_auth: siteAuthOf(secrets) }),
+      });
+      expect(accepted.status).toBe(202);
+      const report = await poll(accepted.headers.get("location") as string, token, (r) => r.status === "failed");
+      expect(report.errors[0]?.kind).toBe("internal_error");
+      expect(report.errors[0]?.message).toContain("could not be read by the worker");
+      expect(site.admitted).toEqual([]);
+      expect(site.refused).toEqual([]);
+      const usage = (await (
+        await fetch(`${api.url}/api/usage`, { headers: { authorization: `Bearer ${token}` } })
+      ).json()) as { used: number; in_progress: number };
+      expect([usage.used, usage.in_progress]).toEqual([0, 0]);
+      expect((await db.sql`select 1 from site_auth_secrets`).length).toBe(0);
+      expect(worker.stdout()).toContain("site credentials could not be opened");
+      expect(worker.stdout()).toContain("SITE_AUTH_KEY differs between processes");
+      expect(found(`${api.stdout()}${worker.stdout()}${await dumpDatabase(db.sql)}`, secretForms(secrets))).toEqual([]);
+    } finally {
+      await worker.stop();
+      await api.stop();
+      site.stop();
+      other.stop();
+      await db.destroy();
+    }
+  }, 90_000);
+});
+
 describe.skipIf(!HAS_WORDPRESS)("the real WordPress fixture as a protected staging site", () => {
   test("is analysed as fully through the protection as without it", async () => {
     const service = await startTestService();
