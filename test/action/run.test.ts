@@ -610,6 +610,22 @@ describe("the Action's site credentials (http-auth, http-headers, http-cookies)"
     expect(run.calls.generated[0]?.idempotencyKey).toBe(bare.calls.generated[0]?.idempotencyKey as string);
   });
 
+  test("with urls, only when every site is on one origin: another site would receive this site's secrets", async () => {
+    const elsewhere = await runWith(
+      { head: head(), baseline: null },
+      { ...credentials, url: "", urls: "https://staging.example.com/\nhttps://other.example.net/" },
+    );
+    expect(elsewhere.calls.generated).toHaveLength(0);
+    expect(elsewhere.failed()).toBe(
+      "Inputs http-auth, http-headers and http-cookies are one site's credentials, but urls name 2 origins (https://staging.example.com, https://other.example.net); run one step per protected site.",
+    );
+    const pages = await runWith(
+      { head: head(), baseline: null },
+      { ...credentials, url: "", urls: "https://staging.example.com/\nhttps://staging.example.com/shop/" },
+    );
+    expect(pages.calls.generated.map((call) => call.input.site_auth?.basic?.username)).toEqual(["staging", "staging"]);
+  });
+
   test("a header that is not allowed, or a malformed value, fails before any request without printing it", async () => {
     for (const [inputs, expected] of [
       [{ "http-headers": "X-Forwarded-For: hdr-Secret-456" }, "Input http-headers: X-Forwarded-For is not a header"],
