@@ -5,7 +5,7 @@
 import { Elysia } from "elysia";
 import { stripeWebhookRoutes } from "./billing/webhooks.routes.ts";
 import { healthOperations, healthRoutes } from "./health/health.routes.ts";
-import { requestBase } from "./http/client-request.ts";
+import { documentServerUrl, requestBase } from "./http/client-request.ts";
 import { docsOperations, docsRoutes } from "./http/docs.routes.ts";
 import { errorsPlugin } from "./http/errors.plugin.ts";
 import { requestContext } from "./http/request-context.ts";
@@ -79,7 +79,13 @@ export function createApp(
     })
     .use(healthRoutes({ sql: services.db.sql, isShuttingDown: state.isShuttingDown }))
     .use(metricsRoutes(services))
-    .use(docsRoutes({ operations: API_OPERATIONS, version: API_VERSION, baseUrlFor }))
+    .use(
+      docsRoutes({
+        operations: API_OPERATIONS,
+        version: API_VERSION,
+        serverUrlFor: (request) => documentServerUrl(request, origins),
+      }),
+    )
     .use(reportsRoutes({ ...guard, reports: services.reports, baseUrlFor }))
     .use(historyRoutes({ ...guard, history: services.history, baseUrlFor }))
     .use(usageRoutes({ ...guard, quota: services.quota }))

@@ -11,8 +11,10 @@ import { DEFAULT_ENUMERATION_BUDGET, type EnumerationBudget } from "./analyzer/e
 import { parseDnsServers } from "./analyzer/fetch/dns-servers.ts";
 import { parseAllowlist } from "./analyzer/fetch/target-policy.ts";
 import { WORDFENCE_FEED_URL, WPORG_API_URL, WPVULNERABILITY_API_URL } from "./intel/source-ids.ts";
+import { cronProblem } from "./lib/cron.ts";
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from "./monitoring/webhooks/retry-schedule.ts";
 import { isPlanId, PLAN_IDS, PLANS, type PlanId } from "./plans/catalogue.ts";
+import { parseSiteAuthKeys } from "./reports/site-auth-vault.ts";
 
 export interface Config {
   /** TCP port the HTTP server listens on. */
@@ -85,6 +87,12 @@ export interface Config {
   analysisMaxBytes: number;
   /** Bearer token that opens GET /metrics; unset → /metrics is 404. */
   metricsToken: string | undefined;
+  /**
+   * SITE_AUTH_KEY: keys that seal site credentials on their way to a worker (the first seals,
+   * all open). Unset → a key in memory on the embedded database; site credentials refused on
+   * PostgreSQL. Secrets: never logged.
+   */
+  siteAuthKeys: Uint8Array[] | undefined;
   /** Webhooks and email alerts (docs/monitoring.md). */
   monitoring: MonitoringConfig;
 }
@@ -309,8 +317,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     const wpvulnerabilityRaw = read("WPVULNERABILITY_API_URL");
     const cronRaw = read("INTEL_REFRESH_CRON") ?? "0 */6 * * *";
     const cronOff = cronRaw.toLowerCase() === "off";
-    if (!cronOff && !/^\S+( \S+){4,5}$/.test(cronRaw)) {
-      problems.push(`INTEL_REFRESH_CRON must be a cron expression such as "0 */6 * * *", or off; got "${cronRaw}"`);
+    const cronError = cronOff ? undefined : cronProblem(cronRaw);
+    if (cronError) {
+      problems.push(
+        `INTEL_REFRESH_CRON must be a cron expression in UTC such as "0 */6 * * *", or off; "${cronRaw}" is not: ${cronError}`,
+      );
     }
     return {
       wordfenceApiKey: read("WORDFENCE_API_KEY"),
@@ -350,6 +361,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   };
 
   const stripe = stripeConfig();
+  const siteAuth = parseSiteAuthKeys(read("SITE_AUTH_KEY"));
+  problems.push(...siteAuth.problems);
   const config: Config = {
     port,
     host,
@@ -383,6 +396,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     analysisMaxBytes: int("ANALYSIS_MAX_BYTES", 32 * 1024 * 1024, 1024 * 1024, 1024 * 1024 * 1024),
     metricsToken: read("METRICS_TOKEN"),
     monitoring: monitoringConfig(),
+    siteAuthKeys: siteAuth.keys,
     enumeration: {
       maxRequests: int("AGGRESSIVE_MAX_REQUESTS", DEFAULT_ENUMERATION_BUDGET.maxRequests, 10, 5_000),
       timeBudgetMs: 0,

@@ -43,6 +43,7 @@ import { QuotaService, RESERVATION_GRACE_MS } from "./quota/quota.service.ts";
 import { createRateLimiter, type RateLimiter } from "./ratelimit/limiter.ts";
 import { ReportHistoryService } from "./reports/report-history.service.ts";
 import { type AnalyzeFn, ReportService } from "./reports/reports.service.ts";
+import { SiteAuthVault } from "./reports/site-auth-vault.ts";
 import { TokenService } from "./tokens/token.service.ts";
 import { SERVICE_USER_AGENT } from "./version.ts";
 import { SessionService } from "./web/session.service.ts";
@@ -182,13 +183,13 @@ export async function createServices(
     overrides.analyze ??
     (async (url, signal, request) => {
       const pace = request?.requestsPerSecond;
-      if (request?.mode !== "aggressive") return threads.analyze(url, signal, undefined, pace);
+      if (request?.mode !== "aggressive") return threads.analyze(url, signal, undefined, pace, request?.siteAuth);
       const budget = {
         ...config.enumeration,
         maxRequests: Math.min(config.enumeration.maxRequests, request.aggressiveRequests ?? Number.POSITIVE_INFINITY),
       };
       const plan = enumerationPlan(await intel.vulnerableSlugs(MAX_CANDIDATES), budget);
-      return threads.analyze(url, signal, plan, pace);
+      return threads.analyze(url, signal, plan, pace, request.siteAuth);
     });
   const subscriptions = new SubscriptionService(sql);
   // Built once: the billing provider (Checkout, Portal) and the webhook service share it.
@@ -204,8 +205,16 @@ export async function createServices(
   });
   const queue = await openJobQueue(config, db, logger);
   await createIntelRefreshQueue(queue.boss, config.intel);
+  // Site credentials reach the worker sealed (reports/site-auth-vault.ts): with SITE_AUTH_KEY, or
+  // on the embedded database (one process queues and analyses) with a key made now, in memory.
+  const siteAuth = config.siteAuthKeys
+    ? new SiteAuthVault(sql, config.siteAuthKeys)
+    : db.kind === "embedded"
+      ? SiteAuthVault.ephemeral(sql)
+      : undefined;
   const reports = new ReportService({
     sql,
+    siteAuth,
     quota,
     idempotency,
     queue,
@@ -226,6 +235,7 @@ export async function createServices(
     targets,
     aggressiveMaxRequests: config.enumeration.maxRequests,
     analyze: analyzeSite,
+    siteAuth,
     config,
     startWithinMs: deadlines.startWithinMs,
     logger,

@@ -20,7 +20,10 @@ export function cliEnvironmentFor(config: Pick<Config, "dataDir">, cwd = process
   return path.resolve(cwd, DEFAULT_DATA_DIR) === config.dataDir ? "" : `DATA_DIR=${shellWord(config.dataDir)} `;
 }
 
-export function firstRunBanner(config: Pick<Config, "dataDir" | "publicBaseUrl">, cwd = process.cwd()): string {
+export function firstRunBanner(
+  config: Pick<Config, "dataDir" | "publicBaseUrl" | "targetAllowlist">,
+  cwd = process.cwd(),
+): string {
   const base = config.publicBaseUrl;
   return `
   wpreport is running at ${base} on the embedded database (${config.dataDir}).
@@ -30,6 +33,24 @@ export function firstRunBanner(config: Pick<Config, "dataDir" | "publicBaseUrl">
     TOKEN=$(${cliEnvironmentFor(config, cwd)}npm run --silent cli -- token create --email you@example.com --plan starter)
   Then make your first call:
     curl -s -H "Authorization: Bearer $TOKEN" ${base}/api/usage
+${localSites(config.targetAllowlist)}
+`;
+}
 
+/**
+ * Public sites can be analysed at once; a site on this machine or the LAN (a local WordPress,
+ * a staging server) is refused by the address policy until it is listed in TARGET_ALLOWLIST —
+ * which a newcomer trying the service on a local site needs to know before the first 422.
+ */
+function localSites(allowlist: readonly string[]): string {
+  if (allowlist.length > 0) {
+    return `
+  Local and private sites the analyzer may reach (TARGET_ALLOWLIST): ${allowlist.join(", ")}.
+`;
+  }
+  return `
+  Public sites can be analysed now. A site on this machine or your network (a local
+  WordPress, a staging server) is refused until you list it with its port when starting:
+    TARGET_ALLOWLIST=localhost:8080,127.0.0.1:8080 npm start
 `;
 }

@@ -14,6 +14,7 @@ import {
   ReportStatusSchema,
 } from "./report.ts";
 import { Count, Nullable, named, Percent, StringEnum } from "./schema.ts";
+import { SiteAuthSchema } from "./site-auth.ts";
 
 /**
  * Semver of the v1 API contract (routes, parameters, answers): in the OpenAPI document, and the
@@ -28,6 +29,7 @@ export const GenerateReportRequestSchema = named(
       url: Type.String({ description: "The site to analyse (http or https)", examples: ["https://example.com/"] }),
       metadata: Type.Optional(ReportMetadataSchema),
       mode: Type.Optional(AnalysisModeSchema),
+      site_auth: Type.Optional(SiteAuthSchema),
     },
     { additionalProperties: false },
   ),

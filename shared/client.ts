@@ -13,6 +13,7 @@ import { HttpClient } from "@actions/http-client";
 import type { Problem, Usage } from "./api.ts";
 import type { Diff } from "./diff.ts";
 import type { AnalysisMode, Report, ReportMetadata } from "./report.ts";
+import type { SiteAuth } from "./site-auth.ts";
 
 export type { Problem, ReportListItem, Usage } from "./api.ts";
 
@@ -73,6 +74,8 @@ export interface GenerateReportInput {
   url: string;
   metadata?: ReportMetadata;
   mode?: AnalysisMode;
+  /** Credentials of a protected site (shared/site-auth.ts): secrets, never part of an Idempotency-Key. */
+  site_auth?: SiteAuth;
 }
 
 /** JSON with object keys sorted at every level, so that equal bodies hash alike whatever their key order. */
@@ -128,6 +131,8 @@ export function idempotencyKeyFor(
 ): string | undefined {
   const run = env.GITHUB_RUN_ID ?? env.CI_PIPELINE_ID ?? env.BUILD_TAG;
   if (!run) return undefined;
+  // The key is sent and stored: site credentials stay out of it (rotating one is no new request).
+  const { site_auth: _secret, ...request } = body;
   const attempt = env.GITHUB_RUN_ATTEMPT ?? env.CI_JOB_ID ?? "1";
   const hash = createHash("sha256")
     .update(
@@ -137,7 +142,7 @@ export function idempotencyKeyFor(
         job: env.GITHUB_JOB ?? env.CI_JOB_NAME ?? "",
         step: env.GITHUB_ACTION ?? "",
         matrix: canonicalMatrix(scope.matrix),
-        body,
+        body: request,
       }),
     )
     .digest("hex")
@@ -163,6 +168,8 @@ export function explain(error: unknown): string {
     case "url_not_allowed":
     case "invalid_url":
       return `The URL cannot be analysed.${detail}`;
+    case "site_auth_unavailable":
+      return "This wpreport service is not set up to analyse sites with credentials (http-auth, http-headers, http-cookies): its operator has to set SITE_AUTH_KEY. Nothing was charged.";
     case "network_error":
       return `Could not reach the wpreport API: ${error.message}`;
     default:

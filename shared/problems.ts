@@ -30,6 +30,7 @@ export const PROBLEMS = {
   rate_limited: { status: 429, title: "Too many requests" },
   internal_error: { status: 500, title: "Internal server error" },
   webhooks_unavailable: { status: 501, title: "Webhooks are not set up on this service" },
+  site_auth_unavailable: { status: 501, title: "Site credentials are not enabled on this service" },
   unavailable: { status: 503, title: "Service unavailable" },
   overloaded: { status: 503, title: "Too many analyses are waiting" },
 } as const satisfies Record<string, { status: number; title: string }>;

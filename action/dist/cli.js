@@ -20769,17 +20769,174 @@ var PROBLEMS = {
   rate_limited: { status: 429, title: "Too many requests" },
   internal_error: { status: 500, title: "Internal server error" },
   webhooks_unavailable: { status: 501, title: "Webhooks are not set up on this service" },
+  site_auth_unavailable: { status: 501, title: "Site credentials are not enabled on this service" },
   unavailable: { status: 503, title: "Service unavailable" },
   overloaded: { status: 503, title: "Too many analyses are waiting" }
 };
 var PROBLEM_CODES = Object.keys(PROBLEMS);
+
+// shared/site-auth.ts
+var MAX_SITE_HEADERS = 10;
+var MAX_SITE_COOKIES = 20;
+var MAX_SITE_AUTH_VALUE = 1024;
+var TOKEN = "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$";
+var SITE_HEADER_NAMES = ["cf-access-client-id", "cf-access-client-secret", "x-vercel-protection-bypass"];
+var DENIED_X_HEADERS = [
+  "x-forwarded-for",
+  "x-forwarded-host",
+  "x-forwarded-proto",
+  "x-forwarded-port",
+  "x-forwarded-prefix",
+  "x-forwarded-server",
+  "x-real-ip",
+  "x-client-ip",
+  "x-cluster-client-ip",
+  "x-original-url",
+  "x-original-host",
+  "x-rewrite-url",
+  "x-host",
+  "x-http-method",
+  "x-http-method-override",
+  "x-method-override",
+  "x-http-host-override",
+  "x-proxyuser-ip",
+  "x-wp-nonce"
+];
+var BasicAuthSchema = Type.Object({
+  username: Type.String({ minLength: 1, maxLength: MAX_SITE_AUTH_VALUE, description: "No colon (RFC 7617)" }),
+  password: Type.String({ maxLength: MAX_SITE_AUTH_VALUE })
+}, { additionalProperties: false, description: "HTTP basic authentication (RFC 7617), UTF-8" });
+var SiteAuthSchema = named("SiteAuth", Type.Object({
+  basic: Type.Optional(BasicAuthSchema),
+  headers: Type.Optional(Type.Record(Type.String({ pattern: TOKEN, maxLength: 64 }), Type.String({ maxLength: MAX_SITE_AUTH_VALUE }), {
+    maxProperties: MAX_SITE_HEADERS,
+    description: `Extra request headers by name: custom X- headers (not X-Forwarded-*, X-Real-IP, X-Original-URL, X-HTTP-Method-Override and the like) and ${SITE_HEADER_NAMES.join(", ")}`
+  })),
+  cookies: Type.Optional(Type.Record(Type.String({ pattern: TOKEN, maxLength: 128 }), Type.String({ maxLength: MAX_SITE_AUTH_VALUE }), {
+    maxProperties: MAX_SITE_COOKIES,
+    description: "Cookies by name (RFC 6265 values: no spaces, quotes, commas, semicolons or backslashes)"
+  }))
+}, {
+  additionalProperties: false,
+  writeOnly: true,
+  description: "Credentials for a password-protected site (Since API 1.4.0). Sent only to the origin of `url` — never to other origins, asset hosts or redirects elsewhere — and never stored readable, logged or returned."
+}));
+var CONTROL = /[\u0000-\u001f\u007f]/;
+var FIELD_VALUE = /^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$/;
+var COOKIE_VALUE = /^("?)[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*\1$/;
+var tokenPattern = new RegExp(TOKEN);
+var pointerPart = (name) => name.replaceAll("~", "~0").replaceAll("/", "~1");
+function isAllowedSiteHeader(name) {
+  const lower = name.toLowerCase();
+  if (!tokenPattern.test(name))
+    return false;
+  if (SITE_HEADER_NAMES.includes(lower))
+    return true;
+  return lower.startsWith("x-") && lower.length > 2 && !DENIED_X_HEADERS.includes(lower);
+}
+function siteAuthProblems(auth) {
+  const problems = [];
+  if (auth.basic) {
+    if (auth.basic.username.includes(":") || CONTROL.test(auth.basic.username))
+      problems.push({ pointer: "/basic/username", detail: "must not contain a colon or control characters" });
+    if (CONTROL.test(auth.basic.password))
+      problems.push({ pointer: "/basic/password", detail: "must not contain control characters" });
+  }
+  const seen = new Set;
+  for (const [name, value] of Object.entries(auth.headers ?? {})) {
+    const pointer = `/headers/${pointerPart(name)}`;
+    if (!isAllowedSiteHeader(name)) {
+      problems.push({
+        pointer,
+        detail: `is not a header site credentials may set: use basic for Authorization and cookies for Cookie; other headers must be custom X- headers (not ${DENIED_X_HEADERS.slice(0, 3).join(", ")}…) or ${SITE_HEADER_NAMES.join(", ")}`
+      });
+    } else if (seen.has(name.toLowerCase())) {
+      problems.push({ pointer, detail: "is given twice (header names are case-insensitive)" });
+    } else if (!FIELD_VALUE.test(value)) {
+      problems.push({ pointer, detail: "must be visible ASCII characters, spaces and tabs only, not empty" });
+    }
+    seen.add(name.toLowerCase());
+  }
+  for (const [name, value] of Object.entries(auth.cookies ?? {})) {
+    if (!COOKIE_VALUE.test(value))
+      problems.push({
+        pointer: `/cookies/${pointerPart(name)}`,
+        detail: "must be a cookie value: no spaces, double quotes inside, commas, semicolons or backslashes"
+      });
+  }
+  return problems;
+}
+function isEmptySiteAuth(auth) {
+  return !auth || !auth.basic && Object.keys(auth.headers ?? {}).length === 0 && Object.keys(auth.cookies ?? {}).length === 0;
+}
+class SiteAuthInputError extends Error {
+}
+function parseSiteAuthInputs(inputs, names) {
+  const auth = {};
+  const httpAuth = inputs.httpAuth?.trim();
+  if (httpAuth) {
+    const colon = httpAuth.indexOf(":");
+    if (colon < 1)
+      throw new SiteAuthInputError(`${names.httpAuth} must look like user:password`);
+    auth.basic = { username: httpAuth.slice(0, colon), password: httpAuth.slice(colon + 1) };
+  }
+  const headerLines = (Array.isArray(inputs.headers) ? inputs.headers : (inputs.headers ?? "").split(/\r?\n/)).map((line) => line.trim()).filter(Boolean);
+  for (const [index, line] of headerLines.entries()) {
+    const colon = line.indexOf(":");
+    const name = colon > 0 ? line.slice(0, colon).trim() : "";
+    if (!name)
+      throw new SiteAuthInputError(`${names.headers} line ${index + 1} must look like "Name: value"`);
+    auth.headers = { ...auth.headers, [name]: line.slice(colon + 1).trim() };
+  }
+  const cookiePairs = (Array.isArray(inputs.cookies) ? inputs.cookies : [inputs.cookies ?? ""]).flatMap((text) => text.split(/[;\r\n]+/)).map((pair) => pair.trim()).filter(Boolean);
+  for (const [index, pair] of cookiePairs.entries()) {
+    const equals = pair.indexOf("=");
+    const name = equals > 0 ? pair.slice(0, equals).trim() : "";
+    if (!name)
+      throw new SiteAuthInputError(`${names.cookies} entry ${index + 1} must look like name=value`);
+    auth.cookies = { ...auth.cookies, [name]: pair.slice(equals + 1).trim() };
+  }
+  if (isEmptySiteAuth(auth))
+    return;
+  const schemaProblem = siteAuthShapeProblem(auth);
+  const problem = schemaProblem ?? siteAuthProblems(auth)[0];
+  if (problem) {
+    const input = problem.pointer.startsWith("/basic") ? names.httpAuth : problem.pointer.startsWith("/headers") ? names.headers : names.cookies;
+    const what = decodeURIComponent(problem.pointer.split("/").slice(2).join("/").replaceAll("~1", "/"));
+    throw new SiteAuthInputError(`${input}: ${what ? `${what} ` : ""}${problem.detail}`);
+  }
+  return auth;
+}
+function siteAuthShapeProblem(auth) {
+  if (auth.basic && (auth.basic.username.length > MAX_SITE_AUTH_VALUE || auth.basic.password.length > MAX_SITE_AUTH_VALUE))
+    return { pointer: "/basic", detail: `must be at most ${MAX_SITE_AUTH_VALUE} characters each` };
+  for (const [group, limit, nameLength] of [
+    ["headers", MAX_SITE_HEADERS, 64],
+    ["cookies", MAX_SITE_COOKIES, 128]
+  ]) {
+    const entries = Object.entries(auth[group] ?? {});
+    if (entries.length > limit)
+      return { pointer: `/${group}`, detail: `may hold at most ${limit}` };
+    for (const [name, value] of entries) {
+      if (!tokenPattern.test(name) || name.length > nameLength)
+        return { pointer: `/${group}/${pointerPart(name)}`, detail: "is not a valid name" };
+      if (value.length > MAX_SITE_AUTH_VALUE)
+        return {
+          pointer: `/${group}/${pointerPart(name)}`,
+          detail: `must be at most ${MAX_SITE_AUTH_VALUE} characters`
+        };
+    }
+  }
+  return;
+}
 
 // shared/api.ts
 var API_VERSION = "1.4.0";
 var GenerateReportRequestSchema = named("GenerateReportRequest", Type.Object({
   url: Type.String({ description: "The site to analyse (http or https)", examples: ["https://example.com/"] }),
   metadata: Type.Optional(ReportMetadataSchema),
-  mode: Type.Optional(AnalysisModeSchema)
+  mode: Type.Optional(AnalysisModeSchema),
+  site_auth: Type.Optional(SiteAuthSchema)
 }, { additionalProperties: false }));
 var ReportListItemSchema = named("ReportListItem", Type.Object({
   id: Type.String({ pattern: REPORT_ID_PATTERN }),
@@ -21870,6 +22027,7 @@ function idempotencyKeyFor(env, body, scope = {}) {
   const run = env.GITHUB_RUN_ID ?? env.CI_PIPELINE_ID ?? env.BUILD_TAG;
   if (!run)
     return;
+  const { site_auth: _secret, ...request } = body;
   const attempt = env.GITHUB_RUN_ATTEMPT ?? env.CI_JOB_ID ?? "1";
   const hash = createHash("sha256").update(canonicalJson({
     run,
@@ -21877,7 +22035,7 @@ function idempotencyKeyFor(env, body, scope = {}) {
     job: env.GITHUB_JOB ?? env.CI_JOB_NAME ?? "",
     step: env.GITHUB_ACTION ?? "",
     matrix: canonicalMatrix(scope.matrix),
-    body
+    body: request
   })).digest("hex").slice(0, 32);
   return `ci-${segment(run)}-${segment(attempt)}-${hash}`;
 }
@@ -21897,6 +22055,8 @@ function explain(error) {
     case "url_not_allowed":
     case "invalid_url":
       return `The URL cannot be analysed.${detail}`;
+    case "site_auth_unavailable":
+      return "This wpreport service is not set up to analyse sites with credentials (http-auth, http-headers, http-cookies): its operator has to set SITE_AUTH_KEY. Nothing was charged.";
     case "network_error":
       return `Could not reach the wpreport API: ${error.message}`;
     default:
@@ -22420,7 +22580,8 @@ async function check(client, request, events, wait = waitForSite) {
   const body = {
     url: request.url,
     metadata: ciMetadata(request.env, request.environment),
-    ...request.mode === "aggressive" ? { mode: request.mode } : {}
+    ...request.mode === "aggressive" ? { mode: request.mode } : {},
+    ...request.siteAuth ? { site_auth: request.siteAuth } : {}
   };
   const { report, replayed } = await client.generateReport(body, {
     idempotencyKey: idempotencyKeyFor(request.env, body, { matrix: request.matrix })
@@ -22567,6 +22728,13 @@ Options:
   --sarif-location <path>  sarif: the repository file alerts are attached to (line 1),
                            e.g. .github/workflows/deploy.yml (default ${DEFAULT_SARIF_LOCATION})
   --timeout <seconds>      overall time limit, retries included (default 600)
+
+Password-protected (staging) sites — sent to the site's origin only; prefer the environment
+variables in CI, since command lines show in process lists:
+  --http-auth <user:pass>  HTTP basic auth              (or WPREPORT_HTTP_AUTH)
+  --http-header <h>        "Name: value", repeatable     (or WPREPORT_HTTP_HEADERS, one per line)
+                           custom X- headers, CF-Access-Client-Id/-Secret
+  --http-cookie <c>        "name=value", repeatable      (or WPREPORT_HTTP_COOKIES, "a=1; b=2")
   -v, --version            print the CLI's version
   -h, --help               print this help
 
@@ -22650,6 +22818,9 @@ function parse(argv, env) {
       format: { type: "string", default: "text" },
       "sarif-location": { type: "string", default: DEFAULT_SARIF_LOCATION },
       timeout: { type: "string", default: "600" },
+      "http-auth": { type: "string" },
+      "http-header": { type: "string", multiple: true },
+      "http-cookie": { type: "string", multiple: true },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "v" }
     }
@@ -22686,6 +22857,22 @@ function parse(argv, env) {
   const timeout = Number(values.timeout);
   if (!(timeout >= 10))
     throw new UsageError("--timeout must be at least 10 seconds");
+  let siteAuth;
+  try {
+    siteAuth = parseSiteAuthInputs({
+      httpAuth: values["http-auth"] ?? env.WPREPORT_HTTP_AUTH,
+      headers: values["http-header"] ?? env.WPREPORT_HTTP_HEADERS,
+      cookies: values["http-cookie"] ?? env.WPREPORT_HTTP_COOKIES
+    }, {
+      httpAuth: values["http-auth"] !== undefined ? "--http-auth" : "WPREPORT_HTTP_AUTH",
+      headers: values["http-header"] !== undefined ? "--http-header" : "WPREPORT_HTTP_HEADERS",
+      cookies: values["http-cookie"] !== undefined ? "--http-cookie" : "WPREPORT_HTTP_COOKIES"
+    });
+  } catch (error) {
+    if (error instanceof SiteAuthInputError)
+      throw new UsageError(error.message);
+    throw error;
+  }
   return {
     apiUrl,
     token,
@@ -22696,7 +22883,8 @@ function parse(argv, env) {
     mode: values.mode,
     format: values.format,
     sarifLocation: values["sarif-location"],
-    timeout
+    timeout,
+    siteAuth
   };
 }
 if (__require.main == __require.module || process.argv[1]?.endsWith("cli.js")) {

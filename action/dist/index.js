@@ -36762,6 +36762,7 @@ function idempotencyKeyFor(env, body, scope = {}) {
   const run = env.GITHUB_RUN_ID ?? env.CI_PIPELINE_ID ?? env.BUILD_TAG;
   if (!run)
     return;
+  const { site_auth: _secret, ...request } = body;
   const attempt = env.GITHUB_RUN_ATTEMPT ?? env.CI_JOB_ID ?? "1";
   const hash = createHash("sha256").update(canonicalJson({
     run,
@@ -36769,7 +36770,7 @@ function idempotencyKeyFor(env, body, scope = {}) {
     job: env.GITHUB_JOB ?? env.CI_JOB_NAME ?? "",
     step: env.GITHUB_ACTION ?? "",
     matrix: canonicalMatrix(scope.matrix),
-    body
+    body: request
   })).digest("hex").slice(0, 32);
   return `ci-${segment(run)}-${segment(attempt)}-${hash}`;
 }
@@ -36789,6 +36790,8 @@ function explain(error) {
     case "url_not_allowed":
     case "invalid_url":
       return `The URL cannot be analysed.${detail}`;
+    case "site_auth_unavailable":
+      return "This wpreport service is not set up to analyse sites with credentials (http-auth, http-headers, http-cookies): its operator has to set SITE_AUTH_KEY. Nothing was charged.";
     case "network_error":
       return `Could not reach the wpreport API: ${error.message}`;
     default:
@@ -40840,7 +40843,8 @@ async function check(client, request, events, wait = waitForSite) {
   const body = {
     url: request.url,
     metadata: ciMetadata(request.env, request.environment),
-    ...request.mode === "aggressive" ? { mode: request.mode } : {}
+    ...request.mode === "aggressive" ? { mode: request.mode } : {},
+    ...request.siteAuth ? { site_auth: request.siteAuth } : {}
   };
   const { report, replayed } = await client.generateReport(body, {
     idempotencyKey: idempotencyKeyFor(request.env, body, { matrix: request.matrix })
@@ -41104,6 +41108,190 @@ ${siteLine}`)
   return { $schema: "https://json.schemastore.org/sarif-2.1.0.json", version: "2.1.0", runs: [run] };
 }
 
+// shared/site-auth.ts
+var MAX_SITE_HEADERS = 10;
+var MAX_SITE_COOKIES = 20;
+var MAX_SITE_AUTH_VALUE = 1024;
+var MIN_REDACTED_LENGTH = 4;
+var TOKEN = "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$";
+var SITE_HEADER_NAMES = ["cf-access-client-id", "cf-access-client-secret", "x-vercel-protection-bypass"];
+var DENIED_X_HEADERS = [
+  "x-forwarded-for",
+  "x-forwarded-host",
+  "x-forwarded-proto",
+  "x-forwarded-port",
+  "x-forwarded-prefix",
+  "x-forwarded-server",
+  "x-real-ip",
+  "x-client-ip",
+  "x-cluster-client-ip",
+  "x-original-url",
+  "x-original-host",
+  "x-rewrite-url",
+  "x-host",
+  "x-http-method",
+  "x-http-method-override",
+  "x-method-override",
+  "x-http-host-override",
+  "x-proxyuser-ip",
+  "x-wp-nonce"
+];
+var BasicAuthSchema = Type.Object({
+  username: Type.String({ minLength: 1, maxLength: MAX_SITE_AUTH_VALUE, description: "No colon (RFC 7617)" }),
+  password: Type.String({ maxLength: MAX_SITE_AUTH_VALUE })
+}, { additionalProperties: false, description: "HTTP basic authentication (RFC 7617), UTF-8" });
+var SiteAuthSchema = named("SiteAuth", Type.Object({
+  basic: Type.Optional(BasicAuthSchema),
+  headers: Type.Optional(Type.Record(Type.String({ pattern: TOKEN, maxLength: 64 }), Type.String({ maxLength: MAX_SITE_AUTH_VALUE }), {
+    maxProperties: MAX_SITE_HEADERS,
+    description: `Extra request headers by name: custom X- headers (not X-Forwarded-*, X-Real-IP, X-Original-URL, X-HTTP-Method-Override and the like) and ${SITE_HEADER_NAMES.join(", ")}`
+  })),
+  cookies: Type.Optional(Type.Record(Type.String({ pattern: TOKEN, maxLength: 128 }), Type.String({ maxLength: MAX_SITE_AUTH_VALUE }), {
+    maxProperties: MAX_SITE_COOKIES,
+    description: "Cookies by name (RFC 6265 values: no spaces, quotes, commas, semicolons or backslashes)"
+  }))
+}, {
+  additionalProperties: false,
+  writeOnly: true,
+  description: "Credentials for a password-protected site (Since API 1.4.0). Sent only to the origin of `url` — never to other origins, asset hosts or redirects elsewhere — and never stored readable, logged or returned."
+}));
+var CONTROL = /[\u0000-\u001f\u007f]/;
+var FIELD_VALUE = /^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$/;
+var COOKIE_VALUE = /^("?)[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*\1$/;
+var tokenPattern = new RegExp(TOKEN);
+var pointerPart = (name) => name.replaceAll("~", "~0").replaceAll("/", "~1");
+function isAllowedSiteHeader(name) {
+  const lower = name.toLowerCase();
+  if (!tokenPattern.test(name))
+    return false;
+  if (SITE_HEADER_NAMES.includes(lower))
+    return true;
+  return lower.startsWith("x-") && lower.length > 2 && !DENIED_X_HEADERS.includes(lower);
+}
+function siteAuthProblems(auth) {
+  const problems = [];
+  if (auth.basic) {
+    if (auth.basic.username.includes(":") || CONTROL.test(auth.basic.username))
+      problems.push({ pointer: "/basic/username", detail: "must not contain a colon or control characters" });
+    if (CONTROL.test(auth.basic.password))
+      problems.push({ pointer: "/basic/password", detail: "must not contain control characters" });
+  }
+  const seen = new Set;
+  for (const [name, value] of Object.entries(auth.headers ?? {})) {
+    const pointer = `/headers/${pointerPart(name)}`;
+    if (!isAllowedSiteHeader(name)) {
+      problems.push({
+        pointer,
+        detail: `is not a header site credentials may set: use basic for Authorization and cookies for Cookie; other headers must be custom X- headers (not ${DENIED_X_HEADERS.slice(0, 3).join(", ")}…) or ${SITE_HEADER_NAMES.join(", ")}`
+      });
+    } else if (seen.has(name.toLowerCase())) {
+      problems.push({ pointer, detail: "is given twice (header names are case-insensitive)" });
+    } else if (!FIELD_VALUE.test(value)) {
+      problems.push({ pointer, detail: "must be visible ASCII characters, spaces and tabs only, not empty" });
+    }
+    seen.add(name.toLowerCase());
+  }
+  for (const [name, value] of Object.entries(auth.cookies ?? {})) {
+    if (!COOKIE_VALUE.test(value))
+      problems.push({
+        pointer: `/cookies/${pointerPart(name)}`,
+        detail: "must be a cookie value: no spaces, double quotes inside, commas, semicolons or backslashes"
+      });
+  }
+  return problems;
+}
+function isEmptySiteAuth(auth) {
+  return !auth || !auth.basic && Object.keys(auth.headers ?? {}).length === 0 && Object.keys(auth.cookies ?? {}).length === 0;
+}
+function basicAuthorization(basic) {
+  return `Basic ${Buffer.from(`${basic.username}:${basic.password}`, "utf8").toString("base64")}`;
+}
+function siteAuthHeaders(auth) {
+  const headers = {};
+  for (const [name, value] of Object.entries(auth.headers ?? {}))
+    headers[name.toLowerCase()] = value;
+  if (auth.basic)
+    headers.authorization = basicAuthorization(auth.basic);
+  const cookies = Object.entries(auth.cookies ?? {});
+  if (cookies.length > 0)
+    headers.cookie = cookies.map(([name, value]) => `${name}=${value}`).join("; ");
+  return headers;
+}
+function siteAuthSecrets(auth) {
+  if (!auth)
+    return [];
+  const values = [
+    ...auth.basic ? [auth.basic.password, basicAuthorization(auth.basic).slice("Basic ".length)] : [],
+    ...Object.values(auth.headers ?? {}),
+    ...Object.values(auth.cookies ?? {})
+  ];
+  const cookieHeader = siteAuthHeaders(auth).cookie;
+  if (cookieHeader)
+    values.push(cookieHeader);
+  const all = values.flatMap((value) => [value, encodeURIComponent(value)]);
+  return [...new Set(all.filter((value) => value.length >= MIN_REDACTED_LENGTH))].sort((a, b) => b.length - a.length);
+}
+class SiteAuthInputError extends Error {
+}
+function parseSiteAuthInputs(inputs, names) {
+  const auth = {};
+  const httpAuth = inputs.httpAuth?.trim();
+  if (httpAuth) {
+    const colon = httpAuth.indexOf(":");
+    if (colon < 1)
+      throw new SiteAuthInputError(`${names.httpAuth} must look like user:password`);
+    auth.basic = { username: httpAuth.slice(0, colon), password: httpAuth.slice(colon + 1) };
+  }
+  const headerLines = (Array.isArray(inputs.headers) ? inputs.headers : (inputs.headers ?? "").split(/\r?\n/)).map((line) => line.trim()).filter(Boolean);
+  for (const [index, line] of headerLines.entries()) {
+    const colon = line.indexOf(":");
+    const name = colon > 0 ? line.slice(0, colon).trim() : "";
+    if (!name)
+      throw new SiteAuthInputError(`${names.headers} line ${index + 1} must look like "Name: value"`);
+    auth.headers = { ...auth.headers, [name]: line.slice(colon + 1).trim() };
+  }
+  const cookiePairs = (Array.isArray(inputs.cookies) ? inputs.cookies : [inputs.cookies ?? ""]).flatMap((text) => text.split(/[;\r\n]+/)).map((pair) => pair.trim()).filter(Boolean);
+  for (const [index, pair] of cookiePairs.entries()) {
+    const equals = pair.indexOf("=");
+    const name = equals > 0 ? pair.slice(0, equals).trim() : "";
+    if (!name)
+      throw new SiteAuthInputError(`${names.cookies} entry ${index + 1} must look like name=value`);
+    auth.cookies = { ...auth.cookies, [name]: pair.slice(equals + 1).trim() };
+  }
+  if (isEmptySiteAuth(auth))
+    return;
+  const schemaProblem = siteAuthShapeProblem(auth);
+  const problem = schemaProblem ?? siteAuthProblems(auth)[0];
+  if (problem) {
+    const input = problem.pointer.startsWith("/basic") ? names.httpAuth : problem.pointer.startsWith("/headers") ? names.headers : names.cookies;
+    const what = decodeURIComponent(problem.pointer.split("/").slice(2).join("/").replaceAll("~1", "/"));
+    throw new SiteAuthInputError(`${input}: ${what ? `${what} ` : ""}${problem.detail}`);
+  }
+  return auth;
+}
+function siteAuthShapeProblem(auth) {
+  if (auth.basic && (auth.basic.username.length > MAX_SITE_AUTH_VALUE || auth.basic.password.length > MAX_SITE_AUTH_VALUE))
+    return { pointer: "/basic", detail: `must be at most ${MAX_SITE_AUTH_VALUE} characters each` };
+  for (const [group, limit, nameLength] of [
+    ["headers", MAX_SITE_HEADERS, 64],
+    ["cookies", MAX_SITE_COOKIES, 128]
+  ]) {
+    const entries = Object.entries(auth[group] ?? {});
+    if (entries.length > limit)
+      return { pointer: `/${group}`, detail: `may hold at most ${limit}` };
+    for (const [name, value] of entries) {
+      if (!tokenPattern.test(name) || name.length > nameLength)
+        return { pointer: `/${group}/${pointerPart(name)}`, detail: "is not a valid name" };
+      if (value.length > MAX_SITE_AUTH_VALUE)
+        return {
+          pointer: `/${group}/${pointerPart(name)}`,
+          detail: `must be at most ${MAX_SITE_AUTH_VALUE} characters`
+        };
+    }
+  }
+  return;
+}
+
 // action/src/inputs.ts
 var MAX_URLS = 20;
 
@@ -41169,6 +41357,11 @@ function readInputs(runner = actionsCore) {
   if (!ANALYSIS_MODES.includes(mode)) {
     throw new InputError(`Input mode must be passive or aggressive, got "${mode}".`);
   }
+  const siteAuth = readSiteAuth(runner);
+  const origins = new Set(urls.map((value) => new URL(value).origin));
+  if (siteAuth && origins.size > 1) {
+    throw new InputError(`Inputs http-auth, http-headers and http-cookies are one site's credentials, but urls name ${origins.size} origins (${[...origins].join(", ")}); run one step per protected site.`);
+  }
   const commentRaw = runner.getInput("comment-on-pr").trim().toLowerCase() || "false";
   if (!["true", "false"].includes(commentRaw))
     throw new InputError(`Input comment-on-pr must be true or false, got "${commentRaw}".`);
@@ -41185,9 +41378,32 @@ function readInputs(runner = actionsCore) {
     waitForSiteSeconds: number("wait-for-site", runner.getInput("wait-for-site").trim() || "0", 0, 3600),
     mode,
     matrix: runner.getInput("matrix"),
-    sarifLocation
+    sarifLocation,
+    siteAuth
   };
 }
+function readSiteAuth(runner) {
+  const raw = {
+    httpAuth: runner.getInput("http-auth"),
+    headers: runner.getInput("http-headers"),
+    cookies: runner.getInput("http-cookies")
+  };
+  for (const value of Object.values(raw))
+    if (value.trim())
+      runner.setSecret(value);
+  let siteAuth;
+  try {
+    siteAuth = parseSiteAuthInputs(raw, SITE_AUTH_INPUTS);
+  } catch (error) {
+    if (error instanceof SiteAuthInputError)
+      throw new InputError(`${error.message}.`);
+    throw error;
+  }
+  for (const secret of siteAuthSecrets(siteAuth))
+    runner.setSecret(secret);
+  return siteAuth;
+}
+var SITE_AUTH_INPUTS = { httpAuth: "Input http-auth", headers: "Input http-headers", cookies: "Input http-cookies" };
 
 // action/src/markdown.ts
 function md(text, max = 200) {
@@ -45491,6 +45707,7 @@ var PROBLEMS = {
   rate_limited: { status: 429, title: "Too many requests" },
   internal_error: { status: 500, title: "Internal server error" },
   webhooks_unavailable: { status: 501, title: "Webhooks are not set up on this service" },
+  site_auth_unavailable: { status: 501, title: "Site credentials are not enabled on this service" },
   unavailable: { status: 503, title: "Service unavailable" },
   overloaded: { status: 503, title: "Too many analyses are waiting" }
 };
@@ -45501,7 +45718,8 @@ var API_VERSION = "1.4.0";
 var GenerateReportRequestSchema = named("GenerateReportRequest", Type.Object({
   url: Type.String({ description: "The site to analyse (http or https)", examples: ["https://example.com/"] }),
   metadata: Type.Optional(ReportMetadataSchema),
-  mode: Type.Optional(AnalysisModeSchema)
+  mode: Type.Optional(AnalysisModeSchema),
+  site_auth: Type.Optional(SiteAuthSchema)
 }, { additionalProperties: false }));
 var ReportListItemSchema = named("ReportListItem", Type.Object({
   id: Type.String({ pattern: REPORT_ID_PATTERN }),

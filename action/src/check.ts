@@ -8,6 +8,7 @@ import { ApiError, type GenerateReportInput, idempotencyKeyFor, type WpreportCli
 import { type Diff, failingChecks } from "../../shared/diff.ts";
 import { type Baseline, diffQuery, type ParsedDiffOptions } from "../../shared/diff-options.ts";
 import type { AnalysisMode, Check, Report, ReportMetadata } from "../../shared/report.ts";
+import type { SiteAuth } from "../../shared/site-auth.ts";
 import { oneLine } from "../../shared/untrusted-text.ts";
 import { type VulnerabilityDataNotice, vulnerabilityDataNotice } from "../../shared/vulnerability-data.ts";
 import { defaultBranchRef } from "./default-branch.ts";
@@ -32,6 +33,8 @@ export interface CheckRequest {
   env: Record<string, string | undefined>;
   /** The Action's `matrix` input: part of the Idempotency-Key, so that each matrix job makes its own report. */
   matrix?: string;
+  /** Credentials of a protected (staging) site: sent with the request, kept out of the Idempotency-Key. */
+  siteAuth?: SiteAuth;
 }
 
 /** What the pipeline says while it runs; the Action writes it to the log, the CLI to stderr. */
@@ -101,6 +104,7 @@ export async function check(
     url: request.url,
     metadata: ciMetadata(request.env, request.environment),
     ...(request.mode === "aggressive" ? { mode: request.mode } : {}),
+    ...(request.siteAuth ? { site_auth: request.siteAuth } : {}),
   };
   const { report, replayed } = await client.generateReport(body, {
     idempotencyKey: idempotencyKeyFor(request.env, body, { matrix: request.matrix }),

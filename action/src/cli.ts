@@ -17,6 +17,7 @@ import { ApiError, explain, WpreportClient } from "../../shared/client.ts";
 import { parseBaseline, parseDiffOptions } from "../../shared/diff-options.ts";
 import { ANALYSIS_MODES, type AnalysisMode } from "../../shared/report.ts";
 import { DEFAULT_SARIF_LOCATION, sarifLocationProblem, toSarif } from "../../shared/sarif.ts";
+import { parseSiteAuthInputs, type SiteAuth, SiteAuthInputError } from "../../shared/site-auth.ts";
 import { check } from "./check.ts";
 import { renderText } from "./text.ts";
 import { VERSION } from "./version.ts";
@@ -42,6 +43,13 @@ Options:
   --sarif-location <path>  sarif: the repository file alerts are attached to (line 1),
                            e.g. .github/workflows/deploy.yml (default ${DEFAULT_SARIF_LOCATION})
   --timeout <seconds>      overall time limit, retries included (default 600)
+
+Password-protected (staging) sites — sent to the site's origin only; prefer the environment
+variables in CI, since command lines show in process lists:
+  --http-auth <user:pass>  HTTP basic auth              (or WPREPORT_HTTP_AUTH)
+  --http-header <h>        "Name: value", repeatable     (or WPREPORT_HTTP_HEADERS, one per line)
+                           custom X- headers, CF-Access-Client-Id/-Secret
+  --http-cookie <c>        "name=value", repeatable      (or WPREPORT_HTTP_COOKIES, "a=1; b=2")
   -v, --version            print the CLI's version
   -h, --help               print this help
 
@@ -139,6 +147,9 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
       format: { type: "string", default: "text" },
       "sarif-location": { type: "string", default: DEFAULT_SARIF_LOCATION },
       timeout: { type: "string", default: "600" },
+      "http-auth": { type: "string" },
+      "http-header": { type: "string", multiple: true },
+      "http-cookie": { type: "string", multiple: true },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "v" },
     },
@@ -169,6 +180,25 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
   if (locationProblem) throw new UsageError(`--sarif-location ${locationProblem}`);
   const timeout = Number(values.timeout);
   if (!(timeout >= 10)) throw new UsageError("--timeout must be at least 10 seconds");
+  let siteAuth: SiteAuth | undefined;
+  try {
+    // A flag replaces its environment variable; each kind is read from one or the other.
+    siteAuth = parseSiteAuthInputs(
+      {
+        httpAuth: values["http-auth"] ?? env.WPREPORT_HTTP_AUTH,
+        headers: values["http-header"] ?? env.WPREPORT_HTTP_HEADERS,
+        cookies: values["http-cookie"] ?? env.WPREPORT_HTTP_COOKIES,
+      },
+      {
+        httpAuth: values["http-auth"] !== undefined ? "--http-auth" : "WPREPORT_HTTP_AUTH",
+        headers: values["http-header"] !== undefined ? "--http-header" : "WPREPORT_HTTP_HEADERS",
+        cookies: values["http-cookie"] !== undefined ? "--http-cookie" : "WPREPORT_HTTP_COOKIES",
+      },
+    );
+  } catch (error) {
+    if (error instanceof SiteAuthInputError) throw new UsageError(error.message);
+    throw error;
+  }
   return {
     apiUrl,
     token,
@@ -180,6 +210,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
     format: values.format as "text" | "json" | "sarif",
     sarifLocation: values["sarif-location"],
     timeout,
+    siteAuth,
   };
 }
 

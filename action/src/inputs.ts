@@ -2,6 +2,7 @@
 import { type Baseline, type ParsedDiffOptions, parseBaseline, parseDiffOptions } from "../../shared/diff-options.ts";
 import { ANALYSIS_MODES, type AnalysisMode } from "../../shared/report.ts";
 import { sarifLocationProblem } from "../../shared/sarif.ts";
+import { parseSiteAuthInputs, type SiteAuth, SiteAuthInputError, siteAuthSecrets } from "../../shared/site-auth.ts";
 import { type ActionCore, actionsCore } from "./action-core.ts";
 
 /** At most this many sites a step: the SARIF file holds one run per site, and code scanning takes 20 runs a file. */
@@ -24,6 +25,8 @@ export interface Inputs {
   matrix: string;
   /** The repository file SARIF results attach to; undefined: the workflow file (sarif-file.ts). */
   sarifLocation: string | undefined;
+  /** Credentials of a protected site (http-auth, http-headers, http-cookies), from secrets. */
+  siteAuth: SiteAuth | undefined;
 }
 
 export class InputError extends Error {}
@@ -100,6 +103,15 @@ export function readInputs(runner: Pick<ActionCore, "getInput" | "setSecret"> = 
   if (!ANALYSIS_MODES.includes(mode as AnalysisMode)) {
     throw new InputError(`Input mode must be passive or aggressive, got "${mode}".`);
   }
+  const siteAuth = readSiteAuth(runner);
+  // Credentials belong to one site: with several URLs they would go to each URL's origin, so
+  // every URL must be on that one origin (another site would receive this site's secrets).
+  const origins = new Set(urls.map((value) => new URL(value).origin));
+  if (siteAuth && origins.size > 1) {
+    throw new InputError(
+      `Inputs http-auth, http-headers and http-cookies are one site's credentials, but urls name ${origins.size} origins (${[...origins].join(", ")}); run one step per protected site.`,
+    );
+  }
   const commentRaw = runner.getInput("comment-on-pr").trim().toLowerCase() || "false";
   if (!["true", "false"].includes(commentRaw))
     throw new InputError(`Input comment-on-pr must be true or false, got "${commentRaw}".`);
@@ -117,5 +129,32 @@ export function readInputs(runner: Pick<ActionCore, "getInput" | "setSecret"> = 
     mode: mode as AnalysisMode,
     matrix: runner.getInput("matrix"),
     sarifLocation,
+    siteAuth,
   };
 }
+
+/**
+ * Site credentials: `http-auth` (user:password), `http-headers` (one `Name: value` per line),
+ * `http-cookies` (`name=value` pairs separated by `;` or lines) — meant to come from secrets.
+ * Every secret part is masked in the log before anything else can print it (the runner masks
+ * the whole input only, not the base64 of user:password nor one line of several).
+ */
+function readSiteAuth(runner: Pick<ActionCore, "getInput" | "setSecret">): SiteAuth | undefined {
+  const raw = {
+    httpAuth: runner.getInput("http-auth"),
+    headers: runner.getInput("http-headers"),
+    cookies: runner.getInput("http-cookies"),
+  };
+  for (const value of Object.values(raw)) if (value.trim()) runner.setSecret(value);
+  let siteAuth: SiteAuth | undefined;
+  try {
+    siteAuth = parseSiteAuthInputs(raw, SITE_AUTH_INPUTS);
+  } catch (error) {
+    if (error instanceof SiteAuthInputError) throw new InputError(`${error.message}.`);
+    throw error;
+  }
+  for (const secret of siteAuthSecrets(siteAuth)) runner.setSecret(secret);
+  return siteAuth;
+}
+
+const SITE_AUTH_INPUTS = { httpAuth: "Input http-auth", headers: "Input http-headers", cookies: "Input http-cookies" };

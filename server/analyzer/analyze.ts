@@ -14,6 +14,7 @@
  */
 import type { Agent } from "undici/index.js";
 import type { Report, ThemeInfo } from "../../shared/report.ts";
+import { isEmptySiteAuth, type SiteAuth, siteAuthHeaders } from "../../shared/site-auth.ts";
 import type { Artifacts } from "./artifacts.ts";
 import { runAudits } from "./audit/index.ts";
 import { completeness, incompleteEntry } from "./completeness.ts";
@@ -82,17 +83,24 @@ export interface AnalyzeOptions {
    * site's own readmes.
    */
   names?: NameLookup;
+  /** Credentials of a protected site, sent to the origin of `url` only (fetch/safe-client.ts). */
+  siteAuth?: SiteAuth;
 }
 
 export async function analyze(url: string, options: AnalyzeOptions, signal: AbortSignal): Promise<AnalysisResult> {
+  const credentials = isEmptySiteAuth(options.siteAuth)
+    ? undefined
+    : { origin: new URL(url).origin, headers: siteAuthHeaders(options.siteAuth as SiteAuth) };
   const client = new SafeClient(
     options.agent,
     options.policy,
     signal,
     options.userAgent,
     options.limits ?? DEFAULT_CLIENT_LIMITS,
+    credentials,
   );
   const artifacts = await gather(url, client, { names: options.names, signal });
+  if (credentials) noteCredentialsOrigin(artifacts, credentials.origin);
   // What the probes added (REST namespaces, redirects' credit headers), if anything new.
   if (options.names) await askNames(artifacts, options.names, signal);
   if (options.enumerate) await enumerateComponents(client, artifacts, options.enumerate, signal);
@@ -122,6 +130,22 @@ export async function analyze(url: string, options: AnalyzeOptions, signal: Abor
     };
   }
   return result;
+}
+
+/**
+ * A site whose homepage lives on another origin than the URL given (http → https, www. added, a
+ * login gateway) got no credentials there: the report says so, so that a page of 401s is not
+ * mistaken for the site.
+ */
+function noteCredentialsOrigin(artifacts: Artifacts, origin: string): void {
+  const landed = new URL(artifacts.homepage.url).origin;
+  if (landed === origin) return;
+  artifacts.errors.push({
+    stage: "homepage",
+    url: artifacts.homepage.url,
+    kind: "site_auth_not_sent",
+    message: `The site redirected to ${landed}, another origin than the one the site credentials are for (${origin}); they are sent to that origin only, so requests to ${landed} went without them. Give the URL the site is served at.`,
+  });
 }
 
 /** Aggressive mode: enumeration of what passive detection did not find, on WordPress sites only. */

@@ -6,7 +6,6 @@
  *      unauthenticated caller learns nothing beyond "401".
  * Runs in Elysia's transform phase, i.e. before schema validation.
  */
-import { bearer } from "@elysiajs/bearer";
 import { Elysia } from "elysia";
 import { readJsonBody } from "../http/json-body.ts";
 import { ApiProblem } from "../http/problem.ts";
@@ -25,15 +24,29 @@ export interface ApiGuardDeps {
   onRateLimited?: () => void;
 }
 
-const UNAUTHORIZED_HEADERS = {
-  "www-authenticate": 'Bearer realm="wpreport", error="invalid_token"',
-};
+/**
+ * The token of an `Authorization: Bearer <token>` header (RFC 6750 §2.1; the scheme is
+ * case-insensitive, RFC 9110 §11.1). Undefined when the request carries no bearer credentials:
+ * no header, another scheme (Basic…), or the scheme without a token. Never read from the query
+ * string or the body — URLs end up in logs.
+ */
+export function bearerToken(authorization: string | null | undefined): string | undefined {
+  const match = /^Bearer[ \t]+(\S.*)$/i.exec(authorization?.trim() ?? "");
+  return match?.[1]?.trim() || undefined;
+}
 
-export function unauthorized(): ApiProblem {
+/**
+ * 401 for a request without credentials, or with a token that is not valid. RFC 6750 §3.1: a
+ * request that sent no credentials gets the challenge without an error code; one that sent a
+ * token that is malformed, unknown, revoked or expired gets `error="invalid_token"`. The body is
+ * the same in every case, so a caller learns nothing about which tokens exist.
+ */
+export function unauthorized(tokenSent: boolean): ApiProblem {
+  const challenge = tokenSent ? 'Bearer realm="wpreport", error="invalid_token"' : 'Bearer realm="wpreport"';
   return new ApiProblem(
     "unauthorized",
     "A valid API token is required. Send it as Authorization: Bearer <token>; create tokens in the dashboard or with the admin CLI.",
-    { headers: UNAUTHORIZED_HEADERS },
+    { headers: { "www-authenticate": challenge } },
   );
 }
 
@@ -49,7 +62,6 @@ function hasBody(request: Request): boolean {
 
 export function apiGuard(deps: ApiGuardDeps) {
   return new Elysia()
-    .use(bearer())
     .onParse({ as: "scoped" }, async ({ request }) => {
       // A POST that sends nothing at all (POST /api/report/{id}/cancel) has nothing to parse;
       // an operation that needs a body still gets its 400 from schema validation.
@@ -62,14 +74,14 @@ export function apiGuard(deps: ApiGuardDeps) {
         return {}; // placeholder; the problem is raised after authentication
       }
     })
-    .derive({ as: "scoped" }, async ({ bearer, request, headers }): Promise<{ principal: Principal }> => {
+    .derive({ as: "scoped" }, async ({ request, headers }): Promise<{ principal: Principal }> => {
       const context = requestContext(request);
-      // Tokens are accepted in the Authorization header only (never in URLs, which leak into logs).
-      const token = bearer && headers.authorization ? bearer.trim() : undefined;
-      if (!token || !isWellFormedToken(token)) throw unauthorized();
+      const token = bearerToken(headers.authorization);
+      if (!token) throw unauthorized(false);
+      if (!isWellFormedToken(token)) throw unauthorized(true);
 
       const principal = await deps.tokens.authenticate(token);
-      if (!principal) throw unauthorized();
+      if (!principal) throw unauthorized(true);
       context.accountId = principal.accountId;
 
       // Only authenticated calls count, so an attacker holding a revoked token cannot use

@@ -80,6 +80,9 @@ function lastForwarded(request: Request, name: string): string | undefined {
   return values.at(-1) || undefined;
 }
 
+/** A Host header value that is a plain host[:port] (a name, an IPv4 address or a bracketed IPv6 one). */
+const HOST_HEADER = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/;
+
 /**
  * The origin (scheme://host[:port]) and base URL this request belongs to. With
  * PUBLIC_BASE_URL set, always that. Unset, the origin the client used — its Host header,
@@ -94,7 +97,7 @@ export function requestBase(request: Request, options: OriginOptions): { origin:
   const host = (proxied ? lastForwarded(request, "x-forwarded-host") : undefined) ?? request.headers.get("host");
   const proto = proxied ? lastForwarded(request, "x-forwarded-proto")?.toLowerCase() : undefined;
   const scheme = proto === "https" ? "https" : "http";
-  if (!host || !/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/.test(host)) return configured;
+  if (!host || !HOST_HEADER.test(host)) return configured;
   try {
     const url = new URL(`${scheme}://${host}`);
     // Only names that cannot be rebound by someone else's DNS: IP literals, localhost and this
@@ -105,6 +108,37 @@ export function requestBase(request: Request, options: OriginOptions): { origin:
   } catch {
     return configured;
   }
+}
+
+/**
+ * The OpenAPI document's `servers` URL: PUBLIC_BASE_URL when set; otherwise the origin the
+ * document was asked at (its Host, behind trusted proxies X-Forwarded-Host/-Proto), whatever the
+ * host name — the document is public, so unlike the web forms' origin (requestBase) there is
+ * nothing to guard against DNS rebinding, and a service reached by its LAN name describes itself
+ * by that name. A `localhost` name is written as the loopback address it stands for (127.0.0.1,
+ * or [::1] when the request came over IPv6): linters read a `localhost` server as a placeholder
+ * left in the document (Redocly's no-server-example.com), and the address is the same place.
+ */
+export function documentServerUrl(request: Request, options: OriginOptions): string {
+  let base = options.publicBaseUrl;
+  if (!options.publicBaseUrlSet) {
+    const proxied = options.trustedProxies > 0;
+    const host = (proxied ? lastForwarded(request, "x-forwarded-host") : undefined) ?? request.headers.get("host");
+    const proto = proxied ? lastForwarded(request, "x-forwarded-proto")?.toLowerCase() : undefined;
+    if (host && HOST_HEADER.test(host)) base = `${proto === "https" ? "https" : "http"}://${host}`;
+  }
+  let url: URL;
+  try {
+    url = new URL(base);
+  } catch {
+    url = new URL(options.publicBaseUrl);
+  }
+  const name = url.hostname.toLowerCase();
+  if (name === "localhost" || name.endsWith(".localhost")) {
+    const peer = plainAddress(requestContext(request).peer);
+    url.hostname = peer && ipaddr.parse(peer).kind() === "ipv6" ? "[::1]" : "127.0.0.1";
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
 }
 
 function isOwnHostName(hostname: string): boolean {

@@ -16,7 +16,8 @@ export const docsOperations: ApiOperation[] = [
     path: "/api/openapi.json",
     operationId: "getOpenApiDocument",
     summary: "This OpenAPI document",
-    description: "OpenAPI 3.1; its server is this service's public address.",
+    description:
+      "OpenAPI 3.1; its server is this service's public address (PUBLIC_BASE_URL), or the address the document was asked at.",
     tag: "Schema",
     auth: "none",
     responses: { 200: { description: "The OpenAPI document", content: { "application/json": JsonDocumentSchema } } },
@@ -42,7 +43,8 @@ export function docsRoutes(deps: {
   /** Every operation of the API, the documents' own included. */
   operations: ApiOperation[];
   version: string;
-  baseUrlFor: (request: Request) => string;
+  /** The `servers` URL for this request (client-request.ts, documentServerUrl). */
+  serverUrlFor: (request: Request) => string;
 }) {
   const schemaJson = JSON.stringify(reportJsonSchema());
   // The servers entry follows the address the document was asked at (or PUBLIC_BASE_URL).
@@ -52,11 +54,16 @@ export function docsRoutes(deps: {
       const body = {
         openapi: document.openapi,
         info: document.info,
-        servers: [{ url: deps.baseUrlFor(request), description: "This wpreport service" }],
+        servers: [{ url: deps.serverUrlFor(request), description: "This wpreport service" }],
         ...document,
       };
       return new Response(JSON.stringify(body), {
-        headers: { "content-type": "application/json; charset=utf-8", "cache-control": "public, max-age=300" },
+        // The servers entry depends on the Host (and forwarding headers) the document was asked with.
+        headers: {
+          "content-type": "application/json; charset=utf-8",
+          "cache-control": "public, max-age=300",
+          vary: "host, x-forwarded-host, x-forwarded-proto",
+        },
       });
     })
     .get(

@@ -69,7 +69,11 @@ export const RESPONSE_HEADERS = {
     schema: { type: "string" },
   },
   Link: { description: 'The next page: `<url>; rel="next"` (RFC 8288)', schema: { type: "string" } },
-  "WWW-Authenticate": { description: "The authentication scheme: Bearer", schema: { type: "string" } },
+  "WWW-Authenticate": {
+    description:
+      'The authentication scheme (RFC 6750): `Bearer realm="wpreport"`, with `error="invalid_token"` when the request sent a token that is not valid',
+    schema: { type: "string" },
+  },
 } as const satisfies Record<string, { description: string; schema: JsonSchema }>;
 
 export type ResponseHeader = keyof typeof RESPONSE_HEADERS;
@@ -236,12 +240,16 @@ function parametersOf(
   if (!schema) return [];
   const required = new Set(schema.required ?? []);
   return Object.entries(schema.properties).map(([name, property]) => {
-    const { description, ...rest } = writer.ref(property) as JsonSchema & { description?: string };
+    const { description, deprecated, ...rest } = writer.ref(property) as JsonSchema & {
+      description?: string;
+      deprecated?: boolean;
+    };
     return {
       name: location === "header" ? headerName(name) : name,
       in: location,
       required: location === "path" || required.has(name),
       ...(description ? { description } : {}),
+      ...(deprecated ? { deprecated } : {}),
       schema: rest,
     };
   });

@@ -15,6 +15,7 @@
  * slots and notices a cancelled report (ReportService.cancel) within TICK_MS, and stops it.
  */
 import { type Report, TARGET_LIMITS, type TargetLimits } from "../../shared/report.ts";
+import { redactor, type SiteAuth, siteAuthSecrets } from "../../shared/site-auth.ts";
 import { isIncomplete } from "../analyzer/completeness.ts";
 import { TargetNotAllowedError } from "../analyzer/errors.ts";
 import type { Config } from "../config.ts";
@@ -32,10 +33,13 @@ import {
   toProblem,
 } from "../reports/report-outcome.ts";
 import type { AnalyzeFn } from "../reports/reports.service.ts";
+import type { SiteAuthVault } from "../reports/site-auth-vault.ts";
 import type { Slots } from "./host-slots.ts";
 import { ANALYSIS_QUEUE, type AnalysisJob, type JobQueue } from "./job-queue.ts";
 import type { QueueMetrics } from "./metrics.ts";
 import type { TargetLimits as TargetLimitsService } from "./target-limits.ts";
+
+type Redactor = ReturnType<typeof redactor>;
 
 export interface WorkerDeps {
   sql: Sql;
@@ -45,6 +49,8 @@ export interface WorkerDeps {
   slots: Slots;
   targets: TargetLimitsService;
   analyze: AnalyzeFn;
+  /** Opens the sealed site credentials of a report; undefined when this process has no key. */
+  siteAuth?: SiteAuthVault;
   config: Pick<Config, "workerConcurrency" | "accountConcurrency" | "analysisTimeoutMs">;
   /** AGGRESSIVE_MAX_REQUESTS: what an aggressive analysis asks of its target's hourly budget. */
   aggressiveMaxRequests: number;
@@ -52,6 +58,24 @@ export interface WorkerDeps {
   startWithinMs: number;
   logger: Logger;
   metrics: QueueMetrics;
+}
+
+/** An error as a log field, with the site credentials' secrets replaced. */
+function redactedError(error: unknown, redact: Redactor): { name: string; message: string; stack?: string } {
+  const known = error instanceof Error ? error : new Error(String(error));
+  return {
+    name: known.name,
+    message: redact.text(known.message),
+    ...(known.stack ? { stack: redact.text(known.stack) } : {}),
+  };
+}
+
+/** The same problem, with the secrets replaced in its detail and extensions. */
+function redactedProblem(problem: ApiProblem, redact: Redactor): ApiProblem {
+  const detail = redact.text(problem.detail);
+  const extensions = problem.options.extensions ? redact.deep(problem.options.extensions) : undefined;
+  if (detail === problem.detail && extensions === problem.options.extensions) return problem;
+  return new ApiProblem(problem.code, detail, { ...problem.options, ...(extensions ? { extensions } : {}) });
 }
 
 /** Seconds before a job whose target is busy is offered again. */
@@ -201,6 +225,9 @@ export class AnalysisWorker {
       ended = true;
       finish(outcome);
     };
+    // Site credentials, opened only now and held in memory for this analysis; every text that
+    // leaves it (the report, a failure, a log line) has their secrets replaced.
+    let redact = redactor([]);
     try {
       const started = await retried(
         () => sql`
@@ -223,18 +250,21 @@ export class AnalysisWorker {
       const requestsPerSecond = targets.analysisRps || undefined;
       let result: Awaited<ReturnType<WorkerDeps["analyze"]>>;
       try {
-        result = await this.deps.analyze(job.target, signal, { mode, requestsPerSecond, aggressiveRequests });
+        const siteAuth = job.siteAuth ? await this.openSiteAuth(job) : undefined;
+        redact = redactor(siteAuthSecrets(siteAuth));
+        result = await this.deps.analyze(job.target, signal, { mode, requestsPerSecond, aggressiveRequests, siteAuth });
       } catch (error) {
         if (stop.signal.aborted) return done("cancelled"); // the report was ended elsewhere
         const problem = toProblem(error);
-        if (!problem) this.deps.logger.error("analysis failed", { report_id: job.reportId, error });
-        if (error instanceof TargetNotAllowedError) logAllowlistHint(this.deps.logger, error.message);
+        if (!problem)
+          this.deps.logger.error("analysis failed", { report_id: job.reportId, error: redactedError(error, redact) });
+        if (error instanceof TargetNotAllowedError) logAllowlistHint(this.deps.logger, redact.text(error.message));
         const failure = problem ?? new ApiProblem("internal_error", "The analysis failed unexpectedly.");
         if (failure.code === "site_unreachable") {
           // Counted per account and minute for admission (docs/plans.md, "Fair queues").
           await sql`insert into unreachable_failures (account_id) values (${job.accountId})`.catch(() => {});
         }
-        await this.fail(row, job, failure, "analysis");
+        await this.fail(row, job, redactedProblem(failure, redact), "analysis");
         return done(failure.code);
       }
       const limits = targetLimitsOf(result.target_limits, {
@@ -244,7 +274,8 @@ export class AnalysisWorker {
         aggressiveRequests,
         aggressiveWanted: this.deps.aggressiveMaxRequests,
       });
-      await this.complete(row, completedReport(row.body, { ...result, target_limits: limits }, startedAt));
+      const completed = completedReport(row.body, redact.deep({ ...result, target_limits: limits }), startedAt);
+      await this.complete(row, job, completed);
       done("completed");
     } finally {
       // Thrown past every retry (the database stayed away): pg-boss runs the job again.
@@ -259,13 +290,14 @@ export class AnalysisWorker {
    * (reports/charges.ts). An incomplete report is never charged: its credit goes back. A
    * database that stays away past DB_RETRY_MS fails the job, and pg-boss runs it again.
    */
-  private async complete(row: ReportRow, report: Report): Promise<void> {
+  private async complete(row: ReportRow, job: AnalysisJob, report: Report): Promise<void> {
     const { sql, quota } = this.deps;
     const billable = !isIncomplete(report);
     await retried(() =>
       sql.begin(async (tx) => {
         const stored = await this.store(tx, report, null, billable);
         if (stored && billable) await settleCharge(tx, quota, report.id);
+        if (job.siteAuth) await this.deps.siteAuth?.discard(tx, job.reportId);
       }),
     );
     if (!billable && row.reservation_id) {
@@ -277,13 +309,35 @@ export class AnalysisWorker {
   private async fail(row: ReportRow, job: AnalysisJob, problem: ApiProblem, stage: string): Promise<void> {
     const failed = failedReport(row.body, problem, stage);
     try {
-      await retried(() => this.store(this.deps.sql, failed, problem, false));
+      await retried(() =>
+        this.deps.sql.begin(async (tx) => {
+          await this.store(tx, failed, problem, false);
+          if (job.siteAuth) await this.deps.siteAuth?.discard(tx, job.reportId);
+        }),
+      );
     } catch (error) {
       this.deps.logger.error("could not mark report failed; the sweeper will", { report_id: job.reportId, error });
     }
     // Idempotent: a credit already committed (or released) is not touched again.
     const reservation = row.reservation_id;
     if (reservation) await retried(() => this.deps.quota.release(reservation)).catch(() => {});
+  }
+
+  /** The report's sealed credentials; a report whose credentials cannot be opened fails (uncharged). */
+  private async openSiteAuth(job: AnalysisJob): Promise<SiteAuth | undefined> {
+    const opened = this.deps.siteAuth ? await this.deps.siteAuth.open(job.reportId) : undefined;
+    if (opened?.kind === "open") return opened.auth;
+    const why =
+      opened?.kind === "unreadable"
+        ? opened.why
+        : opened
+          ? "they are gone (the report was finished by another attempt, or swept)"
+          : "this process has no SITE_AUTH_KEY";
+    this.deps.logger.error("site credentials could not be opened", { report_id: job.reportId, reason: why });
+    throw new ApiProblem(
+      "internal_error",
+      "The site credentials of this report could not be read by the worker (the service restarted or was reconfigured before the analysis started). Nothing was charged; send the request again.",
+    );
   }
 
   /** Writes the final state if the report is still unfinished; false when another attempt (or a cancel) won. */

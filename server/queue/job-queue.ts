@@ -39,6 +39,11 @@ export interface AnalysisJob {
   priority?: number;
   /** When the job first found its target busy (ms since epoch): the report's waited_ms. */
   targetWaitSince?: number;
+  /**
+   * True when the report has sealed site credentials (reports/site-auth-vault.ts) for the worker
+   * to open. The job itself never carries them: pg-boss keeps job rows after they finish.
+   */
+  siteAuth?: boolean;
 }
 
 /** The priority of an account's first unfinished report; its n-th gets FAIR_PRIORITY_BASE − n + 1. */

@@ -7,7 +7,7 @@
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { GenerateReportRequestSchema, SarifLogSchema } from "../../shared/api.ts";
-import { ReportSchema } from "../../shared/report.ts";
+import { type Report, ReportSchema } from "../../shared/report.ts";
 import { MAX_SARIF_LOCATION_LENGTH, SARIF_CONTENT_TYPE, sarifLocationProblem, toSarif } from "../../shared/sarif.ts";
 import { type ApiGuardDeps, apiGuard } from "../auth/api-guard.plugin.ts";
 import { entityTag } from "../http/etag.ts";
@@ -79,13 +79,15 @@ export const generateReportOperation = {
   ],
 } as const satisfies ApiOperation;
 
+const SARIF_LOCATION_DESCRIPTION = `The repository file (relative path, at most ${MAX_SARIF_LOCATION_LENGTH} characters, no ..) that results are attached to at line 1, e.g. .github/workflows/deploy.yml. Default .wpreport.yml.`;
+
 export const getReportOperation = {
   method: "get",
   path: "/api/report/:report_id",
   operationId: "getReport",
   summary: "Get a report",
   description:
-    "Returns a report of your account; unknown ids and other accounts' reports are 404. With `Accept: application/sarif+json` the report comes as SARIF 2.1.0 for GitHub code scanning: failed and warned checks as results attached to line 1 of `sarif_location`, the site URL in each message; a report that did not complete is a run with `executionSuccessful: false` and no results (docs/sarif.md).",
+    "Returns a report of your account as JSON; unknown ids and other accounts' reports are 404. The same report as SARIF for code scanning is `GET /api/report/{report_id}/sarif`. (Clients of API 1.3 and earlier that ask this path for SARIF with `Accept: application/sarif+json` and `sarif_location` still get it; that way is deprecated.)",
   tag: "Reports",
   auth: "bearer",
   params: REPORT_ID,
@@ -93,19 +95,50 @@ export const getReportOperation = {
     sarif_location: Type.Optional(
       Type.String({
         maxLength: MAX_SARIF_LOCATION_LENGTH,
-        description: `SARIF only: the repository file (relative path, at most ${MAX_SARIF_LOCATION_LENGTH} characters, no ..) that results are attached to at line 1, e.g. .github/workflows/deploy.yml. Default .wpreport.yml.`,
+        deprecated: true,
+        description: `Deprecated, with Accept: application/sarif+json only: use GET /api/report/{report_id}/sarif. ${SARIF_LOCATION_DESCRIPTION}`,
       }),
     ),
   }),
   responses: {
     200: {
-      description: "The report (JSON), or as SARIF 2.1.0 when asked for with Accept",
-      content: { "application/json": ReportSchema, [SARIF_CONTENT_TYPE]: SarifLogSchema },
+      description: "The report",
+      content: { "application/json": ReportSchema },
       headers: ["ETag", "Queue-Position"],
     },
     304: {
       description:
         "Not modified: If-None-Match named the ETag of this finished report's representation (reports are immutable once completed or failed)",
+      headers: ["ETag"],
+    },
+  },
+  errors: ["invalid_request", "not_found", "not_acceptable"],
+} as const satisfies ApiOperation;
+
+export const getReportSarifOperation = {
+  method: "get",
+  path: "/api/report/:report_id/sarif",
+  operationId: "getReportSarif",
+  summary: "Get a report as SARIF",
+  description:
+    "The report as SARIF 2.1.0 for GitHub code scanning (`github/codeql-action/upload-sarif`): failed and warned checks as results attached to line 1 of `sarif_location`, the site URL in each message; a report that did not complete is a run with `executionSuccessful: false` and no results (docs/sarif.md). Reading it costs nothing: it is the stored report, written as SARIF.",
+  tag: "Reports",
+  auth: "bearer",
+  params: REPORT_ID,
+  query: Type.Object({
+    sarif_location: Type.Optional(
+      Type.String({ maxLength: MAX_SARIF_LOCATION_LENGTH, description: SARIF_LOCATION_DESCRIPTION }),
+    ),
+  }),
+  responses: {
+    200: {
+      description: "The report as SARIF 2.1.0",
+      content: { [SARIF_CONTENT_TYPE]: SarifLogSchema },
+      headers: ["ETag"],
+    },
+    304: {
+      description:
+        "Not modified: If-None-Match named the ETag of this finished report's SARIF (reports are immutable once completed or failed)",
       headers: ["ETag"],
     },
   },
@@ -131,10 +164,17 @@ export const cancelReportOperation = {
   errors: ["invalid_request", "not_found", "report_already_finished"],
 } as const satisfies ApiOperation;
 
-export const reportsOperations: ApiOperation[] = [generateReportOperation, getReportOperation, cancelReportOperation];
+export const reportsOperations: ApiOperation[] = [
+  generateReportOperation,
+  getReportOperation,
+  getReportSarifOperation,
+  cancelReportOperation,
+];
 
-/** What GET /api/report/{id} can send; the first is the default. */
+/** What GET /api/report/{id} can send; the first is the default (SARIF there is the deprecated way). */
 const REPORT_TYPES = ["application/json", SARIF_CONTENT_TYPE] as const;
+/** What GET /api/report/{id}/sarif can send: SARIF, which is JSON too. */
+const SARIF_TYPES = [SARIF_CONTENT_TYPE, "application/json"] as const;
 
 /**
  * A finished report (completed or failed) never changes: clients may keep it and revalidate
@@ -179,22 +219,11 @@ export function reportsRoutes(
     .get(
       "/report/:report_id",
       async ({ params, principal, request, query: rawQuery }) => {
-        const location = parseQuery(getReportOperation.query, rawQuery).sarif_location;
-        const locationProblem = location === undefined ? null : sarifLocationProblem(location);
-        if (locationProblem) throw new ApiProblem("invalid_request", `sarif_location ${locationProblem}.`);
-        const report = await deps.reports.get(principal.accountId, params.report_id);
-        if (!report) throw new ApiProblem("not_found", "There is no report with this id in your account.");
-        // Content negotiation (q-values count): SARIF for code-scanning uploads, JSON otherwise.
+        const location = sarifLocation(parseQuery(getReportOperation.query, rawQuery).sarif_location);
+        const report = await reportOf(principal.accountId, params.report_id);
+        // Content negotiation (q-values count): SARIF still for API 1.3 clients that ask here.
         if (chooseMediaType(request, REPORT_TYPES) === SARIF_CONTENT_TYPE) {
-          const sarif = toSarif(report, API_VERSION, `${deps.baseUrlFor(request)}/docs/checks`, location);
-          const body = JSON.stringify(sarif);
-          return new Response(body, {
-            headers: {
-              "content-type": `${SARIF_CONTENT_TYPE}; charset=utf-8`,
-              vary: "accept",
-              ...validators(report, body),
-            },
-          });
+          return sarifResponse(report, request, location, { vary: "accept" });
         }
         // Where a queued report stands: 1 = next to be taken by a worker.
         const position = report.status === "queued" ? await deps.reports.queuePosition(report.id) : undefined;
@@ -210,10 +239,45 @@ export function reportsRoutes(
       },
       { params: getReportOperation.params },
     )
+    .get(
+      "/report/:report_id/sarif",
+      async ({ params, principal, request, query: rawQuery }) => {
+        const location = sarifLocation(parseQuery(getReportSarifOperation.query, rawQuery).sarif_location);
+        chooseMediaType(request, SARIF_TYPES); // 406 for an Accept that rules out JSON of any kind
+        return sarifResponse(await reportOf(principal.accountId, params.report_id), request, location);
+      },
+      { params: getReportSarifOperation.params },
+    )
     .post(
       "/report/:report_id/cancel",
       async ({ params, principal }) =>
         jsonResponse(await deps.reports.cancel(principal.accountId, params.report_id), 200),
       { params: cancelReportOperation.params },
     );
+
+  async function reportOf(accountId: string, reportId: string): Promise<Report> {
+    const report = await deps.reports.get(accountId, reportId);
+    if (!report) throw new ApiProblem("not_found", "There is no report with this id in your account.");
+    return report;
+  }
+
+  function sarifResponse(
+    report: Report,
+    request: Request,
+    location: string | undefined,
+    extra: Record<string, string> = {},
+  ): Response {
+    const sarif = toSarif(report, API_VERSION, `${deps.baseUrlFor(request)}/docs/checks`, location);
+    const body = JSON.stringify(sarif);
+    return new Response(body, {
+      headers: { "content-type": `${SARIF_CONTENT_TYPE}; charset=utf-8`, ...extra, ...validators(report, body) },
+    });
+  }
+}
+
+/** The sarif_location parameter, checked (a relative repository path); undefined → the default. */
+function sarifLocation(location: string | undefined): string | undefined {
+  const problem = location === undefined ? null : sarifLocationProblem(location);
+  if (problem) throw new ApiProblem("invalid_request", `sarif_location ${problem}.`);
+  return location;
 }

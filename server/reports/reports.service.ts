@@ -10,6 +10,7 @@
  * SYNC_WAIT_MS) is sent — not when the caller got a 503 or no answer at all.
  */
 import { REPORT_SCHEMA_VERSION, type Report, type ReportMetadata } from "../../shared/report.ts";
+import { isEmptySiteAuth, redactor, type SiteAuth, siteAuthProblems, siteAuthSecrets } from "../../shared/site-auth.ts";
 import type { AnalysisResult } from "../analyzer/analyze.ts";
 import type { AnalysisMode } from "../analyzer/enumeration/plan.ts";
 import type { TargetPolicy } from "../analyzer/fetch/target-policy.ts";
@@ -32,10 +33,11 @@ import type { QueueMetrics } from "../queue/metrics.ts";
 import type { QuotaService } from "../quota/quota.service.ts";
 import { deliverReport } from "./charges.ts";
 import { cancelledFailure, logAllowlistHint, problemFrom, type StoredFailure } from "./report-outcome.ts";
+import type { SiteAuthVault } from "./site-auth-vault.ts";
 
 /**
- * Runs one analysis; `mode` "aggressive" adds the opt-in enumeration (docs/enumeration.md).
- * The per-target limits (queue/target-limits.ts) come with it: the pace of its requests and
+ * Runs one analysis; `mode` "aggressive" adds the opt-in enumeration (docs/enumeration.md);
+ * `siteAuth` opens a protected site (sent to the URL's origin only). The per-target limits (queue/target-limits.ts) come with it: the pace of its requests and
  * the enumeration's request budget granted from the target's hour.
  */
 export interface AnalyzeRequest {
@@ -44,6 +46,8 @@ export interface AnalyzeRequest {
   requestsPerSecond?: number;
   /** Aggressive mode: requests the enumeration may make (absent: AGGRESSIVE_MAX_REQUESTS). */
   aggressiveRequests?: number;
+  /** Credentials of a protected site, opened by the worker for this analysis only. */
+  siteAuth?: SiteAuth;
 }
 export type AnalyzeFn = (url: string, signal: AbortSignal, request?: AnalyzeRequest) => Promise<AnalysisResult>;
 
@@ -52,6 +56,8 @@ export interface GenerateInput {
   metadata?: ReportMetadata;
   /** "passive" (default) or "aggressive". */
   mode?: AnalysisMode;
+  /** Credentials of a protected site: sealed for the worker, never stored readable. */
+  site_auth?: SiteAuth;
 }
 
 /**
@@ -99,6 +105,8 @@ interface ReportsDeps {
   syncWaitMs: number;
   logger: Logger;
   metrics: QueueMetrics;
+  /** Seals site credentials for the worker; undefined → requests with site_auth are refused (501). */
+  siteAuth: SiteAuthVault | undefined;
 }
 
 /** Retry-After of a refusal for a full account queue: about one short analysis. */
@@ -135,7 +143,10 @@ export class ReportService {
     if (!isValidIdempotencyKey(key)) {
       throw new ApiProblem("invalid_request", "Idempotency-Key must be 1–255 printable ASCII characters.");
     }
-    const fingerprint = requestFingerprint({ ...input, respond_async: options.respondAsync === true });
+    // Site credentials are not part of what makes two requests the same: a hash of them would be a
+    // trace of them in the database (and rotating a secret between retries is no new request).
+    const { site_auth: _secret, ...identity } = input;
+    const fingerprint = requestFingerprint({ ...identity, respond_async: options.respondAsync === true });
     const claim = await idempotency.claim(caller.accountId, key, fingerprint);
     switch (claim.kind) {
       case "mismatch":
@@ -177,6 +188,7 @@ export class ReportService {
       throw new ApiProblem(verdict.code, verdict.detail);
     }
     const target = verdict.url.toString();
+    const siteAuth = this.checkSiteAuth(input.site_auth);
     await this.assertCapacity();
     await this.assertReachableRecently(caller);
 
@@ -193,7 +205,8 @@ export class ReportService {
       created_at: new Date().toISOString(),
       completed_at: null,
       duration_ms: null,
-      metadata: input.metadata ?? {},
+      // A secret pasted into the metadata too is not kept there either.
+      metadata: redactor(siteAuthSecrets(siteAuth)).deep(input.metadata ?? {}),
       summary: null,
       wordpress: null,
       theme: null,
@@ -228,10 +241,16 @@ export class ReportService {
         if (claim) await this.deps.idempotency.bind(tx, claim, report.id, respondAsync);
         const job = { reportId: report.id, accountId: caller.accountId, target, host: verdict.url.hostname };
         const mode = report.mode === "aggressive" ? { mode: report.mode } : {};
+        if (siteAuth) {
+          // Sealed beside the report; the job only says there is something to open (no secret in it).
+          const expiresAt = new Date(Date.now() + this.deps.staleAfterMs);
+          await this.deps.siteAuth?.seal(tx, report.id, siteAuth, expiresAt);
+        }
+        const sealed = siteAuth ? { siteAuth: true } : {};
         // Fair order across accounts: this account's n-th unfinished report waits behind every
         // other account's first n − 1 (docs/plans.md, "Fair queues").
         const priority = FAIR_PRIORITY_BASE - unfinished;
-        await this.deps.queue.send({ ...job, plan: caller.planId, priority, ...mode }, { tx });
+        await this.deps.queue.send({ ...job, plan: caller.planId, priority, ...mode, ...sealed }, { tx });
       });
       this.deps.queue.wakeLocal?.();
     } catch (error) {
@@ -305,6 +324,37 @@ export class ReportService {
       if (isTransientDbError(error)) throw unavailableProblem();
       throw error;
     }
+  }
+
+  /**
+   * The request's site credentials, checked (the header allowlist, value characters) and with a
+   * way to the worker; undefined when there are none. Problems never quote a value.
+   */
+  private checkSiteAuth(auth: SiteAuth | undefined): SiteAuth | undefined {
+    if (isEmptySiteAuth(auth)) return undefined;
+    const problems = siteAuthProblems(auth as SiteAuth);
+    if (problems.length > 0) {
+      const errors = problems.map((problem) => ({
+        location: "body",
+        pointer: `/site_auth${problem.pointer}`,
+        detail: problem.detail,
+      }));
+      throw new ApiProblem(
+        "invalid_request",
+        `site_auth${problems[0]?.pointer.replaceAll("/", ".")} ${problems[0]?.detail}.`,
+        { extensions: { errors } },
+      );
+    }
+    if (!this.deps.siteAuth) {
+      this.deps.logger.warn("site credentials refused: SITE_AUTH_KEY is not set", {
+        hint: "set SITE_AUTH_KEY (32 random bytes, e.g. openssl rand -base64 32) to the same value on every API and worker process",
+      });
+      throw new ApiProblem(
+        "site_auth_unavailable",
+        "This service is not set up to analyse sites with credentials (site_auth); ask its operator. Nothing was charged.",
+      );
+    }
+    return auth;
   }
 
   /** Refuses new work, before any credit is taken, when too much is waiting already. */
@@ -471,6 +521,8 @@ export class ReportService {
         body = body || jsonb_build_object('status', 'failed', 'completed_at', to_jsonb(now()), 'errors', ${this.deps.sql.json(failure)}::jsonb)
       where status in ('queued', 'running') and created_at < now() - ${this.deps.staleAfterMs} * interval '1 millisecond'
       returning id`;
+    // Sealed site credentials never outlive their report's analysis (a crash could leave some).
+    await this.deps.siteAuth?.sweep();
     return rows.length;
   }
 

@@ -1,5 +1,6 @@
 /** The dashboard (usage, plan, recent reports) and the analyse form on it. */
 import { Elysia } from "elysia";
+import { parseSiteAuthInputs, type SiteAuth, SiteAuthInputError } from "../../shared/site-auth.ts";
 import type { Account } from "../accounts/account.service.ts";
 import { ApiProblem } from "../http/problem.ts";
 import { getPlan } from "../plans/catalogue.ts";
@@ -17,6 +18,35 @@ export interface DashboardRouteDeps extends WebPluginDeps {
   quota: QuotaService;
   reports: ReportService;
   history: ReportHistoryService;
+}
+
+/**
+ * The optional credentials of a password-protected site, checked by the same rules as the API's
+ * `site_auth` (shared/site-auth.ts). A mistake is a 400 page naming the field, never its value;
+ * the form does not fill the secret fields in again.
+ */
+function siteAuthFromForm(form: Record<string, string | undefined>): SiteAuth | undefined {
+  const user = (form.http_user ?? "").trim();
+  const password = form.http_password ?? "";
+  try {
+    return parseSiteAuthInputs(
+      {
+        httpAuth: user || password ? `${user}:${password}` : undefined,
+        headers: form.http_headers,
+        cookies: form.http_cookies,
+      },
+      { httpAuth: "User name", headers: "Headers", cookies: "Cookies" },
+    );
+  } catch (error) {
+    if (error instanceof SiteAuthInputError) {
+      const message = error.message.replace(
+        "User name must look like user:password",
+        "User name is required with a password",
+      );
+      throw new ApiProblem("invalid_request", `${message}.`);
+    }
+    throw error;
+  }
 }
 
 /** Why an analysis from the dashboard did not happen, in the words of the web page. */
@@ -66,9 +96,15 @@ export function dashboardRoutes(deps: DashboardRouteDeps) {
         const url = (form.url ?? "").trim();
         const plan = getPlan(account.planId);
         try {
+          const siteAuth = siteAuthFromForm(form);
           const outcome = await deps.reports.generate(
             { accountId: account.id, planId: plan.id, monthlyQuota: plan.monthlyQuota },
-            { url, metadata: { environment: "web" }, mode: form.mode === "aggressive" ? "aggressive" : "passive" },
+            {
+              url,
+              metadata: { environment: "web" },
+              mode: form.mode === "aggressive" ? "aggressive" : "passive",
+              ...(siteAuth ? { site_auth: siteAuth } : {}),
+            },
           );
           return redirect(ctx, `/reports/${outcome.report.id}`);
         } catch (error) {

@@ -577,3 +577,69 @@ describe("the Action's run(), in-process", () => {
     expect(given.outputs.result).toBe("error");
   });
 });
+
+describe("the Action's site credentials (http-auth, http-headers, http-cookies)", () => {
+  const head = () => reportWith("rep_s", [check("security.x", "pass", "high")]);
+  const credentials = {
+    "http-auth": "staging:pw-Secret-123",
+    "http-headers": "X-Staging-Token: hdr-Secret-456\nCF-Access-Client-Id: id-Secret-789.access",
+    "http-cookies": "staging_pass=ck-Secret-000; theme_preview=1",
+  };
+
+  test("go with the request as site_auth, every secret part masked, and stay out of the Idempotency-Key", async () => {
+    const run = await runWith({ head: head(), baseline: null }, credentials);
+    expect(run.failed()).toBeNull();
+    expect(run.calls.generated[0]?.input.site_auth).toEqual({
+      basic: { username: "staging", password: "pw-Secret-123" },
+      headers: { "X-Staging-Token": "hdr-Secret-456", "CF-Access-Client-Id": "id-Secret-789.access" },
+      cookies: { staging_pass: "ck-Secret-000", theme_preview: "1" },
+    });
+    // The runner masks whole inputs; each part and the basic-auth token it makes are masked too.
+    for (const secret of [
+      "pw-Secret-123",
+      "hdr-Secret-456",
+      "id-Secret-789.access",
+      "ck-Secret-000",
+      Buffer.from("staging:pw-Secret-123").toString("base64"),
+    ]) {
+      expect(run.secrets).toContain(secret);
+    }
+    // The same step without credentials sends the same Idempotency-Key: they are not part of it.
+    const bare = await runWith({ head: head(), baseline: null });
+    expect(bare.calls.generated[0]?.input.site_auth).toBeUndefined();
+    expect(run.calls.generated[0]?.idempotencyKey).toBe(bare.calls.generated[0]?.idempotencyKey as string);
+  });
+
+  test("with urls, only when every site is on one origin: another site would receive this site's secrets", async () => {
+    const elsewhere = await runWith(
+      { head: head(), baseline: null },
+      { ...credentials, url: "", urls: "https://staging.example.com/\nhttps://other.example.net/" },
+    );
+    expect(elsewhere.calls.generated).toHaveLength(0);
+    expect(elsewhere.failed()).toBe(
+      "Inputs http-auth, http-headers and http-cookies are one site's credentials, but urls name 2 origins (https://staging.example.com, https://other.example.net); run one step per protected site.",
+    );
+    const pages = await runWith(
+      { head: head(), baseline: null },
+      { ...credentials, url: "", urls: "https://staging.example.com/\nhttps://staging.example.com/shop/" },
+    );
+    expect(pages.calls.generated.map((call) => call.input.site_auth?.basic?.username)).toEqual(["staging", "staging"]);
+  });
+
+  test("a header that is not allowed, or a malformed value, fails before any request without printing it", async () => {
+    for (const [inputs, expected] of [
+      [{ "http-headers": "X-Forwarded-For: hdr-Secret-456" }, "Input http-headers: X-Forwarded-For is not a header"],
+      [{ "http-headers": "no colon here" }, 'Input http-headers line 1 must look like "Name: value"'],
+      [{ "http-auth": "pw-Secret-123" }, "Input http-auth must look like user:password"],
+      [{ "http-cookies": "staging_pass=ck Secret 000" }, "Input http-cookies: staging_pass must be a cookie value"],
+    ] as const) {
+      const run = await runWith({ head: head(), baseline: null }, inputs);
+      expect(run.calls.generated).toHaveLength(0);
+      expect(run.failed()).toStartWith(expected);
+      expect(run.outputs.result).toBe("error");
+      for (const secret of ["hdr-Secret-456", "pw-Secret-123", "ck Secret 000"]) {
+        expect(JSON.stringify(run.said)).not.toContain(secret);
+      }
+    }
+  });
+});

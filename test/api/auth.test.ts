@@ -41,9 +41,13 @@ describe.each(BACKENDS)("authentication on %s", (backend) => {
     site.stop();
   });
 
-  function expectUnauthorized(response: ApiResponse) {
+  /** RFC 6750 §3.1: no error code when no credentials were sent; invalid_token when a token was. */
+  const NO_CREDENTIALS = 'Bearer realm="wpreport"';
+  const INVALID_TOKEN = 'Bearer realm="wpreport", error="invalid_token"';
+
+  function expectUnauthorized(response: ApiResponse, challenge = INVALID_TOKEN) {
     expect(response.status).toBe(401);
-    expect(response.headers.get("www-authenticate")).toBe('Bearer realm="wpreport", error="invalid_token"');
+    expect(response.headers.get("www-authenticate")).toBe(challenge);
     expect(response.headers.get("content-type")).toBe("application/problem+json");
     expect(response.body.code).toBe("unauthorized");
     // No rate-limit headers: the caller is not known.
@@ -56,24 +60,37 @@ describe.each(BACKENDS)("authentication on %s", (backend) => {
     const unknown = generateToken();
     const typo = `${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`;
     const details = new Set<unknown>();
-    const attempts: Record<string, string>[] = [
+    // No bearer credentials at all: the challenge without an error code.
+    const withoutCredentials: Record<string, string>[] = [
       {},
       { authorization: "Bearer" },
       { authorization: "Bearer " },
-      { authorization: "Bearer not-a-token" },
-      { authorization: `Bearer ${typo}` },
-      { authorization: `Bearer ${unknown}` },
       { authorization: `Basic ${btoa(`user:${token}`)}` },
       { authorization: `Token ${token}` },
     ];
-    for (const headers of attempts) {
-      details.add(expectUnauthorized(await service.call("GET", "/api/usage", { headers })));
+    for (const headers of withoutCredentials) {
+      details.add(expectUnauthorized(await service.call("GET", "/api/usage", { headers }), NO_CREDENTIALS));
     }
-    details.add(expectUnauthorized(await service.call("GET", `/api/usage?access_token=${token}`)));
+    // A token that is not valid: error="invalid_token".
+    for (const candidate of ["not-a-token", typo, unknown]) {
+      const headers = { authorization: `Bearer ${candidate}` };
+      details.add(expectUnauthorized(await service.call("GET", "/api/usage", { headers }), INVALID_TOKEN));
+    }
+    // Tokens are read from the Authorization header only, never from the URL (logs keep URLs),
+    // not even beside another scheme's header.
+    details.add(expectUnauthorized(await service.call("GET", `/api/usage?access_token=${token}`), NO_CREDENTIALS));
+    const basicAndQuery = await service.call("GET", `/api/usage?access_token=${token}`, {
+      headers: { authorization: "Basic dXNlcjpwYXNz" },
+    });
+    details.add(expectUnauthorized(basicAndQuery, NO_CREDENTIALS));
     expect(details.size).toBe(1);
 
     const ok = await service.call("GET", "/api/usage", { token });
     expect(ok.status).toBe(200);
+    // The scheme is case-insensitive (RFC 9110 §11.1).
+    expect((await service.call("GET", "/api/usage", { headers: { authorization: `bearer ${token}` } })).status).toBe(
+      200,
+    );
   });
 
   test("a revoked token fails on its very next request", async () => {

@@ -36,9 +36,13 @@ describe("the OpenAPI document", () => {
   let documentFile: string;
 
   beforeAll(async () => {
-    service = await startTestService();
+    // PUBLIC_BASE_URL unset, as after `npm start`: the document describes the address it is asked at.
+    service = await startTestService({ env: { PUBLIC_BASE_URL: "" } });
     site = startBlog();
-    const response = await fetch(`${service.url}/api/openapi.json`);
+    // Asked at localhost, as the README's quick start does (Redocly must lint that document clean).
+    const response = await fetch(`${service.url}/api/openapi.json`, {
+      headers: { host: `localhost:${new URL(service.url).port}` },
+    });
     expect(response.status).toBe(200);
     document = (await response.json()) as OpenApiDocument;
     await mkdir(GENERATED, { recursive: true });
@@ -52,9 +56,34 @@ describe("the OpenAPI document", () => {
     await rm(GENERATED, { recursive: true, force: true });
   });
 
-  test("is OpenAPI 3.1 whose server is the address it was asked at", () => {
+  test("is OpenAPI 3.1 whose server is the address it was asked at; localhost is named by its address", async () => {
     expect(document.openapi).toBe("3.1.0");
+    // Asked at localhost:<port>: 127.0.0.1:<port>, the same place, which linters do not take for a placeholder.
     expect(document.servers).toEqual([{ url: service.url, description: "This wpreport service" }]);
+    const serversAt = async (headers: Record<string, string>) =>
+      ((await (await fetch(`${service.url}/api/openapi.json`, { headers })).json()) as OpenApiDocument).servers;
+    // Any host name the service is reached by, not only its own (the document is public).
+    expect(await serversAt({ host: "wpreport.lan:8080" })).toEqual([
+      { url: "http://wpreport.lan:8080", description: "This wpreport service" },
+    ]);
+    expect((await serversAt({ host: "10.1.2.3:3000" }))[0]?.url).toBe("http://10.1.2.3:3000");
+    expect((await serversAt({ host: "app.localhost:3000" }))[0]?.url).toBe("http://127.0.0.1:3000");
+    // A Host that is not a plain host[:port] falls back to the default base, written by address.
+    expect((await serversAt({ host: "under_score!" }))[0]?.url).toBe(
+      `http://127.0.0.1:${service.running.services.config.port}`,
+    );
+  });
+
+  test("with PUBLIC_BASE_URL set, the server is PUBLIC_BASE_URL whatever the request's Host", async () => {
+    const configured = await startTestService({ env: { PUBLIC_BASE_URL: "https://wpreport.acme.test/reports/" } });
+    try {
+      const response = await fetch(`${configured.url}/api/openapi.json`, { headers: { host: "other.lan" } });
+      const servers = ((await response.json()) as OpenApiDocument).servers;
+      expect(servers).toEqual([{ url: "https://wpreport.acme.test/reports", description: "This wpreport service" }]);
+      expect(response.headers.get("vary")).toContain("host");
+    } finally {
+      await configured.stop();
+    }
   });
 
   test("Redocly lints it clean: recommended-strict, no errors, no warnings", async () => {
@@ -140,6 +169,8 @@ describe("the OpenAPI document", () => {
     });
     expect(typeof calls.score).toBe("number");
     expect(calls.grade).toMatch(/^[A-F]$/);
+    // data.summary.grade read from GET /api/report/{report_id} with no cast: the body type is Report.
+    expect(calls.fetchedGrade).toBe(calls.grade);
     expect(calls.listed).toContain(calls.reportId);
     expect(calls.verdict).toBe("pass");
     expect(calls.remaining).toBeGreaterThan(0);

@@ -1,6 +1,7 @@
 /**
- * SARIF through the running service: the API (GET /api/report/{id} with Accept:
- * application/sarif+json and ?sarif_location=) and the web download (/reports/{id}/report.sarif),
+ * SARIF through the running service: the API (GET /api/report/{id}/sarif with ?sarif_location=,
+ * and the deprecated Accept: application/sarif+json on GET /api/report/{id}) and the web download
+ * (/reports/{id}/report.sarif),
  * for a real WordPress report, a test blog's report and a failed report — each validated
  * against the official SARIF 2.1.0 schema and GitHub's requirements (test/helpers/sarif.ts).
  * The links SARIF carries (informationUri, each rule's helpUri) answer 200 here.
@@ -28,9 +29,7 @@ describe("SARIF from the API and the web", () => {
   let report: Report;
 
   const sarif = (id: string, query = "") =>
-    fetch(`${service.url}/api/report/${id}${query}`, {
-      headers: { authorization: `Bearer ${token}`, accept: SARIF },
-    });
+    fetch(`${service.url}/api/report/${id}/sarif${query}`, { headers: { authorization: `Bearer ${token}` } });
 
   beforeAll(async () => {
     service = await startTestService();
@@ -88,6 +87,32 @@ describe("SARIF from the API and the web", () => {
     const json = await service.call<Report>("GET", `/api/report/${report.id}?sarif_location=action.yml`, { token });
     expect(json.status).toBe(200);
     expect(json.body.id).toBe(report.id);
+  });
+
+  test("GET /api/report/{id} with Accept: application/sarif+json (the deprecated way) answers the same SARIF", async () => {
+    const viaPath = await sarif(report.id, "?sarif_location=action.yml");
+    const viaAccept = await fetch(`${service.url}/api/report/${report.id}?sarif_location=action.yml`, {
+      headers: { authorization: `Bearer ${token}`, accept: SARIF },
+    });
+    expect(viaAccept.status).toBe(200);
+    expect(viaAccept.headers.get("content-type")).toBe("application/sarif+json; charset=utf-8");
+    const body = await viaPath.text();
+    expect(await viaAccept.text()).toBe(body);
+    // Both are the same representation: one ETag, and If-None-Match gives 304 on either.
+    const etag = viaPath.headers.get("etag") as string;
+    expect(viaAccept.headers.get("etag")).toBe(etag);
+    const revalidated = await fetch(`${service.url}/api/report/${report.id}/sarif?sarif_location=action.yml`, {
+      headers: { authorization: `Bearer ${token}`, "if-none-match": etag },
+    });
+    expect(revalidated.status).toBe(304);
+    // Unknown ids are 404 here too; an Accept that rules out JSON of any kind is 406.
+    expect((await sarif("rep_00000000000000000000000000")).status).toBe(404);
+    const html = await fetch(`${service.url}/api/report/${report.id}/sarif`, {
+      headers: { authorization: `Bearer ${token}`, accept: "text/html" },
+    });
+    expect(html.status).toBe(406);
+    // And without a token, 401 like every API route.
+    expect((await fetch(`${service.url}/api/report/${report.id}/sarif`)).status).toBe(401);
   });
 
   test("the links in the SARIF answer 200: the check catalogue page, with a section per rule", async () => {
@@ -159,8 +184,8 @@ describe.skipIf(!HAS_WORDPRESS)("SARIF of the real WordPress fixture through the
   afterAll(() => service.stop());
 
   test("valid SARIF that code scanning accepts, with the fixture's security findings as security alerts", async () => {
-    const response = await fetch(`${service.url}/api/report/${report.id}`, {
-      headers: { authorization: `Bearer ${token}`, accept: SARIF },
+    const response = await fetch(`${service.url}/api/report/${report.id}/sarif`, {
+      headers: { authorization: `Bearer ${token}` },
     });
     const log = expectValidSarif(await response.json());
     const ids = resultsOf(log).map((result) => result.ruleId);

@@ -5,16 +5,33 @@
  * the operator's log only.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { cliEnvironmentFor, shellWord } from "../../server/start-banner.ts";
+import { loadConfig } from "../../server/config.ts";
+import { cliEnvironmentFor, firstRunBanner, shellWord } from "../../server/start-banner.ts";
 import { ROOT, runProcess, type ServerProcess, startServerProcess } from "../helpers/processes.ts";
+
+/**
+ * The user's project folder, for running the banner's commands "in this folder": the checkout's
+ * files by symbolic link, but a ./data of its own. The checkout's own ./data may hold the database
+ * of a service the user started from the README (a running one, or a stopped one's owner.json):
+ * the test neither reads nor touches it.
+ */
+function projectFolder(parent: string): string {
+  const folder = path.join(parent, "project");
+  mkdirSync(folder);
+  for (const entry of ["package.json", "node_modules", "server", "shared", "tsconfig.json", "bunfig.toml"]) {
+    symlinkSync(path.join(ROOT, entry), path.join(folder, entry));
+  }
+  return folder;
+}
 
 describe("npm start on a non-default DATA_DIR", () => {
   // A space and a quote in the path: the printed command must survive the shell as printed.
   const parent = mkdtempSync(path.join(tmpdir(), "wpreport first run "));
   const dataDir = path.join(parent, "it's data");
+  const project = projectFolder(parent);
   let server: ServerProcess;
 
   beforeAll(async () => {
@@ -35,20 +52,31 @@ describe("npm start on a non-default DATA_DIR", () => {
     const command = (line as string).trim().replace(/^TOKEN=\$\((.*)\)$/, "$1");
     // The user's shell, from the project folder, with no DATA_DIR of its own.
     const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: undefined, LOG_LEVEL: "silent" };
-    const result = await runProcess(["bash", "-c", command], { cwd: ROOT, env });
+    const result = await runProcess(["bash", "-c", command], { cwd: project, env });
     expect(result.code).toBe(0);
     const token = result.stdout.trim().split("\n").at(-1) ?? "";
     expect(token).toStartWith("wpr_");
     const usage = await fetch(`${server.url}/api/usage`, { headers: { authorization: `Bearer ${token}` } });
     expect(usage.status).toBe(200);
     // And no second database was made where the CLI would look by default.
-    expect(await Bun.file(path.join(ROOT, "data", "owner.json")).exists()).toBe(false);
+    expect(await Bun.file(path.join(project, "data", "owner.json")).exists()).toBe(false);
+  });
+
+  test("the banner says how to let a local site through (TARGET_ALLOWLIST), before the first 422", () => {
+    const banner = server.stderr();
+    expect(banner).toContain("TARGET_ALLOWLIST=localhost:8080,127.0.0.1:8080 npm start");
+    // The example is a value the service accepts.
+    expect(loadConfig({ TARGET_ALLOWLIST: "localhost:8080,127.0.0.1:8080" }).targetAllowlist).toHaveLength(2);
+    // Once set, the banner lists what is allowed instead.
+    const allowed = firstRunBanner({ dataDir, publicBaseUrl: server.url, targetAllowlist: ["127.0.0.1:8088"] });
+    expect(allowed).toContain("(TARGET_ALLOWLIST): 127.0.0.1:8088");
+    expect(allowed).not.toContain("npm start");
   });
 
   test("a localhost URL is refused with its reason; the TARGET_ALLOWLIST hint is in the log only", async () => {
     const command = `${cliEnvironmentFor({ dataDir })}npm run --silent cli -- token create --email local@example.com`;
     const created = await runProcess(["bash", "-c", command], {
-      cwd: ROOT,
+      cwd: project,
       env: { ...process.env, DATA_DIR: undefined, LOG_LEVEL: "silent" },
     });
     const token = created.stdout.trim().split("\n").at(-1) ?? "";

@@ -8,6 +8,10 @@
  * requests in flight over HTTP/1.1 (one per connection the agent allows), `multiplexedConcurrency`
  * once the site answered over HTTP/2 (streams on one connection); waiting requests marked
  * `urgent` (the follow-ups of chained probes) go before the others.
+ *
+ * Site credentials (basic auth, headers, cookies of a password-protected staging site) are added
+ * to a request only when its URL — each redirect hop checked on its own — is on the credentials'
+ * origin: never to another origin, an asset host, or a redirect that leaves the site.
  */
 import type { Readable } from "node:stream";
 import zlib from "node:zlib";
@@ -111,6 +115,13 @@ export interface FetchResult {
   httpVersion: HttpVersion;
 }
 
+/** Headers that open a protected site, for its origin only (shared/site-auth.ts makes them). */
+export interface SiteCredentials {
+  /** The analysed URL's origin (scheme, host, port): the only one the headers are sent to. */
+  origin: string;
+  headers: Record<string, string>;
+}
+
 export interface FetchOptions {
   method?: "GET" | "HEAD" | "POST";
   headers?: Record<string, string>;
@@ -167,6 +178,7 @@ export class SafeClient {
     private readonly deadline: AbortSignal,
     private readonly userAgent: string,
     private readonly limits: ClientLimits = DEFAULT_CLIENT_LIMITS,
+    private readonly credentials?: SiteCredentials,
   ) {
     this.tokens = limits.requestsPerSecond ?? 0;
   }
@@ -174,6 +186,11 @@ export class SafeClient {
   /** The pace requests start at (requests per second); 0 when there is none. */
   get pace(): number {
     return this.limits.requestsPerSecond ?? 0;
+  }
+
+  /** The origin the site credentials are for, when there are any. */
+  get credentialsOrigin(): string | undefined {
+    return this.credentials?.origin;
   }
 
   async fetch(url: string, options: FetchOptions = {}): Promise<FetchResult> {
@@ -252,6 +269,7 @@ export class SafeClient {
           accept: method === "GET" ? "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" : "*/*",
           "accept-encoding": "gzip, deflate, br",
           ...options.headers,
+          ...(this.credentials && parsed.origin === this.credentials.origin ? this.credentials.headers : {}),
         },
         body,
         ...(options.idempotent ? { idempotent: true } : {}),

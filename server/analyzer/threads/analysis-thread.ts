@@ -7,6 +7,7 @@
  * intelligence is asked of the main thread, which holds the database.
  */
 import { parentPort, workerData } from "node:worker_threads";
+import type { SiteAuth } from "../../../shared/site-auth.ts";
 import { analyze } from "../analyze.ts";
 import type { DirectoryAnswer, NameQuery } from "../detect/finders/directory.ts";
 import type { EnumerationPlan } from "../enumeration/plan.ts";
@@ -54,6 +55,7 @@ async function run(
   url: string,
   enumerate: EnumerationPlan | undefined,
   requestsPerSecond: number | undefined,
+  siteAuth: SiteAuth | undefined,
 ): Promise<void> {
   const controller = new AbortController();
   running.set(id, controller);
@@ -69,6 +71,7 @@ async function run(
         names: lookupNames(id),
         limits: { ...setup.limits, requestsPerSecond },
         enumerate,
+        siteAuth,
       },
       controller.signal,
     );
@@ -88,7 +91,8 @@ async function run(
 }
 
 port.on("message", (message: ToThread) => {
-  if (message.type === "analyze") void run(message.id, message.url, message.enumerate, message.requestsPerSecond);
+  if (message.type === "analyze")
+    void run(message.id, message.url, message.enumerate, message.requestsPerSecond, message.siteAuth);
   else if (message.type === "intel-answer") {
     const waiting = intelAnswers.get(message.id);
     intelAnswers.delete(message.id);

@@ -19,6 +19,7 @@
  * could.
  */
 import { Worker } from "node:worker_threads";
+import type { SiteAuth } from "../../../shared/site-auth.ts";
 import type { AnalysisResult } from "../analyze.ts";
 import { EMPTY_DIRECTORY, type NameLookup, type NameQuery } from "../detect/finders/directory.ts";
 import type { EnumerationPlan } from "../enumeration/plan.ts";
@@ -33,6 +34,8 @@ interface Job {
   url: string;
   enumerate?: EnumerationPlan;
   requestsPerSecond?: number;
+  /** Site credentials: handed to the thread in memory, never written anywhere. */
+  siteAuth?: SiteAuth;
   signal: AbortSignal;
   resolve(result: AnalysisResult): void;
   reject(error: Error): void;
@@ -94,10 +97,11 @@ export class AnalysisThreads {
     signal: AbortSignal,
     enumerate?: EnumerationPlan,
     requestsPerSecond?: number,
+    siteAuth?: SiteAuth,
   ): Promise<AnalysisResult> =>
     new Promise<AnalysisResult>((resolve, reject) => {
       if (this.closed) return reject(new Error("The analysis threads are closed"));
-      const job: Job = { id: this.nextId++, url, enumerate, requestsPerSecond, signal, resolve, reject };
+      const job: Job = { id: this.nextId++, url, enumerate, requestsPerSecond, siteAuth, signal, resolve, reject };
       this.waiting.push(job);
       this.dispatch();
     });
@@ -146,6 +150,7 @@ export class AnalysisThreads {
       url: job.url,
       enumerate: job.enumerate,
       requestsPerSecond: job.requestsPerSecond,
+      siteAuth: job.siteAuth,
     } satisfies ToThread);
     if (job.signal.aborted) this.abort(slot, job);
     else job.signal.addEventListener("abort", () => this.abort(slot, job), { once: true });

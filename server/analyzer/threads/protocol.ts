@@ -3,6 +3,7 @@
  * crosses a structured clone, so it is plain data: a report part, or an error taken apart
  * into its name, message and kind and put back together on the other side.
  */
+import type { SiteAuth } from "../../../shared/site-auth.ts";
 import type { AnalysisResult } from "../analyze.ts";
 import type { DirectoryAnswer, NameQuery } from "../detect/finders/directory.ts";
 import type { EnumerationPlan } from "../enumeration/plan.ts";
@@ -23,7 +24,14 @@ export interface ThreadSetup {
  * `intel-answer` / `names-answer` back.
  */
 export type ToThread =
-  | { type: "analyze"; id: number; url: string; enumerate?: EnumerationPlan; requestsPerSecond?: number }
+  | {
+      type: "analyze";
+      id: number;
+      url: string;
+      enumerate?: EnumerationPlan;
+      requestsPerSecond?: number;
+      siteAuth?: SiteAuth;
+    }
   | { type: "abort"; id: number }
   | { type: "intel-answer"; id: number; intel: Intel | null; error?: string }
   | { type: "names-answer"; id: number; names: DirectoryAnswer | null; error?: string };

@@ -35,6 +35,36 @@ export function AnalyseForm({ ctx, url, error }: { ctx: WebContext; url?: string
             </span>
           </label>
         </div>
+        <details>
+          <summary>Password-protected site (staging)</summary>
+          <p class="hint">
+            Sent to this site's origin only, never stored or shown; any of them the site echoes is replaced by
+            [redacted] in the report.
+          </p>
+          <div class="row">
+            <div class="field">
+              <label for="http_user">User name (HTTP basic auth)</label>
+              <input id="http_user" name="http_user" autocomplete="off" />
+            </div>
+            <div class="field">
+              <label for="http_password">Password</label>
+              <input id="http_password" name="http_password" type="password" autocomplete="new-password" />
+            </div>
+          </div>
+          <div class="field">
+            <label for="http_headers">
+              Headers{" "}
+              <span class="hint">one "Name: value" per line; custom X- headers, CF-Access-Client-Id/-Secret</span>
+            </label>
+            <textarea id="http_headers" name="http_headers" rows={2} autocomplete="off" />
+          </div>
+          <div class="field">
+            <label for="http_cookies">
+              Cookies <span class="hint">name=value; name2=value2</span>
+            </label>
+            <input id="http_cookies" name="http_cookies" autocomplete="off" />
+          </div>
+        </details>
       </form>
     </div>
   );

@@ -18,6 +18,8 @@ export interface Calls {
   reportId: string;
   score: number | null;
   grade: Schemas["Grade"] | null;
+  /** The grade as GET /api/report/{report_id} gave it. */
+  fetchedGrade: Schemas["Grade"] | null;
   listed: string[];
   verdict: Schemas["Verdict"]["result"];
   remaining: number;
@@ -54,13 +56,18 @@ export async function callEveryRoute(baseUrl: string, token: string, siteUrl: st
 
   const fetched = await client.GET("/api/report/{report_id}", { params: { path: { report_id: report.id } } });
   statuses.report = fetched.response.status;
+  // One media type per operation: the body is a Report, not a union with SARIF, so its fields
+  // read without a cast.
+  expectType<Equal<typeof fetched.data, Schemas["Report"] | undefined>>();
+  if (!fetched.data) throw new Error(`report failed: ${JSON.stringify(fetched.error)}`);
+  const fetchedGrade: Schemas["Grade"] | undefined = fetched.data.summary?.grade;
 
-  const sarif = await client.GET("/api/report/{report_id}", {
-    params: { path: { report_id: report.id } },
-    headers: { Accept: "application/sarif+json" },
+  const sarif = await client.GET("/api/report/{report_id}/sarif", {
+    params: { path: { report_id: report.id }, query: { sarif_location: ".github/workflows/deploy.yml" } },
   });
   statuses.sarif = sarif.response.status;
-  const sarifBody = sarif.data as { version?: string } | undefined;
+  expectType<Equal<NonNullable<typeof sarif.data>["version"], "2.1.0">>();
+  const sarifVersion: "2.1.0" | undefined = sarif.data?.version;
 
   const missing = await client.GET("/api/report/{report_id}", {
     params: { path: { report_id: "rep_00000000000000000000000000" } },
@@ -149,12 +156,13 @@ export async function callEveryRoute(baseUrl: string, token: string, siteUrl: st
     reportId: report.id,
     score: report.summary?.score ?? null,
     grade: report.summary?.grade ?? null,
+    fetchedGrade: fetchedGrade ?? null,
     listed: (list.data?.data ?? []).map((item) => item.id),
     verdict: compared.data.verdict.result,
     remaining: usage.data.remaining,
     notFoundCode: missing.error?.code,
     badQueryCode: badQuery.error?.code,
-    sarifVersion: sarifBody?.version,
+    sarifVersion,
     schemaId: (schema.data as Record<string, unknown> | undefined)?.$id,
     openapiVersion: (openapi.data as Record<string, unknown> | undefined)?.openapi,
   };
