@@ -10,6 +10,7 @@ import { docsOperations, docsRoutes } from "./http/docs.routes.ts";
 import { errorsPlugin } from "./http/errors.plugin.ts";
 import { requestContext } from "./http/request-context.ts";
 import { RouteTable } from "./http/route-table.ts";
+import { portfolioOperations, portfolioRoutes } from "./portfolio/portfolio.routes.ts";
 import { metricsRoutes } from "./queue/metrics.routes.ts";
 import { historyOperations, historyRoutes } from "./reports/history.routes.ts";
 import { reportsOperations, reportsRoutes } from "./reports/reports.routes.ts";
@@ -24,6 +25,7 @@ import { webRoutes } from "./web/web.routes.ts";
 export const API_OPERATIONS = [
   ...reportsOperations,
   ...historyOperations,
+  ...portfolioOperations,
   ...usageOperations,
   ...docsOperations,
   ...healthOperations,
@@ -80,6 +82,9 @@ export function createApp(
     .use(docsRoutes({ operations: API_OPERATIONS, version: API_VERSION, baseUrlFor }))
     .use(reportsRoutes({ ...guard, reports: services.reports, baseUrlFor }))
     .use(historyRoutes({ ...guard, history: services.history, baseUrlFor }))
+    .use(
+      portfolioRoutes({ ...guard, portfolio: services.portfolio, clientReports: services.clientReports, baseUrlFor }),
+    )
     .use(usageRoutes({ ...guard, quota: services.quota }))
     .use(
       webRoutes({
@@ -92,6 +97,9 @@ export function createApp(
         reports: services.reports,
         history: services.history,
         billing: services.billing,
+        portfolio: services.portfolio,
+        clientReports: services.clientReports,
+        branding: services.branding,
       }),
     )
     .use(stripeWebhookRoutes({ service: services.stripeWebhooks, maxBodyBytes: config.maxBodyBytes }));

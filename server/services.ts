@@ -29,6 +29,11 @@ import { LatestVersions } from "./intel/latest-versions.ts";
 import { IntelRefresher } from "./intel/refresh.ts";
 import { WporgClient } from "./intel/wporg.ts";
 import type { Logger } from "./logging/logger.ts";
+import { BrandingService } from "./portfolio/branding.service.ts";
+import { ClientReportService } from "./portfolio/client-report.service.ts";
+import { PdfRenderer } from "./portfolio/pdf-renderer.ts";
+import { PortfolioService } from "./portfolio/portfolio.service.ts";
+import { PortfolioStore } from "./portfolio/portfolio.store.ts";
 import { AnalysisWorker } from "./queue/analysis-worker.ts";
 import { HostSlots } from "./queue/host-slots.ts";
 import { type JobQueue, jobExpirySeconds, openJobQueue } from "./queue/job-queue.ts";
@@ -68,6 +73,10 @@ export interface Services {
   /** The worker role's job runner; started by runtime.ts when the role includes it. */
   worker: AnalysisWorker;
   metrics: QueueMetrics;
+  /** Portfolio and client reports (issue 25): sites, components, branding, HTML/PDF reports. */
+  portfolio: PortfolioService;
+  branding: BrandingService;
+  clientReports: ClientReportService;
   close(): Promise<void>;
 }
 
@@ -187,6 +196,13 @@ export async function createServices(
     metrics,
   });
   const auth = new AccountAuthService(sql);
+  // Portfolio and client reports (issue 25). The monitors feature passes its SiteMonitorSource
+  // as PortfolioService's second argument to fill `monitor` in GET /api/sites.
+  const portfolioStore = new PortfolioStore(sql);
+  const portfolio = new PortfolioService(portfolioStore);
+  const branding = new BrandingService(sql);
+  const pdf = config.chromiumPath ? new PdfRenderer(config.chromiumPath, logger) : undefined;
+  const clientReports = new ClientReportService(portfolioStore, portfolio, branding, pdf);
   return {
     config,
     logger,
@@ -219,8 +235,12 @@ export async function createServices(
     queue,
     worker,
     metrics,
+    portfolio,
+    branding,
+    clientReports,
     async close() {
       await queue.stop({ graceful: false, timeoutMs: 1_000 });
+      await pdf?.close();
       await limiter.close();
       await threads.close();
     },

@@ -110,6 +110,7 @@ export interface ApiOperation {
 
 export const API_TAGS = {
   Reports: "Generate reports, read them (JSON or SARIF), list them and compare two",
+  Portfolio: "Your sites with their grades and trends, which sites run a component, and monthly client reports",
   Account: "Your plan, quota and rate limit",
   Schema: "Machine-readable descriptions of the API and the report",
   Operations: "Liveness and readiness probes for load balancers and orchestrators",

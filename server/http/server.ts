@@ -21,6 +21,8 @@ export interface HttpServerOptions {
   host: string;
   baseUrl: string;
   maxBodyBytes: number;
+  /** Paths whose bodies may be larger than maxBodyBytes (a form with a file), and their limit. */
+  bodyLimits?: Record<string, number>;
   logger: Logger;
   handle: (request: Request) => Promise<Response> | Response;
   /** The app's routes at a path (route-table.ts); without it, OPTIONS goes to `handle` like any method. */
@@ -45,13 +47,14 @@ export function startHttpServer(options: HttpServerOptions): HttpServer {
     let response: Response;
     const pathname = new URL(request.url).pathname;
     const declared = Number(request.headers.get("content-length") ?? "0");
+    const bodyLimit = Math.max(maxBodyBytes, options.bodyLimits?.[pathname] ?? 0);
     const answered = request.method === "OPTIONS" ? optionsResponse(request, pathname, context) : undefined;
     if (answered) {
       response = answered;
-    } else if (declared > maxBodyBytes) {
+    } else if (declared > bodyLimit) {
       response = problemResponse(
-        new ApiProblem("payload_too_large", `The request body must not exceed ${maxBodyBytes} bytes.`, {
-          extensions: { max_bytes: maxBodyBytes },
+        new ApiProblem("payload_too_large", `The request body must not exceed ${bodyLimit} bytes.`, {
+          extensions: { max_bytes: bodyLimit },
         }),
         baseUrl,
         context.id,
@@ -115,7 +118,7 @@ export function startHttpServer(options: HttpServerOptions): HttpServer {
     port: options.port,
     hostname: options.host,
     // Backstop only: the JSON reader enforces maxBodyBytes with a proper problem+json.
-    maxRequestBodySize: Math.max(maxBodyBytes * 4, 1024 * 1024),
+    maxRequestBodySize: Math.max(maxBodyBytes * 4, 1024 * 1024, ...Object.values(options.bodyLimits ?? {})),
     fetch,
     error(error) {
       logger.error("server error", { error });

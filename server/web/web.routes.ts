@@ -6,6 +6,7 @@
  * renders exactly the report JSON the API returns.
  */
 import { Elysia } from "elysia";
+import { type PortfolioWebDeps, portfolioWebRoutes } from "../portfolio/portfolio.web.tsx";
 import { assetsRoutes } from "./assets.routes.ts";
 import { type AuthRouteDeps, authRoutes } from "./auth.routes.tsx";
 import { type BillingRouteDeps, billingRoutes } from "./billing.routes.tsx";
@@ -14,7 +15,12 @@ import { publicRoutes } from "./public.routes.tsx";
 import { type ReportsRouteDeps, reportsRoutes } from "./reports.routes.tsx";
 import { type TokensRouteDeps, tokensRoutes } from "./tokens.routes.tsx";
 
-export type WebRouteDeps = AuthRouteDeps & DashboardRouteDeps & ReportsRouteDeps & TokensRouteDeps & BillingRouteDeps;
+export type WebRouteDeps = AuthRouteDeps &
+  DashboardRouteDeps &
+  ReportsRouteDeps &
+  TokensRouteDeps &
+  BillingRouteDeps &
+  PortfolioWebDeps;
 
 export function webRoutes(deps: WebRouteDeps) {
   return new Elysia({ name: "web" })
@@ -24,5 +30,6 @@ export function webRoutes(deps: WebRouteDeps) {
     .use(dashboardRoutes(deps))
     .use(reportsRoutes(deps))
     .use(tokensRoutes(deps))
-    .use(billingRoutes(deps));
+    .use(billingRoutes(deps))
+    .use(portfolioWebRoutes(deps));
 }
