@@ -31,44 +31,62 @@ const AFTER = Type.Optional(
   Type.String({ maxLength: 64, description: "Cursor: a site id (next_cursor); returns the sites after it" }),
 );
 
+const SITE_FILTERS = {
+  url: Type.Optional(Type.String({ maxLength: 2048, description: "Any URL of the site; matched by normalised site" })),
+  environment: Type.Optional(
+    Type.String({ maxLength: 64, description: "Only this environment; empty for reports without one" }),
+  ),
+  after: AFTER,
+};
+
 export const listSitesOperation = {
   method: "get",
   path: "/api/sites",
   operationId: "listSites",
   summary: "List your sites (portfolio)",
   description:
-    "Every site you have reports of — a site is a normalised URL and an environment — with its newest grade and score, the trend of its last 10 completed reports, the open vulnerabilities of its newest completed report and its monitor. By site, then environment; page with `after=<next_cursor>`, also given as a Link header. As CSV (RFC 4180) with `format=csv` or `Accept: text/csv`: every site by default, site text that would start a spreadsheet formula prefixed with an apostrophe.",
+    "Every site you have reports of — a site is a normalised URL and an environment — with its newest grade and score, the trend of its last 10 completed reports, the open vulnerabilities of its newest completed report and its monitor. By site, then environment; page with `after=<next_cursor>`, also given as a Link header. The same list as CSV: GET /api/sites.csv (this path answers it too for `format=csv` or an `Accept` that prefers `text/csv`).",
   tag: "Portfolio",
   auth: "bearer",
   query: Type.Object({
-    url: Type.Optional(
-      Type.String({ maxLength: 2048, description: "Any URL of the site; matched by normalised site" }),
-    ),
-    environment: Type.Optional(
-      Type.String({ maxLength: 64, description: "Only this environment; empty for reports without one" }),
-    ),
-    after: AFTER,
+    ...SITE_FILTERS,
     limit: Type.Optional(
-      Type.Integer({
-        minimum: 1,
-        maximum: MAX_SITES_PAGE,
-        default: DEFAULT_SITES_PAGE,
-        description: `Sites per page (CSV: every site, up to ${MAX_EXPORT_SITES}, unless limit is given)`,
+      Type.Integer({ minimum: 1, maximum: MAX_SITES_PAGE, default: DEFAULT_SITES_PAGE, description: "Sites per page" }),
+    ),
+    format: Type.Optional(
+      StringEnum(["json", "csv"], {
+        description: "Overrides the Accept header; csv answers as GET /api/sites.csv does",
       }),
     ),
-    format: Type.Optional(StringEnum(["json", "csv"], { description: "Overrides the Accept header" })),
+  }),
+  responses: {
+    200: { description: "A page of sites", content: { "application/json": SiteListSchema }, headers: ["Link"] },
+  },
+  errors: ["invalid_request", "not_acceptable"],
+} as const satisfies ApiOperation;
+
+export const exportSitesOperation = {
+  method: "get",
+  path: "/api/sites.csv",
+  operationId: "exportSites",
+  summary: "Export your sites as CSV",
+  description: `The portfolio as CSV (RFC 4180, a header row, CRLF line ends, UTF-8): one row per site with its grade, score, trend, vulnerabilities, newest report and monitor. Every site (up to ${MAX_EXPORT_SITES}) unless \`limit\` is given; the same filters as GET /api/sites. Site text that would start a spreadsheet formula (= + - @, a tab or a carriage return) is prefixed with an apostrophe.`,
+  tag: "Portfolio",
+  auth: "bearer",
+  query: Type.Object({
+    ...SITE_FILTERS,
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: MAX_EXPORT_SITES, description: "Sites in the file; default: every site" }),
+    ),
   }),
   responses: {
     200: {
-      description: "A page of sites (JSON), or the sites as CSV",
-      content: {
-        "application/json": SiteListSchema,
-        [CSV_CONTENT_TYPE]: Type.String({ description: "RFC 4180 CSV with a header row" }),
-      },
+      description: "The sites as CSV",
+      content: { [CSV_CONTENT_TYPE]: Type.String({ description: "RFC 4180 CSV with a header row" }) },
       headers: ["Link"],
     },
   },
-  errors: ["invalid_request", "not_acceptable"],
+  errors: ["invalid_request"],
 } as const satisfies ApiOperation;
 
 export const getSiteOperation = {
@@ -145,6 +163,7 @@ export const getClientReportOperation = {
 
 export const portfolioOperations: ApiOperation[] = [
   listSitesOperation,
+  exportSitesOperation,
   getSiteOperation,
   listComponentSitesOperation,
   getClientReportOperation,
@@ -178,6 +197,28 @@ export function portfolioRoutes(
     baseUrlFor: (request: Request) => string;
   },
 ) {
+  /** The sites as CSV: every one unless a limit is given; the next part in Link when cut. */
+  async function csvAnswer(
+    accountId: string,
+    query: { url?: string; environment?: string; after?: string; limit?: number },
+    base: string,
+    negotiated: boolean,
+  ): Promise<Response> {
+    const page = await deps.portfolio.list(
+      accountId,
+      { url: query.url, environment: query.environment, after: query.after, limit: query.limit ?? MAX_EXPORT_SITES },
+      base,
+    );
+    const headers: Record<string, string> = {
+      "content-type": `${CSV_CONTENT_TYPE}; charset=utf-8; header=present`,
+      "content-disposition": `attachment; filename="portfolio-${today()}.csv"`,
+      "cache-control": "no-store",
+    };
+    if (negotiated) headers.vary = "accept";
+    if (page.next_cursor) headers.link = nextLink(`${base}/api/sites.csv`, query, page.next_cursor);
+    return new Response(portfolioCsv(page.data), { headers });
+  }
+
   return new Elysia({ prefix: "/api" })
     .use(apiGuard(deps))
     .get("/sites", async ({ query: rawQuery, principal, request }) => {
@@ -187,28 +228,27 @@ export function portfolioRoutes(
           ? query.format === "csv"
           : chooseMediaType(request, ["application/json", CSV_CONTENT_TYPE]) === CSV_CONTENT_TYPE;
       const base = deps.baseUrlFor(request);
+      if (csv) {
+        const { format: _format, ...filters } = query;
+        return csvAnswer(principal.accountId, filters, base, true);
+      }
       const page = await deps.portfolio.list(
         principal.accountId,
         {
           url: query.url,
           environment: query.environment,
           after: query.after,
-          limit: query.limit ?? (csv ? MAX_EXPORT_SITES : DEFAULT_SITES_PAGE),
+          limit: query.limit ?? DEFAULT_SITES_PAGE,
         },
         base,
       );
       const headers: Record<string, string> = { vary: "accept" };
       if (page.next_cursor) headers.link = nextLink(`${base}/api/sites`, query, page.next_cursor);
-      if (!csv) return jsonResponse(page, 200, headers);
-      return new Response(portfolioCsv(page.data), {
-        headers: {
-          ...headers,
-          "content-type": `${CSV_CONTENT_TYPE}; charset=utf-8; header=present`,
-          "content-disposition": `attachment; filename="portfolio-${today()}.csv"`,
-          "cache-control": "no-store",
-        },
-      });
+      return jsonResponse(page, 200, headers);
     })
+    .get("/sites.csv", async ({ query: rawQuery, principal, request }) =>
+      csvAnswer(principal.accountId, parseQuery(exportSitesOperation.query, rawQuery), deps.baseUrlFor(request), false),
+    )
     .get(
       "/sites/:site_id",
       async ({ params, principal, request }) => {

@@ -125,9 +125,16 @@ describe("the OpenAPI document", () => {
       badQuery: 400,
       diff: 200,
       usage: 200,
+      sites: 200,
+      sitesCsv: 200,
+      site: 200,
+      components: 200,
+      clientReport: 200,
       schema: 200,
       openapi: 200,
     });
+    expect(calls.siteGrade).toBe(calls.grade);
+    expect(calls.componentSites).toBe(1);
     expect(typeof calls.score).toBe("number");
     expect(calls.grade).toMatch(/^[A-F]$/);
     expect(calls.listed).toContain(calls.reportId);

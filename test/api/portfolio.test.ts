@@ -119,7 +119,7 @@ describe.skipIf(!HAS_WORDPRESS || !HAS_WORDPRESS_VARIANT).each(BACKENDS)("the po
     const [exposed, fixed] = reports.blog as [Report, Report];
     expect(exposed.summary?.grade).toBe("F");
     const blogSite = data.find((site) => site.site === blogKey);
-    expect(blogSite?.trend.map((point) => point.grade)).toEqual(["F", fixed.summary?.grade as string]);
+    expect(blogSite?.trend.map((point) => point.grade as string)).toEqual(["F", fixed.summary?.grade as string]);
     expect(blogSite?.score_change).toBe((fixed.summary?.score ?? 0) - (exposed.summary?.score ?? 0));
   });
 
@@ -193,9 +193,9 @@ describe.skipIf(!HAS_WORDPRESS || !HAS_WORDPRESS_VARIANT).each(BACKENDS)("the po
     expectSchema(SiteDetailSchema, response.body);
     const site = response.body;
     const [first, second] = reports.fixture as [Report, Report];
-    expect(site.history.map((point) => [point.report_id, point.score])).toEqual([
-      [first.id, first.summary?.score],
-      [second.id, second.summary?.score],
+    expect(site.history.map((point) => `${point.report_id}:${point.score}`)).toEqual([
+      `${first.id}:${first.summary?.score}`,
+      `${second.id}:${second.summary?.score}`,
     ]);
     expect(site.reports.map((report) => report.id)).toEqual([second.id, first.id]);
     expect(site.client_report_periods).toEqual([PERIOD]);
@@ -275,7 +275,8 @@ describe.skipIf(!HAS_WORDPRESS || !HAS_WORDPRESS_VARIANT).each(BACKENDS)("the po
     const byAccept = await fetch(`${service.url}/api/sites`, {
       headers: { authorization: `Bearer ${token}`, accept: "text/csv" },
     });
-    for (const response of [byQuery, byAccept]) {
+    const byPath = await fetch(`${service.url}/api/sites.csv`, { headers: { authorization: `Bearer ${token}` } });
+    for (const response of [byQuery, byAccept, byPath]) {
       expect(response.status).toBe(200);
       expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8; header=present");
       expect(response.headers.get("content-disposition")).toMatch(
@@ -295,6 +296,11 @@ describe.skipIf(!HAS_WORDPRESS || !HAS_WORDPRESS_VARIANT).each(BACKENDS)("the po
     expect(fixture?.[column("grade")]).toBe(fixtureJson?.latest?.grade ?? "");
     expect(fixture?.[column("trend")]).toBe(fixtureJson?.trend.map((point) => point.score).join(" ") ?? "");
     expect(await byAccept.text()).toBe(text);
+    expect(await byPath.text()).toBe(text);
+    // A limit cuts it; the rest is one Link away.
+    const part = await fetch(`${service.url}/api/sites.csv?limit=1`, { headers: { authorization: `Bearer ${token}` } });
+    expect(parseCsv(await part.text())).toHaveLength(2);
+    expect(part.headers.get("link")).toContain(`/api/sites.csv?limit=1&after=${json[0]?.id}`);
     const json2 = await fetch(`${service.url}/api/sites`, {
       headers: { authorization: `Bearer ${token}`, accept: "application/json, text/csv;q=0.5" },
     });
@@ -402,10 +408,11 @@ describe("client reports on a service without Chromium", () => {
     const generated = await service.call("POST", "/api/generate-report", { token, body: { url: blog.url } });
     expect(generated.status).toBe(201);
     const id = siteId(accountId, new URL(blog.url).host, "");
-    for (const request of [
+    const requests: { query: string; headers: Record<string, string> }[] = [
       { query: "&format=pdf", headers: {} },
       { query: "", headers: { accept: "application/pdf" } },
-    ]) {
+    ];
+    for (const request of requests) {
       const response = await service.call<{ code: string; detail: string; available: string[] }>(
         "GET",
         `/api/sites/${id}/client-report?period=${PERIOD}${request.query}`,

@@ -26,6 +26,8 @@ export interface Calls {
   sarifVersion: string | undefined;
   schemaId: unknown;
   openapiVersion: unknown;
+  siteGrade: Schemas["Grade"] | null;
+  componentSites: number;
 }
 
 export async function callEveryRoute(baseUrl: string, token: string, siteUrl: string): Promise<Calls> {
@@ -90,6 +92,28 @@ export async function callEveryRoute(baseUrl: string, token: string, siteUrl: st
   if (!usage.data) throw new Error("usage failed");
   expectType<Equal<typeof usage.data.remaining, number>>();
 
+  // The portfolio: the site of the report above, what it runs, its client report.
+  const sites = await client.GET("/api/sites", { params: { query: { limit: 10 } } });
+  statuses.sites = sites.response.status;
+  const site = sites.data?.data[0];
+  if (!site) throw new Error("sites failed");
+  expectType<Equal<typeof site.latest, Schemas["SiteSummary"]["latest"]>>();
+  expectType<Equal<Schemas["SiteSummary"]["monitor"], Schemas["SiteMonitor"] | null>>();
+  const csv = await client.GET("/api/sites.csv", { parseAs: "text" });
+  statuses.sitesCsv = csv.response.status;
+  expectType<Equal<typeof csv.data, string | undefined>>();
+  const siteDetail = await client.GET("/api/sites/{site_id}", { params: { path: { site_id: site.id } } });
+  statuses.site = siteDetail.response.status;
+  const components = await client.GET("/api/components", { params: { query: { slug: "wordpress", type: "core" } } });
+  statuses.components = components.response.status;
+  expectType<Equal<NonNullable<typeof components.data>["data"][number]["vulnerable"], boolean>>();
+  const period = siteDetail.data?.client_report_periods[0] ?? "";
+  const clientReport = await client.GET("/api/sites/{site_id}/client-report", {
+    params: { path: { site_id: site.id }, query: { period, format: "html" } },
+    parseAs: "text",
+  });
+  statuses.clientReport = clientReport.response.status;
+
   const schema = await client.GET("/api/schema/report.json");
   statuses.schema = schema.response.status;
   const openapi = await client.GET("/api/openapi.json");
@@ -108,5 +132,7 @@ export async function callEveryRoute(baseUrl: string, token: string, siteUrl: st
     sarifVersion: sarifBody?.version,
     schemaId: (schema.data as Record<string, unknown> | undefined)?.$id,
     openapiVersion: (openapi.data as Record<string, unknown> | undefined)?.openapi,
+    siteGrade: site.latest?.grade ?? null,
+    componentSites: components.data?.data.length ?? 0,
   };
 }
