@@ -12,14 +12,29 @@ import type { ScorePoint } from "../../shared/portfolio-api.ts";
 /** Day of a point, for labels: 2026-11-03. */
 const day = (point: ScorePoint) => point.created_at.slice(0, 10);
 
-/** Where the points go: x evenly spaced (reports, not time), y from score 0–100. */
-function layout(points: ScorePoint[], box: { left: number; top: number; width: number; height: number }) {
+/**
+ * Where the points go: x evenly spaced (reports, not time), y by score within `range` (0–100
+ * for the history chart with its axis; a narrower window for a sparkline, which has none).
+ */
+function layout(
+  points: ScorePoint[],
+  box: { left: number; top: number; width: number; height: number },
+  range: [number, number] = [0, 100],
+) {
   const step = points.length > 1 ? box.width / (points.length - 1) : 0;
+  const [low, high] = range;
   return points.map((point, index) => ({
     point,
     x: Math.round((points.length > 1 ? box.left + index * step : box.left + box.width / 2) * 10) / 10,
-    y: Math.round((box.top + box.height - (point.score / 100) * box.height) * 10) / 10,
+    y: Math.round((box.top + box.height - ((point.score - low) / (high - low)) * box.height) * 10) / 10,
   }));
+}
+
+/** A sparkline's window: the scores' range widened by 20 points each way (within 0–100), so
+ * a change of a few points shows without looking like a cliff. */
+function sparklineRange(points: ScorePoint[]): [number, number] {
+  const scores = points.map((point) => point.score);
+  return [Math.max(0, Math.min(...scores) - 20), Math.min(100, Math.max(...scores) + 20)];
 }
 
 /** "Score 72 (C) to 85 (B) over the last 10 reports" and the like. */
@@ -44,7 +59,7 @@ export function Sparkline({
   label?: string;
 }) {
   if (points.length === 0) return <span class="muted">—</span>;
-  const placed = layout(points, { left: 3, top: 3, width: width - 6, height: height - 6 });
+  const placed = layout(points, { left: 3, top: 3, width: width - 6, height: height - 6 }, sparklineRange(points));
   const last = placed.at(-1);
   return (
     <svg

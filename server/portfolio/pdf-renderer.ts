@@ -131,8 +131,14 @@ export class PdfRenderer {
       try {
         const work = (async () => {
           await context.route("**/*", (route) => {
+            const request = route.request();
             this.blockedRequests++;
-            this.logger.debug("pdf: request from the document refused", { url: route.request().url().slice(0, 200) });
+            this.logger.debug("pdf: request from the document refused", { url: request.url().slice(0, 200) });
+            // The page leaving itself (a meta refresh, a link target): "204 No Content" makes the
+            // browser stay on the document, where an aborted navigation would replace it with an
+            // error page (and fail the print).
+            if (request.isNavigationRequest() && request.frame().parentFrame() === null)
+              return route.fulfill({ status: 204, body: "" });
             return route.abort("blockedbyclient");
           });
           const page = await context.newPage();

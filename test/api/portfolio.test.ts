@@ -21,6 +21,7 @@ import type { Report } from "../../shared/report.ts";
 import { parseCsv } from "../helpers/csv.ts";
 import { BACKENDS } from "../helpers/databases.ts";
 import { HAS_WORDPRESS, HAS_WORDPRESS_VARIANT, WORDPRESS_URL, WORDPRESS_VARIANT_URL } from "../helpers/env.ts";
+import { generateReport } from "../helpers/generate.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
 import { type EnvExposingBlog, startEnvExposingBlog } from "../helpers/sites.ts";
 
@@ -43,13 +44,9 @@ describe.skipIf(!HAS_WORDPRESS || !HAS_WORDPRESS_VARIANT).each(BACKENDS)("the po
   let blogKey = "";
 
   const generate = async (url: string, environment?: string) => {
-    const response = await service.call<Report>("POST", "/api/generate-report", {
-      token,
-      body: { url, metadata: environment ? { environment } : {} },
-    });
-    expect(response.status).toBe(201);
-    expect(response.body.status).toBe("completed");
-    return response.body;
+    const report = await generateReport(service, token, { url, metadata: environment ? { environment } : {} });
+    expect(report.status).toBe("completed");
+    return report;
   };
 
   beforeAll(async () => {
@@ -405,8 +402,7 @@ describe("client reports on a service without Chromium", () => {
 
   test("a PDF is 406 with a problem that says why; the HTML is there", async () => {
     const { token, accountId } = await service.token();
-    const generated = await service.call("POST", "/api/generate-report", { token, body: { url: blog.url } });
-    expect(generated.status).toBe(201);
+    expect((await generateReport(service, token, { url: blog.url })).status).toBe("completed");
     const id = siteId(accountId, new URL(blog.url).host, "");
     const requests: { query: string; headers: Record<string, string> }[] = [
       { query: "&format=pdf", headers: {} },

@@ -37,12 +37,12 @@ function Monitor({ site }: { site: SiteSummary }) {
 
 function SiteName({ site }: { site: { id: string; site: string; environment: string | null } }) {
   return (
-    <>
+    <span>
       <a href={`/sites/${site.id}`} class="mono">
         {site.site}
       </a>
       {site.environment ? <span class="badge env">{site.environment}</span> : null}
-    </>
+    </span>
   );
 }
 
@@ -52,8 +52,10 @@ function SiteRows({ sites }: { sites: SiteSummary[] }) {
       {sites.map((site) => (
         <tr key={site.id}>
           <td data-label="Site">
-            <SiteName site={site} />
-            {site.title ? <div class="small muted">{site.title}</div> : null}
+            <div>
+              <SiteName site={site} />
+              {site.title ? <div class="small muted">{site.title}</div> : null}
+            </div>
           </td>
           <td data-label="Grade">
             {site.latest ? <GradeBadge grade={site.latest.grade} score={site.latest.score} /> : site.last_report.status}
@@ -93,12 +95,16 @@ function ComponentResults({ search, results }: { search: ComponentSearch; result
                 <SiteName site={row.site} />
               </td>
               <td data-label="Component">
-                {row.name ?? row.slug} <span class="small muted">({row.type})</span>
+                <span>
+                  {row.name ?? row.slug} <span class="small muted">({row.type})</span>
+                </span>
               </td>
               <td data-label="Version">{row.version ?? "unknown"}</td>
               <td data-label="Latest">
-                {row.latest_version ?? "—"}
-                {row.outdated ? <span class="small muted"> (outdated)</span> : null}
+                <span>
+                  {row.latest_version ?? "—"}
+                  {row.outdated ? <span class="small muted"> (outdated)</span> : null}
+                </span>
               </td>
               <td data-label="Vulnerable">
                 {row.vulnerable ? (

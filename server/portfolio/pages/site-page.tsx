@@ -8,6 +8,8 @@ import { formatDate, Table } from "../../web/pages/common.tsx";
 import { REPORT_HEAD, ReportRows } from "../../web/pages/dashboard.tsx";
 import { ScoreChart, trendLabel } from "../charts.tsx";
 
+const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+
 function ClientReportForm({ site, pdf }: { site: SiteDetail; pdf: boolean }) {
   if (site.client_report_periods.length === 0) {
     return <p class="muted">A client report covers a month with a completed report; this site has none yet.</p>;
@@ -73,7 +75,8 @@ export function SitePage({ site, pdf }: { site: SiteDetail; pdf: boolean }) {
                 {site.score_change !== null
                   ? ` (${site.score_change >= 0 ? "+" : "−"}${Math.abs(site.score_change)} over the last ${site.trend.length} reports)`
                   : ""}
-                , {site.latest.failed_checks.total} failing checks, {site.vulnerabilities.total} known vulnerabilities.
+                , {plural(site.latest.failed_checks.total, "failing check")},{" "}
+                {plural(site.vulnerabilities.total, "known vulnerability", "known vulnerabilities")}.
               </p>
               <p class="small muted">
                 Newest completed report:{" "}
@@ -127,7 +130,9 @@ export function SitePage({ site, pdf }: { site: SiteDetail; pdf: boolean }) {
                   <span class={`badge sev-${open.vulnerability.severity}`}>{open.vulnerability.severity}</span>
                 </td>
                 <td data-label="Component">
-                  {open.component.name ?? open.component.slug} {open.component.version ?? ""}
+                  <span>
+                    {open.component.name ?? open.component.slug} {open.component.version ?? ""}
+                  </span>
                 </td>
                 <td data-label="Vulnerability">{open.vulnerability.title}</td>
                 <td data-label="Fix">{open.fix}</td>
@@ -145,16 +150,20 @@ export function SitePage({ site, pdf }: { site: SiteDetail; pdf: boolean }) {
             {site.components.map((component) => (
               <tr key={`${component.type}:${component.slug}`}>
                 <td data-label="Component">
-                  <a href={`/portfolio?component=${encodeURIComponent(component.slug)}&type=${component.type}`}>
-                    {component.name ?? component.slug}
-                  </a>{" "}
-                  <span class="small muted mono">{component.slug}</span>
+                  <span>
+                    <a href={`/portfolio?component=${encodeURIComponent(component.slug)}&type=${component.type}`}>
+                      {component.name ?? component.slug}
+                    </a>{" "}
+                    <span class="small muted mono">{component.slug}</span>
+                  </span>
                 </td>
                 <td data-label="Type">{component.type}</td>
                 <td data-label="Version">{component.version ?? "unknown"}</td>
                 <td data-label="Latest">
-                  {component.latest_version ?? "—"}
-                  {component.outdated ? <span class="small muted"> (outdated)</span> : null}
+                  <span>
+                    {component.latest_version ?? "—"}
+                    {component.outdated ? <span class="small muted"> (outdated)</span> : null}
+                  </span>
                 </td>
               </tr>
             ))}
