@@ -5,6 +5,8 @@
  * The random part makes ids unguessable (docs/api.md: never sequential); the time prefix
  * makes them sort by creation, which keeps indexes compact and cursors simple.
  */
+import { createHash } from "node:crypto";
+
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
 
 export type IdPrefix = "rep" | "acc" | "tok" | "res" | "sit";
@@ -50,7 +52,9 @@ export function isId(prefix: IdPrefix, value: string): boolean {
  * environment (and with an empty one) belong to the site whose environment is "".
  */
 export function siteId(accountId: string, siteKey: string, environment: string | null | undefined): string {
-  const digest = new Bun.CryptoHasher("sha256").update(`${accountId}\n${siteKey}\n${environment ?? ""}`).digest();
+  const digest = createHash("sha256")
+    .update(`${accountId}\n${siteKey}\n${environment ?? ""}`, "utf8")
+    .digest();
   let out = "";
   let buffer = 0;
   let bits = 0;

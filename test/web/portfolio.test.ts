@@ -223,6 +223,19 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_WORDPRESS)("the portfolio in the browser",
     expect(await page.locator("#form-error").textContent()).toBe("The logo must be a PNG, JPEG or SVG image.");
     expect(await page.locator("img.brand-logo-preview").getAttribute("src")).toStartWith("data:image/svg+xml;");
     await screenshot(page, "branding-error", "desktop");
+
+    // Saving without a file keeps the logo; "Remove the logo" removes it.
+    await page.getByLabel(/^Agency name/).fill("Acme Digital");
+    await Promise.all([page.waitForURL(/saved=1/), page.getByRole("button", { name: "Save" }).click()]);
+    expect(await page.locator("img.brand-logo-preview").count()).toBe(1);
+    await page.getByLabel("Remove the logo").check();
+    await Promise.all([page.waitForURL(/saved=1/), page.getByRole("button", { name: "Save" }).click()]);
+    expect(await page.locator("img.brand-logo-preview").count()).toBe(0);
+    expect(await service.running.services.branding.get(accountId)).toEqual({
+      name: "Acme Digital",
+      logo: null,
+      color: "#aa3300",
+    });
   });
 
   for (const [viewport, colorScheme] of [
