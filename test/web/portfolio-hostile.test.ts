@@ -138,7 +138,7 @@ describe.skipIf(!HAS_CHROMIUM)("hostile site text in the portfolio", () => {
         `/sites/${id}/client-report?period=${PERIOD}`,
       ]) {
         await page.goto(path);
-        const body = await page.evaluate(() => document.body.innerText);
+        const body = await page.evaluate(() => document.body.textContent ?? "");
         expect({ path, controls: CONTROLS.test(body) }).toEqual({ path, controls: false });
         if (path !== `/portfolio?component=${PLUGIN}`)
           expect(body).toContain("<script>window.__xss=1;alert(1)</script>");
