@@ -4,9 +4,7 @@
 -- creates the table, and each adds only its own columns, so the two apply in either order.
 -- Only server/portfolio/branding.service.ts writes the brand_* columns.
 create table if not exists alert_settings (
-  account_id  text primary key references accounts (id) on delete cascade,
-  created_at  timestamptz not null default now(),
-  updated_at  timestamptz not null default now()
+  account_id text primary key references accounts (id) on delete cascade
 );
 
 alter table alert_settings
