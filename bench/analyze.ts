@@ -13,6 +13,7 @@
  *
  *   npm run bench:analyze                         # needs the fixture at http://127.0.0.1:8088/
  *   BENCH_URL=http://localhost:8090/ BENCH_RUNS=20 BENCH_CONCURRENT=20 npm run bench:analyze
+ *   BENCH_URL=http://127.0.0.2:8092/ TARGET_ALLOWLIST=127.0.0.2:8092,127.0.0.3:8093 npm run bench:analyze   # the Bedrock-like fixture and its pull zone
  *   BENCH_RTT_MS=50 npm run bench:analyze                      # a "remote" site over HTTP/1.1
  *   BENCH_RTT_MS=50 BENCH_PROTOCOL=h2 npm run bench:analyze    # a remote site over HTTPS offering h2
  *   BENCH_RTT_MS=50 BENCH_PROTOCOL=h2 BENCH_SITE_CACHE=1 npm run bench:analyze   # … with a page cache

@@ -17,7 +17,8 @@
  *   BENCH_BASELINE_REF= npm run bench:throughput   # skip the in-process comparison
  *
  * Every report targets the one fixture, so HOST_CONCURRENCY (politeness per site) is raised
- * for the run; otherwise it, not the workers, would set the pace. Figures, never assertions.
+ * and TARGET_MAX_RPS (the per-target pace) turned off for the run; otherwise they, not the
+ * workers, would set the pace. Figures, never assertions.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, symlinkSync } from "node:fs";
@@ -137,6 +138,7 @@ async function scenario(design: "queue" | "in-process", workers: number, rttMs: 
     // The baseline predates ports in allowlist entries.
     TARGET_ALLOWLIST: design === "queue" ? `127.0.0.1:${new URL(target).port || 80}` : "127.0.0.1",
     HOST_CONCURRENCY: "50",
+    TARGET_MAX_RPS: "0",
   };
   const procs: Proc[] = [];
   try {

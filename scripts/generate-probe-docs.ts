@@ -11,7 +11,8 @@ import { exposedFileProbe, PROBE_MAX_BYTES, type ProbeSite } from "../server/ana
 /** A site with WordPress at the root and the default content directory. */
 const EXAMPLE_SITE: ProbeSite = {
   origin: "https://example.com",
-  installBase: "https://example.com/",
+  homeBase: "https://example.com/",
+  coreBase: "https://example.com/",
   contentBase: "https://example.com/wp-content/",
 };
 
@@ -25,10 +26,14 @@ const kib = (bytes: number) => `${bytes / 1024} KiB`;
 function where(kind: ProbeKind): string {
   const { url } = kind;
   switch (url.from) {
-    case "install":
-      return `${code(url.path)} under the install base`;
+    case "home":
+      return `${code(url.path)} under the home`;
+    case "core":
+      return `${code(url.path)} under the core directory`;
     case "content":
-      return `${code(url.path)} under the content directory`;
+      return url.componentFile
+        ? `${code(url.path)} under the content directory its files were loaded from (the site's, or an asset origin's)`
+        : `${code(url.path)} under the content directory`;
     case "origin":
       return `${code(url.path)} on the origin`;
     case "rest":
@@ -90,7 +95,7 @@ export function renderProbeDocs(): string {
     "|---|---|---|---|---|",
   );
   for (const file of EXPOSED_FILES) {
-    const base = file.base === "content" ? "content directory" : "install base";
+    const base = `${{ home: "home", core: "core directory", content: "content directory" }[file.base]}${file.alsoUnderCore ? " (and the core directory, when it is not home)" : ""}`;
     const probe = exposedFileProbe(file, EXAMPLE_SITE);
     const read = `${kib(probe.maxBytes ?? PROBE_MAX_BYTES)}${probe.headers?.range ? ` (range: ${probe.headers.range})` : ""}`;
     lines.push(`| ${code(file.path)} | ${base} | ${code(file.kind)} | ${read} | ${code(probe.key)} |`);

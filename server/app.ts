@@ -10,6 +10,7 @@ import { docsOperations, docsRoutes } from "./http/docs.routes.ts";
 import { errorsPlugin } from "./http/errors.plugin.ts";
 import { requestContext } from "./http/request-context.ts";
 import { RouteTable } from "./http/route-table.ts";
+import { webhooksOperations, webhooksRoutes } from "./monitoring/webhooks/webhooks.routes.ts";
 import { portfolioOperations, portfolioRoutes } from "./portfolio/portfolio.routes.ts";
 import { metricsRoutes } from "./queue/metrics.routes.ts";
 import { historyOperations, historyRoutes } from "./reports/history.routes.ts";
@@ -27,6 +28,7 @@ export const API_OPERATIONS = [
   ...historyOperations,
   ...portfolioOperations,
   ...usageOperations,
+  ...webhooksOperations,
   ...docsOperations,
   ...healthOperations,
 ];
@@ -87,9 +89,16 @@ export function createApp(
     )
     .use(usageRoutes({ ...guard, quota: services.quota }))
     .use(
+      webhooksRoutes({
+        ...guard,
+        webhooks: services.monitoring.webhooks,
+        idempotency: services.idempotency,
+        baseUrlFor,
+      }),
+    )
+    .use(
       webRoutes({
         ...web,
-        billingMode: config.billingMode,
         auth: services.auth,
         signIn: services.signIn,
         tokens: services.tokens,
@@ -97,6 +106,7 @@ export function createApp(
         reports: services.reports,
         history: services.history,
         billing: services.billing,
+        monitoring: services.monitoring,
         portfolio: services.portfolio,
         clientReports: services.clientReports,
         branding: services.branding,

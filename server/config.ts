@@ -11,8 +11,8 @@ import path from "node:path";
 import { DEFAULT_ENUMERATION_BUDGET, type EnumerationBudget } from "./analyzer/enumeration/plan.ts";
 import { parseDnsServers } from "./analyzer/fetch/dns-servers.ts";
 import { parseAllowlist } from "./analyzer/fetch/target-policy.ts";
-import { isLoopbackHost } from "./http/client-request.ts";
-import { WORDFENCE_FEED_URL, WPORG_API_URL } from "./intel/source-ids.ts";
+import { WORDFENCE_FEED_URL, WPORG_API_URL, WPVULNERABILITY_API_URL } from "./intel/source-ids.ts";
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from "./monitoring/webhooks/retry-schedule.ts";
 import { isPlanId, PLAN_IDS, PLANS, type PlanId } from "./plans/catalogue.ts";
 
 export interface Config {
@@ -68,8 +68,12 @@ export interface Config {
   role: ServiceRole;
   /** Analyses one worker process runs at once. */
   workerConcurrency: number;
-  /** Analyses of one site (host name) at once, across every worker. */
+  /** Analyses of one target at once — one canonical host, and one resolved address — across every worker. */
   hostConcurrency: number;
+  /** Requests per second to one target, all analyses together (0: no pace); docs/target-policy.md. */
+  targetMaxRps: number;
+  /** Aggressive enumeration requests one target gets per hour, all accounts together. */
+  targetAggressivePerHour: number;
   /** Analyses per account at once, by plan (defaults from the plan catalogue). */
   accountConcurrency: Record<PlanId, number>;
   /** Queued + running analyses past which new ones are refused with 503 overloaded. */
@@ -84,6 +88,22 @@ export interface Config {
   metricsToken: string | undefined;
   /** Chromium for client reports as PDF (CHROMIUM_PATH); undefined → no PDFs (HTML only). */
   chromiumPath: string | undefined;
+  /** Webhooks and email alerts (docs/monitoring.md). */
+  monitoring: MonitoringConfig;
+}
+
+export interface MonitoringConfig {
+  /** SMTP_URL (smtp:// or smtps://, credentials inside): email alerts; undefined → off. A secret: never logged. */
+  smtpUrl: string | undefined;
+  /** SMTP_FROM: the From of alert emails (required with SMTP_URL). */
+  smtpFrom: string | undefined;
+  /**
+   * WEBHOOK_SECRET_KEY: 32 bytes that encrypt webhook signing secrets at rest. Required on
+   * PostgreSQL to create webhooks; the embedded database generates a key file in DATA_DIR.
+   */
+  webhookSecretKey: Buffer | undefined;
+  /** WEBHOOK_RETRY_SCHEDULE: the delay before each retry of a failed delivery, in ms. */
+  webhookRetryDelaysMs: number[];
 }
 
 export interface IntelConfig {
@@ -93,6 +113,8 @@ export interface IntelConfig {
   wordfenceFeedUrl: string;
   /** WordPress.org API origin for latest versions; undefined when lookups are off (air-gapped). */
   wporgApiUrl: string | undefined;
+  /** WPVulnerability's API origin for on-demand advisories; undefined when lookups are off (air-gapped). */
+  wpvulnerabilityApiUrl: string | undefined;
   /** When the refresh job runs (cron, UTC); undefined = never on its own. */
   refreshCron: string | undefined;
   /** How long a report waits for WordPress.org answers it does not have cached. */
@@ -107,13 +129,14 @@ const ROLES: readonly ServiceRole[] = ["all", "api", "worker"];
 
 /**
  * - `stripe`: Stripe keys are configured; plans are bought through Checkout.
- * - `test`: plans change at once, free of charge (BILLING_MODE=test, or a loopback PUBLIC_BASE_URL).
- * - `local`: PUBLIC_BASE_URL unset and no Stripe: test mode, but only for browsers on this
- *   machine (loopback peer and loopback Host), so a local trial can try the plans while a
- *   server exposed without configuration does not hand out Enterprise for free.
- * - `off`: no self-service plan changes; the operator sets plans with the admin CLI.
+ * - `test`: plans change at once, free of charge — only with an explicit BILLING_MODE=test.
+ *   Never inferred from the request or PUBLIC_BASE_URL: behind a plain reverse proxy every
+ *   client looks local (loopback peer, loopback Host), so any rule of that kind hands paid
+ *   plans to strangers (docs/decisions.md, "Billing").
+ * - `off`: no self-service plan changes; the operator sets plans with the admin CLI. The
+ *   default without Stripe.
  */
-export type BillingMode = "stripe" | "test" | "local" | "off";
+export type BillingMode = "stripe" | "test" | "off";
 const BILLING_MODES = ["stripe", "test", "off"] as const;
 
 export interface StripeConfig {
@@ -256,9 +279,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     if (raw === "stripe" && !stripe) problems.push("BILLING_MODE=stripe needs the STRIPE_* settings");
     if (raw === "test" && stripe) problems.push("BILLING_MODE=test cannot be used with the STRIPE_* settings");
     if (raw) return raw as BillingMode;
-    if (stripe) return "stripe";
-    if (!publicBaseUrlSet) return "local";
-    return isLoopbackHost(new URL(publicBaseUrl).hostname) ? "test" : "off";
+    return stripe ? "stripe" : "off";
   };
 
   const roleRaw = (read("WPREPORT_ROLE") ?? "all").toLowerCase();
@@ -291,6 +312,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
 
   const intelConfig = (): IntelConfig => {
     const wporgRaw = read("WPORG_API_URL");
+    const wpvulnerabilityRaw = read("WPVULNERABILITY_API_URL");
     const cronRaw = read("INTEL_REFRESH_CRON") ?? "0 */6 * * *";
     const cronOff = cronRaw.toLowerCase() === "off";
     if (!cronOff && !/^\S+( \S+){4,5}$/.test(cronRaw)) {
@@ -301,6 +323,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       wordfenceFeedUrl: url("WORDFENCE_FEED_URL", ["http:", "https:"]) ?? WORDFENCE_FEED_URL,
       wporgApiUrl:
         wporgRaw?.toLowerCase() === "off" ? undefined : (url("WPORG_API_URL", ["http:", "https:"]) ?? WPORG_API_URL),
+      wpvulnerabilityApiUrl:
+        wpvulnerabilityRaw?.toLowerCase() === "off"
+          ? undefined
+          : (url("WPVULNERABILITY_API_URL", ["http:", "https:"]) ?? WPVULNERABILITY_API_URL),
       refreshCron: cronOff ? undefined : cronRaw,
       lookupBudgetMs: int("INTEL_LOOKUP_BUDGET_MS", 1_500, 0, 30_000),
       downloadTimeoutMs: int("INTEL_DOWNLOAD_TIMEOUT_MS", 15 * 60_000, 1_000, 3_600_000),
@@ -319,6 +345,27 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       return undefined;
     }
     return resolved;
+  };
+
+  // Issue 25: webhooks and email alerts.
+  const monitoringConfig = (): MonitoringConfig => {
+    const smtpUrl = url("SMTP_URL", ["smtp:", "smtps:"]);
+    const smtpFrom = read("SMTP_FROM");
+    if (smtpFrom !== undefined && !/^(?:[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(smtpFrom))
+      problems.push(`SMTP_FROM must be an address such as alerts@example.com or "wpreport <alerts@example.com>"`);
+    if (smtpUrl && !smtpFrom) problems.push("SMTP_URL needs SMTP_FROM, the address alert emails come from");
+    const keyText = read("WEBHOOK_SECRET_KEY");
+    let webhookSecretKey: Buffer | undefined;
+    if (keyText !== undefined) {
+      webhookSecretKey = /^[A-Za-z0-9+/_-]{43}=?$/.test(keyText) ? Buffer.from(keyText, "base64") : undefined;
+      if (webhookSecretKey?.length !== 32)
+        problems.push(
+          "WEBHOOK_SECRET_KEY must be 32 random bytes in base64, e.g. the output of: openssl rand -base64 32",
+        );
+    }
+    const schedule = parseRetrySchedule(read("WEBHOOK_RETRY_SCHEDULE") ?? DEFAULT_RETRY_SCHEDULE);
+    if (schedule.problem) problems.push(`WEBHOOK_RETRY_SCHEDULE ${schedule.problem}`);
+    return { smtpUrl, smtpFrom, webhookSecretKey, webhookRetryDelaysMs: schedule.delaysMs };
   };
 
   const stripe = stripeConfig();
@@ -346,6 +393,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     role: ROLES.includes(roleRaw as ServiceRole) ? (roleRaw as ServiceRole) : "all",
     workerConcurrency: int("WORKER_CONCURRENCY", 4, 1, 64),
     hostConcurrency: int("HOST_CONCURRENCY", 2, 1, 50),
+    targetMaxRps: int("TARGET_MAX_RPS", 60, 0, 10_000),
+    targetAggressivePerHour: int("TARGET_AGGRESSIVE_PER_HOUR", 1_000, 0, 1_000_000),
     accountConcurrency: accountConcurrency(),
     queueMaxDepth: int("QUEUE_MAX_DEPTH", 200, 1, 100_000),
     queueWaitMs: int("QUEUE_WAIT_MS", 120_000, 1_000, 3_600_000),
@@ -353,6 +402,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     analysisMaxBytes: int("ANALYSIS_MAX_BYTES", 32 * 1024 * 1024, 1024 * 1024, 1024 * 1024 * 1024),
     metricsToken: read("METRICS_TOKEN"),
     chromiumPath: chromiumPath(),
+    monitoring: monitoringConfig(),
     enumeration: {
       maxRequests: int("AGGRESSIVE_MAX_REQUESTS", DEFAULT_ENUMERATION_BUDGET.maxRequests, 10, 5_000),
       timeBudgetMs: 0,

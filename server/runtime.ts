@@ -74,6 +74,7 @@ export async function startService(
   });
   if (runsJobs) {
     await services.worker.start();
+    await services.monitoring.start();
     await startIntelRefreshWorker(
       services.queue.boss,
       services.intelRefresher,
@@ -88,6 +89,7 @@ export async function startService(
     const reports = await services.reports.sweepStale();
     const keys = await services.idempotency.sweep();
     await services.sessions.sweepExpired();
+    await services.reports.sweepLimits();
     const downgraded = await services.subscriptions.expireCancelled();
     if (downgraded > 0) logger.info("cancelled plans ended", { accounts: downgraded });
     if (credits + reports > 0)

@@ -21,6 +21,8 @@ import { StripeWebhookService } from "./billing/webhooks.service.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import { IdempotencyService } from "./idempotency/idempotency.service.ts";
+import { DirectoryStore } from "./intel/directory/directory.store.ts";
+import { DirectoryRefresher } from "./intel/directory/directory-refresh.ts";
 import { importIntelFile } from "./intel/importer.ts";
 import { IntelService } from "./intel/intel.service.ts";
 import { IntelStore } from "./intel/intel.store.ts";
@@ -28,16 +30,20 @@ import { createIntelRefreshQueue } from "./intel/intel-jobs.ts";
 import { LatestVersions } from "./intel/latest-versions.ts";
 import { IntelRefresher } from "./intel/refresh.ts";
 import { WporgClient } from "./intel/wporg.ts";
+import { WpvulnerabilityClient } from "./intel/wpvulnerability.ts";
+import { WpvulnerabilityLookups } from "./intel/wpvulnerability-lookups.ts";
 import type { Logger } from "./logging/logger.ts";
+import { createMonitoring, type Monitoring } from "./monitoring/monitoring.ts";
 import { BrandingService } from "./portfolio/branding.service.ts";
 import { ClientReportService } from "./portfolio/client-report.service.ts";
 import { PdfRenderer } from "./portfolio/pdf-renderer.ts";
 import { PortfolioService } from "./portfolio/portfolio.service.ts";
 import { PortfolioStore } from "./portfolio/portfolio.store.ts";
 import { AnalysisWorker } from "./queue/analysis-worker.ts";
-import { HostSlots } from "./queue/host-slots.ts";
+import { Slots } from "./queue/host-slots.ts";
 import { type JobQueue, jobExpirySeconds, openJobQueue } from "./queue/job-queue.ts";
 import { createMetrics, type QueueMetrics } from "./queue/metrics.ts";
+import { TargetLimits } from "./queue/target-limits.ts";
 import { QuotaService, RESERVATION_GRACE_MS } from "./quota/quota.service.ts";
 import { createRateLimiter, type RateLimiter } from "./ratelimit/limiter.ts";
 import { ReportHistoryService } from "./reports/report-history.service.ts";
@@ -62,6 +68,8 @@ export interface Services {
   /** Component intelligence: the per-report lookup, the store, the refresher. */
   intel: IntelService;
   intelRefresher: IntelRefresher;
+  /** The WordPress.org names index: name → slug lookups for reports (docs/intel.md). */
+  names: DirectoryStore;
   tokens: TokenService;
   quota: QuotaService;
   idempotency: IdempotencyService;
@@ -73,6 +81,8 @@ export interface Services {
   /** The worker role's job runner; started by runtime.ts when the role includes it. */
   worker: AnalysisWorker;
   metrics: QueueMetrics;
+  /** Issue 25: the events outbox, webhooks, email alerts (server/monitoring/). */
+  monitoring: Monitoring;
   /** Portfolio and client reports (issue 25): sites, components, branding, HTML/PDF reports. */
   portfolio: PortfolioService;
   branding: BrandingService;
@@ -102,7 +112,6 @@ function billingProvider(
       if (!stripe) throw new Error("BILLING_MODE=stripe without Stripe settings");
       return new StripeBillingProvider(stripe.client, stripe.prices, logger);
     case "test":
-    case "local":
       return new TestModeBillingProvider(subscriptions);
     case "off":
       return new DisabledBillingProvider();
@@ -147,22 +156,45 @@ export async function createServices(
   if (config.intelFile) await importIntelFile(intelStore, config.intelFile);
   const wporg = config.intel.wporgApiUrl ? new WporgClient(config.intel.wporgApiUrl, SERVICE_USER_AGENT) : null;
   const latestVersions = new LatestVersions(intelStore, wporg, logger);
-  const intel = new IntelService(intelStore, latestVersions, config.intel.lookupBudgetMs);
-  const intelRefresher = new IntelRefresher(intelStore, latestVersions, config.intel, SERVICE_USER_AGENT, logger);
+  const wpvulnerability = new WpvulnerabilityLookups(
+    intelStore,
+    config.intel.wpvulnerabilityApiUrl
+      ? new WpvulnerabilityClient(config.intel.wpvulnerabilityApiUrl, SERVICE_USER_AGENT)
+      : null,
+    logger,
+  );
+  const intel = new IntelService(intelStore, latestVersions, config.intel.lookupBudgetMs, wpvulnerability);
+  const names = new DirectoryStore(sql);
+  const namesRefresher = new DirectoryRefresher(names, config.intel.wporgApiUrl ?? null, SERVICE_USER_AGENT, logger);
+  const intelRefresher = new IntelRefresher(
+    intelStore,
+    latestVersions,
+    config.intel,
+    SERVICE_USER_AGENT,
+    logger,
+    namesRefresher,
+  );
   // Analyses run on threads, so that parsing a big page never stalls this event loop.
   const threads = new AnalysisThreads(
     { allowlist: config.targetAllowlist, dnsServers: config.dnsServers, userAgent: ANALYZER_USER_AGENT, limits },
     poolSize(config.workerConcurrency, availableParallelism()),
     intel.lookup,
+    undefined,
+    (query) => names.lookup(query),
   );
   // Aggressive mode: the enumeration's plan (vulnerable slugs first) is made here, where the
   // intel database is; the thread gets it as plain data.
   const analyzeSite: AnalyzeFn =
     overrides.analyze ??
     (async (url, signal, request) => {
-      if (request?.mode !== "aggressive") return threads.analyze(url, signal);
-      const plan = enumerationPlan(await intel.vulnerableSlugs(MAX_CANDIDATES), config.enumeration);
-      return threads.analyze(url, signal, plan);
+      const pace = request?.requestsPerSecond;
+      if (request?.mode !== "aggressive") return threads.analyze(url, signal, undefined, pace);
+      const budget = {
+        ...config.enumeration,
+        maxRequests: Math.min(config.enumeration.maxRequests, request.aggressiveRequests ?? Number.POSITIVE_INFINITY),
+      };
+      const plan = enumerationPlan(await intel.vulnerableSlugs(MAX_CANDIDATES), budget);
+      return threads.analyze(url, signal, plan, pace);
     });
   const subscriptions = new SubscriptionService(sql);
   // Built once: the billing provider (Checkout, Portal) and the webhook service share it.
@@ -170,6 +202,12 @@ export async function createServices(
     ? { client: createStripeClient(config.stripe), prices: new PriceBook(config.stripe.prices) }
     : undefined;
   const metrics = createMetrics(sql);
+  const targets = new TargetLimits(sql, {
+    hostConcurrency: config.hostConcurrency,
+    targetMaxRps: config.targetMaxRps,
+    aggressivePerHour: config.targetAggressivePerHour,
+    dnsServers: config.dnsServers,
+  });
   const queue = await openJobQueue(config, db, logger);
   await createIntelRefreshQueue(queue.boss, config.intel);
   const reports = new ReportService({
@@ -188,7 +226,9 @@ export async function createServices(
     sql,
     quota,
     queue,
-    hostSlots: new HostSlots(sql, config.hostConcurrency, config.analysisTimeoutMs + RESERVATION_GRACE_MS),
+    slots: new Slots(sql, config.analysisTimeoutMs + RESERVATION_GRACE_MS),
+    targets,
+    aggressiveMaxRequests: config.enumeration.maxRequests,
     analyze: analyzeSite,
     config,
     startWithinMs: deadlines.startWithinMs,
@@ -196,6 +236,7 @@ export async function createServices(
     metrics,
   });
   const auth = new AccountAuthService(sql);
+  const monitoring = await createMonitoring({ config, db, queue, policy, logger });
   // Portfolio and client reports (issue 25). The monitors feature passes its SiteMonitorSource
   // as PortfolioService's second argument to fill `monitor` in GET /api/sites.
   const portfolioStore = new PortfolioStore(sql);
@@ -225,6 +266,7 @@ export async function createServices(
         : undefined,
     intel,
     intelRefresher,
+    names,
     tokens: new TokenService(sql),
     quota,
     idempotency,
@@ -235,10 +277,12 @@ export async function createServices(
     queue,
     worker,
     metrics,
+    monitoring,
     portfolio,
     branding,
     clientReports,
     async close() {
+      await monitoring.close();
       await queue.stop({ graceful: false, timeoutMs: 1_000 });
       await pdf?.close();
       await limiter.close();

@@ -47,6 +47,7 @@ import {
 } from "./report.ts";
 import { Count, Nullable, named, StringEnum } from "./schema.ts";
 import { compareDottedVersions } from "./versions.ts";
+import { vulnerabilitiesChecked } from "./vulnerability-data.ts";
 
 /** What an assertion makes of a check that fails (status fail or warn): fail the build, warn, or nothing. */
 export const ASSERTION_LEVELS = ["error", "warn", "off"] as const;
@@ -438,10 +439,19 @@ export function componentLabel(type: ComponentChange["type"], slug: string): str
   return type === "core" ? "WordPress" : slug;
 }
 
-/** "update akismet to 5.0.3", "update WordPress to 6.1.10", or what to do when there is no fix. */
-export function vulnerabilityFix(type: ComponentChange["type"], slug: string, fixedIn: string | null): string {
+/**
+ * "update akismet to 5.0.3", "update WordPress to 6.1.10", what to do when the source names no
+ * fixed version (`unfixed` false), or when there is no fix.
+ */
+export function vulnerabilityFix(
+  type: ComponentChange["type"],
+  slug: string,
+  fixedIn: string | null,
+  unfixed?: boolean,
+): string {
   const label = componentLabel(type, slug);
   if (fixedIn) return `update ${label} to ${fixedIn}`;
+  if (unfixed === false) return `update ${label} to its latest release (the source names no fixed version)`;
   return type === "core"
     ? "no fix available: watch for a WordPress security release and block the attack (WAF) meanwhile"
     : `no fix available: remove or replace ${label}`;
@@ -460,7 +470,7 @@ export function describeVulnerability(
   const score = vulnerability.cvss === null || vulnerability.cvss === undefined ? "" : `, CVSS ${vulnerability.cvss}`;
   const cve = (vulnerability.cve ?? []).length > 0 ? `, ${(vulnerability.cve ?? []).join(" ")}` : "";
   const range = vulnerability.affected ? ` [affects ${vulnerability.affected}]` : "";
-  return `${componentLabel(type, slug)} ${version ?? "(version unknown)"}: ${vulnerability.id} ${vulnerability.title} (${vulnerability.severity}${score}${cve})${range} — ${vulnerabilityFix(type, slug, vulnerability.fixed_in ?? null)}`;
+  return `${componentLabel(type, slug)} ${version ?? "(version unknown)"}: ${vulnerability.id} ${vulnerability.title} (${vulnerability.severity}${score}${cve})${range} — ${vulnerabilityFix(type, slug, vulnerability.fixed_in ?? null, vulnerability.unfixed)}`;
 }
 
 /** `describeVulnerability` for an entry of the diff. */
@@ -484,6 +494,9 @@ function vulnerabilityChanges(from: Report, to: Report, added: boolean): Vulnera
     const { type, component } = entry;
     // The component change as seen from base to head, whichever side this one is on.
     const change = added ? changeKind(there.get(key), entry) : changeKind(entry, there.get(key));
+    // Still installed, but no vulnerability source checked it in head: its advisories are
+    // unknown there, not fixed or withdrawn (intel.vulnerability_data).
+    if (!added && there.has(key) && !vulnerabilitiesChecked(to, type, component.slug)) continue;
     for (const vulnerability of component.vulnerabilities ?? []) {
       const id = `${key}#${vulnerability.id}`;
       if (known.has(id) || seen.has(id)) continue;
@@ -495,7 +508,7 @@ function vulnerabilityChanges(from: Report, to: Report, added: boolean): Vulnera
         version: component.version ?? null,
         kind: change ? "component_changed" : added ? "new_vulnerability" : "advisory_withdrawn",
         component_change: change,
-        fix: vulnerabilityFix(type, component.slug, vulnerability.fixed_in ?? null),
+        fix: vulnerabilityFix(type, component.slug, vulnerability.fixed_in ?? null, vulnerability.unfixed),
         vulnerability,
       });
     }

@@ -24,8 +24,10 @@ export const PROBLEMS = {
     status: 422,
     title: "This Idempotency-Key was used with a different request",
   },
+  webhook_limit_reached: { status: 422, title: "The account has as many webhooks as it may" },
   rate_limited: { status: 429, title: "Too many requests" },
   internal_error: { status: 500, title: "Internal server error" },
+  webhooks_unavailable: { status: 501, title: "Webhooks are not set up on this service" },
   unavailable: { status: 503, title: "Service unavailable" },
   overloaded: { status: 503, title: "Too many analyses are waiting" },
 } as const satisfies Record<string, { status: number; title: string }>;

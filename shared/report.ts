@@ -11,7 +11,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Count, Nullable, named, Percent, StringEnum } from "./schema.ts";
 
-export const REPORT_SCHEMA_VERSION = "1.3.0";
+export const REPORT_SCHEMA_VERSION = "1.4.0";
 
 // ── Enumerations ────────────────────────────────────────────────────────────────────────────
 
@@ -211,11 +211,27 @@ export const VulnerabilitySchema = named(
         }),
       ),
       fixed_in: Nullable(Type.String(), {
-        description: "The version to update to: the first patched release after the installed one; null when unfixed",
+        description:
+          "The version to update to: the first patched release after the installed one; null when unfixed or when the source names no fixed version (see unfixed)",
       }),
       references: Type.Array(Type.String()),
       source: Type.Optional(
-        Type.String({ description: "Which intel source reported it (wordfence, file). Since 1.1.0." }),
+        Type.String({
+          description:
+            "Which intel source reported it (wordfence, wpvulnerability, file): the one whose id, title and scores are shown. Since 1.1.0.",
+        }),
+      ),
+      sources: Type.Optional(
+        Type.Array(Type.String(), {
+          description:
+            "Every intel source that reported this advisory (the same CVE or advisory link from two sources is one entry naming both), `source` first. Since 1.4.0.",
+        }),
+      ),
+      unfixed: Type.Optional(
+        Type.Boolean({
+          description:
+            "True when the source says no fixed release exists. False when one does: fixed_in names it, or is null when the source does not name the version (update to the latest release). Since 1.4.0.",
+        }),
       ),
     },
     { description: "A known vulnerability of a component version (docs/intel.md)" },
@@ -227,7 +243,7 @@ export const IntelSourceSchema = named(
   "IntelSource",
   Type.Object(
     {
-      id: Type.String({ description: "Stable id: wordfence, wordpress.org, file" }),
+      id: Type.String({ description: "Stable id: wordfence, wpvulnerability, wordpress.org, file" }),
       name: Type.String(),
       as_of: Nullable(Type.String(), { description: "How current the data is (ISO 8601), null when unknown" }),
       attribution: Nullable(Type.String(), {
@@ -240,10 +256,52 @@ export const IntelSourceSchema = named(
 );
 export type IntelSource = Static<typeof IntelSourceSchema>;
 
+export const VULNERABILITY_DATA_STATUSES = ["complete", "partial", "none"] as const;
+
+export const UncheckedComponentSchema = named(
+  "UncheckedComponent",
+  Type.Object(
+    {
+      type: StringEnum(["core", "theme", "plugin"]),
+      slug: Type.String({ description: 'The plugin or theme slug; "wordpress" for core' }),
+      reason: Type.String({ description: "Why no vulnerability source checked it, in one sentence" }),
+    },
+    { description: "A detected component whose known vulnerabilities no source could check for this report" },
+  ),
+);
+export type UncheckedComponent = Static<typeof UncheckedComponentSchema>;
+
+export const VulnerabilityDataSchema = named(
+  "VulnerabilityData",
+  Type.Object(
+    {
+      status: StringEnum(VULNERABILITY_DATA_STATUSES, {
+        description:
+          "complete: every detected component whose vulnerabilities could be looked up was checked by at least one source (trivially when none was detected); partial: some were not (see unchecked); none: no vulnerability source answered, so the *_vulnerable checks are skip and an empty vulnerabilities[] means nothing",
+      }),
+      message: Nullable(Type.String(), {
+        description:
+          "The statement readers show when status is not complete (why, and what it means); null when complete",
+      }),
+      unchecked: Type.Array(UncheckedComponentSchema, {
+        description: "The components no vulnerability source checked, with the reason",
+      }),
+    },
+    {
+      description:
+        "Whether the report's vulnerability lists can be trusted to be complete: which sources answered for the detected components (docs/intel.md). Since 1.4.0.",
+    },
+  ),
+);
+export type VulnerabilityData = Static<typeof VulnerabilityDataSchema>;
+
 export const ReportIntelSchema = named(
   "ReportIntel",
   Type.Object(
-    { sources: Type.Array(IntelSourceSchema) },
+    {
+      sources: Type.Array(IntelSourceSchema),
+      vulnerability_data: Type.Optional(VulnerabilityDataSchema),
+    },
     { description: "Where the component intelligence of a report came from. Since 1.1.0." },
   ),
 );
@@ -253,6 +311,39 @@ const latestVersionReason = () =>
   Type.Optional(
     Nullable(LatestVersionReasonSchema, { description: "Null when latest_version is known. Since 1.1.0." }),
   );
+
+export const SiteLayoutSchema = named(
+  "SiteLayout",
+  Type.Object(
+    {
+      home_url: Type.String({
+        description:
+          "WordPress's home URL: the site's front page, REST API, feeds and archives (the URL analysed when the site does not say)",
+      }),
+      core_path: Nullable(Type.String(), {
+        description:
+          "URL path of WordPress core (its siteurl: wp-includes/, wp-admin/, wp-login.php, xmlrpc.php), e.g. /wp/ when WordPress has its own directory; null when nothing showed it (probes then assumed the home)",
+      }),
+      content_path: Nullable(Type.String(), {
+        description:
+          "URL path of the content directory on the site's origin, under any name (/wp-content/, /app/); null when nothing showed it (probes then assumed <core>wp-content/)",
+      }),
+      asset_origins: Type.Array(Type.String(), {
+        description:
+          "Other origins (a CDN, a static host, a pull zone) serving this site's plugin and theme files: components are read from them, their readme.txt and style.css asked there",
+      }),
+      evidence: Type.Array(EvidenceSchema, {
+        description:
+          "How each was found: home_*, core_* and content_* sources (the REST index, the page's own files, a probe answering there), asset_origin for each asset origin",
+      }),
+    },
+    {
+      description:
+        'Where WordPress lives on the site, as discovered (docs/detection.md, "The install\'s shape"). Probes go there; a check whose probe found nothing at a place not confirmed is skipped. Since 1.4.0.',
+    },
+  ),
+);
+export type SiteLayout = Static<typeof SiteLayoutSchema>;
 
 export const WordPressInfoSchema = named(
   "WordPressInfo",
@@ -272,8 +363,12 @@ export const WordPressInfoSchema = named(
       description: "URL path of the content directory when it is not the default /wp-content",
     }),
     install_path: Nullable(Type.String(), {
-      description: "URL path WordPress is installed under (/ or a subdirectory such as /blog/)",
+      description:
+        "URL path of WordPress's home (/ or a subdirectory such as /blog/); where core is, when it differs, is layout.core_path",
     }),
+    layout: Type.Optional(
+      Nullable(SiteLayoutSchema, { description: "Null when the site does not look like WordPress. Since 1.4.0." }),
+    ),
     multisite: Nullable(Type.Boolean(), { description: "True when multisite hints were seen, null when unknown" }),
     latest_version: Nullable(Type.String(), { description: "Newest release known to the service" }),
     latest_version_reason: latestVersionReason(),
@@ -440,7 +535,10 @@ export const AssetSampleSchema = named(
           "Seconds the asset may be cached (max-age / s-maxage / Expires), null when not cacheable or unknown",
       }),
     },
-    { description: "A same-site asset from the analyzer's sample" },
+    {
+      description:
+        "An asset of the site (its origin, or an asset origin serving its plugin and theme files) from the analyzer's sample",
+    },
   ),
 );
 export type AssetSample = Static<typeof AssetSampleSchema>;
@@ -494,7 +592,8 @@ export const PerformanceInfoSchema = named(
       without_alt: Count(),
     }),
     assets: Type.Array(AssetSampleSchema, {
-      description: "A bounded sample of same-site assets (sizes are decoded bytes)",
+      description:
+        "A bounded sample of the site's assets, on its origin and its asset origins (sizes are decoded bytes)",
     }),
     requests: Type.Array(TimingRowSchema, { description: "One row per request the analyzer made" }),
   }),
@@ -648,6 +747,36 @@ export const EnumerationSummarySchema = named(
 );
 export type EnumerationSummary = Static<typeof EnumerationSummarySchema>;
 
+export const TARGET_LIMITS = ["analyses_at_once", "requests_per_second", "aggressive_requests_per_hour"] as const;
+
+export const TargetLimitsSchema = named(
+  "TargetLimits",
+  Type.Object(
+    {
+      host: Type.String({
+        description: "The canonical host the limits were counted on: lower case, no trailing dot, no leading www.",
+      }),
+      hit: Type.Array(StringEnum(TARGET_LIMITS), {
+        description:
+          "The per-target limits this analysis ran into: analyses_at_once (it waited for another analysis of the same site or address to finish), requests_per_second (some requests waited for the pace), aggressive_requests_per_hour (the enumeration got less than its budget, or none). Empty when none was hit.",
+      }),
+      waited_ms: Count({ description: "How long it waited for the site's or address's analyses at once" }),
+      requests_per_second: Type.Number({
+        minimum: 0,
+        description: "The pace this analysis's requests kept (its share of the target's requests per second)",
+      }),
+      aggressive_requests: Nullable(Count(), {
+        description: "Requests the target's hourly aggressive budget granted the enumeration; null for passive reports",
+      }),
+    },
+    {
+      description:
+        "Per-target limits shared by every account and worker (docs/target-policy.md, 'Per-target limits'). Since 1.4.0.",
+    },
+  ),
+);
+export type TargetLimits = Static<typeof TargetLimitsSchema>;
+
 // ── The report ──────────────────────────────────────────────────────────────────────────────
 
 export const REPORT_ID_PATTERN = "^rep_[0-9a-z]{26}$";
@@ -692,6 +821,11 @@ export const ReportSchema = named(
         Type.Array(ComponentSchema, {
           description:
             "Themes installed besides the active one and its parent, which the site does not load: named by an open listing of the themes folder (at most 50), or found by aggressive enumeration (found_by: aggressive). Their code can still be requested directly, so their vulnerabilities are looked up. Since 1.2.0.",
+        }),
+      ),
+      target_limits: Type.Optional(
+        Nullable(TargetLimitsSchema, {
+          description: "Which per-target limits the analysis ran into; null until it starts. Since 1.4.0.",
         }),
       ),
     },

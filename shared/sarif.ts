@@ -22,6 +22,7 @@ import type { Invocation, Location, Log, Notification, ReportingDescriptor, Resu
 import { type ComponentChange, describeVulnerability } from "./diff.ts";
 import type { Check, Report, Severity, Vulnerability } from "./report.ts";
 import { oneLine } from "./untrusted-text.ts";
+import { vulnerabilityDataNotice } from "./vulnerability-data.ts";
 
 export const SARIF_CONTENT_TYPE = "application/sarif+json";
 
@@ -189,6 +190,14 @@ function invocation(report: Report): Invocation {
       message: { text: plainText(oneLine(`${error.stage} (${error.kind}): ${error.message}`)) },
     }),
   );
+  // No (or incomplete) vulnerability data: no alert for a vulnerability is not "none known".
+  const vulnerabilityData = vulnerabilityDataNotice(report);
+  if (vulnerabilityData) {
+    notes.unshift({
+      level: "warning",
+      message: { text: plainText(oneLine(`${vulnerabilityData.title}: ${vulnerabilityData.message}`)) },
+    });
+  }
   if (report.status === "completed") {
     return { executionSuccessful: true, ...times, ...(notes.length > 0 ? { toolExecutionNotifications: notes } : {}) };
   }
@@ -298,6 +307,7 @@ export function toSarif(
       site,
       score: report.summary?.score ?? null,
       grade: report.summary?.grade ?? null,
+      vulnerability_data: report.intel?.vulnerability_data?.status ?? null,
     },
   };
   return { $schema: "https://json.schemastore.org/sarif-2.1.0.json", version: "2.1.0", runs: [run] };

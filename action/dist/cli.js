@@ -20014,7 +20014,7 @@ function formatMetricPair(unit, a, b) {
 }
 
 // shared/report.ts
-var REPORT_SCHEMA_VERSION = "1.3.0";
+var REPORT_SCHEMA_VERSION = "1.4.0";
 var REPORT_STATUSES = ["queued", "running", "completed", "failed"];
 var ReportStatusSchema = named("ReportStatus", StringEnum(REPORT_STATUSES, { description: "Where the analysis stands; only completed reports have results" }));
 var ANALYSIS_MODES = ["passive", "aggressive"];
@@ -20115,13 +20115,21 @@ var VulnerabilitySchema = named("Vulnerability", Type.Object({
     description: 'The affected range the installed version falls in, e.g. "<= 5.0.2" or ">= 6.1, < 6.1.10". Since 1.1.0.'
   })),
   fixed_in: Nullable(Type.String(), {
-    description: "The version to update to: the first patched release after the installed one; null when unfixed"
+    description: "The version to update to: the first patched release after the installed one; null when unfixed or when the source names no fixed version (see unfixed)"
   }),
   references: Type.Array(Type.String()),
-  source: Type.Optional(Type.String({ description: "Which intel source reported it (wordfence, file). Since 1.1.0." }))
+  source: Type.Optional(Type.String({
+    description: "Which intel source reported it (wordfence, wpvulnerability, file): the one whose id, title and scores are shown. Since 1.1.0."
+  })),
+  sources: Type.Optional(Type.Array(Type.String(), {
+    description: "Every intel source that reported this advisory (the same CVE or advisory link from two sources is one entry naming both), `source` first. Since 1.4.0."
+  })),
+  unfixed: Type.Optional(Type.Boolean({
+    description: "True when the source says no fixed release exists. False when one does: fixed_in names it, or is null when the source does not name the version (update to the latest release). Since 1.4.0."
+  }))
 }, { description: "A known vulnerability of a component version (docs/intel.md)" }));
 var IntelSourceSchema = named("IntelSource", Type.Object({
-  id: Type.String({ description: "Stable id: wordfence, wordpress.org, file" }),
+  id: Type.String({ description: "Stable id: wordfence, wpvulnerability, wordpress.org, file" }),
   name: Type.String(),
   as_of: Nullable(Type.String(), { description: "How current the data is (ISO 8601), null when unknown" }),
   attribution: Nullable(Type.String(), {
@@ -20129,8 +20137,49 @@ var IntelSourceSchema = named("IntelSource", Type.Object({
   }),
   url: Nullable(Type.String())
 }, { description: "A data source behind the report's latest versions and vulnerabilities" }));
-var ReportIntelSchema = named("ReportIntel", Type.Object({ sources: Type.Array(IntelSourceSchema) }, { description: "Where the component intelligence of a report came from. Since 1.1.0." }));
+var VULNERABILITY_DATA_STATUSES = ["complete", "partial", "none"];
+var UncheckedComponentSchema = named("UncheckedComponent", Type.Object({
+  type: StringEnum(["core", "theme", "plugin"]),
+  slug: Type.String({ description: 'The plugin or theme slug; "wordpress" for core' }),
+  reason: Type.String({ description: "Why no vulnerability source checked it, in one sentence" })
+}, { description: "A detected component whose known vulnerabilities no source could check for this report" }));
+var VulnerabilityDataSchema = named("VulnerabilityData", Type.Object({
+  status: StringEnum(VULNERABILITY_DATA_STATUSES, {
+    description: "complete: every detected component whose vulnerabilities could be looked up was checked by at least one source (trivially when none was detected); partial: some were not (see unchecked); none: no vulnerability source answered, so the *_vulnerable checks are skip and an empty vulnerabilities[] means nothing"
+  }),
+  message: Nullable(Type.String(), {
+    description: "The statement readers show when status is not complete (why, and what it means); null when complete"
+  }),
+  unchecked: Type.Array(UncheckedComponentSchema, {
+    description: "The components no vulnerability source checked, with the reason"
+  })
+}, {
+  description: "Whether the report's vulnerability lists can be trusted to be complete: which sources answered for the detected components (docs/intel.md). Since 1.4.0."
+}));
+var ReportIntelSchema = named("ReportIntel", Type.Object({
+  sources: Type.Array(IntelSourceSchema),
+  vulnerability_data: Type.Optional(VulnerabilityDataSchema)
+}, { description: "Where the component intelligence of a report came from. Since 1.1.0." }));
 var latestVersionReason = () => Type.Optional(Nullable(LatestVersionReasonSchema, { description: "Null when latest_version is known. Since 1.1.0." }));
+var SiteLayoutSchema = named("SiteLayout", Type.Object({
+  home_url: Type.String({
+    description: "WordPress's home URL: the site's front page, REST API, feeds and archives (the URL analysed when the site does not say)"
+  }),
+  core_path: Nullable(Type.String(), {
+    description: "URL path of WordPress core (its siteurl: wp-includes/, wp-admin/, wp-login.php, xmlrpc.php), e.g. /wp/ when WordPress has its own directory; null when nothing showed it (probes then assumed the home)"
+  }),
+  content_path: Nullable(Type.String(), {
+    description: "URL path of the content directory on the site's origin, under any name (/wp-content/, /app/); null when nothing showed it (probes then assumed <core>wp-content/)"
+  }),
+  asset_origins: Type.Array(Type.String(), {
+    description: "Other origins (a CDN, a static host, a pull zone) serving this site's plugin and theme files: components are read from them, their readme.txt and style.css asked there"
+  }),
+  evidence: Type.Array(EvidenceSchema, {
+    description: "How each was found: home_*, core_* and content_* sources (the REST index, the page's own files, a probe answering there), asset_origin for each asset origin"
+  })
+}, {
+  description: `Where WordPress lives on the site, as discovered (docs/detection.md, "The install's shape"). Probes go there; a check whose probe found nothing at a place not confirmed is skipped. Since 1.4.0.`
+}));
 var WordPressInfoSchema = named("WordPressInfo", Type.Object({
   detected: Type.Boolean(),
   confidence: Percent({ description: "How sure we are that the site runs WordPress" }),
@@ -20147,8 +20196,9 @@ var WordPressInfoSchema = named("WordPressInfo", Type.Object({
     description: "URL path of the content directory when it is not the default /wp-content"
   }),
   install_path: Nullable(Type.String(), {
-    description: "URL path WordPress is installed under (/ or a subdirectory such as /blog/)"
+    description: "URL path of WordPress's home (/ or a subdirectory such as /blog/); where core is, when it differs, is layout.core_path"
   }),
+  layout: Type.Optional(Nullable(SiteLayoutSchema, { description: "Null when the site does not look like WordPress. Since 1.4.0." })),
   multisite: Nullable(Type.Boolean(), { description: "True when multisite hints were seen, null when unknown" }),
   latest_version: Nullable(Type.String(), { description: "Newest release known to the service" }),
   latest_version_reason: latestVersionReason(),
@@ -20251,7 +20301,9 @@ var AssetSampleSchema = named("AssetSample", Type.Object({
   max_age: Nullable(Type.Integer(), {
     description: "Seconds the asset may be cached (max-age / s-maxage / Expires), null when not cacheable or unknown"
   })
-}, { description: "A same-site asset from the analyzer's sample" }));
+}, {
+  description: "An asset of the site (its origin, or an asset origin serving its plugin and theme files) from the analyzer's sample"
+}));
 var PerformanceInfoSchema = named("PerformanceInfo", Type.Object({
   ttfb_ms: Nullable(Type.Number(), {
     description: "Time to first byte of the homepage, median of the samples taken"
@@ -20298,7 +20350,7 @@ var PerformanceInfoSchema = named("PerformanceInfo", Type.Object({
     without_alt: Count()
   }),
   assets: Type.Array(AssetSampleSchema, {
-    description: "A bounded sample of same-site assets (sizes are decoded bytes)"
+    description: "A bounded sample of the site's assets, on its origin and its asset origins (sizes are decoded bytes)"
   }),
   requests: Type.Array(TimingRowSchema, { description: "One row per request the analyzer made" })
 }));
@@ -20409,6 +20461,25 @@ var EnumerationSummarySchema = named("EnumerationSummary", Type.Object({
   plugins: enumerationKind(["directory", "readme", "unreliable"]),
   themes: enumerationKind(["style_css", "unreliable"])
 }, { description: "Aggressive enumeration's account of itself (docs/enumeration.md). Since 1.2.0." }));
+var TARGET_LIMITS = ["analyses_at_once", "requests_per_second", "aggressive_requests_per_hour"];
+var TargetLimitsSchema = named("TargetLimits", Type.Object({
+  host: Type.String({
+    description: "The canonical host the limits were counted on: lower case, no trailing dot, no leading www."
+  }),
+  hit: Type.Array(StringEnum(TARGET_LIMITS), {
+    description: "The per-target limits this analysis ran into: analyses_at_once (it waited for another analysis of the same site or address to finish), requests_per_second (some requests waited for the pace), aggressive_requests_per_hour (the enumeration got less than its budget, or none). Empty when none was hit."
+  }),
+  waited_ms: Count({ description: "How long it waited for the site's or address's analyses at once" }),
+  requests_per_second: Type.Number({
+    minimum: 0,
+    description: "The pace this analysis's requests kept (its share of the target's requests per second)"
+  }),
+  aggressive_requests: Nullable(Count(), {
+    description: "Requests the target's hourly aggressive budget granted the enumeration; null for passive reports"
+  })
+}, {
+  description: "Per-target limits shared by every account and worker (docs/target-policy.md, 'Per-target limits'). Since 1.4.0."
+}));
 var REPORT_ID_PATTERN = "^rep_[0-9a-z]{26}$";
 var ReportSchema = named("Report", Type.Object({
   id: Type.String({ pattern: REPORT_ID_PATTERN, description: "Report id (unguessable)" }),
@@ -20440,8 +20511,27 @@ var ReportSchema = named("Report", Type.Object({
   })),
   installed_themes: Type.Optional(Type.Array(ComponentSchema, {
     description: "Themes installed besides the active one and its parent, which the site does not load: named by an open listing of the themes folder (at most 50), or found by aggressive enumeration (found_by: aggressive). Their code can still be requested directly, so their vulnerabilities are looked up. Since 1.2.0."
+  })),
+  target_limits: Type.Optional(Nullable(TargetLimitsSchema, {
+    description: "Which per-target limits the analysis ran into; null until it starts. Since 1.4.0."
   }))
 }, { title: "wpreport report", description: "One analysis of one site (schema v1)" }));
+
+// shared/vulnerability-data.ts
+function vulnerabilityDataNotice(report) {
+  const data = report.intel?.vulnerability_data;
+  if (!data || data.status === "complete" || report.status !== "completed")
+    return null;
+  return data.status === "none" ? {
+    status: "none",
+    title: "No vulnerability data",
+    message: data.message ?? "No vulnerability source answered for this report: known vulnerabilities are unknown, and an empty list does not mean there are none."
+  } : {
+    status: "partial",
+    title: "Vulnerability data incomplete",
+    message: data.message ?? `No vulnerability source checked ${data.unchecked.map((gap) => gap.slug).join(", ")}: their known vulnerabilities are unknown.`
+  };
+}
 
 // shared/diff.ts
 var ASSERTION_LEVELS = ["error", "warn", "off"];
@@ -20593,17 +20683,19 @@ function failingChecks(report) {
 function componentLabel(type, slug) {
   return type === "core" ? "WordPress" : slug;
 }
-function vulnerabilityFix(type, slug, fixedIn) {
+function vulnerabilityFix(type, slug, fixedIn, unfixed) {
   const label = componentLabel(type, slug);
   if (fixedIn)
     return `update ${label} to ${fixedIn}`;
+  if (unfixed === false)
+    return `update ${label} to its latest release (the source names no fixed version)`;
   return type === "core" ? "no fix available: watch for a WordPress security release and block the attack (WAF) meanwhile" : `no fix available: remove or replace ${label}`;
 }
 function describeVulnerability(type, slug, version, vulnerability) {
   const score = vulnerability.cvss === null || vulnerability.cvss === undefined ? "" : `, CVSS ${vulnerability.cvss}`;
   const cve = (vulnerability.cve ?? []).length > 0 ? `, ${(vulnerability.cve ?? []).join(" ")}` : "";
   const range = vulnerability.affected ? ` [affects ${vulnerability.affected}]` : "";
-  return `${componentLabel(type, slug)} ${version ?? "(version unknown)"}: ${vulnerability.id} ${vulnerability.title} (${vulnerability.severity}${score}${cve})${range} — ${vulnerabilityFix(type, slug, vulnerability.fixed_in ?? null)}`;
+  return `${componentLabel(type, slug)} ${version ?? "(version unknown)"}: ${vulnerability.id} ${vulnerability.title} (${vulnerability.severity}${score}${cve})${range} — ${vulnerabilityFix(type, slug, vulnerability.fixed_in ?? null, vulnerability.unfixed)}`;
 }
 function describeVulnerabilityChange(change) {
   return describeVulnerability(change.component_type, change.slug, change.version, change.vulnerability);
@@ -20671,8 +20763,10 @@ var PROBLEMS = {
     status: 422,
     title: "This Idempotency-Key was used with a different request"
   },
+  webhook_limit_reached: { status: 422, title: "The account has as many webhooks as it may" },
   rate_limited: { status: 429, title: "Too many requests" },
   internal_error: { status: 500, title: "Internal server error" },
+  webhooks_unavailable: { status: 501, title: "Webhooks are not set up on this service" },
   unavailable: { status: 503, title: "Service unavailable" },
   overloaded: { status: 503, title: "Too many analyses are waiting" }
 };
@@ -22134,6 +22228,13 @@ function invocation(report) {
     level: report.status === "completed" ? "warning" : "error",
     message: { text: plainText(oneLine(`${error.stage} (${error.kind}): ${error.message}`)) }
   }));
+  const vulnerabilityData = vulnerabilityDataNotice(report);
+  if (vulnerabilityData) {
+    notes.unshift({
+      level: "warning",
+      message: { text: plainText(oneLine(`${vulnerabilityData.title}: ${vulnerabilityData.message}`)) }
+    });
+  }
   if (report.status === "completed") {
     return { executionSuccessful: true, ...times, ...notes.length > 0 ? { toolExecutionNotifications: notes } : {} };
   }
@@ -22222,7 +22323,8 @@ ${siteLine}`)
       status: report.status,
       site,
       score: report.summary?.score ?? null,
-      grade: report.summary?.grade ?? null
+      grade: report.summary?.grade ?? null,
+      vulnerability_data: report.intel?.vulnerability_data?.status ?? null
     }
   };
   return { $schema: "https://json.schemastore.org/sarif-2.1.0.json", version: "2.1.0", runs: [run] };
@@ -22326,6 +22428,10 @@ async function check(client, request, events, wait = waitForSite) {
   const notWordPress = notWordPressNotice(report);
   if (notWordPress)
     events.warn(notWordPress, "wpreport: not WordPress");
+  const vulnerabilityData = vulnerabilityDataNotice(report);
+  if (vulnerabilityData) {
+    events.warn(oneLine(`${report.final_url ?? report.url}: ${vulnerabilityData.message}`, 1000), `wpreport: ${vulnerabilityData.title.toLowerCase()}`);
+  }
   const query = diffQuery(request.diffOptions);
   const preferRef = request.baseline === "last-passing" ? defaultBranchRef(request.env) : undefined;
   if (preferRef !== undefined)
@@ -22348,6 +22454,7 @@ async function check(client, request, events, wait = waitForSite) {
     diff,
     links: { report: reportUrl(request.apiUrl, report.id), api: reportApiUrl(request.apiUrl, report.id) },
     notWordPress,
+    vulnerabilityData,
     failing: diff.base_id ? [] : failingChecks(report),
     timing: { requested, received }
   };
@@ -22380,6 +22487,9 @@ function renderText(report, result, failOn, reportUrl) {
   lines.push(`baseline (${result.baseline.rule}): ${result.baseline.reason}`);
   if (reportUrl)
     lines.push(`full report: ${reportUrl}`);
+  const vulnerabilityData = vulnerabilityDataNotice(report);
+  if (vulnerabilityData)
+    lines.push(`  ! ${vulnerabilityData.title}: ${vulnerabilityData.message}`);
   for (const reason of result.verdict.reasons)
     lines.push(`  ✗ ${reason}`);
   for (const warning of result.verdict.warnings)

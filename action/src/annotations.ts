@@ -4,8 +4,9 @@
  * warning and 10 notice annotations per step and drops the rest, so the most severe come
  * first, whatever does not fit is grouped into one last annotation of that level, and one
  * slot is kept free for what the step writes after them: the verdict (`core.setFailed` is an
- * error annotation, the last thing a failing step prints) and the run's own warning (the site
- * is not WordPress, or did not answer in time).
+ * error annotation, the last thing a failing step prints) and the run's own warnings (the site
+ * is not WordPress, or did not answer in time; the report had no or incomplete vulnerability
+ * data).
  */
 import {
   type AssertionResult,
@@ -32,8 +33,11 @@ const LEVEL: Record<Severity, Level> = {
 };
 /** GitHub shows this many annotations of each level per step. */
 export const GITHUB_ANNOTATIONS_PER_LEVEL = 10;
-/** Slots per level kept for annotations written after these: the verdict, the run's own warning. */
-export const RESERVED: Record<Level, number> = { error: 1, warning: 1, notice: 0 };
+/**
+ * Slots per level kept for annotations written after these: the verdict, and the run's own
+ * warnings (the site is not WordPress or did not answer in time; no vulnerability data).
+ */
+export const RESERVED: Record<Level, number> = { error: 1, warning: 2, notice: 0 };
 
 export interface Annotation {
   level: Level;

@@ -8,6 +8,8 @@ import { ApiError, type GenerateReportInput, idempotencyKeyFor, type WpreportCli
 import { type Diff, failingChecks } from "../../shared/diff.ts";
 import { type Baseline, diffQuery, type ParsedDiffOptions } from "../../shared/diff-options.ts";
 import type { AnalysisMode, Check, Report, ReportMetadata } from "../../shared/report.ts";
+import { oneLine } from "../../shared/untrusted-text.ts";
+import { type VulnerabilityDataNotice, vulnerabilityDataNotice } from "../../shared/vulnerability-data.ts";
 import { defaultBranchRef } from "./default-branch.ts";
 import { reportApiUrl, reportUrl } from "./links.ts";
 import { notWordPressNotice } from "./notices.ts";
@@ -53,6 +55,8 @@ export interface CheckResult {
   links: { report: string; api: string };
   /** The report's own statement that the site is not WordPress (notices.ts), or null. */
   notWordPress: string | null;
+  /** The report's statement that no vulnerability source answered, or not for every component; null when complete. */
+  vulnerabilityData: VulnerabilityDataNotice | null;
   /** Without a baseline nothing is a regression: the checks failing now, most severe first (else empty). */
   failing: Check[];
   /** Epoch ms around the report request: the service's share of the run's time. */
@@ -105,6 +109,14 @@ export async function check(
   events.reported(report, replayed);
   const notWordPress = notWordPressNotice(report);
   if (notWordPress) events.warn(notWordPress, "wpreport: not WordPress");
+  // "No known vulnerability" must not be read into a report where no source answered.
+  const vulnerabilityData = vulnerabilityDataNotice(report);
+  if (vulnerabilityData) {
+    events.warn(
+      oneLine(`${report.final_url ?? report.url}: ${vulnerabilityData.message}`, 1_000),
+      `wpreport: ${vulnerabilityData.title.toLowerCase()}`,
+    );
+  }
 
   // The service decides the baseline (its one rule) and compares with its one engine; on a
   // pull request it prefers the default branch's passing reports.
@@ -137,6 +149,7 @@ export async function check(
     diff,
     links: { report: reportUrl(request.apiUrl, report.id), api: reportApiUrl(request.apiUrl, report.id) },
     notWordPress,
+    vulnerabilityData,
     failing: diff.base_id ? [] : failingChecks(report),
     timing: { requested, received },
   };

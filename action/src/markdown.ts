@@ -16,6 +16,7 @@ import {
 import { formatMetricPair, formatMetricValue } from "../../shared/metrics.ts";
 import type { Check, Report } from "../../shared/report.ts";
 import { oneLine } from "../../shared/untrusted-text.ts";
+import { vulnerabilityDataNotice } from "../../shared/vulnerability-data.ts";
 
 /** Escapes site text for GitHub-flavoured markdown (tables included). */
 export function md(text: string | number | null | undefined, max = 200): string {
@@ -139,6 +140,10 @@ export function renderMarkdown(
       `> ⚠️ The site answered with a ${md(report.hosting.waf ?? "firewall")} challenge instead of its homepage; nothing else could be analysed.`,
       "",
     );
+  }
+  const vulnerabilityData = vulnerabilityDataNotice(report);
+  if (vulnerabilityData) {
+    lines.push(`> ⚠️ **${vulnerabilityData.title}.** ${md(vulnerabilityData.message, 1_000)}`, "");
   }
   if (report.wordpress?.detected === false && !report.hosting?.blocked_by_waf) {
     const stack = (report.hosting?.stack ?? []).map((item) => `${item.name}${item.version ? ` ${item.version}` : ""}`);
@@ -272,7 +277,9 @@ export function renderOverview(sites: SiteOutcome[]): string {
     const result = site.error !== undefined ? "❗ error" : site.diff?.verdict.result === "pass" ? "✅ pass" : "❌ fail";
     const score = site.report?.summary ? `${site.report.summary.score} (${site.report.summary.grade})` : "—";
     const report = site.report && site.reportUrl ? `[${md(site.report.id)}](${site.reportUrl})` : "—";
-    const detail = site.error !== undefined ? ` ${md(site.error, 300)}` : "";
+    const notice = site.report ? vulnerabilityDataNotice(site.report) : null;
+    const detail =
+      site.error !== undefined ? ` ${md(site.error, 300)}` : notice ? ` · ⚠️ ${notice.title.toLowerCase()}` : "";
     lines.push(
       `| ${md(site.url, 300)} | ${result}${detail} | ${score} | ${site.diff?.base_id ? md(site.diff.base_id) : "none"} | ${report} |`,
     );

@@ -13,6 +13,7 @@ import {
 } from "../../shared/diff.ts";
 import type { Report } from "../../shared/report.ts";
 import { withoutControls } from "../../shared/untrusted-text.ts";
+import { vulnerabilityDataNotice } from "../../shared/vulnerability-data.ts";
 
 function vulnerabilityLines(title: string, changes: VulnerabilityChange[]): string[] {
   if (changes.length === 0) return [];
@@ -45,6 +46,8 @@ export function renderText(report: Report, result: Diff, failOn: string, reportU
   );
   lines.push(`baseline (${result.baseline.rule}): ${result.baseline.reason}`);
   if (reportUrl) lines.push(`full report: ${reportUrl}`);
+  const vulnerabilityData = vulnerabilityDataNotice(report);
+  if (vulnerabilityData) lines.push(`  ! ${vulnerabilityData.title}: ${vulnerabilityData.message}`);
   for (const reason of result.verdict.reasons) lines.push(`  ✗ ${reason}`);
   for (const warning of result.verdict.warnings) lines.push(`  ! ${warning}`);
   for (const pattern of result.assertions.unmatched)

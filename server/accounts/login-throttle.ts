@@ -13,8 +13,22 @@
  * - Per account, all addresses: from `accountSoftLimit` failures on (a guess spread over
  *   many addresses), each failure starts a cooldown before the next attempt, from
  *   `backoffBaseSeconds` doubling up to `maxBackoffSeconds`, and only one attempt at a time
- *   is checked. A browser that logged in to the account before (or signed it up, or changed
- *   its password) carries a device cookie and skips this; others wait at most a minute.
+ *   is checked — except an address's first `freshAddressAttempts` attempts on the account
+ *   in the window, which never wait for it.
+ *
+ * Why the exception: the cooldown admits one check at a time for the whole account, and an
+ * attacker who tries every half second from a few addresses takes that one check every
+ * time it opens — the owner, typing once, was refused for minutes (issue 21, row 6). An
+ * address that has not failed on the account is not part of that attack; its first tries
+ * are checked at once. So the owner in a new browser, on an address of their own, waits
+ * for nothing; a known browser (device cookie) skips the cooldown from any address. What
+ * it costs: a guess spread over N addresses gets `freshAddressAttempts` checks per address
+ * and window past the soft limit (2N per 15 minutes), plus one per cooldown.
+ *
+ * A client whose address says nothing (`address` undefined: a same-host proxy's peer
+ * without TRUST_PROXY, see throttleClient) is counted by the account only: per-address
+ * limits would be one limit for everybody behind the proxy, and it gets no fresh-address
+ * exception (it could be anyone).
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import ipaddr from "ipaddr.js";
@@ -27,6 +41,8 @@ export interface LoginPolicy {
   accountSoftLimit: number;
   backoffBaseSeconds: number;
   maxBackoffSeconds: number;
+  /** Attempts per address and account in the window that never wait for the account's cooldown. */
+  freshAddressAttempts: number;
 }
 
 export const LOGIN_POLICY: LoginPolicy = {
@@ -36,6 +52,7 @@ export const LOGIN_POLICY: LoginPolicy = {
   accountSoftLimit: 10,
   backoffBaseSeconds: 5,
   maxBackoffSeconds: 60,
+  freshAddressAttempts: 2,
 };
 
 export interface LoginRefusal {
@@ -55,16 +72,27 @@ export class LoginThrottle {
    * Call `succeeded` after a right password (the attempt is taken back) or `failed` after a
    * wrong one; a refused attempt needs neither.
    */
-  async attempt(account: string, address: string, trustedDevice: boolean): Promise<LoginRefusal | undefined> {
+  async attempt(
+    account: string,
+    address: string | undefined,
+    trustedDevice: boolean,
+  ): Promise<LoginRefusal | undefined> {
     const { policy } = this;
-    const byAddress = await this.limiter.count(`login:fail:ip:${address}`, policy.windowMs);
-    if (byAddress.count > policy.perAddress) return { scope: "address", retryAfterSeconds: seconds(byAddress.resetMs) };
-    if (!account) return undefined;
-    const pair = await this.limiter.count(`login:fail:pair:${account}:${address}`, policy.windowMs);
-    if (pair.count > policy.perAccountAddress) return { scope: "address", retryAfterSeconds: seconds(pair.resetMs) };
-    if (trustedDevice) return undefined;
+    let pairCount = Number.POSITIVE_INFINITY;
+    if (address !== undefined) {
+      const byAddress = await this.limiter.count(`login:fail:ip:${address}`, policy.windowMs);
+      if (byAddress.count > policy.perAddress)
+        return { scope: "address", retryAfterSeconds: seconds(byAddress.resetMs) };
+      if (!account) return undefined;
+      const pair = await this.limiter.count(`login:fail:pair:${account}:${address}`, policy.windowMs);
+      if (pair.count > policy.perAccountAddress) return { scope: "address", retryAfterSeconds: seconds(pair.resetMs) };
+      pairCount = pair.count;
+    }
+    if (!account || trustedDevice) return undefined;
     const failures = (await this.limiter.peek(`login:fail:account:${account}`)).count;
     if (failures < policy.accountSoftLimit) return undefined;
+    // An address new to this account: its first tries are not part of the spread guess.
+    if (pairCount <= policy.freshAddressAttempts) return undefined;
     const cooldown = await this.limiter.peek(`login:cooldown:${account}:${failures}`);
     if (cooldown.count > 0) return { scope: "account", retryAfterSeconds: seconds(cooldown.resetMs) };
     // Past the soft limit, one attempt per failure count: parallel guesses queue behind it.
@@ -73,7 +101,8 @@ export class LoginThrottle {
   }
 
   /** The password was right: this attempt does not count against the address or the pair. */
-  async succeeded(account: string, address: string): Promise<void> {
+  async succeeded(account: string, address: string | undefined): Promise<void> {
+    if (address === undefined) return;
     await this.limiter.uncount(`login:fail:ip:${address}`);
     if (account) await this.limiter.uncount(`login:fail:pair:${account}:${address}`);
   }

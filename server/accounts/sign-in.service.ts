@@ -81,15 +81,16 @@ export class SignInService {
     return { ok: true, accountId: account.id, device: deviceCookieValue(account.id, passwordHash) };
   }
 
+  /** `address`: the client's address, undefined when it cannot be told apart (throttleClient). */
   async signIn(input: {
     email: string;
     password: string;
-    address: string;
+    address: string | undefined;
     device: string | undefined;
   }): Promise<SignInResult> {
     const email = normaliseEmail(input.email) ?? "";
     const credentials = email ? await this.auth.credentials(email) : undefined;
-    const address = throttleAddress(input.address);
+    const address = input.address === undefined ? undefined : throttleAddress(input.address);
     const refusal = await this.logins.attempt(email, address, isTrustedDevice(input.device, credentials));
     if (refusal) return { ok: false, reason: "throttled", ...refusal };
     const ok = credentials?.passwordHash
@@ -116,13 +117,13 @@ export class SignInService {
     email: string;
     current: string;
     password: string;
-    address: string;
+    address: string | undefined;
     device: string | undefined;
   }): Promise<PasswordChangeResult> {
     const { accountId, email } = input;
     const currentHash = await this.auth.passwordHash(accountId);
     const hasPassword = currentHash !== null;
-    const address = throttleAddress(input.address);
+    const address = input.address === undefined ? undefined : throttleAddress(input.address);
     const trusted = isTrustedDevice(input.device, { accountId, passwordHash: currentHash });
     const refusal = await this.logins.attempt(email, address, trusted);
     if (refusal) return { ok: false, reason: "throttled", retryAfterSeconds: refusal.retryAfterSeconds, hasPassword };

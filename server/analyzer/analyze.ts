@@ -17,6 +17,8 @@ import type { Report, ThemeInfo } from "../../shared/report.ts";
 import type { Artifacts } from "./artifacts.ts";
 import { runAudits } from "./audit/index.ts";
 import { enumeratedPlugins, installedThemes } from "./detect/enumerated.ts";
+import type { NameLookup } from "./detect/finders/directory.ts";
+import { askNames } from "./detect/finders/names-question.ts";
 import { detectHosting } from "./detect/hosting.ts";
 import { detectPlugins } from "./detect/plugins.ts";
 import { detectSitePaths } from "./detect/site-paths.ts";
@@ -36,7 +38,7 @@ import type { Detected, Facts } from "./facts.ts";
 import { type ClientLimits, DEFAULT_CLIENT_LIMITS, SafeClient } from "./fetch/safe-client.ts";
 import type { TargetPolicy } from "./fetch/target-policy.ts";
 import { gather } from "./gather/gather.ts";
-import { applyIntel, emptyIntel, type Intel, type IntelLookup, intelQuery } from "./intel/index.ts";
+import { applyIntel, COMPLETE_COVERAGE, emptyIntel, type Intel, type IntelLookup, intelQuery } from "./intel/index.ts";
 import { summarise } from "./score.ts";
 
 export type AnalysisResult = Pick<
@@ -57,6 +59,7 @@ export type AnalysisResult = Pick<
   | "mode"
   | "enumeration"
   | "installed_themes"
+  | "target_limits"
 >;
 
 export interface AnalyzeOptions {
@@ -71,6 +74,13 @@ export interface AnalyzeOptions {
   intel?: Intel | IntelLookup;
   /** Aggressive mode: the enumeration's candidates and budgets (enumeration/plan.ts). Passive when absent. */
   enumerate?: EnumerationPlan;
+  /**
+   * The WordPress.org names index, asked about every name the site shows (the service's
+   * database; detect/finders/names-question.ts): once the homepage is in, and after gather for
+   * what the probes added. Without it, names map only through the signature table and the
+   * site's own readmes.
+   */
+  names?: NameLookup;
 }
 
 export async function analyze(url: string, options: AnalyzeOptions, signal: AbortSignal): Promise<AnalysisResult> {
@@ -81,7 +91,9 @@ export async function analyze(url: string, options: AnalyzeOptions, signal: Abor
     options.userAgent,
     options.limits ?? DEFAULT_CLIENT_LIMITS,
   );
-  const artifacts = await gather(url, client);
+  const artifacts = await gather(url, client, { names: options.names, signal });
+  // What the probes added (REST namespaces, redirects' credit headers), if anything new.
+  if (options.names) await askNames(artifacts, options.names, signal);
   if (options.enumerate) await enumerateComponents(client, artifacts, options.enumerate, signal);
   const detected = detect(artifacts);
   const source = options.intel ?? emptyIntel();
@@ -90,13 +102,25 @@ export async function analyze(url: string, options: AnalyzeOptions, signal: Abor
     intel = typeof source === "function" ? await source(intelQuery(detected)) : source;
   } catch (error) {
     // The site's report still stands without component data; the checks then skip.
-    artifacts.errors.push({
-      stage: "intel",
-      kind: "intel_unavailable",
-      message: `Latest versions and known vulnerabilities could not be looked up: ${(error as Error).message}`,
-    });
+    const reason = (error as Error).message.replace(/\.+$/, "");
+    const message = `Latest versions and known vulnerabilities could not be looked up: ${reason}`;
+    artifacts.errors.push({ stage: "intel", kind: "intel_unavailable", message });
+    intel = emptyIntel(
+      `${message}: the known vulnerabilities of its components are unknown, and an empty list does not mean there are none.`,
+    );
   }
-  return resultFrom(detected, intel);
+  const result = resultFrom(detected, intel);
+  // The pace is the analyzer's part of the per-target limits; the worker adds the rest.
+  if (client.pace > 0) {
+    result.target_limits = {
+      host: new URL(url).hostname,
+      hit: client.pacedRequests > 0 ? ["requests_per_second"] : [],
+      waited_ms: 0,
+      requests_per_second: client.pace,
+      aggressive_requests: options.enumerate ? options.enumerate.maxRequests : null,
+    };
+  }
+  return result;
 }
 
 /** Aggressive mode: enumeration of what passive detection did not find, on WordPress sites only. */
@@ -109,7 +133,7 @@ async function enumerateComponents(
   artifacts.mode = "aggressive";
   // Only what enumeration needs to know of passive detection: where WordPress is, and what it found.
   if (isChallengePage(artifacts.homepage)) return;
-  const paths = detectSitePaths(artifacts.homepage);
+  const paths = detectSitePaths(artifacts);
   const wordpress = detectWordPress(artifacts, paths);
   if (!wordpress.detected) {
     artifacts.errors.push({
@@ -135,7 +159,7 @@ const activeThemes = (theme: ThemeInfo | null) => (theme ? [theme, ...(theme.par
 
 /** Detect stage: components, hosting and users from the artifacts. */
 export function detect(artifacts: Artifacts): Detected {
-  const paths = detectSitePaths(artifacts.homepage);
+  const paths = detectSitePaths(artifacts);
   const hosting = detectHosting(artifacts);
   const wordpress = detectWordPress(artifacts, paths);
   const isWordPress = wordpress.detected;
@@ -176,7 +200,11 @@ export function buildResult(artifacts: Artifacts, intel: Intel = emptyIntel()): 
   return resultFrom(detect(artifacts), intel);
 }
 
-function resultFrom(found: Detected, intel: Intel): AnalysisResult {
+function resultFrom(found: Detected, given: Intel): AnalysisResult {
+  // Nothing detected to look up (not WordPress): no source was needed, so none is missing.
+  const query = intelQuery(found);
+  const nothingToCheck = !query.wordpress && query.plugins.length === 0 && query.themes.length === 0;
+  const intel = nothingToCheck ? { ...given, coverage: COMPLETE_COVERAGE } : given;
   // Intel fills latest_version/outdated/vulnerabilities before the audits read them.
   const detected = applyIntel(found, intel);
   const { artifacts } = detected;
@@ -188,7 +216,7 @@ function resultFrom(found: Detected, intel: Intel): AnalysisResult {
     theme: detected.theme,
     plugins: detected.plugins,
     hosting: detected.hosting,
-    intel: { sources: intel.sources },
+    intel: { sources: intel.sources, vulnerability_data: intel.coverage },
     mode: artifacts.mode ?? "passive",
     enumeration: artifacts.enumeration ?? null,
     installed_themes: detected.installedThemes,

@@ -4,6 +4,7 @@
  * saved artifacts (test/analyzer/artifacts/*.json) without a network.
  */
 import type { AnalysisMode, EnumerationSummary, Redirect, ReportError, TimingRow } from "../../shared/report.ts";
+import type { DirectoryAnswer } from "./detect/finders/directory.ts";
 import type { ProbeKey } from "./gather/probes.ts";
 
 export interface HttpArtifact {
@@ -37,7 +38,7 @@ export interface HomepageArtifact extends HttpArtifact {
 }
 
 /**
- * A same-site asset from the sample. Fetched with GET, not HEAD: compressed responses are
+ * An asset of the site (its origin or an asset origin) from the sample. Fetched with GET, not HEAD: compressed responses are
  * usually chunked without Content-Length, so only reading the body tells their size.
  */
 export interface AssetArtifact {
@@ -70,6 +71,11 @@ export interface Artifacts {
   mode?: AnalysisMode;
   /** What aggressive enumeration did, when it ran (enumeration/enumerate.ts). */
   enumeration?: EnumerationSummary;
+  /**
+   * What the WordPress.org names index said about the names and slugs this site shows
+   * (detect/finders/names-question.ts); absent when it was not asked.
+   */
+  directory?: DirectoryAnswer;
 }
 
 /** Every probe answer, in key order. */

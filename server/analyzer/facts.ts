@@ -18,6 +18,7 @@ import type {
   SecurityInfo,
   SeoInfo,
   ThemeInfo,
+  VulnerabilityData,
   WordPressInfo,
 } from "../../shared/report.ts";
 import type { Artifacts } from "./artifacts.ts";
@@ -29,8 +30,10 @@ import type { PageResource } from "./parse/urls.ts";
 
 /** What the audits need to know about the component intelligence itself. */
 export interface IntelFacts {
-  /** A vulnerability source is loaded: no advisory for a component means none is known. */
+  /** A vulnerability source answered: no advisory for a checked component means none is known. */
   vulnerabilityData: boolean;
+  /** Which components no source checked, and the statement the checks and readers show. */
+  coverage: VulnerabilityData;
   sources: IntelSource[];
 }
 
@@ -76,6 +79,8 @@ export interface HomepageFacts {
 export interface ProbeAnswer {
   /** The URL that answered (after redirects when the probe follows them). */
   url: string;
+  /** The URL asked (before any redirect): where the probe went (detect/site-paths.ts, askedAt). */
+  asked: string;
   status: number;
   /** The Location header, as sent, when there was one. */
   location?: string;

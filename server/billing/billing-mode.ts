@@ -10,14 +10,9 @@ export function announceBillingMode(config: Pick<Config, "billingMode" | "public
         { public_base_url: config.publicBaseUrl },
       );
       return;
-    case "local":
-      logger.info(
-        "billing: test mode for browsers on this machine only (PUBLIC_BASE_URL and Stripe are not set); other users cannot change their plan",
-      );
-      return;
     case "off":
       logger.warn(
-        "billing is not configured (no STRIPE_* settings): users cannot change their plan; set plans with `npm run cli -- plan set`",
+        "billing is not configured (no STRIPE_* settings): users cannot change their plan; set plans with `npm run cli -- plan set`, or try the plans with BILLING_MODE=test (never on a server others reach)",
       );
       return;
     case "stripe":

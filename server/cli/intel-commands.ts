@@ -6,6 +6,9 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Config } from "../config.ts";
 import type { Sql } from "../db/database.ts";
+import { DirectoryStore } from "../intel/directory/directory.store.ts";
+import { importDirectoryFile } from "../intel/directory/directory-import.ts";
+import { DirectoryRefresher } from "../intel/directory/directory-refresh.ts";
 import { importIntelFile, importWordfenceFile } from "../intel/importer.ts";
 import { IntelStore } from "../intel/intel.store.ts";
 import { LatestVersions } from "../intel/latest-versions.ts";
@@ -16,7 +19,8 @@ import { SERVICE_USER_AGENT } from "../version.ts";
 import type { CliIO, ParsedArgs } from "./commands.ts";
 import { UsageError } from "./commands.ts";
 
-const SOURCES = ["file", "wordfence"] as const;
+const SOURCES = ["file", "wordfence", "names"] as const;
+const TYPES = ["plugin", "theme"] as const;
 
 export async function runIntelCommand(
   sql: Sql,
@@ -37,12 +41,28 @@ export async function runIntelCommand(
       const resolved = path.resolve(file);
       if (!existsSync(resolved)) throw new UsageError(`no file ${resolved}`);
       const started = performance.now();
+      if (source === "names") {
+        const type = args.flags.type ?? "plugin";
+        if (typeof type !== "string" || !(TYPES as readonly string[]).includes(type)) {
+          throw new UsageError(`--type must be one of ${TYPES.join(", ")}`);
+        }
+        const names = await importDirectoryFile(
+          new DirectoryStore(sql),
+          resolved,
+          type as (typeof TYPES)[number],
+          !config?.databaseUrl,
+        );
+        const seconds = ((performance.now() - started) / 1000).toFixed(1);
+        const counts = Object.entries(names).map(([kind, count]) => `${count} ${kind} names`);
+        io.err(`Imported ${counts.join(" and ")} from ${resolved} in ${seconds} s.`);
+        return;
+      }
       const result =
         source === "wordfence" ? await importWordfenceFile(store, resolved) : await importIntelFile(store, resolved);
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       io.err(
         result.imported
-          ? `Imported ${result.records - result.skipped} records (${result.rows} component entries, ${result.skipped} skipped) from ${resolved} as source ${result.source} in ${seconds} s.`
+          ? `Imported ${result.records - result.skipped} records (${result.rows} component entries, ${result.skipped} skipped${result.capped > 0 ? `, ${result.capped} larger than a record's caps, imported in part` : ""}) from ${resolved} as source ${result.source} in ${seconds} s.`
           : `${resolved} is already the served ${result.source} data; nothing changed.`,
       );
       return;
@@ -50,7 +70,23 @@ export async function runIntelCommand(
     case "status": {
       const sources = await store.sources();
       if (args.flags.json === true) {
-        io.out(JSON.stringify(sources));
+        // The names index's rows in the sources' shape, so that the list stays one list.
+        const names = (await new DirectoryStore(sql).sources()).map((row) => ({
+          id: `names:${row.component_type}s`,
+          generation: row.generation,
+          as_of: row.updated_through,
+          fetched_at: row.fetched_at,
+          etag: row.etag,
+          last_modified: row.last_modified,
+          content_sha256: null,
+          record_count: row.record_count,
+          attribution: null,
+          checked_at: row.checked_at,
+          last_error: row.last_error,
+          importing: row.importing,
+          origin: row.origin,
+        }));
+        io.out(JSON.stringify([...sources, ...names]));
         return;
       }
       if (sources.length === 0) io.err("No intel source has been imported or fetched yet.");
@@ -60,6 +96,23 @@ export async function runIntelCommand(
           `${row.id.padEnd(10)} ${row.generation ? `${String(row.record_count).padStart(6)} records` : "   no data     "}  as of ${date(row.as_of)}  fetched ${date(row.fetched_at)}  checked ${date(row.checked_at)}${row.importing ? "  (importing)" : ""}`,
         );
         if (row.last_error) io.out(`           last error: ${row.last_error}`);
+      }
+      const names = await new DirectoryStore(sql).sources();
+      for (const row of names) {
+        const date = (value: Date | null) => (value ? new Date(value).toISOString() : "never");
+        const label = `names:${row.component_type}s`.padEnd(14);
+        io.out(
+          `${label} ${row.generation ? `${String(row.record_count).padStart(6)} names  ` : "   no data     "}  from ${row.origin ?? "-"}  fetched ${date(row.fetched_at)}  checked ${date(row.checked_at)}${row.importing ? "  (importing)" : ""}`,
+        );
+        if (row.last_error) io.out(`               last error: ${row.last_error}`);
+      }
+      // WPVulnerability is asked on demand: its cache, not an import.
+      const wpv = await store.wpvulnerabilitySummary();
+      if (wpv.answered + wpv.failing > 0) {
+        io.out(
+          `wpvulnerability ${String(wpv.answered).padStart(6)} components cached  last answer ${wpv.last_answer ? new Date(wpv.last_answer).toISOString() : "never"}${wpv.failing > 0 ? `  ${wpv.failing} failing` : ""}`,
+        );
+        if (wpv.last_error) io.out(`           last error: ${wpv.last_error}`);
       }
       return;
     }
@@ -72,6 +125,12 @@ export async function runIntelCommand(
         config.intel,
         SERVICE_USER_AGENT,
         silentLogger,
+        new DirectoryRefresher(
+          new DirectoryStore(sql),
+          config.intel.wporgApiUrl ?? null,
+          SERVICE_USER_AGENT,
+          silentLogger,
+        ),
       );
       const outcomes = await refresher.refreshAll();
       for (const outcome of outcomes) {

@@ -115,14 +115,19 @@ function isOwnHostName(hostname: string): boolean {
 }
 
 /**
- * A request from a browser on this very machine: a loopback peer, a loopback Host, and no
- * sign of a proxy in between (a same-host reverse proxy would make every client look local).
+ * The address the log-in throttle may count a client by, or undefined when the peer says
+ * nothing about who the client is. Without TRUST_PROXY, a peer of 127.0.0.1 or ::1 is where a
+ * reverse proxy on this machine connects from (nginx with a bare `proxy_pass` adds no
+ * X-Forwarded-For): every client behind it has that one address, and counting it would make
+ * one throttle for everybody — an attacker's guesses would lock out every user. Other
+ * addresses, 127.0.0.2 and up included, are clients of their own.
  */
-export function isLocalRequest(request: Request, clientIp: string): boolean {
-  const proxied = ["x-forwarded-for", "forwarded", "via"].some((name) => request.headers.has(name));
-  const host = request.headers.get("host") ?? "";
-  const hostname = host.replace(/:\d+$/, "");
-  return !proxied && isLoopbackHost(clientIp) && hostname !== "" && isLoopbackHost(hostname);
+export function throttleClient(clientIp: string, trustedProxies: number): string | undefined {
+  if (trustedProxies > 0) return clientIp;
+  const bare = clientIp.replace(/^\[(.*)\]$/, "$1");
+  if (!ipaddr.isValid(bare)) return undefined;
+  const address = ipaddr.process(bare).toString();
+  return address === "127.0.0.1" || address === "::1" ? undefined : address;
 }
 
 /** True for 127.0.0.0/8, ::1 and localhost names: someone on this very machine. */

@@ -47,7 +47,10 @@ export const RESPONSE_HEADERS = {
     schema: { type: "integer", minimum: 0 },
   },
   "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "integer", minimum: 0 } },
-  Location: { description: "Absolute URL of the report", schema: { type: "string", format: "uri" } },
+  Location: {
+    description: "Absolute URL of what the request made: the report, the webhook, the delivery",
+    schema: { type: "string", format: "uri" },
+  },
   "Idempotent-Replayed": {
     description: "Present when the answer is the stored result of an earlier request with this Idempotency-Key",
     schema: { type: "string", enum: ["true"] },
@@ -112,6 +115,7 @@ export const API_TAGS = {
   Reports: "Generate reports, read them (JSON or SARIF), list them and compare two",
   Portfolio: "Your sites with their grades and trends, which sites run a component, and monthly client reports",
   Account: "Your plan, quota and rate limit",
+  Webhooks: "Signed deliveries of events to your endpoints: subscribe, test, rotate secrets, read the delivery log",
   Schema: "Machine-readable descriptions of the API and the report",
   Operations: "Liveness and readiness probes for load balancers and orchestrators",
 } as const;

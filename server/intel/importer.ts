@@ -17,6 +17,8 @@ export interface ImportResult {
   records: number;
   rows: number;
   skipped: number;
+  /** Records larger than a cap (capped-records.ts): imported with what fitted. */
+  capped: number;
   as_of: Date | null;
 }
 
@@ -60,12 +62,14 @@ export async function importWordfenceFeed(
   let records = 0;
   let rowCount = 0;
   let skipped = 0;
+  let capped = 0;
   let newest: Date | null = null;
   const notices = new Map<string, CopyrightNotice>();
   let batch: AdvisoryRow[] = [];
   try {
-    for await (const { key, value } of readFeed(hashing(bytes, hash))) {
+    for await (const { key, value, capped: overCap } of readFeed(hashing(bytes, hash))) {
       records++;
+      if (overCap) capped++;
       const record = normalizeRecord(key, value);
       if (record.skipped) skipped++;
       if (record.updated && (!newest || record.updated > newest)) newest = record.updated;
@@ -73,8 +77,12 @@ export async function importWordfenceFeed(
         const id = `${notice.holder}\u0000${notice.notice}`;
         if (!notices.has(id) && notices.size < MAX_NOTICES) notices.set(id, notice);
       }
-      batch.push(...record.rows);
-      if (batch.length >= BATCH) {
+      // One row at a time, and every BATCH rows to the database: a record naming thousands of
+      // components is split over several INSERTs (one INSERT of 300k rows broke the protocol's
+      // 65535-parameter limit).
+      for (const row of record.rows) {
+        batch.push(row);
+        if (batch.length < BATCH) continue;
         rowCount += batch.length;
         await session.addAdvisories(batch);
         batch = [];
@@ -102,7 +110,7 @@ export async function importWordfenceFeed(
       last_modified: options.lastModified ?? null,
       content_sha256: hash.digest("hex"),
     });
-    return { source: WORDFENCE_SOURCE_ID, imported: true, records, rows: rowCount, skipped, as_of: asOf };
+    return { source: WORDFENCE_SOURCE_ID, imported: true, records, rows: rowCount, skipped, capped, as_of: asOf };
   } catch (error) {
     await session.abort(describeFailure(error)).catch(() => {});
     throw error instanceof IntelImportError ? error : new IntelImportError(describeFailure(error));
@@ -169,7 +177,15 @@ export async function importIntelFile(store: IntelStore, file: string): Promise<
   );
   const records = advisories.length;
   if (served?.generation && served.content_sha256 === sha) {
-    return { source: FILE_SOURCE_ID, imported: false, records, rows: records, skipped: 0, as_of: served.as_of };
+    return {
+      source: FILE_SOURCE_ID,
+      imported: false,
+      records,
+      rows: records,
+      skipped: 0,
+      capped: 0,
+      as_of: served.as_of,
+    };
   }
   const latest: LatestVersionRow[] = entries.flatMap(([type, slug, entry]) =>
     entry.latest_version ? [{ component_type: type, slug, latest_version: entry.latest_version }] : [],
@@ -188,5 +204,5 @@ export async function importIntelFile(store: IntelStore, file: string): Promise<
     await session.abort((error as Error).message).catch(() => {});
     throw error;
   }
-  return { source: FILE_SOURCE_ID, imported: true, records, rows: records, skipped: 0, as_of: asOf };
+  return { source: FILE_SOURCE_ID, imported: true, records, rows: records, skipped: 0, capped: 0, as_of: asOf };
 }

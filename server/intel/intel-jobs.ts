@@ -7,9 +7,9 @@
 import type { PgBoss } from "pg-boss";
 import type { IntelConfig } from "../config.ts";
 import type { Logger } from "../logging/logger.ts";
+import { NAMES_REFRESH_DEADLINE_MS } from "./directory/directory-refresh.ts";
 import type { IntelStore } from "./intel.store.ts";
 import type { IntelRefresher } from "./refresh.ts";
-import { WORDFENCE_SOURCE_ID } from "./source-ids.ts";
 
 export const INTEL_REFRESH_QUEUE = "intel-refresh";
 
@@ -18,8 +18,9 @@ export async function createIntelRefreshQueue(boss: PgBoss, config: IntelConfig)
     policy: "stately",
     retryLimit: 2,
     retryDelay: 300,
-    // A 160 MB download and import, with room to spare; then pg-boss hands it to another worker.
-    expireInSeconds: Math.ceil(config.downloadTimeoutMs / 1000) + 600,
+    // A 160 MB download and import, then the names index (a full listing: ~300 pages), with
+    // room to spare; then pg-boss hands it to another worker.
+    expireInSeconds: Math.ceil((config.downloadTimeoutMs + NAMES_REFRESH_DEADLINE_MS) / 1000) + 600,
     deleteAfterSeconds: 7 * 24 * 3600,
   });
   if (config.refreshCron) {
@@ -33,16 +34,16 @@ export async function createIntelRefreshQueue(boss: PgBoss, config: IntelConfig)
 export async function startIntelRefreshWorker(
   boss: PgBoss,
   refresher: IntelRefresher,
-  store: IntelStore,
+  /** Kept for the callers; whether a first refresh is due is the refresher's to say. */
+  _store: IntelStore,
   config: IntelConfig,
   logger: Logger,
 ): Promise<string> {
   const id = await boss.work(INTEL_REFRESH_QUEUE, { localConcurrency: 1, pollingIntervalSeconds: 30 }, async () => {
     await refresher.refreshAll();
   });
-  const wordfence = await store.source(WORDFENCE_SOURCE_ID);
-  if (config.refreshCron && config.wordfenceApiKey && !wordfence?.generation) {
-    logger.info("intel: no Wordfence data yet, refreshing now");
+  if (config.refreshCron && (await refresher.needsFirstRefresh())) {
+    logger.info("intel: a configured source has no data yet, refreshing now");
     await boss.send(INTEL_REFRESH_QUEUE, {}, { singletonKey: "first" });
     // This process's worker takes it now rather than at its next poll.
     boss.notifyWorker(id);

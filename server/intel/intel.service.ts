@@ -3,17 +3,82 @@
  * advisories from every served source and their latest version (the newest any source
  * knows: an imported file, or WordPress.org), with the sources and their attribution.
  */
-import type { IntelSource } from "../../shared/report.ts";
+import type { IntelSource, UncheckedComponent, VulnerabilityData } from "../../shared/report.ts";
 import type { Intel, IntelComponent, IntelVulnerability } from "../analyzer/intel/data.ts";
 import { FILE_SOURCE_ID } from "../analyzer/intel/data.ts";
 import type { IntelQuery } from "../analyzer/intel/query.ts";
 import { compareVersions } from "../analyzer/intel/versions.ts";
 import type { AdvisoryRow, ComponentType, IntelStore, LatestVersionRow, SourceRow } from "./intel.store.ts";
 import { componentKey, type LatestVersions, queriedComponents } from "./latest-versions.ts";
-import { WORDFENCE_SOURCE_ID, WORDFENCE_SOURCE_NAME, WPORG_SOURCE_ID, WPORG_SOURCE_NAME } from "./source-ids.ts";
+import {
+  WORDFENCE_SOURCE_ID,
+  WORDFENCE_SOURCE_NAME,
+  WPORG_SOURCE_ID,
+  WPORG_SOURCE_NAME,
+  WPVULNERABILITY_ATTRIBUTION,
+  WPVULNERABILITY_SITE_URL,
+  WPVULNERABILITY_SOURCE_ID,
+  WPVULNERABILITY_SOURCE_NAME,
+} from "./source-ids.ts";
+import {
+  type WpvulnerabilityLookups,
+  type WpvulnerabilityResult,
+  wpvulnerabilityComponents,
+} from "./wpvulnerability-lookups.ts";
 
-/** Sources listed first win when two report the same CVE. */
-const SOURCE_ORDER = [WORDFENCE_SOURCE_ID, FILE_SOURCE_ID];
+/** Sources listed first win when two report the same advisory: theirs is the entry shown. */
+const SOURCE_ORDER = [WORDFENCE_SOURCE_ID, FILE_SOURCE_ID, WPVULNERABILITY_SOURCE_ID];
+const rank = (source: string) => {
+  const index = SOURCE_ORDER.indexOf(source);
+  return index === -1 ? SOURCE_ORDER.length : index;
+};
+
+/** A reference URL as two sources may both write it: no query, fragment or trailing slash, lower case. */
+function referenceKey(url: string): string {
+  return url
+    .replace(/[?#].*$/, "")
+    .replace(/\/+$/, "")
+    .toLowerCase();
+}
+
+/**
+ * One component's advisories from every source, one entry per advisory: two entries are the
+ * same advisory when they share a CVE, when one names the other's id, or when they link the
+ * same advisory page. The entry of the first source in SOURCE_ORDER is kept and names them all
+ * (`sources`), with the CVEs and references of both.
+ */
+export function mergeAdvisories(entries: readonly IntelVulnerability[]): IntelVulnerability[] {
+  const ordered = [...entries].sort((a, b) => rank(a.source) - rank(b.source) || a.id.localeCompare(b.id));
+  const merged: IntelVulnerability[] = [];
+  const keysOf = (entry: IntelVulnerability) =>
+    new Set([
+      ...entry.cve.map((cve) => `cve:${cve}`),
+      `id:${entry.id.toLowerCase()}`,
+      ...(entry.aliases ?? []).map((alias) => `id:${alias.toLowerCase()}`),
+      ...entry.references.map((url) => `ref:${referenceKey(url)}`),
+    ]);
+  const keys: Set<string>[] = [];
+  for (const entry of ordered) {
+    const own = keysOf(entry);
+    const index = keys.findIndex((known) => [...own].some((key) => known.has(key)));
+    if (index === -1) {
+      merged.push({ ...entry, sources: [entry.source] });
+      keys.push(own);
+      continue;
+    }
+    const kept = merged[index] as IntelVulnerability;
+    const sources = kept.sources ?? [kept.source];
+    merged[index] = {
+      ...kept,
+      sources: sources.includes(entry.source) ? sources : [...sources, entry.source],
+      cve: [...new Set([...kept.cve, ...entry.cve])],
+      references: [...new Set([...kept.references, ...entry.references])].slice(0, 20),
+      aliases: [...new Set([...(kept.aliases ?? []), entry.id, ...(entry.aliases ?? [])])],
+    };
+    for (const key of own) keys[index]?.add(key);
+  }
+  return merged;
+}
 
 function vulnerabilityOf(row: AdvisoryRow & { source: string }): IntelVulnerability {
   return {
@@ -71,6 +136,8 @@ export class IntelService {
     readonly store: IntelStore,
     readonly latest: LatestVersions,
     private readonly budgetMs: number,
+    /** WPVulnerability's on-demand advisories; null: off. */
+    readonly wpvulnerability: WpvulnerabilityLookups | null = null,
   ) {}
 
   /** Slugs with known vulnerabilities, worst first, for aggressive enumeration's plan; cached like lookups. */
@@ -89,10 +156,13 @@ export class IntelService {
 
   /** The Intel for one report's components (an IntelLookup). Never slower than the budget plus a few queries. */
   lookup = async (query: IntelQuery): Promise<Intel> => {
-    const [sources, wporg] = await Promise.all([this.store.sources(), this.latest.forQuery(query, this.budgetMs)]);
+    const [sources, wporg, wpv] = await Promise.all([
+      this.store.sources(),
+      this.latest.forQuery(query, this.budgetMs),
+      this.wpvulnerability?.forQuery(query, this.budgetMs) ?? Promise.resolve(new Map<string, WpvulnerabilityResult>()),
+    ]);
     const served = sources.filter((source) => source.generation !== null);
     const found = await this.served(query, served);
-    let advisories = found.advisories;
     const fileVersions = found.fileVersions;
     const components = new Map<string, IntelComponent>();
     const entry = (type: ComponentType, slug: string): IntelComponent => {
@@ -105,20 +175,26 @@ export class IntelService {
       return found;
     };
 
-    // Advisories, one per CVE across sources (the first source in SOURCE_ORDER wins).
-    advisories = [...advisories];
-    const rank = (source: string) => {
-      const index = SOURCE_ORDER.indexOf(source);
-      return index === -1 ? SOURCE_ORDER.length : index;
+    // Advisories: the feeds' and WPVulnerability's, one entry per advisory (mergeAdvisories).
+    const byComponent = new Map<string, { type: ComponentType; slug: string; entries: IntelVulnerability[] }>();
+    const add = (type: ComponentType, slug: string, advisories: readonly IntelVulnerability[]) => {
+      const key = componentKey(type, slug);
+      const held = byComponent.get(key) ?? { type, slug, entries: [] };
+      held.entries.push(...advisories);
+      byComponent.set(key, held);
     };
-    advisories.sort((a, b) => rank(a.source) - rank(b.source) || a.id.localeCompare(b.id));
-    const seen = new Set<string>();
-    for (const row of advisories) {
-      const key = componentKey(row.component_type, row.slug);
-      const identity = row.cve.length > 0 ? `${key}|${row.cve[0]}` : `${key}|${row.source}|${row.id}`;
-      if (seen.has(identity)) continue;
-      seen.add(identity);
-      entry(row.component_type, row.slug).vulnerabilities.push(vulnerabilityOf(row));
+    for (const row of found.advisories) add(row.component_type, row.slug, [vulnerabilityOf(row)]);
+    let wpvUsed = false;
+    let wpvOldest: Date | null = null;
+    for (const [type, key] of wpvulnerabilityComponents(query)) {
+      const result = wpv.get(componentKey(type, key));
+      if (result?.status !== "answered") continue;
+      wpvUsed = true;
+      if (!wpvOldest || result.fetched_at < wpvOldest) wpvOldest = result.fetched_at;
+      add(type, type === "wordpress" ? "wordpress" : key, result.advisories);
+    }
+    for (const { type, slug, entries } of byComponent.values()) {
+      entry(type, slug).vulnerabilities.push(...mergeAdvisories(entries));
     }
 
     // Latest version: the newest any source knows.
@@ -146,6 +222,15 @@ export class IntelService {
     }
 
     const reportSources = served.map(sourceInfo);
+    if (wpvUsed) {
+      reportSources.push({
+        id: WPVULNERABILITY_SOURCE_ID,
+        name: WPVULNERABILITY_SOURCE_NAME,
+        as_of: wpvOldest ? (wpvOldest as Date).toISOString() : null,
+        attribution: WPVULNERABILITY_ATTRIBUTION,
+        url: WPVULNERABILITY_SITE_URL,
+      });
+    }
     if (wporgUsed) {
       reportSources.push({
         id: WPORG_SOURCE_ID,
@@ -162,12 +247,25 @@ export class IntelService {
           .map(([key, value]) => [key.slice(type.length + 1), value] as const),
       );
     const file = served.find((source) => source.id === FILE_SOURCE_ID);
+    const wordfence = sources.find((source) => source.id === WORDFENCE_SOURCE_ID);
+    const feedState =
+      wordfence && wordfence.generation === null
+        ? `Wordfence Intelligence has no data yet${wordfence.last_error ? ` (${wordfence.last_error.replace(/\.+$/, "")})` : ""}`
+        : undefined;
+    const coverage = vulnerabilityCoverage(
+      query,
+      served.length > 0,
+      this.wpvulnerability?.enabled ?? false,
+      wpv,
+      feedState,
+    );
     return {
       updated: file?.as_of ? new Date(file.as_of).toISOString().slice(0, 10) : null,
       wordpress: components.get(componentKey("wordpress", "wordpress")) ?? null,
       plugins: byType("plugin"),
       themes: byType("theme"),
-      vulnerabilityData: served.length > 0,
+      vulnerabilityData: coverage.status !== "none",
+      coverage,
       sources: reportSources,
     };
   };
@@ -212,5 +310,66 @@ function collect(
   return {
     advisories: entries.flatMap((entry) => entry?.advisories ?? []),
     fileVersions: entries.flatMap((entry) => entry?.latest ?? []),
+  };
+}
+
+const NOT_CONCLUSIVE = "and an empty list does not mean there are none";
+
+/** How a component is named in the report's statement: "WordPress 6.1.9", "plugin akismet". */
+function componentName(type: ComponentType, key: string): string {
+  return type === "wordpress" ? `WordPress ${key}` : `${type} ${key}`;
+}
+
+/**
+ * Which components no vulnerability source checked, and the report's statement about it.
+ * A served feed (Wordfence, an intel file) covers every component; otherwise each one WPVulnerability
+ * can be asked about (core needs a version) is checked only when it answered.
+ */
+export function vulnerabilityCoverage(
+  query: IntelQuery,
+  feedServed: boolean,
+  wpvulnerabilityOn: boolean,
+  results: ReadonlyMap<string, WpvulnerabilityResult>,
+  /** Why no feed is served when one is configured ("Wordfence Intelligence has no data yet (…)"). */
+  feedState = "Wordfence Intelligence is not configured (WORDFENCE_API_KEY)",
+): VulnerabilityData {
+  if (feedServed) return { status: "complete", message: null, unchecked: [] };
+  const asked = wpvulnerabilityComponents(query);
+  const unchecked: (UncheckedComponent & { name: string })[] = [];
+  for (const [type, key] of asked) {
+    const result = results.get(componentKey(type, key));
+    if (result?.status === "answered") continue;
+    const reason = !wpvulnerabilityOn
+      ? `No vulnerability source is available: ${feedState} and WPVulnerability lookups are off.`
+      : `${(result?.reason ?? "WPVulnerability did not answer").replace(/\.+$/, "")}.`;
+    unchecked.push({
+      type: type === "wordpress" ? "core" : type,
+      slug: type === "wordpress" ? "wordpress" : key,
+      reason,
+      name: componentName(type, key),
+    });
+  }
+  const gaps = unchecked.map(({ name: _name, ...gap }) => gap);
+  if (!wpvulnerabilityOn) {
+    return {
+      status: "none",
+      message: `No vulnerability data source is available on this service: ${feedState} and WPVulnerability lookups are off (WPVULNERABILITY_API_URL=off). The known vulnerabilities of the components are unknown, ${NOT_CONCLUSIVE}.`,
+      unchecked: gaps,
+    };
+  }
+  if (unchecked.length === 0) return { status: "complete", message: null, unchecked: [] };
+  const first = unchecked[0] as UncheckedComponent;
+  if (unchecked.length === asked.length) {
+    return {
+      status: "none",
+      message: `No vulnerability data source answered for this report: ${feedState.replace(/ \(WORDFENCE_API_KEY\)$/, "")} and WPVulnerability did not answer (${first.reason.replace(/\.$/, "")}). The known vulnerabilities of the components are unknown, ${NOT_CONCLUSIVE}.`,
+      unchecked: gaps,
+    };
+  }
+  const named = unchecked.slice(0, 5).map((gap) => gap.name);
+  return {
+    status: "partial",
+    message: `WPVulnerability did not answer for ${unchecked.length} of ${asked.length} components (${named.join(", ")}${unchecked.length > 5 ? ", …" : ""}: ${first.reason.replace(/\.$/, "")}). Their known vulnerabilities are not checked in this report, ${NOT_CONCLUSIVE}.`,
+    unchecked: gaps,
   };
 }

@@ -6,6 +6,7 @@
  * advisory lock: PGlite is a single session, where advisory locks exclude nobody.
  */
 import type { LatestVersionReason, Severity } from "../../shared/report.ts";
+import type { IntelVulnerability } from "../analyzer/intel/data.ts";
 import type { IntelQuery } from "../analyzer/intel/query.ts";
 import type { VersionRange } from "../analyzer/intel/versions.ts";
 import type { Sql } from "../db/database.ts";
@@ -58,6 +59,28 @@ export interface WporgAnswer {
   reason: LatestVersionReason | null;
   fetched_at: Date;
   expires_at: Date;
+}
+
+/** A cached WPVulnerability answer (migration 0011): core by version, plugins and themes by slug. */
+export interface WpvulnerabilityRow {
+  component_type: ComponentType;
+  /** The slug, or core's version. */
+  slug: string;
+  advisories: IntelVulnerability[];
+  known: boolean;
+  updated_at: Date | null;
+  /** When the answer held here arrived; null: it never answered. */
+  fetched_at: Date | null;
+  checked_at: Date;
+  last_error: string | null;
+  expires_at: Date;
+}
+
+/** The components a WPVulnerability lookup asks about: core by its version. */
+export interface WpvulnerabilityKeys {
+  coreVersions: string[];
+  plugins: string[];
+  themes: string[];
 }
 
 /** What a finished import records about itself. */
@@ -246,6 +269,62 @@ export class IntelStore {
       where (component_type = 'wordpress' and slug = 'wordpress' and ${query.wordpress})
          or (component_type = 'plugin' and slug = any(${query.plugins}::text[]))
          or (component_type = 'theme' and slug = any(${query.themes}::text[]))`;
+  }
+
+  async wpvulnerabilityAnswers(keys: WpvulnerabilityKeys): Promise<WpvulnerabilityRow[]> {
+    return this.sql<WpvulnerabilityRow[]>`
+      select component_type, slug, advisories, known, updated_at, fetched_at, checked_at, last_error, expires_at
+      from intel_wpvulnerability
+      where (component_type = 'wordpress' and slug = any(${keys.coreVersions}::text[]))
+         or (component_type = 'plugin' and slug = any(${keys.plugins}::text[]))
+         or (component_type = 'theme' and slug = any(${keys.themes}::text[]))`;
+  }
+
+  /** How WPVulnerability's cache stands, for `intel status`. */
+  async wpvulnerabilitySummary(): Promise<{
+    answered: number;
+    failing: number;
+    last_answer: Date | null;
+    last_error: string | null;
+  }> {
+    const [row] = await this.sql<
+      { answered: number; failing: number; last_answer: Date | null; last_error: string | null }[]
+    >`
+      select count(*) filter (where fetched_at is not null)::int as answered,
+             count(*) filter (where last_error is not null)::int as failing,
+             max(fetched_at) as last_answer,
+             (select last_error from intel_wpvulnerability where last_error is not null
+              order by checked_at desc limit 1) as last_error
+      from intel_wpvulnerability`;
+    return row ?? { answered: 0, failing: 0, last_answer: null, last_error: null };
+  }
+
+  /** A WPVulnerability answer: replaces what was cached, valid for `ttlMs`. */
+  async saveWpvulnerabilityAnswer(
+    answer: Pick<WpvulnerabilityRow, "component_type" | "slug" | "advisories" | "known" | "updated_at">,
+    ttlMs: number,
+  ): Promise<void> {
+    await this.sql`
+      insert into intel_wpvulnerability
+        (component_type, slug, advisories, known, updated_at, fetched_at, checked_at, last_error, expires_at)
+      values (${answer.component_type}, ${answer.slug}, ${this.sql.json(answer.advisories as never)}, ${answer.known},
+              ${answer.updated_at}, now(), now(), null, now() + ${`${ttlMs} milliseconds`}::interval)
+      on conflict (component_type, slug) do update set
+        advisories = excluded.advisories, known = excluded.known, updated_at = excluded.updated_at,
+        fetched_at = excluded.fetched_at, checked_at = excluded.checked_at, last_error = null,
+        expires_at = excluded.expires_at`;
+  }
+
+  /**
+   * A failed WPVulnerability attempt: why, and when to try again. The last good answer, if
+   * any, stays (it is served while it is not too old).
+   */
+  async recordWpvulnerabilityFailure(type: ComponentType, slug: string, error: string, retryMs: number): Promise<void> {
+    await this.sql`
+      insert into intel_wpvulnerability (component_type, slug, checked_at, last_error, expires_at)
+      values (${type}, ${slug}, now(), ${error.slice(0, 1000)}, now() + ${`${retryMs} milliseconds`}::interval)
+      on conflict (component_type, slug) do update set
+        checked_at = excluded.checked_at, last_error = excluded.last_error, expires_at = excluded.expires_at`;
   }
 
   async saveWporgAnswer(answer: Omit<WporgAnswer, "fetched_at" | "expires_at">, ttlMs: number): Promise<void> {

@@ -9,6 +9,7 @@
  */
 import type { IntelConfig } from "../config.ts";
 import type { Logger } from "../logging/logger.ts";
+import type { DirectoryRefresher, NamesOutcome } from "./directory/directory-refresh.ts";
 import { importWordfenceFeed } from "./importer.ts";
 import type { IntelStore } from "./intel.store.ts";
 import type { LatestVersions } from "./latest-versions.ts";
@@ -18,7 +19,8 @@ export type RefreshOutcome =
   | { source: string; result: "updated"; records: number }
   | { source: string; result: "not_modified" }
   | { source: string; result: "skipped"; reason: string }
-  | { source: string; result: "failed"; error: string };
+  | { source: string; result: "failed"; error: string }
+  | NamesOutcome;
 
 export class DownloadError extends Error {
   override name = "DownloadError";
@@ -61,10 +63,23 @@ export class IntelRefresher {
     private readonly config: IntelConfig,
     private readonly userAgent: string,
     private readonly logger: Logger,
+    /** The WordPress.org names index (plugins and themes); absent in tests that do not need it. */
+    private readonly names?: DirectoryRefresher,
   ) {}
 
+  /** Whether a source that is configured has never been fetched (start-up then asks for a refresh at once). */
+  async needsFirstRefresh(): Promise<boolean> {
+    const wordfence = await this.store.source(WORDFENCE_SOURCE_ID);
+    if (this.config.wordfenceApiKey && !wordfence?.generation) return true;
+    return (await this.names?.neverFetched()) ?? false;
+  }
+
   async refreshAll(): Promise<RefreshOutcome[]> {
-    const outcomes = [await this.refreshWordfence(), await this.refreshCore()];
+    const outcomes: RefreshOutcome[] = [
+      await this.refreshWordfence(),
+      await this.refreshCore(),
+      ...((await this.names?.refreshAll()) ?? []),
+    ];
     for (const outcome of outcomes) {
       const level = outcome.result === "failed" ? "warn" : "info";
       this.logger[level]("intel refresh", { ...outcome });

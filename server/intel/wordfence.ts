@@ -1,8 +1,8 @@
 /**
  * The Wordfence Intelligence vulnerability data feed (v3, production): one JSON object of
- * about 160 MB whose properties are records keyed by UUID. It is stream-parsed (stream-json:
- * one record assembled at a time, memory bounded by the largest record) and each record is
- * turned into one AdvisoryRow per affected component.
+ * about 160 MB whose properties are records keyed by UUID. It is stream-parsed (stream-json's
+ * tokens, one record assembled at a time within fixed caps: capped-records.ts) and each record
+ * is turned into one AdvisoryRow per affected component.
  *
  * Record shape (Wordfence's documented data format; fields we do not use are ignored):
  *   { id, title, software: [{ type: plugin|theme|core, name, slug,
@@ -17,11 +17,10 @@
  * operator imports): trusted input, which is what stream-json is built for. Values are still
  * checked and capped, because a record we misread would tell sites the wrong thing.
  */
-import { pipeline, Readable } from "node:stream";
-import streamObject from "stream-json/streamers/stream-object.js";
 import { severityFromCvss } from "../analyzer/intel/cvss.ts";
 import { SLUG } from "../analyzer/intel/query.ts";
 import type { VersionRange } from "../analyzer/intel/versions.ts";
+import { RECORD_CAPS, type RecordCaps, readCappedRecords } from "./capped-records.ts";
 import type { AdvisoryRow, ComponentType } from "./intel.store.ts";
 import { WORDFENCE_SOURCE_NAME, WORDFENCE_TERMS_URL } from "./source-ids.ts";
 
@@ -153,14 +152,16 @@ export function normalizeRecord(key: string, value: unknown): NormalizedRecord {
 }
 
 /**
- * The feed's records, one at a time, from a byte stream. Throws when the bytes are not one
- * complete JSON object (a truncated download ends in a parse error, never a silent stop).
+ * The feed's records, one at a time, from a byte stream, each within RECORD_CAPS (memory
+ * bounded whatever a record's shape; `capped` when something was dropped). Throws when the
+ * bytes are not one complete JSON object (a truncated download ends in a parse error, never a
+ * silent stop).
  */
-export async function* readFeed(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<{ key: string; value: unknown }> {
-  const parsed = streamObject.withParserAsStream();
-  // pipeline() destroys the parser with the source's error, so a failed download throws here.
-  pipeline(Readable.from(bytes, { objectMode: false }), parsed, () => {});
-  for await (const item of parsed as AsyncIterable<{ key: string; value: unknown }>) yield item;
+export function readFeed(
+  bytes: AsyncIterable<Uint8Array>,
+  caps: RecordCaps = RECORD_CAPS,
+): AsyncGenerator<{ key: string; value: unknown; capped: boolean }> {
+  return readCappedRecords(bytes, caps);
 }
 
 /** The notices collected during an import, deduplicated, as the text a report shows. */

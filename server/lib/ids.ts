@@ -9,7 +9,8 @@ import { createHash } from "node:crypto";
 
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
 
-export type IdPrefix = "rep" | "acc" | "tok" | "res" | "sit";
+/** rep report, acc account, tok token, res reservation; issue 25: mon monitor, whk webhook, evt event, dlv delivery, sit site. */
+export type IdPrefix = "rep" | "acc" | "tok" | "res" | "mon" | "whk" | "evt" | "dlv" | "sit";
 
 export function newId(prefix: IdPrefix, now = Date.now()): string {
   const random = crypto.getRandomValues(new Uint8Array(10));

@@ -12,13 +12,36 @@ export interface Plan {
   requestsPerMinute: number;
   /** Analyses of one account that run at once; more wait in the queue (ACCOUNT_CONCURRENCY overrides). */
   concurrentAnalyses: number;
+  /**
+   * Reports of one account queued or running at once; more are refused (429) before a credit
+   * is taken. Well under QUEUE_MAX_DEPTH, so no one account fills the service's queue, and
+   * small enough that the last one starts within QUEUE_WAIT_MS when every one of them runs to
+   * the analysis deadline: maxQueued / concurrentAnalyses × 30 s ≤ 120 s (docs/plans.md).
+   */
+  maxQueued: number;
+  /**
+   * Reports of one account that may fail "site_unreachable" in a minute; past it, new reports
+   * are refused (429) until the minute is over. A site that never answers holds a worker for
+   * the whole analysis deadline, for free: this bounds what one account's dead targets cost
+   * everyone else (docs/plans.md, "Fair queues").
+   */
+  unreachablePerMinute: number;
 }
 
 export const PLAN_IDS = ["free", "premium", "starter", "business", "professional", "enterprise"] as const;
 export type PlanId = (typeof PLAN_IDS)[number];
 
 export const PLANS: readonly Plan[] = [
-  { id: "free", name: "Free", priceEurCents: 0, monthlyQuota: 3, requestsPerMinute: 10, concurrentAnalyses: 1 },
+  {
+    id: "free",
+    name: "Free",
+    priceEurCents: 0,
+    monthlyQuota: 3,
+    requestsPerMinute: 10,
+    concurrentAnalyses: 1,
+    maxQueued: 3,
+    unreachablePerMinute: 2,
+  },
   {
     id: "premium",
     name: "Premium",
@@ -26,6 +49,8 @@ export const PLANS: readonly Plan[] = [
     monthlyQuota: 15,
     requestsPerMinute: 20,
     concurrentAnalyses: 2,
+    maxQueued: 8,
+    unreachablePerMinute: 4,
   },
   {
     id: "starter",
@@ -34,6 +59,8 @@ export const PLANS: readonly Plan[] = [
     monthlyQuota: 50,
     requestsPerMinute: 30,
     concurrentAnalyses: 2,
+    maxQueued: 8,
+    unreachablePerMinute: 4,
   },
   {
     id: "business",
@@ -42,6 +69,8 @@ export const PLANS: readonly Plan[] = [
     monthlyQuota: 150,
     requestsPerMinute: 60,
     concurrentAnalyses: 3,
+    maxQueued: 12,
+    unreachablePerMinute: 6,
   },
   {
     id: "professional",
@@ -50,6 +79,8 @@ export const PLANS: readonly Plan[] = [
     monthlyQuota: 500,
     requestsPerMinute: 120,
     concurrentAnalyses: 5,
+    maxQueued: 20,
+    unreachablePerMinute: 10,
   },
   {
     id: "enterprise",
@@ -58,6 +89,8 @@ export const PLANS: readonly Plan[] = [
     monthlyQuota: 2000,
     requestsPerMinute: 300,
     concurrentAnalyses: 10,
+    maxQueued: 40,
+    unreachablePerMinute: 20,
   },
 ];
 

@@ -31,7 +31,18 @@ export interface AnalysisJob {
   plan: PlanId;
   /** "aggressive" for opt-in enumeration; absent (jobs queued before 1.2.0 too) means passive. */
   mode?: AnalysisMode;
+  /**
+   * pg-boss priority (higher first): the account's unfinished reports when this one was
+   * queued, counted down from FAIR_PRIORITY_BASE — an account's first report goes before
+   * another account's 40th (docs/plans.md, "Fair queues"). Kept when the job is offered again.
+   */
+  priority?: number;
+  /** When the job first found its target busy (ms since epoch): the report's waited_ms. */
+  targetWaitSince?: number;
 }
+
+/** The priority of an account's first unfinished report; its n-th gets FAIR_PRIORITY_BASE − n + 1. */
+export const FAIR_PRIORITY_BASE = 1_000;
 
 export interface JobQueue {
   boss: PgBoss;
@@ -125,6 +136,7 @@ export async function openJobQueue(
     async send(job, options = {}) {
       await boss.send(ANALYSIS_QUEUE, job as unknown as object, {
         group: { id: job.accountId, tier: job.plan },
+        priority: job.priority ?? 0,
         startAfter: options.startAfterSeconds,
         ...(options.tx ? { db: inTransaction(options.tx) } : {}),
       });
@@ -139,7 +151,7 @@ export async function openJobQueue(
 }
 
 /** pg-boss statements run on one of our postgres.js transactions (a single parameterised statement each). */
-function inTransaction(tx: Queryable): Db {
+export function inTransaction(tx: Queryable): Db {
   return {
     async executeSql(text: string, values?: unknown[]) {
       return { rows: (await tx.unsafe(text, (values ?? []) as never[])) as unknown as unknown[] };

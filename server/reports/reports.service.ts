@@ -11,7 +11,7 @@ import type { AnalysisResult } from "../analyzer/analyze.ts";
 import type { AnalysisMode } from "../analyzer/enumeration/plan.ts";
 import type { TargetPolicy } from "../analyzer/fetch/target-policy.ts";
 import { siteKey, validateTargetUrl } from "../analyzer/target-url.ts";
-import type { Sql } from "../db/database.ts";
+import type { Queryable, Sql } from "../db/database.ts";
 import { ApiProblem } from "../http/problem.ts";
 import {
   type IdempotencyService,
@@ -20,14 +20,25 @@ import {
 } from "../idempotency/idempotency.service.ts";
 import { isId, newId } from "../lib/ids.ts";
 import type { Logger } from "../logging/logger.ts";
-import type { PlanId } from "../plans/catalogue.ts";
-import type { JobQueue } from "../queue/job-queue.ts";
+import { getPlan, type PlanId } from "../plans/catalogue.ts";
+import { FAIR_PRIORITY_BASE, type JobQueue } from "../queue/job-queue.ts";
 import type { QueueMetrics } from "../queue/metrics.ts";
 import type { QuotaService } from "../quota/quota.service.ts";
 import { logAllowlistHint, problemFrom, type StoredFailure } from "./report-outcome.ts";
 
-/** Runs one analysis; `mode` "aggressive" adds the opt-in enumeration (docs/enumeration.md). */
-export type AnalyzeFn = (url: string, signal: AbortSignal, request?: { mode: AnalysisMode }) => Promise<AnalysisResult>;
+/**
+ * Runs one analysis; `mode` "aggressive" adds the opt-in enumeration (docs/enumeration.md).
+ * The per-target limits (queue/target-limits.ts) come with it: the pace of its requests and
+ * the enumeration's request budget granted from the target's hour.
+ */
+export interface AnalyzeRequest {
+  mode: AnalysisMode;
+  /** Requests per second (absent: no pace). */
+  requestsPerSecond?: number;
+  /** Aggressive mode: requests the enumeration may make (absent: AGGRESSIVE_MAX_REQUESTS). */
+  aggressiveRequests?: number;
+}
+export type AnalyzeFn = (url: string, signal: AbortSignal, request?: AnalyzeRequest) => Promise<AnalysisResult>;
 
 export interface GenerateInput {
   url: string;
@@ -76,6 +87,9 @@ interface ReportsDeps {
   logger: Logger;
   metrics: QueueMetrics;
 }
+
+/** Retry-After of a refusal for a full account queue: about one short analysis. */
+const QUEUE_FULL_RETRY_SECONDS = 10;
 
 /** How often a waiting synchronous request looks at its report. */
 const WAIT_POLL_MS = 150;
@@ -137,6 +151,7 @@ export class ReportService {
     }
     const target = verdict.url.toString();
     await this.assertCapacity();
+    await this.assertReachableRecently(caller);
 
     const reservation = await this.deps.quota.reserve(caller.accountId);
     if (!reservation) throw await this.quotaExhausted(caller);
@@ -171,6 +186,10 @@ export class ReportService {
     try {
       // The report and its job are one transaction: after a crash there is either both or neither.
       await sql.begin(async (tx) => {
+        // One admission of the account at a time: its count and its insert cannot interleave
+        // with another's, so the plan's cap on queued reports is exact across API processes.
+        await tx`select pg_advisory_xact_lock(hashtext(${`wpreport:admit:${caller.accountId}`}))`;
+        const unfinished = await this.assertQueueRoom(tx, caller);
         await tx`
           insert into reports (id, account_id, url, site_key, status, metadata, body, created_at, reservation_id, target)
           values (${report.id}, ${caller.accountId}, ${report.url}, ${siteKey(verdict.url)}, 'queued',
@@ -178,7 +197,10 @@ export class ReportService {
                   ${reservation.id}, ${target})`;
         const job = { reportId: report.id, accountId: caller.accountId, target, host: verdict.url.hostname };
         const mode = report.mode === "aggressive" ? { mode: report.mode } : {};
-        await this.deps.queue.send({ ...job, plan: caller.planId, ...mode }, { tx });
+        // Fair order across accounts: this account's n-th unfinished report waits behind every
+        // other account's first n − 1 (docs/plans.md, "Fair queues").
+        const priority = FAIR_PRIORITY_BASE - unfinished;
+        await this.deps.queue.send({ ...job, plan: caller.planId, priority, ...mode }, { tx });
       });
       this.deps.queue.wakeLocal?.();
     } catch (error) {
@@ -210,6 +232,60 @@ export class ReportService {
       "Too many analyses are waiting across the service. Nothing was charged; retry after the Retry-After delay.",
       { headers: { "retry-after": "30" }, extensions: { retry_after: 30 } },
     );
+  }
+
+  /**
+   * The plan's cap on an account's queued and running reports (Plan.maxQueued), checked under
+   * the account's admission lock. Returns how many the account has unfinished.
+   */
+  private async assertQueueRoom(tx: Queryable, caller: ReportCaller): Promise<number> {
+    const plan = getPlan(caller.planId);
+    const [row] = await tx<{ n: number }[]>`
+      select count(*)::int as n from reports
+      where account_id = ${caller.accountId} and status in ('queued', 'running')`;
+    const unfinished = row?.n ?? 0;
+    if (unfinished < plan.maxQueued) return unfinished;
+    throw new ApiProblem(
+      "rate_limited",
+      `This account has ${unfinished} reports queued or running, the most the ${plan.name} plan allows at once. Nothing was charged; retry when one has finished.`,
+      {
+        headers: { "retry-after": String(QUEUE_FULL_RETRY_SECONDS) },
+        extensions: { retry_after: QUEUE_FULL_RETRY_SECONDS, limit: "queued_reports", max_queued: plan.maxQueued },
+      },
+    );
+  }
+
+  /**
+   * Reports of sites that never answered cost nothing, but each holds a worker until the
+   * analysis deadline: past the plan's number of them in the last minute, new reports wait.
+   */
+  private async assertReachableRecently(caller: ReportCaller): Promise<void> {
+    const plan = getPlan(caller.planId);
+    const [row] = await this.deps.sql<{ n: number; oldest_ms: number | null }[]>`
+      select count(*)::int as n,
+        (extract(epoch from (now() - min(failed_at))) * 1000)::float8 as oldest_ms
+      from unreachable_failures
+      where account_id = ${caller.accountId} and failed_at > now() - interval '1 minute'`;
+    if ((row?.n ?? 0) < plan.unreachablePerMinute) return;
+    const retryAfter = Math.max(1, Math.ceil((60_000 - (row?.oldest_ms ?? 0)) / 1000));
+    throw new ApiProblem(
+      "rate_limited",
+      `${row?.n} reports of this account failed in the last minute because the site never answered (the ${plan.name} plan allows ${plan.unreachablePerMinute}). Nothing was charged; check the sites are up, and retry after the Retry-After delay.`,
+      {
+        headers: { "retry-after": String(retryAfter) },
+        extensions: {
+          retry_after: retryAfter,
+          limit: "unreachable_per_minute",
+          unreachable_per_minute: plan.unreachablePerMinute,
+        },
+      },
+    );
+  }
+
+  /** Drops the per-minute and per-hour counters that no limit reads any more (the sweeper). */
+  async sweepLimits(): Promise<void> {
+    await this.deps.sql`delete from unreachable_failures where failed_at < now() - interval '1 minute'`;
+    await this.deps.sql`delete from target_hourly_requests where hour < date_trunc('hour', now())`;
   }
 
   /** Polls the report until a worker finishes it, the sync deadline passes, or we shut down. */

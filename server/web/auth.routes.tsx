@@ -108,7 +108,7 @@ export function authRoutes(deps: AuthRouteDeps) {
         const result = await deps.signIn.signIn({
           email: form.email ?? "",
           password: form.password ?? "",
-          address: ctx.ip,
+          address: ctx.throttleIp,
           device: deviceCookie(request),
         });
         if (!result.ok) {
@@ -152,7 +152,7 @@ export function authRoutes(deps: AuthRouteDeps) {
           email: session.email,
           current: form.current ?? "",
           password: form.password ?? "",
-          address: ctx.ip,
+          address: ctx.throttleIp,
           device: deviceCookie(request),
         });
         if (!result.ok) {

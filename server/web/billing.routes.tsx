@@ -2,9 +2,8 @@
 import { Elysia } from "elysia";
 import type { VNode } from "preact";
 import type { AccountDetails } from "../accounts/account.service.ts";
-import { BILLING_NOT_CONFIGURED, DisabledBillingProvider } from "../billing/disabled.provider.ts";
+import { BILLING_NOT_CONFIGURED } from "../billing/disabled.provider.ts";
 import type { BillingProvider } from "../billing/provider.ts";
-import type { BillingMode } from "../config.ts";
 import { getPlan, isPlanId } from "../plans/catalogue.ts";
 import type { QuotaService } from "../quota/quota.service.ts";
 import type { WebContext } from "./context.ts";
@@ -15,16 +14,10 @@ import { type WebPluginDeps, webPlugin } from "./web.plugin.ts";
 export interface BillingRouteDeps extends WebPluginDeps {
   quota: QuotaService;
   billing: BillingProvider;
-  /** BILLING_MODE as resolved by the config; `local` allows test mode to this machine only. */
-  billingMode: BillingMode;
 }
 
-const NO_BILLING = new DisabledBillingProvider();
-
 export function billingRoutes(deps: BillingRouteDeps) {
-  /** The billing this browser may use: the local test mode is for browsers on this machine only. */
-  const billingFor = (ctx: WebContext): BillingProvider =>
-    deps.billingMode === "local" && !ctx.local ? NO_BILLING : deps.billing;
+  // One billing for every browser: no request decides the mode (docs/decisions.md, "Billing").
 
   return new Elysia({ name: "web.billing" })
     .use(webPlugin(deps))
@@ -32,7 +25,7 @@ export function billingRoutes(deps: BillingRouteDeps) {
     .post(
       "/billing/checkout",
       async ({ ctx, account, form }) => {
-        const billing = billingFor(ctx);
+        const billing = deps.billing;
         if (billing.mode === "off") return billingPage(ctx, account, {}, BILLING_NOT_CONFIGURED, 403);
         const plan = form.plan ?? "";
         if (!isPlanId(plan) || !billing.purchasable().includes(plan))
@@ -48,7 +41,7 @@ export function billingRoutes(deps: BillingRouteDeps) {
     .post(
       "/billing/portal",
       async ({ ctx, account }) => {
-        const target = await billingFor(ctx).portal(account, `${ctx.baseUrl}/billing`);
+        const target = await deps.billing.portal(account, `${ctx.baseUrl}/billing`);
         if (!target) return billingPage(ctx, account, {}, "There is no subscription to manage yet.", 400);
         return redirect(ctx, target);
       },
@@ -57,7 +50,7 @@ export function billingRoutes(deps: BillingRouteDeps) {
     .post(
       "/billing/cancel",
       async ({ ctx, account }) => {
-        const billing = billingFor(ctx);
+        const billing = deps.billing;
         if (billing.mode === "off") return billingPage(ctx, account, {}, BILLING_NOT_CONFIGURED, 403);
         await billing.cancel(account);
         return redirect(ctx, "/billing?notice=plan_cancelled");
@@ -73,7 +66,7 @@ export function billingRoutes(deps: BillingRouteDeps) {
     status = 200,
   ) {
     const usage = await deps.quota.usage(account.id, getPlan(account.planId).monthlyQuota);
-    const billing = billingFor(ctx);
+    const billing = deps.billing;
     const view: VNode = (
       <BillingPage
         ctx={ctx}

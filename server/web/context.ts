@@ -15,7 +15,7 @@
  *    nothing stable to guess (docs/decisions.md).
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { clientAddress, isLocalRequest, requestBase } from "../http/client-request.ts";
+import { clientAddress, requestBase, throttleClient } from "../http/client-request.ts";
 import { isStorableText } from "../http/storable-text.ts";
 import { SESSION_COOKIE, SESSION_DAYS, type SessionService, type WebSession } from "./session.service.ts";
 
@@ -38,8 +38,8 @@ export interface WebContext {
   origin: string;
   /** Base URL for links this page makes (origin plus PUBLIC_BASE_URL's path, if any). */
   baseUrl: string;
-  /** A browser on this machine, at a loopback address (decides the local billing test mode). */
-  local: boolean;
+  /** The address the log-in and sign-up throttles count (undefined: see throttleClient). */
+  throttleIp: string | undefined;
   /** Path of the current page, for the navigation's aria-current. */
   path: string;
 }
@@ -133,7 +133,7 @@ export async function webContext(request: Request, deps: WebDeps): Promise<WebCo
     ip,
     origin,
     baseUrl,
-    local: isLocalRequest(request, ip),
+    throttleIp: throttleClient(ip, deps.trustProxy),
     path: new URL(request.url).pathname,
   };
 }

@@ -33,6 +33,7 @@ const SIGNED_IN_NAV: [string, string][] = [
   ["/reports", "Reports"],
   ["/portfolio", "Portfolio"],
   ["/tokens", "API tokens"],
+  ["/alerts", "Alerts"],
   ["/billing", "Plan & billing"],
 ];
 

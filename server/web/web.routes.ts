@@ -6,6 +6,7 @@
  * renders exactly the report JSON the API returns.
  */
 import { Elysia } from "elysia";
+import { type AlertsRouteDeps, alertsRoutes } from "../monitoring/web/alerts.routes.tsx";
 import { type PortfolioWebDeps, portfolioWebRoutes } from "../portfolio/portfolio.web.tsx";
 import { assetsRoutes } from "./assets.routes.ts";
 import { type AuthRouteDeps, authRoutes } from "./auth.routes.tsx";
@@ -20,6 +21,7 @@ export type WebRouteDeps = AuthRouteDeps &
   ReportsRouteDeps &
   TokensRouteDeps &
   BillingRouteDeps &
+  AlertsRouteDeps &
   PortfolioWebDeps;
 
 export function webRoutes(deps: WebRouteDeps) {
@@ -31,5 +33,6 @@ export function webRoutes(deps: WebRouteDeps) {
     .use(reportsRoutes(deps))
     .use(tokensRoutes(deps))
     .use(billingRoutes(deps))
+    .use(alertsRoutes(deps))
     .use(portfolioWebRoutes(deps));
 }

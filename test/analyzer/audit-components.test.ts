@@ -42,7 +42,8 @@ describe("core", () => {
     expect(outdated.message).toBe("No latest version is known (WordPress: no data source knows it).");
     const vulnerable = run(auditCore, withIntel(fixture, emptyIntel()), "components.core_vulnerable");
     expect(vulnerable.status).toBe("skip");
-    expect(vulnerable.message).toContain("No vulnerability data is configured");
+    expect(vulnerable.message).toContain("No vulnerability data source was consulted for this report");
+    expect(vulnerable.message).toContain("Whether WordPress has known vulnerabilities cannot be said");
   });
 
   test("6.1.9 against the test data: outdated (fail) and a medium advisory (fail)", () => {

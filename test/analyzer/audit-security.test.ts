@@ -364,13 +364,13 @@ describe("user enumeration", () => {
       expect.objectContaining({
         status: "fail",
         message:
-          "Visitors can list 2 user account(s), 2 with their login name, through the REST API (/wp-json/wp/v2/users), author archives (/?author=N), the users sitemap (wp-sitemap-users-1.xml), oEmbed, feeds.",
+          "Visitors can list 2 login name(s) through the REST API (/wp-json/wp/v2/users), author archives (/?author=N), the users sitemap (wp-sitemap-users-1.xml), oEmbed. Feeds show authors' display names, which are not logins.",
         evidence: [
           "the REST API (/wp-json/wp/v2/users): admin, editor-jane",
           "author archives (/?author=N): admin",
           "the users sitemap (wp-sitemap-users-1.xml): admin, editor-jane",
           "oEmbed: editor-jane",
-          "feeds: admin, editor-jane",
+          "feeds: admin, Jane Editor (display names)",
         ],
       }),
     );
@@ -394,15 +394,41 @@ describe("user enumeration", () => {
     });
   });
 
-  test("user_enumeration: every route closed → pass; display names in a feed alone still fail, said as such", () => {
+  test("user_enumeration: every route closed → pass; display names in a feed are not logins → pass, said as such", () => {
     expect(check(variant(fixture, { probes: closed }), "security.user_enumeration")).toMatchObject({
       status: "pass",
       message: "No route lists user accounts.",
     });
     const feedOnly = variant(fixture, { probes: { ...closed, feed: fixture.probes.feed ?? null } });
     expect(check(feedOnly, "security.user_enumeration")).toMatchObject({
+      status: "pass",
+      message: "No route lists login names. Feeds show authors' display names, which are not logins.",
+      evidence: ["feeds: Jane Editor, admin (display names)"],
+    });
+    expect(factsOf(feedOnly).security.users.every((user) => user.username === null)).toBe(true);
+    expect(status(feedOnly, "security.admin_username")).toBe("pass");
+  });
+
+  test("oEmbed: author_name is a display name (pass), author_url's /author/<slug>/ is a login (fail)", () => {
+    const embed = (body: object) =>
+      answer(`${ORIGIN}/wp-json/oembed/1.0/embed?url=x`, 200, JSON.stringify({ version: "1.0", ...body }));
+    const nameOnly = variant(fixture, { probes: { ...closed, oembed: embed({ author_name: "Jane Editor" }) } });
+    expect(factsOf(nameOnly).security.user_enumeration.oembed).toBe(false);
+    expect(check(nameOnly, "security.user_enumeration")).toMatchObject({
+      status: "pass",
+      message: "No route lists login names. oEmbed shows authors' display names, which are not logins.",
+    });
+    const withUrl = variant(fixture, {
+      probes: {
+        ...closed,
+        oembed: embed({ author_name: "Jane Editor", author_url: `${ORIGIN}/author/editor-jane/` }),
+      },
+    });
+    expect(factsOf(withUrl).security.user_enumeration.oembed).toBe(true);
+    expect(check(withUrl, "security.user_enumeration")).toMatchObject({
       status: "fail",
-      message: "Visitors can list 2 user account(s) by display name through feeds.",
+      message: "Visitors can list 1 login name(s) through oEmbed.",
+      evidence: ["oEmbed: editor-jane"],
     });
   });
 

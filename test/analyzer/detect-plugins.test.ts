@@ -16,7 +16,7 @@ import { answer, loadArtifacts, variant, WP_FIXTURE, WP_FIXTURE_TT3 } from "./ar
 const ORIGIN = "http://127.0.0.1:8299";
 
 function pluginsOf(artifacts: Artifacts): PluginInfo[] {
-  const paths = detectSitePaths(artifacts.homepage);
+  const paths = detectSitePaths(artifacts);
   return detectPlugins(artifacts, paths, detectWordPress(artifacts, paths).version);
 }
 const bySlug = (plugins: PluginInfo[]) => new Map(plugins.map((plugin) => [plugin.slug, plugin]));
@@ -155,10 +155,13 @@ describe("open directory listings (test/analyzer/sites/listing-apache)", () => {
     expect(gallery?.confidence).toBeGreaterThan(95);
   });
 
-  test("without the readme the same comment names nothing (the name is not vouched for)", () => {
+  test("without the readme the name is in no index: the listing backs it up, at a lower weight, and says so", () => {
     const withoutReadme = variant(site, { probes: { "plugin_readme:foo-gallery": null } });
     const gallery = bySlug(pluginsOf(withoutReadme)).get("foo-gallery");
-    expect(sources(gallery)).toEqual(["directory_listing"]);
+    expect(sources(gallery)).toEqual(["html_comment", "directory_listing", "inferred_slug"]);
+    expect(gallery?.version).toBe("2.1.0");
+    expect(gallery?.evidence.at(-1)?.value).toContain("its folder is in the open plugins listing");
+    expect(gallery?.confidence).toBeLessThan(plugins.get("foo-gallery")?.confidence ?? 0);
   });
 
   test("akismet: REST namespace, listing and readme; versions from the readme", () => {
@@ -174,7 +177,7 @@ describe("open directory listings (test/analyzer/sites/listing-apache)", () => {
   });
 
   test("the active theme carries the listing as evidence; the inactive one is not the theme", () => {
-    const theme = detectTheme(site, detectSitePaths(site.homepage));
+    const theme = detectTheme(site, detectSitePaths(site));
     expect(theme?.slug).toBe("twentytwentyfour");
     expect(theme?.evidence.map((item) => item.source)).toContain("directory_listing");
   });
@@ -182,11 +185,11 @@ describe("open directory listings (test/analyzer/sites/listing-apache)", () => {
 
 describe("a subdirectory install with a child theme (test/analyzer/sites/subdir-child)", () => {
   const site = loadArtifacts("site-subdir-child");
-  const paths = detectSitePaths(site.homepage);
+  const paths = detectSitePaths(site);
   const plugins = bySlug(pluginsOf(site));
 
   test("WordPress under /blog/, content under /blog/wp-content/", () => {
-    expect(paths.installBase).toBe(`${ORIGIN}/blog/`);
+    expect(paths.homeBase).toBe(`${ORIGIN}/blog/`);
     expect(paths.contentBase).toBe(`${ORIGIN}/blog/wp-content/`);
     expect(detectWordPress(site, paths)).toMatchObject({ install_path: "/blog/", version: "6.5.3" });
   });
@@ -243,6 +246,6 @@ describe("a subdirectory install with a child theme (test/analyzer/sites/subdir-
       headers: {},
       body: "<html><head><title>x</title></head><body></body></html>",
     });
-    expect(detectSitePaths(bare.homepage).installBase).toBe(`${ORIGIN}/blog/`);
+    expect(detectSitePaths(bare).homeBase).toBe(`${ORIGIN}/blog/`);
   });
 });

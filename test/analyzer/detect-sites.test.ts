@@ -49,6 +49,8 @@ const SITES: [name: string, path: string][] = [
   ["listing-apache", "/"],
   ["subdir-child", "/blog/"],
   ["version-files", "/"],
+  ["self-naming", "/"],
+  ["no-signal", "/"],
 ];
 
 describe.each(SITES)("live test site %s", (name, path) => {

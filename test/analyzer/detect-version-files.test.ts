@@ -369,7 +369,7 @@ describe("precedence when files disagree", () => {
 describe("the version-files test site (test/analyzer/sites/version-files), passive capture", () => {
   const artifacts = loadArtifacts("site-version-files");
   const pluginsOf = (site: Artifacts) => {
-    const paths = detectSitePaths(site.homepage);
+    const paths = detectSitePaths(site);
     return new Map(detectPlugins(site, paths, detectWordPress(site, paths).version).map((p) => [p.slug, p]));
   };
   const plugins = pluginsOf(artifacts);

@@ -6,7 +6,7 @@ import { detectWordPress, isPlausibleWordPressVersion } from "../../server/analy
 import { homepageOnly, loadArtifacts, variant, WP_FIXTURE } from "./artifacts.ts";
 
 const fixture = loadArtifacts(WP_FIXTURE);
-const detect = (artifacts: Artifacts) => detectWordPress(artifacts, detectSitePaths(artifacts.homepage));
+const detect = (artifacts: Artifacts) => detectWordPress(artifacts, detectSitePaths(artifacts));
 
 describe("detectWordPress", () => {
   test("the real fixture: WordPress 6.1.9 from generator, feed, core assets, REST API, login page and readme", () => {
@@ -106,8 +106,8 @@ describe("detectWordPress", () => {
       <link rel="stylesheet" href="https://x.example/blog/wp-includes/css/dist/block-library/style.min.css?ver=6.4.2">
       <link rel="stylesheet" href="https://x.example/app/themes/sage/style.css"><script src="https://x.example/app/plugins/foo/foo.js"></script></head></html>`;
     const artifacts = homepageOnly("https://x.example/blog/", html);
-    const paths = detectSitePaths(artifacts.homepage);
-    expect(paths.installBase).toBe("https://x.example/blog/");
+    const paths = detectSitePaths(artifacts);
+    expect(paths.homeBase).toBe("https://x.example/blog/");
     expect(paths.contentBase).toBe("https://x.example/app/");
     const info = detectWordPress(artifacts, paths);
     expect(info).toMatchObject({ install_path: "/blog/", content_path: "/app/", version: "6.4.2" });

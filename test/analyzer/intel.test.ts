@@ -11,6 +11,7 @@ import {
   emptyIntel,
   IntelDataError,
   loadIntel,
+  NO_VULNERABILITY_SOURCE,
   parseIntel,
 } from "../../server/analyzer/intel/index.ts";
 import { loadArtifacts, WP_FIXTURE, WP_FIXTURE_TT3 } from "./artifacts.ts";
@@ -187,7 +188,11 @@ describe("applyIntel", () => {
         vulnerabilities: [],
       });
     }
-    expect(result.intel).toEqual({ vulnerabilityData: false, sources: [] });
+    expect(result.intel).toEqual({
+      vulnerabilityData: false,
+      coverage: { status: "none", message: NO_VULNERABILITY_SOURCE, unchecked: [] },
+      sources: [],
+    });
   });
 
   test("WordPress 6.1.9: outdated; only the advisory whose 6.1 fix is newer than 6.1.9 applies", () => {
@@ -209,6 +214,8 @@ describe("applyIntel", () => {
         fixed_in: "6.1.10",
         references: ["https://example.org/advisories/TEST-0001"],
         source: "file",
+        sources: ["file"],
+        unfixed: false,
       },
     ]);
   });

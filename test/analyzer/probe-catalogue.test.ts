@@ -25,8 +25,16 @@ const root = path.join(import.meta.dir, "..", "..");
 /** WordPress in /blog/ with its content directory moved to /blog/app/. */
 const SUBDIR: ProbeSite = {
   origin: "https://example.com",
-  installBase: "https://example.com/blog/",
+  homeBase: "https://example.com/blog/",
+  coreBase: "https://example.com/blog/",
   contentBase: "https://example.com/blog/app/",
+};
+/** The Bedrock layout: home at the root, core in /wp/, content in /app/. */
+const BEDROCK: ProbeSite = {
+  origin: "https://example.com",
+  homeBase: "https://example.com/",
+  coreBase: "https://example.com/wp/",
+  contentBase: "https://example.com/app/",
 };
 
 describe("probe keys", () => {
@@ -73,7 +81,7 @@ describe("probe keys", () => {
 });
 
 describe("requests built from the records", () => {
-  test("paths resolve against the install base, the content directory or the origin", () => {
+  test("paths resolve against the home, the core directory, the content directory or the origin", () => {
     expect(probeOf("readme_html", SUBDIR)).toMatchObject({
       key: "readme_html",
       url: "https://example.com/blog/readme.html",
@@ -89,6 +97,32 @@ describe("requests built from the records", () => {
       key: "not_found",
       url: "https://example.com/blog/wpreport-1a2b3c4d-not-found/",
     });
+  });
+
+  test("in the Bedrock layout, core's files are asked under /wp/, the content directory's under /app/, the rest under home", () => {
+    expect(probeOf("login", BEDROCK).url).toBe("https://example.com/wp/wp-login.php");
+    expect(probeOf("xmlrpc_methods", BEDROCK).url).toBe("https://example.com/wp/xmlrpc.php");
+    expect(probeOf("readme_html", BEDROCK).url).toBe("https://example.com/wp/readme.html");
+    expect(probeOf("uploads", BEDROCK).url).toBe("https://example.com/app/uploads/");
+    expect(probeOf("plugins_listing", BEDROCK).url).toBe("https://example.com/app/plugins/");
+    expect(probeOf("author_1", BEDROCK).url).toBe("https://example.com/?author=1");
+    expect(probeOf("users_sitemap", BEDROCK).url).toBe("https://example.com/wp-sitemap-users-1.xml");
+    const exposed = Object.fromEntries(EXPOSED_FILES.map((file) => [file.path, exposedFileProbe(file, BEDROCK).url]));
+    expect(exposed).toMatchObject({
+      "wp-admin/install.php": "https://example.com/wp/wp-admin/install.php",
+      "debug.log": "https://example.com/app/debug.log",
+      "backup-db/": "https://example.com/app/backup-db/",
+      "wp-config.php.bak": "https://example.com/wp-config.php.bak",
+      ".env": "https://example.com/.env",
+    });
+    // wp-config.php sits in core's directory or the one above it: its backups are asked in both.
+    const beside = EXPOSED_FILES.filter((file) => file.alsoUnderCore).map(
+      (file) => exposedFileProbe(file, BEDROCK, "core").url,
+    );
+    expect(beside).toContain("https://example.com/wp/wp-config.php.bak");
+    expect(EXPOSED_FILES.filter((file) => file.alsoUnderCore).every((file) => file.kind === "config_backup")).toBe(
+      true,
+    );
   });
 
   test("REST routes follow the root's style; found URLs are given", () => {
@@ -140,7 +174,11 @@ describe("the catalogue's docs and facts", () => {
   test("audits get facts without the artifacts", () => {
     const facts = factsOf(loadArtifacts(WP_FIXTURE));
     expect("artifacts" in facts).toBe(false);
-    expect(facts.probes.answers["exposed:/.env"]).toEqual({ url: "http://127.0.0.1:8088/.env", status: 404 });
+    expect(facts.probes.answers["exposed:/.env"]).toEqual({
+      url: "http://127.0.0.1:8088/.env",
+      asked: "http://127.0.0.1:8088/.env",
+      status: 404,
+    });
     expect(facts.homepage.page.title).toBe(facts.seo.title);
   });
 });

@@ -3,10 +3,10 @@ import { describe, expect, test } from "bun:test";
 import os from "node:os";
 import {
   clientAddress,
-  isLocalRequest,
   isLoopbackHost,
   requestBase,
   routableRequest,
+  throttleClient,
 } from "../../server/http/client-request.ts";
 import { beginRequest } from "../../server/http/request-context.ts";
 
@@ -95,17 +95,15 @@ describe("requestBase", () => {
   });
 });
 
-test("a local request: loopback peer and Host, and no proxy in between", () => {
-  const request = (host: string, headers: Record<string, string> = {}) =>
-    new Request("http://wpreport.internal/", { headers: { host, ...headers } });
-  expect(isLocalRequest(request("127.0.0.1:3000"), "127.0.0.1")).toBe(true);
-  expect(isLocalRequest(request("localhost:3000"), "::1")).toBe(true);
-  expect(isLocalRequest(request("[::1]:3000"), "127.0.0.1")).toBe(true);
-  expect(isLocalRequest(request("wpreport.example:3000"), "127.0.0.1")).toBe(false);
-  expect(isLocalRequest(request("127.0.0.1:3000"), "203.0.113.9")).toBe(false);
-  for (const proxy of ["x-forwarded-for", "forwarded", "via"]) {
-    expect(isLocalRequest(request("127.0.0.1:3000", { [proxy]: "1.1 nginx" }), "127.0.0.1")).toBe(false);
-  }
+test("the throttle's client: a same-host proxy's peer (127.0.0.1, ::1) says nothing without TRUST_PROXY", () => {
+  expect(throttleClient("127.0.0.1", 0)).toBeUndefined();
+  expect(throttleClient("::1", 0)).toBeUndefined();
+  expect(throttleClient("::ffff:127.0.0.1", 0)).toBeUndefined();
+  expect(throttleClient("unknown", 0)).toBeUndefined();
+  expect(throttleClient("127.0.0.7", 0)).toBe("127.0.0.7");
+  expect(throttleClient("203.0.113.9", 0)).toBe("203.0.113.9");
+  // With TRUST_PROXY the client address is the proxy's X-Forwarded-For entry, whatever it is.
+  expect(throttleClient("127.0.0.1", 1)).toBe("127.0.0.1");
 });
 
 test("isLoopbackHost", () => {

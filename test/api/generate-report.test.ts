@@ -3,7 +3,9 @@
  * the happy path with Location and stored report, metadata, async mode, unreachable
  * sites (not charged) and the quota.
  */
+
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { REPORT_SCHEMA_VERSION } from "../../shared/report.ts";
 import { BACKENDS } from "../helpers/databases.ts";
 import { expectValidReport } from "../helpers/report-schema.ts";
 import { freePort, startTestService, type TestService } from "../helpers/service.ts";
@@ -38,7 +40,7 @@ describe.each(BACKENDS)("generate-report on %s", (backend) => {
     expect(report.id).toMatch(/^rep_[0-9a-z]{26}$/);
     expect(created.headers.get("location")).toBe(`${service.url}/api/report/${report.id}`);
     expect(report.status).toBe("completed");
-    expect(report.schema_version).toBe("1.3.0");
+    expect(report.schema_version).toBe(REPORT_SCHEMA_VERSION);
     expect(report.url).toBe(blog.url);
     expect(report.final_url).toBe(blog.url);
     expect(report.metadata).toEqual(metadata);

@@ -56,6 +56,21 @@ describe.skipIf(!HAS_WORDPRESS).each(BACKENDS)("the real WordPress fixture throu
     expect(report.wordpress?.evidence).toContainEqual({ source: "meta_generator", value: "WordPress 6.1.9" });
   });
 
+  test("a standard install: core and content where WordPress puts them, no asset origin, no page cache", () => {
+    expect(report.wordpress?.layout).toMatchObject({
+      home_url: WORDPRESS_URL,
+      core_path: "/",
+      content_path: "/wp-content/",
+      asset_origins: [],
+    });
+    expect(report.wordpress).toMatchObject({ install_path: "/", content_path: null });
+    expect(report.hosting).toMatchObject({ page_cache: null, page_cache_hit: null, cdn: null });
+    expect(check(report, "performance.page_cache")?.status).toBe("warn");
+    // Nothing skipped for want of a place: every probe reached a confirmed one.
+    const skipped = report.checks.filter((item) => item.status === "skip").map((item) => item.message);
+    expect(skipped.filter((message) => /proves nothing|could not be told|is unknown:/.test(message))).toEqual([]);
+  });
+
   test("theme twentytwentyone 1.7 from its style.css, no parent", () => {
     expect(report.theme).toMatchObject({
       slug: "twentytwentyone",
@@ -97,7 +112,7 @@ describe.skipIf(!HAS_WORDPRESS).each(BACKENDS)("the real WordPress fixture throu
     expect(report.security?.user_enumeration).toMatchObject({ rest_api: true, author_archives: true });
   });
 
-  test("the users sitemap lists both, and user_enumeration fails naming every route", () => {
+  test("the users sitemap lists both, and user_enumeration fails naming every route that gives logins", () => {
     const users = report.security?.users ?? [];
     for (const user of users) expect(user.sources).toContain("sitemap");
     expect(report.security?.user_enumeration).toMatchObject({ sitemap: true, feed: true });
@@ -106,6 +121,7 @@ describe.skipIf(!HAS_WORDPRESS).each(BACKENDS)("the real WordPress fixture throu
     expect(found?.message).toContain(
       "the REST API (/wp-json/wp/v2/users), author archives (/?author=N), the users sitemap",
     );
+    expect(found?.message).toContain("Feeds show authors' display names, which are not logins.");
   });
 
   test("XML-RPC enabled, readme.html exposed, no HTTPS, security headers missing", () => {

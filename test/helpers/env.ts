@@ -11,6 +11,10 @@ export const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 export const WORDPRESS_URL = process.env.TEST_WORDPRESS_URL ?? "http://127.0.0.1:8088/";
 /** The fixture set up a second time: WP_PORT=8090 WP_HOST=localhost WP_THEME=twentytwentythree. */
 export const WORDPRESS_VARIANT_URL = process.env.TEST_WORDPRESS_VARIANT_URL ?? "http://localhost:8090/";
+/** The Bedrock-like site (test/fixtures/bedrock/setup.sh): core in /wp/, content in /app/. */
+export const BEDROCK_URL = process.env.TEST_BEDROCK_URL ?? "http://127.0.0.2:8092/";
+/** Its pull zone: the second origin serving the site's /app/ and /wp/wp-includes/ files. */
+export const BEDROCK_CDN_URL = process.env.TEST_BEDROCK_CDN_URL ?? "http://127.0.0.3:8093/";
 
 function reachable(url: string, defaultPort: number): Promise<boolean> {
   const parsed = new URL(url);
@@ -38,3 +42,4 @@ export const HAS_POSTGRES = await available("PostgreSQL", POSTGRES_ADMIN_URL, 54
 export const HAS_REDIS = await available("Redis", REDIS_URL, 6379);
 export const HAS_WORDPRESS = await available("The WordPress fixture", WORDPRESS_URL, 80);
 export const HAS_WORDPRESS_VARIANT = await available("The WordPress fixture variant", WORDPRESS_VARIANT_URL, 80);
+export const HAS_BEDROCK = await available("The Bedrock-like WordPress fixture", BEDROCK_URL, 80);

@@ -60,9 +60,16 @@ export async function startTestService(
     TARGET_ALLOWLIST: "127.0.0.1,localhost,::1",
     LOG_LEVEL: process.env.LOG_LEVEL ?? "silent",
     // No lookups on the internet from tests (there is none here); tests that need
-    // WordPress.org or a refresh point these at local stubs.
+    // WordPress.org, WPVulnerability or a refresh point these at local stubs.
     WPORG_API_URL: "off",
+    WPVULNERABILITY_API_URL: "off",
     INTEL_REFRESH_CRON: "off",
+    // Every test site is on 127.0.0.1, one target for the per-target limits: the pace (and the
+    // second a slot is held after each analysis) would only slow the suites down. The tests of
+    // the pace set it (test/platform/queue/target-limits.test.ts).
+    TARGET_MAX_RPS: "0",
+    // The embedded database's folder, where the service keeps its files (the webhook secret key).
+    ...(db.dataDir ? { DATA_DIR: db.dataDir } : {}),
     ...options.env,
   });
   const running = await startService(config, createLogger(config.logLevel), { ...options, db });

@@ -56,6 +56,25 @@ describe("loadConfig", () => {
     );
   });
 
+  test("WPVULNERABILITY_API_URL: on by default, another origin (a mirror, a stub), off, or a clear error", () => {
+    expect(loadConfig({}).intel.wpvulnerabilityApiUrl).toBe("https://www.wpvulnerability.net");
+    expect(loadConfig({ WPVULNERABILITY_API_URL: "http://127.0.0.1:9999" }).intel.wpvulnerabilityApiUrl).toBe(
+      "http://127.0.0.1:9999",
+    );
+    expect(loadConfig({ WPVULNERABILITY_API_URL: "OFF" }).intel.wpvulnerabilityApiUrl).toBeUndefined();
+    for (const [value, problem] of [
+      ["ftp://mirror.example", 'WPVULNERABILITY_API_URL must start with http: or https:, got "ftp:"'],
+      ["not a url", "WPVULNERABILITY_API_URL is not a valid URL (expected http: or https:…)"],
+    ]) {
+      expect(() => loadConfig({ WPVULNERABILITY_API_URL: value as string })).toThrow(ConfigError);
+      try {
+        loadConfig({ WPVULNERABILITY_API_URL: value as string });
+      } catch (error) {
+        expect((error as ConfigError).problems).toEqual([problem as string]);
+      }
+    }
+  });
+
   test("every bad value is reported at once", () => {
     let error: unknown;
     try {

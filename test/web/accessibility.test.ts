@@ -93,7 +93,7 @@ describe.skipIf(!HAS_CHROMIUM)("accessibility of the web interface", () => {
   beforeAll(async () => {
     if (!HAS_WORDPRESS) blog = startBlog();
     target = HAS_WORDPRESS ? WORDPRESS_URL : (blog?.url ?? "");
-    [service] = await Promise.all([startTestService(), acquireBrowser()]);
+    [service] = await Promise.all([startTestService({ env: { BILLING_MODE: "test" } }), acquireBrowser()]);
     signedIn = await openPage(service.url, "desktop");
     await signUp(signedIn.page);
     const { page } = signedIn;

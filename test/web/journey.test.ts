@@ -168,7 +168,7 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_WORDPRESS)("a person's journey through the
   }
 
   beforeAll(async () => {
-    [service] = await Promise.all([startTestService(), acquireBrowser()]);
+    [service] = await Promise.all([startTestService({ env: { BILLING_MODE: "test" } }), acquireBrowser()]);
     desktop = await openPage(service.url, "desktop", { acceptDialogs: true });
     phone = await openPage(service.url, "phone");
   });

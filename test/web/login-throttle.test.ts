@@ -78,7 +78,14 @@ describe.each(limiters)("LoginThrottle on the %s limiter", (_name, create) => {
   });
 
   test("the account cooldown starts at the soft limit, doubles, is capped, and a trusted device skips it", async () => {
-    const policy = { ...LOGIN_POLICY, accountSoftLimit: 3, backoffBaseSeconds: 5, maxBackoffSeconds: 12 };
+    // No fresh-address exception here: this test is about the cooldown itself.
+    const policy = {
+      ...LOGIN_POLICY,
+      accountSoftLimit: 3,
+      backoffBaseSeconds: 5,
+      maxBackoffSeconds: 12,
+      freshAddressAttempts: 0,
+    };
     const throttle = new LoginThrottle(limiter, policy);
     const account = unique("target@example.com");
     const cooldowns: number[] = [];
@@ -91,7 +98,7 @@ describe.each(limiters)("LoginThrottle on the %s limiter", (_name, create) => {
   });
 
   test("past the soft limit, parallel attempts from many addresses are checked one at a time", async () => {
-    const policy = { ...LOGIN_POLICY, accountSoftLimit: 2, backoffBaseSeconds: 5 };
+    const policy = { ...LOGIN_POLICY, accountSoftLimit: 2, backoffBaseSeconds: 5, freshAddressAttempts: 0 };
     const throttle = new LoginThrottle(limiter, policy);
     const account = unique("gated@example.com");
     await throttle.failed(account);
@@ -103,6 +110,36 @@ describe.each(limiters)("LoginThrottle on the %s limiter", (_name, create) => {
       Array.from({ length: 10 }, (_, i) => throttle.attempt(account, `203.0.113.${10 + i}`, false)),
     );
     expect(during.every((refusal) => refusal?.scope === "account")).toBe(true);
+  });
+
+  test("past the soft limit, an address's first attempts on the account never wait; later ones do", async () => {
+    const policy = { ...LOGIN_POLICY, accountSoftLimit: 2, backoffBaseSeconds: 5 };
+    const throttle = new LoginThrottle(limiter, policy);
+    const account = unique("fresh@example.com");
+    for (let i = 0; i < 4; i++) await throttle.failed(account);
+    const address = unique("198.51.100.70");
+    for (let i = 0; i < policy.freshAddressAttempts; i++)
+      expect(await throttle.attempt(account, address, false)).toBeUndefined();
+    expect((await throttle.attempt(account, address, false))?.scope).toBe("account");
+    expect(await throttle.attempt(account, unique("198.51.100.71"), false)).toBeUndefined();
+  });
+
+  test("a client with no address (a same-host proxy's peer) is counted by the account only", async () => {
+    const policy = { ...LOGIN_POLICY, accountSoftLimit: 3 };
+    const throttle = new LoginThrottle(limiter, policy);
+    const account = unique("proxied@example.com");
+    // Far past every per-address limit: still not refused while the account is under its soft limit.
+    for (let i = 0; i < 2; i++) {
+      expect(await throttle.attempt(account, undefined, false)).toBeUndefined();
+      await throttle.failed(account);
+    }
+    for (let i = 0; i < 3 * LOGIN_POLICY.perAddress; i++)
+      expect(await throttle.attempt(unique("other@example.com"), undefined, false)).toBeUndefined();
+    expect(await throttle.attempt(account, undefined, false)).toBeUndefined();
+    await throttle.failed(account);
+    // Past it, the cooldown holds everyone without a device cookie — no fresh-address exception.
+    expect((await throttle.attempt(account, undefined, false))?.scope).toBe("account");
+    expect(await throttle.attempt(account, undefined, true)).toBeUndefined();
   });
 });
 

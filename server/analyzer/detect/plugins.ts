@@ -2,15 +2,19 @@
  * Plugins: which are active (or at least installed), under which slug, at which version —
  * each fact with where it was seen. Signals: the plugin's own asset URLs (any plugin), the
  * signature table (signatures.ts) for comments, generator tags, headers, REST namespaces,
- * body classes and cookies; credits by display name in generator tags, comments and
- * headers (finders/credits.ts); an open listing of the plugins folder (finders/listing.ts).
- * Versions from signatures and credits, from `ver=` on the plugin's own files (never when it
+ * body classes and cookies; the general finders (finders/observations.ts): credits by
+ * display name in generator tags, comments and headers, custom meta tags, inline script
+ * and JSON versions, hidden inputs and data attributes, version and cache headers, version
+ * parameters and REST namespaces, resolved through the signature names, this site's
+ * readmes and the WordPress.org names index (finders/resolve.ts); an open listing of the
+ * plugins folder (finders/listing.ts). Versions from all of these, from `ver=` on the
+ * plugin's own files (never when it
  * is WordPress's version or a cache buster: version-sanity.ts) and from its public files —
  * readme.txt, changelogs, translation template, manifests, banners (finders/files.ts) —
  * weighed together by pickVersion. docs/detection.md lists every class with its weight.
  */
 import type { PluginInfo } from "../../../shared/report.ts";
-import { type Artifacts, type HttpArtifact, probeAnswers } from "../artifacts.ts";
+import type { Artifacts, HttpArtifact } from "../artifacts.ts";
 import { metaContents, pageOf } from "../parse/page.ts";
 import { siteText } from "../untrusted-text.ts";
 import {
@@ -20,10 +24,10 @@ import {
   toEvidence,
   type WeightedEvidence,
 } from "./evidence.ts";
-import { commentCredits, generatorCredits, headerCredits, type NamedSignal } from "./finders/credits.ts";
+import { Directory } from "./finders/directory.ts";
 import { FILE_WEIGHTS, pluginFileVersions } from "./finders/files.ts";
 import { listedComponents, listingSignal } from "./finders/listing.ts";
-import { pluginNameIndex } from "./finders/names.ts";
+import { namedPlugins } from "./finders/observations.ts";
 import { restNamespaces } from "./rest.ts";
 import { PLUGIN_SIGNATURES, type PluginSignature } from "./signatures.ts";
 import { componentAssets, type SitePaths } from "./site-paths.ts";
@@ -57,7 +61,7 @@ export function pluginSlugsFromNamespaces(namespaces: readonly string[]): string
 
 /**
  * `seen` collects the observations a signature matched (`comment:<n>`, `generator:<content>`,
- * `header:<name>`), so that a credit finder reading the same text does not count it twice.
+ * `header:<name>`, `rest:<namespace>`), so that a finder reading the same text does not count it twice.
  */
 function signatureSignals(
   signature: PluginSignature,
@@ -114,7 +118,9 @@ function signatureSignals(
       });
   }
   for (const namespace of signature.restNamespaces ?? []) {
-    if (namespaces.includes(namespace)) signals.push({ source: "rest_namespace", value: namespace, weight: 0.9 });
+    if (!namespaces.includes(namespace)) continue;
+    seen.add(`rest:${namespace}`);
+    signals.push({ source: "rest_namespace", value: namespace, weight: 0.9 });
   }
   for (const source of signature.bodyClass ?? []) {
     const match = pattern(source).exec(page.bodyClass);
@@ -187,48 +193,39 @@ function verValueSpread(homepage: HttpArtifact, paths: SitePaths): Map<string, n
   return spread;
 }
 
-/** Credit signals by slug: generator tags, comments and headers that name a known plugin. */
-function creditsBySlug(artifacts: Artifacts): Map<string, NamedSignal[]> {
-  const index = pluginNameIndex(artifacts);
-  const page = pageOf(artifacts.homepage);
-  // Redirects answer with the plugin that made them (X-Redirect-By: Yoast SEO).
-  const redirects = probeAnswers(artifacts).filter((answer) => answer.status >= 300 && answer.status < 400);
-  const bySlug = new Map<string, NamedSignal[]>();
-  for (const found of [
-    ...generatorCredits(page, index),
-    ...commentCredits(page, index),
-    ...headerCredits([artifacts.homepage, ...redirects], index),
-  ]) {
-    const known = bySlug.get(found.slug) ?? [];
-    known.push(found);
-    bySlug.set(found.slug, known);
-  }
-  return bySlug;
+/** The plugin's name as the WordPress.org directory gives it, when the names index was asked about it. */
+function directoryName(artifacts: Artifacts, slug: string): string | null {
+  const name = new Directory(artifacts.directory).slug("plugin", slug)?.name;
+  return name ? siteText(name, 100) : null;
 }
 
 /**
  * What the site shows of each plugin, files aside: asset URLs and their `ver=`, signatures,
- * credits by name, the REST API, an open listing. Gather uses it (on the homepage alone) to
+ * the general finders (credits by name, metas, scripts, markup, headers…), the REST API, an
+ * open listing. Gather uses it (on the homepage alone) to
  * tell which plugins were found without a version; detectPlugins adds the files.
  */
 export function pluginSightings(
   artifacts: Artifacts,
   paths: SitePaths,
   coreVersion: string | null,
-): Map<string, { signature?: PluginSignature; presence: WeightedEvidence[] }> {
+): Map<string, { signature?: PluginSignature; presence: WeightedEvidence[]; note?: WeightedEvidence }> {
   const namespaces = restNamespaces(artifacts);
   const fromPage = pluginSlugsFromPage(artifacts.homepage, paths);
   const spread = verValueSpread(artifacts.homepage, paths);
   const listed = listedComponents(artifacts, "plugins");
   const listedSlugs = new Set(listed?.slugs);
-  const credits = creditsBySlug(artifacts);
+  const named = namedPlugins(artifacts, paths, fromPage, coreVersion);
   const slugs = new Set<string>([
     ...fromPage.keys(),
     ...Object.keys(PLUGIN_SIGNATURES),
-    ...credits.keys(),
+    ...named.keys(),
     ...listedSlugs,
   ]);
-  const sightings = new Map<string, { signature?: PluginSignature; presence: WeightedEvidence[] }>();
+  const sightings = new Map<
+    string,
+    { signature?: PluginSignature; presence: WeightedEvidence[]; note?: WeightedEvidence }
+  >();
   for (const slug of slugs) {
     const signature = PLUGIN_SIGNATURES[slug];
     const seen = new Set<string>();
@@ -236,15 +233,13 @@ export function pluginSightings(
       ...assetVersionSignals(fromPage.get(slug) ?? [], coreVersion, spread),
       ...(signature ? signatureSignals(signature, artifacts, namespaces, seen) : []),
     ];
-    // One credit per class: a plugin's opening and closing comments are one observation, not two.
-    const creditSources = new Set<string>();
-    for (const credit of credits.get(slug) ?? []) {
-      if (seen.has(credit.seen) || creditSources.has(credit.signal.source)) continue;
-      creditSources.add(credit.signal.source);
-      presence.push(credit.signal);
+    // One signal per class (finders/resolve.ts); none for text a signature pattern read already.
+    const found = named.get(slug);
+    for (const credit of found?.signals ?? []) {
+      if (!seen.has(credit.seen)) presence.push(credit.signal);
     }
     if (listed && listedSlugs.has(slug)) presence.push(listingSignal(listed, slug));
-    if (presence.length > 0) sightings.set(slug, { signature, presence });
+    if (presence.length > 0) sightings.set(slug, { signature, presence, note: found?.note });
   }
   return sightings;
 }
@@ -254,20 +249,21 @@ export const versionVotes = (signals: readonly WeightedEvidence[]) => signals.fi
 
 export function detectPlugins(artifacts: Artifacts, paths: SitePaths, coreVersion: string | null): PluginInfo[] {
   const plugins: PluginInfo[] = [];
-  for (const [slug, { signature, presence }] of pluginSightings(artifacts, paths, coreVersion)) {
+  for (const [slug, { signature, presence, note }] of pluginSightings(artifacts, paths, coreVersion)) {
     // The files prove the plugin is installed, not that it is active: they only corroborate.
     const files = pluginFileVersions(artifacts, slug, {
       paths,
       displayName: signature?.name ?? null,
       pageVotes: versionVotes(presence),
     });
-    const signals = [...presence, ...files.signals];
+    // Why a slug no index vouches for stands: shown, weighing nothing.
+    const signals = [...presence, ...files.signals, ...(note ? [note] : [])];
     const confidence = confidenceOf(signals);
     if (confidence < DETECTED_AT) continue;
     const { version, confidence: versionConfidence } = pickVersion(signals);
     plugins.push({
       slug,
-      name: signature?.name ?? files.name,
+      name: signature?.name ?? files.name ?? directoryName(artifacts, slug),
       version,
       version_confidence: versionConfidence,
       confidence,
@@ -284,8 +280,10 @@ export function detectPlugins(artifacts: Artifacts, paths: SitePaths, coreVersio
   let listedOnly = 0;
   return plugins.filter(
     (plugin) =>
-      !plugin.evidence.every((item) => item.source === "directory_listing" || FILE_SOURCES.has(item.source)) ||
-      ++listedOnly <= MAX_LISTED_ONLY,
+      !plugin.evidence.every(
+        (item) =>
+          item.source === "directory_listing" || item.source === "inferred_slug" || FILE_SOURCES.has(item.source),
+      ) || ++listedOnly <= MAX_LISTED_ONLY,
   );
 }
 

@@ -48,6 +48,12 @@ export interface PluginSignature {
   html?: string[];
   /** Cookie names set on the homepage. */
   cookies?: string[];
+  /**
+   * Identifiers the plugin's code uses that are not spelt like its slug (`wpcf7` for
+   * contact-form-7): a `_wpcf7_version` field or a `wpcf7` object then names it even when an
+   * optimiser has merged its scripts (finders/resolve.ts).
+   */
+  identifiers?: string[];
 }
 
 export const PLUGIN_SIGNATURES: Record<string, PluginSignature> = {
@@ -61,6 +67,7 @@ export const PLUGIN_SIGNATURES: Record<string, PluginSignature> = {
     ],
     restNamespaces: ["yoast/v1"],
     html: ['class="yoast-schema-graph'],
+    identifiers: ["wpseo", "yoast"],
   },
   "seo-by-rank-math": {
     name: "Rank Math SEO",
@@ -71,6 +78,7 @@ export const PLUGIN_SIGNATURES: Record<string, PluginSignature> = {
     ],
     restNamespaces: ["rankmath/v1"],
     html: ['class="rank-math-schema'],
+    identifiers: ["rank_math", "rankMath"],
   },
   "all-in-one-seo-pack": {
     name: "All in One SEO",
@@ -79,6 +87,7 @@ export const PLUGIN_SIGNATURES: Record<string, PluginSignature> = {
     comments: ["All in One SEO(?: Pro)? (?<version>[\\d.]+) - aioseo\\.com", "All in One SEO Pack (?<version>[\\d.]+)"],
     restNamespaces: ["aioseo/v1"],
     generator: ["All in One SEO(?: Pro)? \\(AIOSEO\\) (?<version>[\\d.]+)"],
+    identifiers: ["aioseo"],
   },
   autodescription: {
     name: "The SEO Framework",
@@ -111,6 +120,7 @@ export const PLUGIN_SIGNATURES: Record<string, PluginSignature> = {
     aliases: ["WPBakery", "Visual Composer"],
     generator: ["Powered by WPBakery Page Builder"],
     bodyClass: ["\\bwpb-js-composer\\b"],
+    identifiers: ["wpb"],
   },
   revslider: {
     name: "Slider Revolution",
@@ -123,18 +133,21 @@ export const PLUGIN_SIGNATURES: Record<string, PluginSignature> = {
     category: "forms",
     restNamespaces: ["contact-form-7/v1"],
     html: ["\\bwpcf7\\b"],
+    identifiers: ["wpcf7"],
   },
   "wpforms-lite": {
     name: "WPForms",
     category: "forms",
     restNamespaces: ["wpforms/v1"],
     html: ["\\bwpforms-container\\b"],
+    identifiers: ["wpforms"],
   },
   gravityforms: {
     name: "Gravity Forms",
     category: "forms",
     restNamespaces: ["gf/v2"],
     html: ["\\bgform_wrapper\\b"],
+    identifiers: ["gform"],
   },
   jetpack: {
     name: "Jetpack",
@@ -214,12 +227,14 @@ export const PLUGIN_SIGNATURES: Record<string, PluginSignature> = {
     name: "MonsterInsights",
     category: "analytics",
     comments: ["This site uses the Google Analytics by MonsterInsights plugin v(?<version>[\\d.]+)"],
+    identifiers: ["monsterinsights"],
   },
   "sitepress-multilingual-cms": {
     name: "WPML",
     category: "multilingual",
     aliases: ["WPML Multilingual CMS"],
     generator: ["^WPML ver:(?<version>[\\d.]+)"],
+    identifiers: ["wpml"],
   },
   polylang: {
     name: "Polylang",

@@ -1,18 +1,21 @@
 /**
  * User accounts the site discloses: the REST users endpoint, author archives (/?author=1
  * redirecting to /author/<login>/), core's users sitemap (every author archive URL), oEmbed's
- * author, and feed authors. Login names are what
- * brute-force attacks need, so each one is reported with where it was seen.
+ * author, and feed authors. Login names are what brute-force attacks need, so each one is
+ * reported with where it was seen. Only slugs are logins (WordPress's user_nicename, the
+ * login unless changed): the REST API's `slug`, author archive URLs, oEmbed's `author_url`.
+ * A display name — a feed's dc:creator, oEmbed's `author_name`, a byline — is not one.
  */
 import type { DisclosedUser } from "../../../shared/report.ts";
-import type { Artifacts } from "../artifacts.ts";
+import type { Artifacts, HttpArtifact } from "../artifacts.ts";
 import { resolveUrl } from "../artifacts.ts";
 import { pageOf } from "../parse/page.ts";
 import { decodedSegment } from "../parse/urls.ts";
 import { siteText } from "../untrusted-text.ts";
 
 const MAX_USERS = 50;
-const LOGIN = /^[a-z0-9._@ -]{1,60}$/i;
+/** The shape of a login name or slug as WordPress allows it. */
+export const LOGIN = /^[a-z0-9._@ -]{1,60}$/i;
 
 function authorSlugFromUrl(url: string | undefined, base: string): string | null {
   const parsed = resolveUrl(url, base);
@@ -101,16 +104,8 @@ export function detectUsers(artifacts: Artifacts): DisclosedUser[] {
     }
   }
 
-  const oembed = artifacts.probes.oembed;
-  if (oembed?.status === 200) {
-    try {
-      const data = JSON.parse(oembed.body) as { author_name?: unknown; author_url?: unknown };
-      const slug = typeof data.author_url === "string" ? authorSlugFromUrl(data.author_url, oembed.url) : null;
-      add({ username: slug, display_name: typeof data.author_name === "string" ? data.author_name : null }, "oembed");
-    } catch {
-      // not JSON
-    }
-  }
+  const oembed = oembedAuthor(artifacts.probes.oembed);
+  if (oembed) add({ username: oembed.slug, display_name: oembed.name }, "oembed");
 
   const feed = artifacts.probes.feed;
   if (feed?.status === 200) {
@@ -122,4 +117,20 @@ export function detectUsers(artifacts: Artifacts): DisclosedUser[] {
     }
   }
   return [...users.values()];
+}
+
+/** oEmbed's author: its display name, and the slug its author_url gives (/author/<slug>/), when present. */
+export function oembedAuthor(
+  answer: HttpArtifact | undefined,
+): { slug: string | null; name: string | null } | undefined {
+  if (answer?.status !== 200) return undefined;
+  try {
+    const data = JSON.parse(answer.body) as { author_name?: unknown; author_url?: unknown };
+    if (!data || typeof data !== "object") return undefined;
+    const slug = typeof data.author_url === "string" ? authorSlugFromUrl(data.author_url, answer.url) : null;
+    const name = typeof data.author_name === "string" ? data.author_name : null;
+    return slug || name ? { slug, name } : undefined;
+  } catch {
+    return undefined; // not JSON
+  }
 }

@@ -8,7 +8,7 @@
  * readme.html shows only the major version since 4.7, so it supports a full version
  * of the same branch rather than competing with it.
  */
-import type { WordPressInfo } from "../../../shared/report.ts";
+import type { SiteLayout, WordPressInfo } from "../../../shared/report.ts";
 import type { Artifacts, HttpArtifact } from "../artifacts.ts";
 import { linksWithRel, metaContents, pageOf } from "../parse/page.ts";
 import { pageResources } from "../parse/urls.ts";
@@ -44,6 +44,24 @@ function coreAssetVersions(artifact: HttpArtifact, source: string, limit: number
     });
   }
   return signals;
+}
+
+/** The report's account of the install's shape (detect/site-paths.ts): what was found, and how. */
+export function siteLayout(paths: SitePaths): SiteLayout {
+  const pathOf = (base: string) => siteText(new URL(base).pathname, 200);
+  const origins = [...new Set(paths.assetBases.map((base) => new URL(base).origin))];
+  return {
+    home_url: siteUrl(paths.homeBase),
+    core_path: paths.found.core.length > 0 ? pathOf(paths.coreBase) : null,
+    content_path: paths.found.content.length > 0 ? pathOf(paths.contentBase) : null,
+    asset_origins: origins.map(siteUrl),
+    evidence: [
+      ...paths.found.home,
+      ...paths.found.core,
+      ...paths.found.content,
+      ...paths.assetBases.map((base) => ({ source: "asset_origin", value: siteText(base, 200) })),
+    ],
+  };
 }
 
 export function detectWordPress(artifacts: Artifacts, paths: SitePaths): WordPressInfo {
@@ -137,12 +155,13 @@ export function detectWordPress(artifacts: Artifacts, paths: SitePaths): WordPre
   const confidence = confidenceOf(signals);
   const { version, confidence: versionConfidence } = pickVersion(signals);
   const namespaces = restNamespaces(artifacts);
-  const install = new URL(paths.installBase).pathname;
+  const install = new URL(paths.homeBase).pathname;
   const content = new URL(paths.contentBase).pathname;
+  const detected = confidence >= DETECTED_AT;
   const multisiteHint =
     /\/uploads\/sites\/\d+\/|\/blogs\.dir\//.test(homepage.body) || /wp-signup\.php/.test(login?.body ?? "");
   return {
-    detected: confidence >= DETECTED_AT,
+    detected,
     confidence,
     version,
     version_confidence: versionConfidence,
@@ -154,7 +173,8 @@ export function detectWordPress(artifacts: Artifacts, paths: SitePaths): WordPre
         : null,
     rest_namespaces: namespaces.slice(0, 100),
     content_path: paths.customContent ? content : null,
-    install_path: confidence >= DETECTED_AT ? install : null,
+    install_path: detected ? install : null,
+    layout: detected ? siteLayout(paths) : null,
     multisite: multisiteHint ? true : null,
     latest_version: null,
     outdated: null,

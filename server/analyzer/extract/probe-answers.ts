@@ -4,6 +4,7 @@
  * requested"; what an answer's body proves is established by the other extractors.
  */
 import type { HttpArtifact } from "../artifacts.ts";
+import { askedAt } from "../detect/site-paths.ts";
 import type { Detected, ProbeAnswer, ProbeFacts } from "../facts.ts";
 import { isProbeKey, type ProbeKey } from "../gather/probes.ts";
 
@@ -11,7 +12,7 @@ export function extractProbeAnswers({ artifacts }: Detected): ProbeFacts {
   const answers: Partial<Record<ProbeKey, ProbeAnswer>> = {};
   for (const [key, answer] of Object.entries(artifacts.probes) as [ProbeKey, HttpArtifact | undefined][]) {
     if (!answer) continue;
-    const entry: ProbeAnswer = { url: answer.url, status: answer.status };
+    const entry: ProbeAnswer = { url: answer.url, asked: askedAt(answer), status: answer.status };
     if (answer.headers.location !== undefined) entry.location = answer.headers.location;
     answers[key] = entry;
   }

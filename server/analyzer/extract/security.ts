@@ -2,6 +2,7 @@
 import type { ExposedFile, SecurityInfo } from "../../../shared/report.ts";
 import { probeAnswers } from "../artifacts.ts";
 import { isDirectoryListing, parseDirectoryListing } from "../detect/directory-listing.ts";
+import { LOGIN, oembedAuthor } from "../detect/users.ts";
 import type { Detected, ListedDirectory } from "../facts.ts";
 import { EXPOSED_FILES } from "../gather/probe-kinds.ts";
 import { probeValues } from "../gather/probes.ts";
@@ -164,7 +165,8 @@ export function extractSecurity({ artifacts, users }: Detected): SecurityInfo {
     user_enumeration: {
       rest_api: users.some((user) => user.sources.includes("rest_api")),
       author_archives: users.some((user) => user.sources.includes("author_archive")),
-      oembed: users.some((user) => user.sources.includes("oembed") && user.username !== null),
+      // oEmbed discloses a login only through author_url (/author/<slug>/); author_name is a display name.
+      oembed: LOGIN.test(oembedAuthor(probes.oembed)?.slug ?? ""),
       sitemap: users.some((user) => user.sources.includes("sitemap")),
       feed: users.some((user) => user.sources.includes("feed")),
     },

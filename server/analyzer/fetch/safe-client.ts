@@ -45,6 +45,12 @@ export interface ClientLimits {
    * requests fail with kind `budget` and the report is partial, with those errors listed.
    */
   maxTotalBytes: number;
+  /**
+   * Requests per second this analysis may start (its share of the target's, see
+   * server/queue/target-limits.ts): a token bucket of one second's worth, so at most
+   * `requestsPerSecond × (1 + T)` requests start in any T seconds. Absent or 0: no pace.
+   */
+  requestsPerSecond?: number;
 }
 
 export const DEFAULT_CLIENT_LIMITS: ClientLimits = {
@@ -149,6 +155,11 @@ export class SafeClient {
   private multiplexed = false;
   /** Decoded bytes read so far, against limits.maxTotalBytes. */
   private bytesRead = 0;
+  /** The pace's token bucket: tokens left, and when it was last filled (performance.now()). */
+  private tokens: number;
+  private filledAt = performance.now();
+  /** Requests that waited for the pace (the report says the limit was hit). */
+  pacedRequests = 0;
 
   constructor(
     private readonly agent: Agent,
@@ -156,7 +167,14 @@ export class SafeClient {
     private readonly deadline: AbortSignal,
     private readonly userAgent: string,
     private readonly limits: ClientLimits = DEFAULT_CLIENT_LIMITS,
-  ) {}
+  ) {
+    this.tokens = limits.requestsPerSecond ?? 0;
+  }
+
+  /** The pace requests start at (requests per second); 0 when there is none. */
+  get pace(): number {
+    return this.limits.requestsPerSecond ?? 0;
+  }
 
   async fetch(url: string, options: FetchOptions = {}): Promise<FetchResult> {
     const redirects: Hop[] = [];
@@ -209,6 +227,12 @@ export class SafeClient {
       );
     }
     await this.acquire(options.urgent === true);
+    try {
+      await this.paced();
+    } catch (error) {
+      this.release();
+      throw classify(error, url, this.deadline.aborted);
+    }
     const started = performance.now();
     const row: TimingRow = { url, method, status: null, bytes: 0, transfer_bytes: null, ttfb_ms: null, ms: 0 };
     this.timings.push(row);
@@ -284,6 +308,24 @@ export class SafeClient {
     } finally {
       this.release();
     }
+  }
+
+  /**
+   * Waits for a token of the pace. Tokens are taken in the order requests got their in-flight
+   * slot, so urgent requests keep their head start.
+   */
+  private async paced(): Promise<void> {
+    const rate = this.pace;
+    if (rate <= 0) return;
+    const now = performance.now();
+    this.tokens = Math.min(rate, this.tokens + ((now - this.filledAt) / 1000) * rate);
+    this.filledAt = now;
+    // The token is taken now, even if it exists only later: the bucket may go below zero, and
+    // each waiter sleeps until its own token has been filled in.
+    this.tokens -= 1;
+    if (this.tokens >= 0) return;
+    this.pacedRequests += 1;
+    await abortableSleep(Math.ceil((-this.tokens / rate) * 1000), this.deadline);
   }
 
   private get inFlightLimit(): number {
@@ -401,4 +443,20 @@ function classify(error: unknown, url: string, deadlinePassed: boolean): FetchFa
 
 function round(ms: number): number {
   return Math.round(ms * 10) / 10;
+}
+
+/** Sleeps, or rejects at once when the analysis is aborted. */
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
 }

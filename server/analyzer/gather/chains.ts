@@ -10,14 +10,14 @@ import { resolveUrl } from "../artifacts.ts";
 import { pluginSlugsFromNamespaces, pluginSlugsFromPage } from "../detect/plugins.ts";
 import { parseThemeHeader } from "../detect/readme.ts";
 import { isRestRoot, restNamespaces } from "../detect/rest.ts";
-import { isComponentSlug, type SitePaths } from "../detect/site-paths.ts";
+import { componentBase, isComponentSlug, type SitePaths } from "../detect/site-paths.ts";
 import { themeSlugsFromPage } from "../detect/theme.ts";
 import { linksWithRel, pageOf } from "../parse/page.ts";
 import type { Probes } from "./probe-runner.ts";
 import { MAX_EXTRA_SITEMAPS, MAX_THEME_STYLES, probeAt, probeOf } from "./probes.ts";
 
-/** The site's main feed: the first advertised RSS/Atom link on the site, else <base>feed/. */
-export function feedUrl(homepage: HttpArtifact, installBase: string): string {
+/** The site's main feed: the first advertised RSS/Atom link on the site, else <home>feed/. */
+export function feedUrl(homepage: HttpArtifact, homeBase: string): string {
   const base = new URL(homepage.url);
   for (const link of linksWithRel(pageOf(homepage), "alternate")) {
     const type = (link.attrs.type ?? "").toLowerCase();
@@ -26,28 +26,29 @@ export function feedUrl(homepage: HttpArtifact, installBase: string): string {
     // Only the site's own origin is probed; comment feeds carry nothing we need.
     if (href && href.origin === base.origin && !/comments/i.test(href.pathname)) return href.toString();
   }
-  return new URL("feed/", installBase).toString();
+  return new URL("feed/", homeBase).toString();
 }
 
-/** The REST root WordPress serves with pretty permalinks: <install>wp-json/. */
-const prettyRestRoot = (paths: SitePaths) => new URL("wp-json/", paths.installBase).toString();
+/** The REST root WordPress serves with pretty permalinks: <home>wp-json/. */
+const prettyRestRoot = (paths: SitePaths) => new URL("wp-json/", paths.homeBase).toString();
 
 /**
  * REST root (advertised, then /wp-json/, then ?rest_route=/), its users, and readmes of
  * plugins its namespaces name. The users are asked together with the first candidate root,
- * whose URL they derive from; they are kept only if that candidate is the root.
+ * whose URL they derive from; they are kept only if that candidate is the root. `root`
+ * settles once the root is known (or none answered), `done` when the follow-ups are in too.
  */
-export async function probeRest(
+export function probeRest(
   probes: Probes,
   paths: SitePaths,
   artifacts: Artifacts,
   homepage: HttpArtifact,
   /** Asks a plugin's readme.txt, then its other version files if need be (version-files.ts). */
   followFiles: (slug: string, readmeAsked: true) => Promise<unknown>,
-) {
+): { root: Promise<string | undefined>; done: Promise<unknown> } {
   const candidates = [
     ...new Set(
-      [paths.restRoot, prettyRestRoot(paths), new URL("?rest_route=/", paths.installBase).toString()].filter(
+      [paths.restRoot, prettyRestRoot(paths), new URL("?rest_route=/", paths.homeBase).toString()].filter(
         (c): c is string => !!c,
       ),
     ),
@@ -55,35 +56,37 @@ export async function probeRest(
   const usersOf = (root: string) => probeOf("rest_users", { ...paths, restRoot: root });
   const first = candidates[0] as string;
   const speculativeUsers = probes.attempt(usersOf(first));
-  let root: string | undefined;
-  for (const candidate of candidates) {
-    delete artifacts.probes.rest_root;
-    const answer = await probes.run(probeAt("rest_root", candidate));
-    if (isRestRoot(answer)) {
-      root = candidate;
-      break;
+  const root = (async () => {
+    for (const candidate of candidates) {
+      delete artifacts.probes.rest_root;
+      const answer = await probes.run(probeAt("rest_root", candidate));
+      if (isRestRoot(answer)) return candidate;
     }
-  }
-  if (!root) {
-    await speculativeUsers; // asked for nothing: not kept
-    return;
-  }
-  const followUps: Promise<unknown>[] = [
-    root === first
-      ? speculativeUsers.then((outcome) => probes.keep(usersOf(root), outcome))
-      : probes.run(usersOf(root)),
-  ];
-  const onPage = pluginSlugsFromPage(homepage, paths);
-  for (const slug of pluginSlugsFromNamespaces(restNamespaces(artifacts))) {
-    if (onPage.has(slug)) continue;
-    followUps.push(followFiles(slug, true));
-  }
-  await Promise.all(followUps);
+    return undefined;
+  })();
+  const done = root.then(async (found) => {
+    if (!found) {
+      await speculativeUsers; // asked for nothing: not kept
+      return;
+    }
+    const followUps: Promise<unknown>[] = [
+      found === first
+        ? speculativeUsers.then((outcome) => probes.keep(usersOf(found), outcome))
+        : probes.run(usersOf(found)),
+    ];
+    const onPage = pluginSlugsFromPage(homepage, paths);
+    for (const slug of pluginSlugsFromNamespaces(restNamespaces(artifacts))) {
+      if (onPage.has(slug)) continue;
+      followUps.push(followFiles(slug, true));
+    }
+    await Promise.all(followUps);
+  });
+  return { root, done };
 }
 
 /** The feed, then oEmbed of its newest item (oEmbed names the item's author). */
 export async function probeFeedAndOembed(probes: Probes, paths: SitePaths, homepage: HttpArtifact) {
-  const feed = await probes.run(probeAt("feed", feedUrl(homepage, paths.installBase)));
+  const feed = await probes.run(probeAt("feed", feedUrl(homepage, paths.homeBase)));
   if (feed?.status !== 200) return;
   // The first link after the first <item>/<entry>. Found in two steps, not with `<item>[\s\S]*?<link>`:
   // that pattern rescans the rest of the feed from every <item>, so a 512 KB feed of bare
@@ -121,7 +124,7 @@ export async function probeRobotsAndSitemaps(probes: Probes, paths: SitePaths) {
   const sitemap = (url: string) => probes.run(probeAt("sitemap", url));
   const isSitemap = (answer: HttpArtifact | undefined) =>
     answer?.status === 200 && /<(urlset|sitemapindex)\b/i.test(answer.body.slice(0, 5_000));
-  const core = new URL("wp-sitemap.xml", paths.installBase).toString();
+  const core = new URL("wp-sitemap.xml", paths.homeBase).toString();
   const fetched = new Set([core]);
   const [coreAnswer, robots] = await Promise.all([sitemap(core), probes.run(probeOf("robots", paths))]);
   const listed: string[] = [];
@@ -136,19 +139,27 @@ export async function probeRobotsAndSitemaps(probes: Probes, paths: SitePaths) {
   }
   const answers = await Promise.all(listed.map(sitemap));
   if (isSitemap(coreAnswer) || answers.some(isSitemap)) return;
-  const guesses = ["sitemap_index.xml", "sitemap.xml"].map((name) => new URL(name, paths.installBase).toString());
+  const guesses = ["sitemap_index.xml", "sitemap.xml"].map((name) => new URL(name, paths.homeBase).toString());
   await Promise.all(guesses.filter((url) => !fetched.has(url)).map(sitemap));
 }
 
-/** style.css of the themes the page uses, then of the parent a child theme names. */
+/**
+ * style.css of the themes the page uses — where their files came from (the site's content
+ * directory, or the asset origin serving them) — then of the parent a child theme names
+ * (beside the child).
+ */
 export async function probeThemes(probes: Probes, paths: SitePaths, homepage: HttpArtifact) {
-  const slugs = [...themeSlugsFromPage(homepage, paths).keys()].slice(0, MAX_THEME_STYLES);
-  const style = (slug: string) => probes.run(probeOf("theme_style", paths, slug));
-  const answers = await Promise.all(slugs.map(style));
-  const parents = new Set<string>();
-  for (const answer of answers) {
+  const themes = [...themeSlugsFromPage(homepage, paths)].slice(0, MAX_THEME_STYLES);
+  const slugs = themes.map(([slug]) => slug);
+  const style = (slug: string, contentBase: string) =>
+    probes.run(probeOf("theme_style", { ...paths, contentBase }, slug));
+  const answers = await Promise.all(themes.map(([slug, urls]) => style(slug, componentBase(paths, urls))));
+  const parents = new Map<string, string>();
+  for (const [index, answer] of answers.entries()) {
     const template = answer?.status === 200 ? parseThemeHeader(answer.body)?.template : undefined;
-    if (template && isComponentSlug(template) && !slugs.includes(template)) parents.add(template);
+    const [, urls = []] = themes[index] ?? [];
+    if (template && isComponentSlug(template) && !slugs.includes(template))
+      parents.set(template, componentBase(paths, urls));
   }
-  await Promise.all([...parents].map(style));
+  await Promise.all([...parents].map(([slug, contentBase]) => style(slug, contentBase)));
 }

@@ -15,8 +15,10 @@
  * which probes, in which order.
  */
 import type { Artifacts } from "../artifacts.ts";
+import type { NameLookup } from "../detect/finders/directory.ts";
+import { askNames } from "../detect/finders/names-question.ts";
 import { pluginSlugsFromPage } from "../detect/plugins.ts";
-import { detectSitePaths } from "../detect/site-paths.ts";
+import { detectSitePaths, type SitePaths } from "../detect/site-paths.ts";
 import { isChallengePage } from "../detect/waf.ts";
 import type { SafeClient } from "../fetch/safe-client.ts";
 import { probeFeedAndOembed, probeRest, probeRobotsAndSitemaps, probeThemes, probeXmlRpc } from "./chains.ts";
@@ -34,10 +36,20 @@ import {
 } from "./probes.ts";
 import { VersionFiles } from "./version-files.ts";
 
-/** The probes of the wave that need nothing but the site's paths, in the order they are asked. */
-const SITE_PROBES = ["readme_html", "login", "author_1", "users_sitemap", "uploads"] as const;
+/** The probes of the wave that need nothing but the site's paths, in the order they are asked, by base. */
+const CORE_PROBES = ["readme_html", "login"] as const;
+const HOME_PROBES = ["author_1", "users_sitemap"] as const;
 
-export async function gather(url: string, client: SafeClient): Promise<Artifacts> {
+export interface GatherOptions {
+  /**
+   * The names index: asked once the homepage is in, so that plugins it names without a
+   * version get their files read like the others (detect/finders/names-question.ts).
+   */
+  names?: NameLookup;
+  signal?: AbortSignal;
+}
+
+export async function gather(url: string, client: SafeClient, options: GatherOptions = {}): Promise<Artifacts> {
   const homepage = await fetchHomepage(client, url);
   const artifacts: Artifacts = {
     requested_url: url,
@@ -58,7 +70,9 @@ export async function gather(url: string, client: SafeClient): Promise<Artifacts
   // A bot challenge instead of the site: probing further would only collect more challenges.
   if (isChallengePage(homepage)) return artifacts;
 
-  const paths = detectSitePaths(homepage);
+  // The install's shape as the homepage shows it (detect/site-paths.ts).
+  const paths = detectSitePaths({ homepage });
+  if (options.names) await askNames(artifacts, options.names, options.signal ?? new AbortController().signal);
   const probes = new Probes(client, artifacts, homepage.http_version === "2");
   const tasks: Promise<unknown>[] = [];
   const later = (task: Promise<unknown>) => tasks.push(task);
@@ -76,11 +90,23 @@ export async function gather(url: string, client: SafeClient): Promise<Artifacts
 
   // Requests leave in the order asked (it matters over HTTP/1.1): heads of chains first, so
   // their next links can start while the rest of the wave runs; static assets last.
-  later(probeRest(probes, paths, artifacts, homepage, followFiles));
+  const rest = probeRest(probes, paths, artifacts, homepage, followFiles);
+  later(rest.done);
+  // Where core is (and the default content directory under it): when the homepage does not
+  // show it (no wp-includes/ or wp-admin/ URL of its own, no RSD link — its core files on a
+  // CDN, say), the REST index's `url` (siteurl) does; the probes under core wait for it
+  // rather than go to a guess.
+  // (When the homepage shows it, they go in the wave as they always did, in its order.)
+  const settled: Promise<SitePaths> | null =
+    paths.found.core.length > 0
+      ? null
+      : rest.root.then(() => detectSitePaths({ homepage, probes: { rest_root: artifacts.probes.rest_root } }));
+  const whenSettled = (task: (site: SitePaths) => Promise<unknown>) =>
+    later(settled ? settled.then(task) : task(paths));
   later(probeFeedAndOembed(probes, paths, homepage));
   later(probeRobotsAndSitemaps(probes, paths));
   later(probeThemes(probes, paths, homepage));
-  later(probeXmlRpc(probes, paths));
+  whenSettled((site) => probeXmlRpc(probes, site));
   later(sampleTtfb(client, homepage));
   const pluginReadmes = new Set<string>();
   for (const slug of pluginSlugsFromPage(homepage, paths).keys()) {
@@ -91,10 +117,21 @@ export async function gather(url: string, client: SafeClient): Promise<Artifacts
   // Plugins the page names only by a comment, a generator, a header…, without a version.
   for (const slug of versionFiles.unversionedOnPage()) later(followFiles(slug, false));
   later(probes.run(probeOf("not_found", paths, crypto.randomUUID().slice(0, 8))));
-  for (const name of SITE_PROBES) later(probes.run(probeOf(name, paths)));
+  whenSettled((site) => Promise.all(CORE_PROBES.map((name) => probes.run(probeOf(name, site)))));
+  for (const name of HOME_PROBES) later(probes.run(probeOf(name, paths)));
+  whenSettled((site) => probes.run(probeOf("uploads", site)));
   // Open listings of plugins/ and themes/ name installed components (then readmes of listed plugins).
-  later(probeListings((spec) => probes.run(spec), followFiles, paths, pluginReadmes));
-  for (const file of EXPOSED_FILES) later(probes.run(exposedFileProbe(file, paths)));
+  whenSettled((site) => probeListings((spec) => probes.run(spec), followFiles, site, pluginReadmes));
+  for (const file of EXPOSED_FILES) {
+    if (file.base === "home") later(probes.run(exposedFileProbe(file, paths)));
+    else whenSettled((site) => probes.run(exposedFileProbe(file, site)));
+  }
+  // wp-config.php backups also beside core, when core has its own directory (/wp/).
+  whenSettled(async (site) => {
+    if (site.coreBase === site.homeBase) return;
+    const beside = EXPOSED_FILES.filter((file) => file.alsoUnderCore);
+    await Promise.all(beside.map((file) => probes.run(exposedFileProbe(file, site, "core"))));
+  });
   if (new URL(homepage.url).protocol === "https:") {
     const plain = new URL(homepage.url);
     plain.protocol = "http:";

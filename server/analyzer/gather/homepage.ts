@@ -75,10 +75,15 @@ function bannerHead(asset: AssetArtifact, body: Buffer): string | undefined {
   return /^\uFEFF?\s*(?:(["'])use strict\1;?\s*)?(?:\/\*|\/\/)/.test(text) ? text : undefined;
 }
 
-/** A bounded sample of same-site assets: sizes, compression, caching — and the banners of scripts and stylesheets. */
+/**
+ * A bounded sample of the site's own assets — on its origin, or on the asset origins serving
+ * its plugin and theme files (a CDN, a pull zone: detect/site-paths.ts) — for sizes,
+ * compression, caching, and the banners of scripts and stylesheets.
+ */
 export async function sampleAssets(client: SafeClient, homepage: HttpArtifact, paths: SitePaths, artifacts: Artifacts) {
+  const origins = new Set([paths.origin, ...paths.assetBases.map((base) => new URL(base).origin)]);
   const resources = pageResources(pageOf(homepage), homepage.body, homepage.url).filter(
-    (resource) => resource.url.origin === paths.origin && resource.kind !== "other" && resource.from === "attribute",
+    (resource) => origins.has(resource.url.origin) && resource.kind !== "other" && resource.from === "attribute",
   );
   // Round-robin over kinds so the sample covers scripts, styles, images and fonts.
   const byKind = new Map<string, typeof resources>();

@@ -14,8 +14,20 @@ import type { CheckId } from "../audit/catalogue.ts";
 
 /** Where a probe's URL comes from. */
 export type ProbeUrl =
-  /** A path under the WordPress install base, the content directory, or the origin's root. */
-  | { readonly from: "install" | "content" | "origin"; readonly path: string }
+  /**
+   * A path under one of the install's bases (detect/site-paths.ts): WordPress's home (the
+   * front, REST API, archives), its core directory (siteurl: wp-login.php, xmlrpc.php,
+   * wp-admin/), its content directory, or the origin's root.
+   */
+  | {
+      readonly from: "home" | "core" | "content" | "origin";
+      readonly path: string;
+      /**
+       * For a component's own file: asked under the content directory its files were loaded
+       * from — the site's, or an asset origin's (a CDN, a pull zone: SitePaths.assetBases).
+       */
+      readonly componentFile?: true;
+    }
   /** A route of the REST API, in the style of the root (pretty /wp-json/… or ?rest_route=/…). */
   | { readonly from: "rest"; readonly route: string }
   /** Worked out by gather from the homepage, another answer or a list; `how` says from what. */
@@ -103,7 +115,7 @@ const USER_CHECKS = ["security.user_enumeration", "security.admin_username"] as 
 export const PROBE_KINDS = {
   not_found: {
     key: "not_found",
-    url: { from: "install", path: "wpreport-<random>-not-found/" },
+    url: { from: "home", path: "wpreport-<random>-not-found/" },
     askedBy: "gather",
     proves:
       "How the site answers a path that cannot exist (its 404 fingerprint): a probe answered like it found nothing, whatever its status.",
@@ -114,7 +126,7 @@ export const PROBE_KINDS = {
     key: "rest_root",
     url: {
       from: "found",
-      how: "the REST root the homepage advertises, else <install>wp-json/, else <install>?rest_route=/ (the first that answers as a REST root)",
+      how: "the REST root the homepage advertises, else <home>wp-json/, else <home>?rest_route=/ (the first that answers as a REST root)",
     },
     maxBytes: 128 * 1024,
     askedBy: "gather",
@@ -133,7 +145,7 @@ export const PROBE_KINDS = {
   },
   author_1: {
     key: "author_1",
-    url: { from: "install", path: "?author=1" },
+    url: { from: "home", path: "?author=1" },
     follow: false,
     maxBytes: 64 * 1024,
     askedBy: "gather",
@@ -143,7 +155,7 @@ export const PROBE_KINDS = {
   },
   users_sitemap: {
     key: "users_sitemap",
-    url: { from: "install", path: "wp-sitemap-users-1.xml" },
+    url: { from: "home", path: "wp-sitemap-users-1.xml" },
     maxBytes: 128 * 1024,
     askedBy: "gather",
     proves: "WordPress ≥ 5.5 lists every author's archive URL (/author/<login>/) in its users sitemap.",
@@ -172,7 +184,7 @@ export const PROBE_KINDS = {
     key: "sitemap:<url>",
     url: {
       from: "found",
-      how: "<install>wp-sitemap.xml and the sitemaps robots.txt lists on the same origin (at most MAX_EXTRA_SITEMAPS); <install>sitemap_index.xml and sitemap.xml only when none of those is a sitemap",
+      how: "<home>wp-sitemap.xml and the sitemaps robots.txt lists on the same origin (at most MAX_EXTRA_SITEMAPS); <home>sitemap_index.xml and sitemap.xml only when none of those is a sitemap",
     },
     maxBytes: 512 * 1024,
     askedBy: "gather",
@@ -182,7 +194,7 @@ export const PROBE_KINDS = {
   },
   feed: {
     key: "feed",
-    url: { from: "found", how: "the first RSS/Atom feed the homepage advertises on its origin, else <install>feed/" },
+    url: { from: "found", how: "the first RSS/Atom feed the homepage advertises on its origin, else <home>feed/" },
     maxBytes: 512 * 1024,
     askedBy: "gather",
     proves: "The feed's generator gives the WordPress version; its items name their authors and the newest item.",
@@ -191,7 +203,7 @@ export const PROBE_KINDS = {
   },
   readme_html: {
     key: "readme_html",
-    url: { from: "install", path: "readme.html" },
+    url: { from: "core", path: "readme.html" },
     maxBytes: 64 * 1024,
     askedBy: "gather",
     proves: "WordPress's readme.html is public (it names the version's branch).",
@@ -200,7 +212,7 @@ export const PROBE_KINDS = {
   },
   login: {
     key: "login",
-    url: { from: "install", path: "wp-login.php" },
+    url: { from: "core", path: "wp-login.php" },
     maxBytes: 128 * 1024,
     askedBy: "gather",
     proves: "The login form is there, over HTTPS or not; its assets' ?ver= give the WordPress version.",
@@ -209,7 +221,7 @@ export const PROBE_KINDS = {
   },
   xmlrpc_methods: {
     key: "xmlrpc_methods",
-    url: { from: "install", path: "xmlrpc.php" },
+    url: { from: "core", path: "xmlrpc.php" },
     method: "POST",
     headers: { "content-type": "text/xml" },
     body: XMLRPC_LIST_METHODS,
@@ -223,7 +235,7 @@ export const PROBE_KINDS = {
   },
   xmlrpc_get: {
     key: "xmlrpc_get",
-    url: { from: "install", path: "xmlrpc.php" },
+    url: { from: "core", path: "xmlrpc.php" },
     maxBytes: 16 * 1024,
     askedBy: "gather",
     proves:
@@ -263,7 +275,10 @@ export const PROBE_KINDS = {
   },
   exposed: {
     key: "exposed:<path>",
-    url: { from: "found", how: "each path of EXPOSED_FILES, under the install base or the content directory" },
+    url: {
+      from: "found",
+      how: "each path of EXPOSED_FILES, under the home, the core directory or the content directory",
+    },
     follow: false,
     headFirst: true,
     maxBytes: 32 * 1024,
@@ -274,7 +289,7 @@ export const PROBE_KINDS = {
   },
   theme_style: {
     key: "theme_style:<slug>",
-    url: { from: "content", path: "themes/<slug>/style.css" },
+    url: { from: "content", path: "themes/<slug>/style.css", componentFile: true },
     maxBytes: 16 * 1024,
     askedBy: "gather",
     proves:
@@ -284,7 +299,7 @@ export const PROBE_KINDS = {
   },
   plugin_readme: {
     key: "plugin_readme:<slug>",
-    url: { from: "content", path: "plugins/<slug>/readme.txt" },
+    url: { from: "content", path: "plugins/<slug>/readme.txt", componentFile: true },
     maxBytes: 64 * 1024, // the name, Stable tag and changelog are in the first 64 KB
     askedBy: "gather",
     proves:
@@ -294,7 +309,7 @@ export const PROBE_KINDS = {
   },
   plugin_pot: {
     key: "plugin_pot:<slug>",
-    url: { from: "content", path: "plugins/<slug>/languages/<slug>.pot" },
+    url: { from: "content", path: "plugins/<slug>/languages/<slug>.pot", componentFile: true },
     headers: { range: `bytes=0-${POT_HEAD_BYTES - 1}` },
     maxBytes: POT_HEAD_BYTES,
     askedBy: "gather",
@@ -306,7 +321,7 @@ export const PROBE_KINDS = {
   },
   plugin_changelog: {
     key: "plugin_changelog:<slug>",
-    url: { from: "content", path: "plugins/<slug>/changelog.txt" },
+    url: { from: "content", path: "plugins/<slug>/changelog.txt", componentFile: true },
     headers: { range: `bytes=0-${CHANGELOG_HEAD_BYTES - 1}` },
     maxBytes: CHANGELOG_HEAD_BYTES,
     askedBy: "gather",
@@ -317,7 +332,7 @@ export const PROBE_KINDS = {
   },
   plugin_changelog_md: {
     key: "plugin_changelog_md:<slug>",
-    url: { from: "content", path: "plugins/<slug>/CHANGELOG.md" },
+    url: { from: "content", path: "plugins/<slug>/CHANGELOG.md", componentFile: true },
     headers: { range: `bytes=0-${CHANGELOG_HEAD_BYTES - 1}` },
     maxBytes: CHANGELOG_HEAD_BYTES,
     askedBy: "gather",
@@ -329,7 +344,7 @@ export const PROBE_KINDS = {
   },
   plugin_package_json: {
     key: "plugin_package_json:<slug>",
-    url: { from: "content", path: "plugins/<slug>/package.json" },
+    url: { from: "content", path: "plugins/<slug>/package.json", componentFile: true },
     maxBytes: MANIFEST_BYTES,
     askedBy: "enumeration",
     when: AGGRESSIVE_FILES_WHEN,
@@ -340,7 +355,7 @@ export const PROBE_KINDS = {
   },
   plugin_composer_json: {
     key: "plugin_composer_json:<slug>",
-    url: { from: "content", path: "plugins/<slug>/composer.json" },
+    url: { from: "content", path: "plugins/<slug>/composer.json", componentFile: true },
     maxBytes: MANIFEST_BYTES,
     askedBy: "enumeration",
     when: AGGRESSIVE_FILES_WHEN,
@@ -350,7 +365,7 @@ export const PROBE_KINDS = {
   },
   plugin_pot_lang: {
     key: "plugin_pot_lang:<slug>",
-    url: { from: "content", path: "plugins/<slug>/lang/<slug>.pot" },
+    url: { from: "content", path: "plugins/<slug>/lang/<slug>.pot", componentFile: true },
     headers: { range: `bytes=0-${POT_HEAD_BYTES - 1}` },
     maxBytes: POT_HEAD_BYTES,
     askedBy: "enumeration",
@@ -407,9 +422,14 @@ export const PROBE_KINDS = {
 // ── Exposed files ───────────────────────────────────────────────────────────────────────
 
 export interface ExposedFileSpec {
-  /** Path relative to the WordPress root or the content directory (`base`). */
+  /** Path relative to WordPress's home, its core directory or the content directory (`base`). */
   path: string;
-  base: "install" | "content";
+  base: "home" | "core" | "content";
+  /**
+   * Also asked under the core directory when it is not home: wp-config.php lives in core's
+   * directory or the one above it (home, in the Bedrock layout), and its backups beside it.
+   */
+  alsoUnderCore?: true;
   kind: ExposedKind;
   /** Read only the first bytes (logs and dumps can be huge). */
   range?: boolean;
@@ -429,18 +449,18 @@ export type ExposedKind =
 /** Files and folders that must never be public (probe `exposed:<path>`). */
 export const EXPOSED_FILES: readonly ExposedFileSpec[] = [
   { path: "debug.log", base: "content", kind: "debug_log", range: true },
-  { path: "wp-config.php.bak", base: "install", kind: "config_backup" },
-  { path: "wp-config.php~", base: "install", kind: "config_backup" },
-  { path: "wp-config.php.save", base: "install", kind: "config_backup" },
-  { path: "wp-config.php.old", base: "install", kind: "config_backup" },
-  { path: "wp-config.php.orig", base: "install", kind: "config_backup" },
-  { path: "wp-config.php.txt", base: "install", kind: "config_backup" },
-  { path: ".wp-config.php.swp", base: "install", kind: "config_backup" },
-  { path: ".env", base: "install", kind: "env_file" },
-  { path: ".git/HEAD", base: "install", kind: "git" },
-  { path: "wp-admin/install.php", base: "install", kind: "installer" },
-  { path: "installer-log.txt", base: "install", kind: "installer_log" },
+  { path: "wp-config.php.bak", base: "home", alsoUnderCore: true, kind: "config_backup" },
+  { path: "wp-config.php~", base: "home", alsoUnderCore: true, kind: "config_backup" },
+  { path: "wp-config.php.save", base: "home", alsoUnderCore: true, kind: "config_backup" },
+  { path: "wp-config.php.old", base: "home", alsoUnderCore: true, kind: "config_backup" },
+  { path: "wp-config.php.orig", base: "home", alsoUnderCore: true, kind: "config_backup" },
+  { path: "wp-config.php.txt", base: "home", alsoUnderCore: true, kind: "config_backup" },
+  { path: ".wp-config.php.swp", base: "home", alsoUnderCore: true, kind: "config_backup" },
+  { path: ".env", base: "home", kind: "env_file" },
+  { path: ".git/HEAD", base: "home", kind: "git" },
+  { path: "wp-admin/install.php", base: "core", kind: "installer" },
+  { path: "installer-log.txt", base: "home", kind: "installer_log" },
   { path: "backup-db/", base: "content", kind: "backup_dir" },
-  { path: "emergency.php", base: "install", kind: "emergency" },
-  { path: "dump.sql", base: "install", kind: "db_dump", range: true },
+  { path: "emergency.php", base: "home", kind: "emergency" },
+  { path: "dump.sql", base: "home", kind: "db_dump", range: true },
 ];

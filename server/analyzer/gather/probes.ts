@@ -52,7 +52,8 @@ export interface ProbeSpec extends ProbeRequest {
 /** The bases a probe's URL is resolved against: the site's paths (detect/site-paths.ts) and, for REST routes, the root. */
 export interface ProbeSite {
   origin: string;
-  installBase: string;
+  homeBase: string;
+  coreBase: string;
   contentBase: string;
   /** The REST root to build `rest` routes on. */
   restRoot?: string | null;
@@ -76,8 +77,10 @@ const withValue = (template: string, value: string | undefined) =>
 export function probeUrl(name: ProbeName, site: ProbeSite, value?: string): string {
   const { url } = PROBE_KINDS[name] as ProbeKind;
   switch (url.from) {
-    case "install":
-      return new URL(withValue(url.path, value), site.installBase).toString();
+    case "home":
+      return new URL(withValue(url.path, value), site.homeBase).toString();
+    case "core":
+      return new URL(withValue(url.path, value), site.coreBase).toString();
     case "content":
       return new URL(withValue(url.path, value), site.contentBase).toString();
     case "origin":
@@ -111,9 +114,14 @@ export function probeOf(name: ProbeName, site: ProbeSite, value?: string): Probe
 /** The first 4 KiB of a file that can be huge: enough for its content to prove what it is. */
 const RANGE: ProbeRequest = { headers: { range: "bytes=0-4095" }, maxBytes: 4096 };
 
-/** The probe of an exposed file at a site. */
-export function exposedFileProbe(file: ExposedFileSpec, site: ProbeSite): ProbeSpec {
-  const url = new URL(file.path, file.base === "content" ? site.contentBase : site.installBase).toString();
+/** The probe of an exposed file at a site, under its base (or `under`: core, for a file `alsoUnderCore`). */
+export function exposedFileProbe(
+  file: ExposedFileSpec,
+  site: ProbeSite,
+  under: ExposedFileSpec["base"] = file.base,
+): ProbeSpec {
+  const base = { home: site.homeBase, core: site.coreBase, content: site.contentBase }[under];
+  const url = new URL(file.path, base).toString();
   return { ...probeAt("exposed", url), ...(file.range ? RANGE : {}) };
 }
 

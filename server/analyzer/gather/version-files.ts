@@ -21,7 +21,7 @@ import type { Artifacts, HttpArtifact } from "../artifacts.ts";
 import { confidenceOf, pickVersion, type WeightedEvidence } from "../detect/evidence.ts";
 import { type FileVersions, pluginFileVersions } from "../detect/finders/files.ts";
 import { pluginSightings, pluginSlugsFromPage, versionVotes } from "../detect/plugins.ts";
-import type { SitePaths } from "../detect/site-paths.ts";
+import { componentBase, type SitePaths } from "../detect/site-paths.ts";
 import { versionKey } from "../detect/version-sanity.ts";
 import { detectWordPress } from "../detect/wordpress.ts";
 import { type PatternProbeName, type ProbeSpec, probeAt, probeOf } from "./probes.ts";
@@ -136,16 +136,26 @@ export class VersionFiles {
     return true;
   }
 
+  /**
+   * The site as seen from one plugin: its files are asked in the content directory its own
+   * files came from — the site's, or an asset origin's (a CDN, a pull zone).
+   */
+  private siteOf(slug: string): SitePaths {
+    const { paths } = this.options;
+    return { ...paths, contentBase: componentBase(paths, this.assets.get(slug) ?? []) };
+  }
+
   /** The request for one of the plugin's files, or null when it has none to ask (no own asset on the page). */
   private spec(kind: PatternProbeName, slug: string): ProbeSpec | null {
     const { artifacts, paths } = this.options;
-    if (kind !== "plugin_asset") return probeOf(kind, paths, slug);
-    // The plugin's own script or stylesheet on the site's origin, unless the asset sample read one.
+    if (kind !== "plugin_asset") return probeOf(kind, this.siteOf(slug), slug);
+    // The plugin's own script or stylesheet on the site's origin or an asset origin, unless the asset sample read one.
     const urls = this.assets.get(slug) ?? [];
     if (artifacts.assets.some((asset) => asset.status === 200 && urls.includes(asset.url))) return null;
+    const origins = new Set([paths.origin, ...paths.assetBases.map((base) => new URL(base).origin)]);
     const own = urls.find((raw) => {
       const url = new URL(raw);
-      return url.origin === paths.origin && /\.(?:js|css)$/i.test(url.pathname);
+      return origins.has(url.origin) && /\.(?:js|css)$/i.test(url.pathname);
     });
     return own ? probeAt("plugin_asset", own, slug) : null;
   }
@@ -168,8 +178,8 @@ export class VersionFiles {
   private readonly following = new Map<string, Promise<void>>();
 
   private async read(slug: string, readmeAsked: boolean): Promise<void> {
-    const { artifacts, paths, mode, run } = this.options;
-    const readme = probeOf("plugin_readme", paths, slug);
+    const { artifacts, mode, run } = this.options;
+    const readme = probeOf("plugin_readme", this.siteOf(slug), slug);
     if (readmeAsked) await run(readme);
     else if (!(readme.key in artifacts.probes)) {
       if (this.settled(slug) || !this.take()) return;

@@ -37,6 +37,9 @@ export function assessComponent(version: string | null, entry: IntelComponent | 
       fixed_in: firstFix(version, vulnerability.patched, vulnerability.affected),
       references: [...vulnerability.references],
       source: vulnerability.source,
+      sources: vulnerability.sources ? [...vulnerability.sources] : [vulnerability.source],
+      // A source that lists no patched version says there is no fix, unless it says otherwise.
+      unfixed: vulnerability.unfixed ?? vulnerability.patched.length === 0,
     });
   }
   vulnerabilities.sort(
@@ -82,6 +85,6 @@ export function applyIntel<T extends Omit<Detected, "artifacts">>(detected: T, i
       ...theme,
       ...assessComponent(theme.version, intel.themes.get(theme.slug.toLowerCase())),
     })),
-    intel: { vulnerabilityData: intel.vulnerabilityData, sources: intel.sources },
+    intel: { vulnerabilityData: intel.vulnerabilityData, coverage: intel.coverage, sources: intel.sources },
   };
 }

@@ -7,7 +7,13 @@
  * versions and impossible ranges are refused with the path of the bad value.
  */
 import { readFileSync } from "node:fs";
-import { type IntelSource, type LatestVersionReason, SEVERITIES, type Severity } from "../../../shared/report.ts";
+import {
+  type IntelSource,
+  type LatestVersionReason,
+  SEVERITIES,
+  type Severity,
+  type VulnerabilityData,
+} from "../../../shared/report.ts";
 import { SLUG } from "./query.ts";
 import { compareVersions, isDataVersion, type VersionRange } from "./versions.ts";
 
@@ -26,8 +32,17 @@ export interface IntelVulnerability {
   /** Versions that carry the fix (the file's fixed_in values; Wordfence's patched_versions). */
   patched: string[];
   references: string[];
-  /** The intel source that reported it: `file`, `wordfence`. */
+  /** The intel source that reported it: `file`, `wordfence`, `wpvulnerability`. */
   source: string;
+  /** Ids the advisory has in other databases (a Wordfence or WPScan id WPVulnerability lists): how two sources' entries are matched. */
+  aliases?: string[];
+  /** Every source that reported it, `source` first (one advisory from two sources is one entry). */
+  sources?: string[];
+  /**
+   * True when the source says no fixed release exists; false when one does, even if it names
+   * no version (WPVulnerability's core answers). Absent: no patched version means unfixed.
+   */
+  unfixed?: boolean;
 }
 
 export interface IntelComponent {
@@ -49,6 +64,11 @@ export interface Intel {
    * no known vulnerabilities. False: nothing can be said (the checks skip).
    */
   vulnerabilityData: boolean;
+  /**
+   * Which detected components no vulnerability source checked, and what the report says about
+   * it (`intel.vulnerability_data`): the checks skip those, and every reader shows the notice.
+   */
+  coverage: VulnerabilityData;
   /** Where the data came from, for the report (with the attribution each source requires). */
   sources: IntelSource[];
 }
@@ -57,17 +77,25 @@ export class IntelDataError extends Error {
   override name = "IntelDataError";
 }
 
+/** What a report without any vulnerability source says, unless the caller knows better. */
+export const NO_VULNERABILITY_SOURCE =
+  "No vulnerability data source was consulted for this report: the known vulnerabilities of its components are unknown, and an empty list does not mean there are none.";
+
 /** No data: every component keeps latest_version/outdated null and no vulnerabilities. */
-export function emptyIntel(): Intel {
+export function emptyIntel(message = NO_VULNERABILITY_SOURCE): Intel {
   return {
     updated: null,
     wordpress: null,
     plugins: new Map(),
     themes: new Map(),
     vulnerabilityData: false,
+    coverage: { status: "none", message, unchecked: [] },
     sources: [],
   };
 }
+
+/** Every component checked (a file, or the full Wordfence feed, covers them all). */
+export const COMPLETE_COVERAGE: VulnerabilityData = { status: "complete", message: null, unchecked: [] };
 
 /** The source row a data file stands for in a report. */
 export const FILE_SOURCE_ID = "file";
@@ -228,6 +256,7 @@ export function parseIntel(data: unknown, source = "intel data"): Intel {
     plugins: components(root.plugins, "plugins"),
     themes: components(root.themes, "themes"),
     vulnerabilityData: true,
+    coverage: COMPLETE_COVERAGE,
     sources: [
       {
         id: FILE_SOURCE_ID,

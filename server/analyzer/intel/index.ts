@@ -2,6 +2,7 @@
 export { applyIntel, assessComponent } from "./apply.ts";
 export { severityFromCvss } from "./cvss.ts";
 export {
+  COMPLETE_COVERAGE,
   emptyIntel,
   FILE_SOURCE_ID,
   INTEL_FORMAT,
@@ -10,9 +11,10 @@ export {
   IntelDataError,
   type IntelVulnerability,
   loadIntel,
+  NO_VULNERABILITY_SOURCE,
   parseIntel,
 } from "./data.ts";
-export { type IntelLookup, type IntelQuery, intelQuery } from "./query.ts";
+export { coreVersionForLookup, type IntelLookup, type IntelQuery, intelQuery } from "./query.ts";
 export {
   compareVersions,
   describeRange,

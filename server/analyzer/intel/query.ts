@@ -9,6 +9,11 @@ import type { Intel } from "./data.ts";
 export interface IntelQuery {
   /** Whether to look WordPress core up (it was detected). */
   wordpress: boolean;
+  /**
+   * Core's detected version when it is a plain release number ("6.1.9"): WPVulnerability is
+   * asked per core version. Absent or null: unknown, or not a version to put in a URL.
+   */
+  wordpressVersion?: string | null;
   /** Lower-case slugs, valid, without duplicates, at most MAX_QUERY_SLUGS. */
   plugins: string[];
   themes: string[];
@@ -27,10 +32,16 @@ function slugs(names: readonly string[]): string[] {
   return [...unique].slice(0, MAX_QUERY_SLUGS);
 }
 
+/** A core version as WPVulnerability is asked about it: digits and dots only ("6.1.9", "6.2"), else null. */
+export function coreVersionForLookup(version: string | null | undefined): string | null {
+  return typeof version === "string" && /^\d{1,3}(?:\.\d{1,3}){1,3}$/.test(version) ? version : null;
+}
+
 export function intelQuery(detected: Detected): IntelQuery {
   const theme = detected.theme;
   return {
     wordpress: detected.wordpress.detected,
+    wordpressVersion: detected.wordpress.detected ? coreVersionForLookup(detected.wordpress.version) : null,
     plugins: slugs(detected.plugins.map((plugin) => plugin.slug)),
     themes: slugs([
       ...(theme ? [theme.slug, ...(theme.parent ? [theme.parent.slug] : [])] : []),

@@ -39,6 +39,13 @@ export interface PageModel {
   headings: { h1: string[]; h2: number; h3: number };
   /** HTML comments (capped), e.g. page-cache and plugin signatures. */
   comments: string[];
+  /** `<input type="hidden">` tags (capped): forms of plugins carry their version in some. */
+  hiddenInputs: PageTag[];
+  /**
+   * Elements with a `data-*` attribute whose name speaks of a version (`data-version`,
+   * `data-foo-ver`), with only their id, class and those attributes (capped).
+   */
+  versionAttributes: PageTag[];
   bodyClass: string;
   /** schema.org microdata itemtype values. */
   itemTypes: string[];
@@ -53,6 +60,9 @@ const MAX_INLINE = 100_000;
 const MAX_COMMENTS = 200;
 const MAX_COMMENT_LENGTH = 2_000;
 const MAX_TEXT = 500;
+/** Hidden inputs and version-bearing elements kept: real pages have a handful. */
+const MAX_MARKED = 200;
+const VERSION_ATTRIBUTE = /^data-(?:[a-z0-9_-]*[_-])?ver(?:sion)?$/;
 
 const HEAD_ONLY_END = new Set(["body"]);
 
@@ -69,6 +79,8 @@ export function parsePage(html: string): PageModel {
     iframes: [],
     headings: { h1: [], h2: 0, h3: 0 },
     comments: [],
+    hiddenInputs: [],
+    versionAttributes: [],
     bodyClass: "",
     itemTypes: [],
     elementCount: 0,
@@ -92,6 +104,7 @@ export function parsePage(html: string): PageModel {
       onopentag(name, attributes) {
         page.elementCount += 1;
         const attrs = attributes as Record<string, string>;
+        if (page.versionAttributes.length < MAX_MARKED) markVersionAttributes(page, attrs, inHead);
         if (attrs.itemtype && page.itemTypes.length < 50) page.itemTypes.push(attrs.itemtype.slice(0, 200));
         switch (name) {
           case "html":
@@ -126,6 +139,10 @@ export function parsePage(html: string): PageModel {
             break;
           case "iframe":
             push(page.iframes, { attrs, inHead });
+            break;
+          case "input":
+            if ((attrs.type ?? "").toLowerCase() === "hidden" && page.hiddenInputs.length < MAX_MARKED)
+              page.hiddenInputs.push({ attrs, inHead });
             break;
           case "h1":
             h1Depth += 1;
@@ -188,6 +205,20 @@ export function parsePage(html: string): PageModel {
   }
   if (inTitle && page.title === null) page.title = title.replace(/\s+/g, " ").trim().slice(0, MAX_TEXT);
   return page;
+}
+
+/** Keeps an element's id, class and version-naming data attributes, when it has any of the latter. */
+function markVersionAttributes(page: PageModel, attrs: Record<string, string>, inHead: boolean): void {
+  let kept: Record<string, string> | undefined;
+  for (const name in attrs) {
+    if (name.length > 60 || !name.startsWith("data-") || !VERSION_ATTRIBUTE.test(name)) continue;
+    kept ??= {};
+    kept[name] = (attrs[name] ?? "").slice(0, 100);
+  }
+  if (!kept) return;
+  if (attrs.id) kept.id = attrs.id.slice(0, 200);
+  if (attrs.class) kept.class = attrs.class.slice(0, 500);
+  page.versionAttributes.push({ attrs: kept, inHead });
 }
 
 /** Content of the first <meta> whose name/property/http-equiv matches (case-insensitive). */

@@ -8,6 +8,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { analyze } from "../analyze.ts";
+import type { DirectoryAnswer, NameQuery } from "../detect/finders/directory.ts";
 import type { EnumerationPlan } from "../enumeration/plan.ts";
 import { SiteUnreachableError } from "../errors.ts";
 import { createSafeAgent } from "../fetch/safe-agent.ts";
@@ -22,6 +23,7 @@ const policy = new TargetPolicy(setup.allowlist);
 const agent = createSafeAgent(policy, undefined, setup.dnsServers);
 const running = new Map<number, AbortController>();
 const intelAnswers = new Map<number, { resolve(intel: Intel): void; reject(error: Error): void }>();
+const namesAnswers = new Map<number, { resolve(names: DirectoryAnswer): void; reject(error: Error): void }>();
 
 /** Asks the main thread for the intel of one analysis's components (its id is the analysis's). */
 function lookupIntel(id: number): (query: IntelQuery) => Promise<Intel> {
@@ -32,20 +34,42 @@ function lookupIntel(id: number): (query: IntelQuery) => Promise<Intel> {
     });
 }
 
+/** Asks the main thread what the names index says about the names one analysis saw (names-question.ts). */
+function lookupNames(id: number): (query: NameQuery) => Promise<DirectoryAnswer> {
+  return (query) =>
+    new Promise<DirectoryAnswer>((resolve, reject) => {
+      namesAnswers.set(id, { resolve, reject });
+      port?.postMessage({ type: "names", id, query } satisfies FromThread);
+    });
+}
+
 function describe(error: unknown): ThreadError {
   if (!(error instanceof Error)) return { name: "Error", message: String(error) };
   const kind = error instanceof SiteUnreachableError ? error.kind : undefined;
   return { name: error.name, message: error.message, kind, stack: error.stack };
 }
 
-async function run(id: number, url: string, enumerate: EnumerationPlan | undefined): Promise<void> {
+async function run(
+  id: number,
+  url: string,
+  enumerate: EnumerationPlan | undefined,
+  requestsPerSecond: number | undefined,
+): Promise<void> {
   const controller = new AbortController();
   running.set(id, controller);
   let reply: FromThread;
   try {
     const result = await analyze(
       url,
-      { agent, policy, userAgent: setup.userAgent, intel: lookupIntel(id), limits: setup.limits, enumerate },
+      {
+        agent,
+        policy,
+        userAgent: setup.userAgent,
+        intel: lookupIntel(id),
+        names: lookupNames(id),
+        limits: { ...setup.limits, requestsPerSecond },
+        enumerate,
+      },
       controller.signal,
     );
     reply = { type: "done", id, result };
@@ -54,6 +78,7 @@ async function run(id: number, url: string, enumerate: EnumerationPlan | undefin
   } finally {
     running.delete(id);
     intelAnswers.delete(id);
+    namesAnswers.delete(id);
   }
   port?.postMessage(reply);
   // A thread's heap is only collected when it feels pressure, and threads that kept their
@@ -63,11 +88,16 @@ async function run(id: number, url: string, enumerate: EnumerationPlan | undefin
 }
 
 port.on("message", (message: ToThread) => {
-  if (message.type === "analyze") void run(message.id, message.url, message.enumerate);
+  if (message.type === "analyze") void run(message.id, message.url, message.enumerate, message.requestsPerSecond);
   else if (message.type === "intel-answer") {
     const waiting = intelAnswers.get(message.id);
     intelAnswers.delete(message.id);
     if (message.intel) waiting?.resolve(message.intel);
     else waiting?.reject(new Error(message.error ?? "no intel"));
+  } else if (message.type === "names-answer") {
+    const waiting = namesAnswers.get(message.id);
+    namesAnswers.delete(message.id);
+    if (message.names) waiting?.resolve(message.names);
+    else waiting?.reject(new Error(message.error ?? "no answer"));
   } else running.get(message.id)?.abort(new DOMException("The analysis was stopped", "TimeoutError"));
 });

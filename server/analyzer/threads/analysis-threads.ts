@@ -20,6 +20,7 @@
  */
 import { Worker } from "node:worker_threads";
 import type { AnalysisResult } from "../analyze.ts";
+import { EMPTY_DIRECTORY, type NameLookup, type NameQuery } from "../detect/finders/directory.ts";
 import type { EnumerationPlan } from "../enumeration/plan.ts";
 import { SiteUnreachableError, TargetNotAllowedError } from "../errors.ts";
 import { emptyIntel, type IntelLookup, type IntelQuery } from "../intel/index.ts";
@@ -31,6 +32,7 @@ interface Job {
   id: number;
   url: string;
   enumerate?: EnumerationPlan;
+  requestsPerSecond?: number;
   signal: AbortSignal;
   resolve(result: AnalysisResult): void;
   reject(error: Error): void;
@@ -82,13 +84,20 @@ export class AnalysisThreads {
     /** Answers the threads' intel questions (the service's database); none → no data. */
     private readonly intel: IntelLookup | undefined = undefined,
     private readonly abortGraceMs = 5_000,
+    /** Answers the threads' names questions (the names index); none → no index. */
+    private readonly names: NameLookup | undefined = undefined,
   ) {}
 
   /** Same contract as analyze(url, options, signal), run on a thread. */
-  analyze = (url: string, signal: AbortSignal, enumerate?: EnumerationPlan): Promise<AnalysisResult> =>
+  analyze = (
+    url: string,
+    signal: AbortSignal,
+    enumerate?: EnumerationPlan,
+    requestsPerSecond?: number,
+  ): Promise<AnalysisResult> =>
     new Promise<AnalysisResult>((resolve, reject) => {
       if (this.closed) return reject(new Error("The analysis threads are closed"));
-      const job: Job = { id: this.nextId++, url, enumerate, signal, resolve, reject };
+      const job: Job = { id: this.nextId++, url, enumerate, requestsPerSecond, signal, resolve, reject };
       this.waiting.push(job);
       this.dispatch();
     });
@@ -131,7 +140,13 @@ export class AnalysisThreads {
 
   private start(slot: Slot, job: Job): void {
     slot.jobs.set(job.id, job);
-    slot.worker.postMessage({ type: "analyze", id: job.id, url: job.url, enumerate: job.enumerate } satisfies ToThread);
+    slot.worker.postMessage({
+      type: "analyze",
+      id: job.id,
+      url: job.url,
+      enumerate: job.enumerate,
+      requestsPerSecond: job.requestsPerSecond,
+    } satisfies ToThread);
     if (job.signal.aborted) this.abort(slot, job);
     else job.signal.addEventListener("abort", () => this.abort(slot, job), { once: true });
   }
@@ -156,6 +171,10 @@ export class AnalysisThreads {
       void this.answerIntel(slot, message.id, message.query);
       return;
     }
+    if (message.type === "names") {
+      void this.answerNames(slot, message.id, message.query);
+      return;
+    }
     slot.jobs.delete(message.id);
     if (message.type === "done") job.resolve(message.result);
     else job.reject(rebuildError(message.error));
@@ -168,6 +187,16 @@ export class AnalysisThreads {
       reply = { type: "intel-answer", id, intel: this.intel ? await this.intel(query) : emptyIntel() };
     } catch (error) {
       reply = { type: "intel-answer", id, intel: null, error: (error as Error).message };
+    }
+    if (!slot.retired && slot.jobs.has(id)) slot.worker.postMessage(reply);
+  }
+
+  private async answerNames(slot: Slot, id: number, query: NameQuery): Promise<void> {
+    let reply: ToThread;
+    try {
+      reply = { type: "names-answer", id, names: this.names ? await this.names(query) : EMPTY_DIRECTORY };
+    } catch (error) {
+      reply = { type: "names-answer", id, names: null, error: (error as Error).message };
     }
     if (!slot.retired && slot.jobs.has(id)) slot.worker.postMessage(reply);
   }

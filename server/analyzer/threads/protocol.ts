@@ -4,6 +4,7 @@
  * into its name, message and kind and put back together on the other side.
  */
 import type { AnalysisResult } from "../analyze.ts";
+import type { DirectoryAnswer, NameQuery } from "../detect/finders/directory.ts";
 import type { EnumerationPlan } from "../enumeration/plan.ts";
 import type { ClientLimits } from "../fetch/safe-client.ts";
 import type { Intel, IntelQuery } from "../intel/index.ts";
@@ -17,13 +18,15 @@ export interface ThreadSetup {
 }
 
 /**
- * The component intelligence lives in the database, which only the main thread holds (PGlite
- * has one owner): a thread asks for it with `intel` and gets `intel-answer` back.
+ * The component intelligence and the names index live in the database, which only the main
+ * thread holds (PGlite has one owner): a thread asks with `intel` / `names` and gets
+ * `intel-answer` / `names-answer` back.
  */
 export type ToThread =
-  | { type: "analyze"; id: number; url: string; enumerate?: EnumerationPlan }
+  | { type: "analyze"; id: number; url: string; enumerate?: EnumerationPlan; requestsPerSecond?: number }
   | { type: "abort"; id: number }
-  | { type: "intel-answer"; id: number; intel: Intel | null; error?: string };
+  | { type: "intel-answer"; id: number; intel: Intel | null; error?: string }
+  | { type: "names-answer"; id: number; names: DirectoryAnswer | null; error?: string };
 
 export interface ThreadError {
   name: string;
@@ -36,4 +39,5 @@ export interface ThreadError {
 export type FromThread =
   | { type: "done"; id: number; result: AnalysisResult }
   | { type: "failed"; id: number; error: ThreadError }
-  | { type: "intel"; id: number; query: IntelQuery };
+  | { type: "intel"; id: number; query: IntelQuery }
+  | { type: "names"; id: number; query: NameQuery };

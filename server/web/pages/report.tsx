@@ -6,8 +6,9 @@
  */
 
 import type { ReportListItem } from "../../../shared/api.ts";
-import type { Check, Component, Report, Severity, StackCategory } from "../../../shared/report.ts";
+import type { Check, Component, Report, Severity, SiteLayout, StackCategory } from "../../../shared/report.ts";
 import { CHECK_CATEGORIES, SEVERITIES } from "../../../shared/report.ts";
+import { vulnerabilityDataNotice } from "../../../shared/vulnerability-data.ts";
 import { formatDate, Table } from "./common.tsx";
 
 const CATEGORY_NAMES: Record<string, string> = {
@@ -61,6 +62,13 @@ function Evidence({ component }: { component: Pick<Component, "evidence"> }) {
   );
 }
 
+const SOURCE_NAMES: Record<string, string> = {
+  wordfence: "Wordfence Intelligence",
+  wpvulnerability: "WPVulnerability",
+  file: "the imported intel file",
+};
+const sourceName = (id: string) => SOURCE_NAMES[id] ?? id;
+
 /** Each known vulnerability with what to do about it: "update akismet to 5.0.3". */
 function Vulnerabilities({ component, slug }: { component: Pick<Component, "vulnerabilities">; slug: string }) {
   if (component.vulnerabilities.length === 0) return null;
@@ -77,8 +85,16 @@ function Vulnerabilities({ component, slug }: { component: Pick<Component, "vuln
           <strong class="fix">
             {vulnerability.fixed_in
               ? `Update ${slug} to ${vulnerability.fixed_in}`
-              : "No fix available: remove or replace it"}
+              : vulnerability.unfixed === false
+                ? `Update ${slug} to its latest release (the source names no fixed version)`
+                : "No fix available: remove or replace it"}
           </strong>
+          {(vulnerability.sources ?? []).length > 0 ? (
+            <span class="muted" data-reported-by={(vulnerability.sources ?? []).join(" ")}>
+              {" "}
+              · reported by {(vulnerability.sources ?? []).map(sourceName).join(" and ")}
+            </span>
+          ) : null}
           {vulnerability.references[0] ? (
             <>
               {" "}
@@ -112,6 +128,30 @@ function versionCell(component: Pick<Component, "version" | "latest_version" | "
   );
 }
 
+/**
+ * When no vulnerability source answered (or not for every component), said where it cannot
+ * be missed: an empty vulnerability list would otherwise read as "no known vulnerabilities".
+ */
+function VulnerabilityDataAlert({ report }: { report: Report }) {
+  const notice = vulnerabilityDataNotice(report);
+  if (!notice) return null;
+  const unchecked = report.intel?.vulnerability_data?.unchecked ?? [];
+  return (
+    <div class="alert warning" role="status" id="vulnerability-data" data-status={notice.status}>
+      <strong>{notice.title}.</strong> {notice.message}
+      {notice.status === "partial" && unchecked.length > 0 ? (
+        <ul class="small">
+          {unchecked.map((gap) => (
+            <li key={`${gap.type}:${gap.slug}`} data-unchecked={`${gap.type}:${gap.slug}`}>
+              {gap.type === "core" ? "WordPress" : `${gap.type} ${gap.slug}`}: {gap.reason}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
 /** Where the versions and vulnerabilities came from, with the notices the sources require. */
 function DataSources({ report }: { report: Report }) {
   const sources = report.intel?.sources ?? [];
@@ -122,7 +162,15 @@ function DataSources({ report }: { report: Report }) {
       <ul>
         {sources.map((source) => (
           <li key={source.id}>
-            <strong>{source.name}</strong>
+            <strong>
+              {source.url ? (
+                <a href={source.url} rel="noopener noreferrer">
+                  {source.name}
+                </a>
+              ) : (
+                source.name
+              )}
+            </strong>
             {source.as_of ? <span class="muted"> · as of {formatDate(source.as_of)}</span> : null}
             {source.attribution ? <pre class="attribution">{source.attribution}</pre> : null}
           </li>
@@ -137,11 +185,30 @@ function FoundByEnumeration() {
   return <div class="small muted">found by aggressive enumeration (installed; may be inactive)</div>;
 }
 
+/** Where WordPress lives on the site, as the analyzer found it (docs/detection.md, "The install's shape"). */
+function Layout({ layout }: { layout: SiteLayout }) {
+  const unknown = <span class="muted">not found</span>;
+  return (
+    <p class="small layout">
+      Home <span class="mono">{layout.home_url}</span> · core{" "}
+      {layout.core_path ? <span class="mono">{layout.core_path}</span> : unknown} · content{" "}
+      {layout.content_path ? <span class="mono">{layout.content_path}</span> : unknown}
+      {layout.asset_origins.length > 0 ? (
+        <>
+          {" "}
+          · plugin and theme files also served from <span class="mono">{layout.asset_origins.join(", ")}</span>
+        </>
+      ) : null}
+    </p>
+  );
+}
+
 function Components({ report }: { report: Report }) {
   const { wordpress, theme, plugins } = report;
   return (
     <section aria-labelledby="components-heading">
       <h2 id="components-heading">WordPress, theme and plugins</h2>
+      {wordpress?.detected && wordpress.layout ? <Layout layout={wordpress.layout} /> : null}
       {!wordpress?.detected ? (
         <p>WordPress was not detected on this site{wordpress ? ` (confidence ${wordpress.confidence}%)` : ""}.</p>
       ) : (
@@ -458,6 +525,7 @@ export function ReportPage({ report, siblings }: { report: Report; siblings: Rep
           could not be analysed.
         </div>
       ) : null}
+      <VulnerabilityDataAlert report={report} />
       {shownErrors.length > 0 ? (
         <details class="card">
           <summary>Parts that could not be checked ({shownErrors.length})</summary>

@@ -114,6 +114,55 @@ export async function callEveryRoute(baseUrl: string, token: string, siteUrl: st
   });
   statuses.clientReport = clientReport.response.status;
 
+  // Webhooks: every route, typed from the document.
+  const hook = await client.POST("/api/webhooks", {
+    body: { url: `${siteUrl}hooks/wpreport`, events: ["report.completed", "monitor.regressed"], format: "standard" },
+    params: { header: { "Idempotency-Key": `typed-client-webhook-${Date.now()}` } },
+  });
+  statuses.createWebhook = hook.response.status;
+  if (!hook.data) throw new Error(`createWebhook failed: ${JSON.stringify(hook.error)}`);
+  expectType<Equal<typeof hook.data.secret, string>>();
+  expectType<Equal<typeof hook.data.status, "enabled" | "disabled">>();
+  expectType<Equal<Schemas["Webhook"]["format"], "standard" | "slack">>();
+  const webhook_id = hook.data.id;
+  statuses.listWebhooks = (await client.GET("/api/webhooks", { params: { query: { limit: 10 } } })).response.status;
+  statuses.getWebhook = (
+    await client.GET("/api/webhooks/{webhook_id}", { params: { path: { webhook_id } } })
+  ).response.status;
+  const patched = await client.PATCH("/api/webhooks/{webhook_id}", {
+    params: { path: { webhook_id } },
+    body: { events: ["vulnerability.found"], description: "typed client" },
+  });
+  statuses.updateWebhook = patched.response.status;
+  const sent = await client.POST("/api/webhooks/{webhook_id}/test", { params: { path: { webhook_id } } });
+  statuses.testWebhook = sent.response.status;
+  if (!sent.data) throw new Error(`testWebhook failed: ${JSON.stringify(sent.error)}`);
+  expectType<Equal<typeof sent.data.status, "pending" | "succeeded" | "failed">>();
+  const delivery_id = sent.data.id;
+  statuses.listDeliveries = (
+    await client.GET("/api/webhooks/{webhook_id}/deliveries", {
+      params: { path: { webhook_id }, query: { status: "pending" } },
+    })
+  ).response.status;
+  statuses.getDelivery = (
+    await client.GET("/api/webhooks/{webhook_id}/deliveries/{delivery_id}", {
+      params: { path: { webhook_id, delivery_id } },
+    })
+  ).response.status;
+  statuses.redeliver = (
+    await client.POST("/api/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver", {
+      params: { path: { webhook_id, delivery_id } },
+    })
+  ).response.status;
+  const rotated = await client.POST("/api/webhooks/{webhook_id}/rotate-secret", {
+    params: { path: { webhook_id }, query: { overlap_hours: 1 } },
+  });
+  statuses.rotateSecret = rotated.response.status;
+  expectType<Equal<NonNullable<typeof rotated.data>["previous_secret_expires_at"], string | null>>();
+  statuses.deleteWebhook = (
+    await client.DELETE("/api/webhooks/{webhook_id}", { params: { path: { webhook_id } } })
+  ).response.status;
+
   const schema = await client.GET("/api/schema/report.json");
   statuses.schema = schema.response.status;
   const openapi = await client.GET("/api/openapi.json");

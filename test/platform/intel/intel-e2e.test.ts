@@ -6,10 +6,12 @@
  * the unchanged site lists it, fails components.plugins_vulnerable at its CVSS severity,
  * and the diff between the two flags it as a `new_vulnerability`.
  */
+
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { importWordfenceFile } from "../../../server/intel/importer.ts";
 import type { Diff } from "../../../shared/diff.ts";
 import type { Report } from "../../../shared/report.ts";
+import { REPORT_SCHEMA_VERSION } from "../../../shared/report.ts";
 import { BACKENDS } from "../../helpers/databases.ts";
 import { HAS_WORDPRESS, WORDPRESS_URL } from "../../helpers/env.ts";
 import { expectValidReport } from "../../helpers/report-schema.ts";
@@ -42,10 +44,10 @@ describe.skipIf(!HAS_WORDPRESS).each(BACKENDS)("component intelligence on the re
     stub?.stop();
   });
 
-  test("both reports validate against the published schema (1.2.0)", () => {
+  test("both reports validate against the published schema", () => {
     for (const report of [before, after]) {
       expectValidReport(report);
-      expect(report.schema_version).toBe("1.3.0");
+      expect(report.schema_version).toBe(REPORT_SCHEMA_VERSION);
     }
   });
 
@@ -56,6 +58,9 @@ describe.skipIf(!HAS_WORDPRESS).each(BACKENDS)("component intelligence on the re
     expect(before.theme).toMatchObject({ latest_version: "2.6", outdated: true });
     expect(check(before, "components.plugins_outdated")?.status).toBe("fail");
     expect(check(before, "components.plugins_vulnerable")?.status).toBe("skip");
+    // No Wordfence key and WPVulnerability off (this test's service): the report says so.
+    expect(before.intel?.vulnerability_data?.status).toBe("none");
+    expect(after.intel?.vulnerability_data?.status).toBe("complete");
     expect(before.intel?.sources.map((source) => source.id)).toEqual(["wordpress.org"]);
   });
 
@@ -76,6 +81,8 @@ describe.skipIf(!HAS_WORDPRESS).each(BACKENDS)("component intelligence on the re
           "https://www.wordfence.com/threat-intel/vulnerabilities/id/0b1c6a1e-5d3f-4c2e-9a57-3f0d8c1e2a01?source=api-prod",
         ],
         source: "wordfence",
+        sources: ["wordfence"],
+        unfixed: false,
       },
     ]);
     const vulnerable = check(after, "components.plugins_vulnerable");

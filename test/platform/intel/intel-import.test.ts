@@ -75,6 +75,7 @@ describe.each(BACKENDS)("intel imports on %s", (backend) => {
           "https://www.wordfence.com/threat-intel/vulnerabilities/id/0b1c6a1e-5d3f-4c2e-9a57-3f0d8c1e2a01?source=api-prod",
         ],
         source: "wordfence",
+        sources: ["wordfence"],
       },
     ]);
     expect(intel.wordpress?.vulnerabilities.map((entry) => [entry.severity, entry.patched])).toEqual([
@@ -167,7 +168,21 @@ describe.each(BACKENDS)("intel imports on %s", (backend) => {
         installedThemes: [{ slug: "Astra" }],
         plugins: [{ slug: "Akismet" }, { slug: "akismet" }, { slug: "../etc" }],
       } as never),
-    ).toEqual({ wordpress: true, plugins: ["akismet"], themes: ["astra"] });
+    ).toEqual({ wordpress: true, wordpressVersion: null, plugins: ["akismet"], themes: ["astra"] });
+    // A core version goes into WPVulnerability's URL only when it is a plain release number.
+    for (const [version, asked] of [
+      ["6.1.9", "6.1.9"],
+      ["6.2", "6.2"],
+      ["6.5-RC1", null],
+      ["../../admin", null],
+      ["6.1.9/../x", null],
+      [null, null],
+    ] as const) {
+      expect(
+        intelQuery({ wordpress: { detected: true, version }, theme: null, installedThemes: [], plugins: [] } as never)
+          .wordpressVersion,
+      ).toBe(asked);
+    }
   });
 });
 

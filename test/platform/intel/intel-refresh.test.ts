@@ -28,6 +28,7 @@ const intelConfig = (change: Partial<IntelConfig> = {}): IntelConfig => ({
   wordfenceApiKey: STUB_API_KEY,
   wordfenceFeedUrl: stub.feedUrl,
   wporgApiUrl: stub.url,
+  wpvulnerabilityApiUrl: undefined,
   refreshCron: undefined,
   lookupBudgetMs: 300,
   downloadTimeoutMs: 10_000,

@@ -77,6 +77,7 @@ const common = (site: Site) => ({
   TARGET_ALLOWLIST: `${SITE_HOST}:${new URL(site.url).port}`,
   WORKER_CONCURRENCY: "4",
   HOST_CONCURRENCY: "4",
+  TARGET_MAX_RPS: "0",
   SYNC_WAIT_MS: "5000",
   ANALYSIS_TIMEOUT_MS: "20000",
   LOG_LEVEL: "error",

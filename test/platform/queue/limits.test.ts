@@ -93,7 +93,7 @@ describe("queue limits", () => {
   test("one account runs at most its plan's analyses at once (Free: 1); the rest wait their turn", async () => {
     const site = startCountingSite(600);
     sites.push(site);
-    const service = await start({ WORKER_CONCURRENCY: "8", HOST_CONCURRENCY: "10" });
+    const service = await start({ WORKER_CONCURRENCY: "8", HOST_CONCURRENCY: "10", TARGET_MAX_RPS: "0" });
     const { token } = await tokenFor(service, "free");
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push((await async(service, token, site.url)).body.id as string);

@@ -31,6 +31,8 @@ describe.skipIf(!HAS_POSTGRES || !HAS_REDIS)("2 API + 2 worker processes on one 
       REDIS_URL,
       ANALYSIS_TIMEOUT_MS: "3000",
       HOST_CONCURRENCY: "8",
+      // Every report is of one site: no per-target pace (8 analyses would share 60 requests a second).
+      TARGET_MAX_RPS: "0",
       WORKER_CONCURRENCY: "4",
       SWEEP_INTERVAL_MS: "1000",
     };

@@ -10,12 +10,13 @@ const STRIPE = { STRIPE_SECRET_KEY: "sk_test_1", STRIPE_WEBHOOK_SECRET: "whsec_1
 const problemsOf = configProblems;
 
 describe("billing mode", () => {
-  test("without Stripe, test mode is the default only for a loopback PUBLIC_BASE_URL", () => {
+  test("without Stripe, test mode needs BILLING_MODE=test: no address, loopback or not, turns it on", () => {
     const mode = (env: Record<string, string>) => loadConfig(env).billingMode;
-    expect(mode({})).toBe("local");
-    expect(mode({ PUBLIC_BASE_URL: "http://localhost:3000" })).toBe("test");
-    expect(mode({ PUBLIC_BASE_URL: "http://127.0.0.1:3000" })).toBe("test");
-    expect(mode({ PUBLIC_BASE_URL: "http://[::1]:3000" })).toBe("test");
+    expect(mode({})).toBe("off");
+    expect(mode({ PUBLIC_BASE_URL: "http://localhost:3000" })).toBe("off");
+    expect(mode({ PUBLIC_BASE_URL: "http://127.0.0.1:3000" })).toBe("off");
+    expect(mode({ PUBLIC_BASE_URL: "http://[::1]:3000" })).toBe("off");
+    expect(mode({ BILLING_MODE: "test" })).toBe("test");
     expect(mode({ PUBLIC_BASE_URL: "https://wpreport.example" })).toBe("off");
     expect(mode({ PUBLIC_BASE_URL: "http://10.0.0.5:3000" })).toBe("off");
     expect(mode({ PUBLIC_BASE_URL: "https://wpreport.example", BILLING_MODE: "test" })).toBe("test");
@@ -36,7 +37,7 @@ describe("billing mode", () => {
   test("start-up warns loudly about explicit test mode and about no billing", () => {
     const lines: string[] = [];
     const logger = createLogger("info", (line) => lines.push(line));
-    const levels = (mode: "stripe" | "test" | "local" | "off") => {
+    const levels = (mode: "stripe" | "test" | "off") => {
       lines.length = 0;
       announceBillingMode({ billingMode: mode, publicBaseUrl: "https://wpreport.example" }, logger);
       return lines.map((line) => JSON.parse(line) as { level: string; msg: string });
@@ -46,7 +47,6 @@ describe("billing mode", () => {
     expect(test[0]?.level).toBe("warn");
     expect(test[0]?.msg).toStartWith("BILLING TEST MODE: every user can switch to any plan");
     expect(levels("off")[0]?.level).toBe("warn");
-    expect(levels("local")[0]?.level).toBe("info");
     expect(levels("stripe")).toEqual([]);
   });
 });

@@ -212,7 +212,7 @@ describe("billing pages with Stripe", () => {
 describe("billing without Stripe keys", () => {
   let plain: TestService;
   beforeAll(async () => {
-    plain = await startTestService();
+    plain = await startTestService({ env: { BILLING_MODE: "test" } });
   });
   afterAll(async () => {
     await plain?.stop();

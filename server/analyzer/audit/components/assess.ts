@@ -11,9 +11,11 @@ import {
   type LatestVersionReason,
   SEVERITIES,
   type Severity,
+  type UncheckedComponent,
   type Vulnerability,
 } from "../../../../shared/report.ts";
 import type { IntelFacts } from "../../facts.ts";
+import { NO_VULNERABILITY_SOURCE } from "../../intel/data.ts";
 import { parseVersion } from "../../intel/versions.ts";
 import { siteText } from "../../untrusted-text.ts";
 import { type CheckId, makeCheck } from "../catalogue.ts";
@@ -35,6 +37,8 @@ export interface ComponentKind {
   vulnerable: CheckId;
   /** Plural noun for messages: "plugins", "themes". */
   plural: string;
+  /** How intel.vulnerability_data names these components (its `unchecked[].type`). */
+  type: UncheckedComponent["type"];
 }
 
 /** Vulnerabilities of these severities fail the check; only low/info ones warn. */
@@ -55,7 +59,11 @@ export function describeVulnerability(item: Assessable, vulnerability: Vulnerabi
   const score = vulnerability.cvss === null ? "" : `, CVSS ${vulnerability.cvss}`;
   const cve = vulnerability.cve.length > 0 ? `, ${vulnerability.cve.join(" ")}` : "";
   const range = vulnerability.affected ? ` [affects ${vulnerability.affected}]` : "";
-  const fix = vulnerability.fixed_in ? `update ${item.slug} to ${vulnerability.fixed_in}` : "no fix available";
+  const fix = vulnerability.fixed_in
+    ? `update ${item.slug} to ${vulnerability.fixed_in}`
+    : vulnerability.unfixed === false
+      ? `update ${item.slug} to its latest release (the source names no fixed version)`
+      : "no fix available";
   return siteText(
     `${labelled(item)}: ${vulnerability.id} (${vulnerability.severity}${score}${cve}) ${vulnerability.title}${range} — ${fix}`,
     600,
@@ -71,7 +79,7 @@ export function assessComponents(
   if (items.length === 0) {
     return [makeCheck(kind.outdated, "skip", none), makeCheck(kind.vulnerable, "skip", none)];
   }
-  return [outdatedCheck(kind, items), vulnerableCheck(kind, items, intel?.vulnerabilityData ?? false)];
+  return [outdatedCheck(kind, items), vulnerableCheck(kind, items, intel)];
 }
 
 function outdatedCheck(kind: ComponentKind, items: readonly Assessable[]): Check {
@@ -103,21 +111,48 @@ function outdatedCheck(kind: ComponentKind, items: readonly Assessable[]): Check
   return makeCheck(kind.outdated, "fail", message + aside, evidence);
 }
 
-function vulnerableCheck(kind: ComponentKind, items: readonly Assessable[], vulnerabilityData: boolean): Check {
-  if (!vulnerabilityData) {
-    const them = items.length === 1 ? "it" : "they";
+function vulnerableCheck(kind: ComponentKind, items: readonly Assessable[], intel: IntelFacts | undefined): Check {
+  if (!intel?.vulnerabilityData || intel.coverage.status === "none") {
+    const why = intel?.coverage.message ?? NO_VULNERABILITY_SOURCE;
     return makeCheck(
       kind.vulnerable,
       "skip",
-      `No vulnerability data is configured, so whether ${names(items)} ${items.length === 1 ? "has" : "have"} known vulnerabilities cannot be said; ${them} can be checked once a source is loaded (docs/intel.md).`,
+      siteText(
+        `${why} Whether ${names(items)} ${items.length === 1 ? "has" : "have"} known vulnerabilities cannot be said (docs/intel.md).`,
+        1000,
+      ),
     );
   }
-  const comparable = items.filter((item) => item.version !== null && parseVersion(item.version) !== null);
-  if (comparable.length === 0) {
-    return makeCheck(kind.vulnerable, "skip", `The installed version of ${names(items)} could not be detected.`);
+  // Components no source checked (a lookup failed): like an unknown version, nothing can be said.
+  const gaps = new Map(
+    intel.coverage.unchecked.filter((gap) => gap.type === kind.type).map((gap) => [gap.slug, gap.reason]),
+  );
+  const uncheckedOf = (item: Assessable) => gaps.get(kind.type === "core" ? "wordpress" : item.slug.toLowerCase());
+  const checked = items.filter((item) => uncheckedOf(item) === undefined);
+  if (checked.length === 0) {
+    const reasons = [...new Set(items.map((item) => uncheckedOf(item)))].join(" ");
+    return makeCheck(
+      kind.vulnerable,
+      "skip",
+      siteText(`No vulnerability source checked ${names(items)}: ${reasons}`, 1000),
+    );
   }
-  const unknown = items.length - comparable.length;
-  const aside = unknown > 0 ? ` ${unknown} more could not be checked: their version is unknown.` : "";
+  const comparable = checked.filter((item) => item.version !== null && parseVersion(item.version) !== null);
+  const notChecked = items.filter((item) => uncheckedOf(item) !== undefined);
+  const gapAside =
+    notChecked.length > 0
+      ? ` ${notChecked.length} more could not be checked: no vulnerability source answered for ${names(notChecked)}.`
+      : "";
+  if (comparable.length === 0) {
+    return makeCheck(
+      kind.vulnerable,
+      "skip",
+      siteText(`The installed version of ${names(checked)} could not be detected.${gapAside}`, 1000),
+    );
+  }
+  const unknown = checked.length - comparable.length;
+  const aside =
+    (unknown > 0 ? ` ${unknown} more could not be checked: their version is unknown.` : "") + siteText(gapAside, 1000);
   const affected = comparable.filter((item) => item.vulnerabilities.length > 0);
   if (affected.length === 0) {
     return makeCheck(

@@ -12,7 +12,12 @@ export const auditTheme: Audit = ({ theme, intel }) => {
     if (theme.parent) themes.push({ ...theme.parent, name: `${theme.parent.slug} (parent theme)` });
   }
   return assessComponents(
-    { outdated: "components.theme_outdated", vulnerable: "components.theme_vulnerable", plural: "themes" },
+    {
+      outdated: "components.theme_outdated",
+      vulnerable: "components.theme_vulnerable",
+      plural: "themes",
+      type: "theme",
+    },
     themes,
     "No theme was detected.",
     intel,

@@ -1,6 +1,7 @@
 /**
- * The same-site asset sample (scripts, stylesheets, images, fonts the homepage references,
- * fetched by gather): compression, browser caching and size. Only a sample is fetched, so
+ * The site's own asset sample (scripts, stylesheets, images, fonts the homepage references on
+ * its origin or its asset origins — a CDN serving its plugins and themes —, fetched by gather):
+ * compression, browser caching and size. Only a sample is fetched, so
  * messages say how many were looked at.
  */
 import type { AssetSample } from "../../../../shared/report.ts";

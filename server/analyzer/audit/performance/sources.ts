@@ -8,14 +8,20 @@ import { siteText } from "../../untrusted-text.ts";
 
 export function sourceOf(url: URL, paths: SitePaths): string {
   const href = url.toString();
-  if (href.startsWith(paths.contentBase)) {
-    const [kind, slug] = href.slice(paths.contentBase.length).split("/");
+  // The site's content directory, or an asset origin's (a CDN serving its plugins and themes).
+  const contentBase = [paths.contentBase, ...paths.assetBases].find((base) => href.startsWith(base));
+  if (contentBase) {
+    const [kind, slug] = href.slice(contentBase.length).split("/");
     if ((kind === "plugins" || kind === "themes") && slug) {
       return `${kind === "plugins" ? "plugin" : "theme"} ${siteText(decodedSegment(slug), 80)}`;
     }
     return "wp-content (other)";
   }
-  if (href.startsWith(`${paths.installBase}wp-includes/`)) return "WordPress core";
+  const coreFiles = `${new URL(paths.coreBase).pathname}wp-includes/`;
+  if (href.startsWith(`${paths.coreBase}wp-includes/`)) return "WordPress core";
+  // Core files on the pull zone that serves the site's content (same paths).
+  if (paths.assetBases.some((base) => new URL(base).origin === url.origin) && url.pathname.startsWith(coreFiles))
+    return "WordPress core";
   if (url.origin === paths.origin) return "this site (other)";
   return siteText(url.hostname, 120);
 }

@@ -129,7 +129,7 @@ export const SECURITY_CHECKS = {
     title: "WordPress's readme.html is not public",
     failTitle: "WordPress's readme.html is public",
     remediation:
-      "Delete readme.html from the WordPress root (it comes back with core updates), or block it: nginx: location = /readme.html { deny all; }; Apache: <Files readme.html> Require all denied </Files>.",
+      "Delete readme.html from WordPress's core directory (the root, or /wp/ when WordPress has its own directory; it comes back with core updates), or block it: nginx: location ~ /readme\\.html$ { deny all; }; Apache: <Files readme.html> Require all denied </Files>.",
   },
 
   // XML-RPC
@@ -162,8 +162,8 @@ export const SECURITY_CHECKS = {
   "security.user_enumeration": {
     category: "security",
     severity: "low",
-    title: "Visitors cannot list the site's user accounts",
-    failTitle: "Visitors can list the site's user accounts",
+    title: "Visitors cannot list the site's login names",
+    failTitle: "Visitors can list the site's login names",
     remediation:
       "Close every route that lists accounts, not just one: restrict the REST users endpoint to logged-in users, block ?author=N, drop users from the core sitemap (add_filter('wp_sitemaps_add_provider', fn ($p, $name) => $name === 'users' ? false : $p, 10, 2);), and keep display names (shown in feeds and oEmbed) different from login names. A security plugin's \"disable user enumeration\" option covers most of these.",
   },
@@ -244,7 +244,7 @@ export const SECURITY_CHECKS = {
     title: "The WordPress debug log is not public",
     failTitle: "The WordPress debug log is public",
     remediation:
-      "Delete wp-content/debug.log and turn off logging on production (define('WP_DEBUG', false); or define('WP_DEBUG_LOG', '/path/outside/webroot/debug.log');). Block *.log files: nginx: location ~* \\.log$ { deny all; }; Apache: <FilesMatch \"\\.log$\"> Require all denied </FilesMatch>.",
+      "Delete debug.log from the content directory (wp-content/, or its renamed folder such as app/) and turn off logging on production (define('WP_DEBUG', false); or define('WP_DEBUG_LOG', '/path/outside/webroot/debug.log');). Block *.log files: nginx: location ~* \\.log$ { deny all; }; Apache: <FilesMatch \"\\.log$\"> Require all denied </FilesMatch>.",
   },
   "security.installer_log_exposed": {
     category: "security",
@@ -257,8 +257,8 @@ export const SECURITY_CHECKS = {
   "security.backup_dir_exposed": {
     category: "security",
     severity: "high",
-    title: "The backup directory (wp-content/backup-db/) cannot be browsed",
-    failTitle: "The backup directory (wp-content/backup-db/) can be browsed",
+    title: "The backup directory (backup-db/ in the content directory) cannot be browsed",
+    failTitle: "The backup directory (backup-db/ in the content directory) can be browsed",
     remediation:
       "Move backups out of the web root or to off-site storage, and turn off directory listings (nginx: autoindex off; Apache: Options -Indexes).",
   },

@@ -7,12 +7,15 @@
 import type { ListedDirectory } from "../../facts.ts";
 import { siteText, siteUrl } from "../../untrusted-text.ts";
 import { makeCheck } from "../catalogue.ts";
+import { unreachedReason } from "../placement.ts";
 import type { Audit } from "../types.ts";
 
 /** Entry names quoted per listed folder; the count says the rest. */
 const NAMES_SHOWN = 15;
 /** The folders probed for this check, besides the exposed-file probes. */
 const FOLDER_PROBES = ["uploads", "plugins_listing", "themes_listing"] as const;
+/** Where each of them belongs in the content directory. */
+const FOLDER_PATHS = { uploads: "uploads/", plugins_listing: "plugins/", themes_listing: "themes/" } as const;
 
 /** "…/wp-content/plugins/ lists 3 entries: akismet/, hello.php, xrds-simple/" for a listed URL. */
 function describeListing({ url, listing }: ListedDirectory): string {
@@ -23,7 +26,7 @@ function describeListing({ url, listing }: ListedDirectory): string {
   return `${url} lists ${count} entries: ${siteText(names.join(", "), 600)}${more}`;
 }
 
-export const auditDirectoryListing: Audit = ({ security, probes, listedDirectories }) => {
+export const auditDirectoryListing: Audit = ({ security, probes, listedDirectories, paths }) => {
   const id = "security.directory_listing";
   if (security.directory_listing.length > 0) {
     return [
@@ -41,17 +44,22 @@ export const auditDirectoryListing: Audit = ({ security, probes, listedDirectori
   if (!probes.answers.uploads)
     return [makeCheck(id, "error", "The uploads directory could not be requested (see errors).")];
   const answered = FOLDER_PROBES.filter((key) => probes.answers[key]);
+  const seen = answered.map((key) => `${siteUrl(probes.answers[key]?.url)} → ${probes.answers[key]?.status}`);
+  // Folders that are not where the content directory is list nothing, whatever the real ones do.
+  const unreached = unreachedReason(
+    paths,
+    "content",
+    answered.map((key) => [probes.answers[key], FOLDER_PATHS[key]] as const),
+  );
+  if (unreached) {
+    return [
+      makeCheck(id, "skip", `Whether the content directory's folders list their files is unknown: ${unreached}.`, seen),
+    ];
+  }
   const names = answered.map((key) => key.replace(/_listing$/, ""));
   const message =
     names.length === 1
       ? "The uploads directory does not list its files."
       : `The ${names.slice(0, -1).join(", ")} and ${names.at(-1)} directories do not list their files.`;
-  return [
-    makeCheck(
-      id,
-      "pass",
-      message,
-      answered.map((key) => `${siteUrl(probes.answers[key]?.url)} → ${probes.answers[key]?.status}`),
-    ),
-  ];
+  return [makeCheck(id, "pass", message, seen)];
 };

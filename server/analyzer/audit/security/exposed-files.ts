@@ -8,14 +8,17 @@
  * did not all get an answer is `error`, not `pass`: an unanswered request proves nothing.
  */
 import type { Check } from "../../../../shared/report.ts";
-import type { ProbeFacts } from "../../facts.ts";
+import type { ProbeAnswer, ProbeFacts } from "../../facts.ts";
 import { EXPOSED_FILES } from "../../gather/probe-kinds.ts";
 import { probeValues } from "../../gather/probes.ts";
 import { type CheckId, makeCheck } from "../catalogue.ts";
+import { unreachedReason } from "../placement.ts";
 import type { Audit } from "../types.ts";
 
 interface Exposure {
   kind: string;
+  /** The install's base its probes go under, when a miss there only counts at the right place. */
+  base?: "core" | "content";
   id: CheckId;
   /** What it is, for messages: "A wp-config.php backup". */
   what: string;
@@ -49,6 +52,7 @@ const EXPOSURES: readonly Exposure[] = [
   },
   {
     kind: "installer",
+    base: "core",
     id: "security.installer_exposed",
     what: "The WordPress installer",
     risk: "whoever completes it can take over the site and run code on the server",
@@ -70,6 +74,7 @@ const EXPOSURES: readonly Exposure[] = [
   },
   {
     kind: "debug_log",
+    base: "content",
     id: "security.debug_log_exposed",
     what: "The debug log",
     risk: "it shows file paths, plugin errors and sometimes queries and personal data",
@@ -84,6 +89,7 @@ const EXPOSURES: readonly Exposure[] = [
   },
   {
     kind: "backup_dir",
+    base: "content",
     id: "security.backup_dir_exposed",
     what: "The backup directory",
     risk: "anyone can list and download the backups in it",
@@ -91,12 +97,23 @@ const EXPOSURES: readonly Exposure[] = [
   },
   {
     kind: "readme",
+    base: "core",
     id: "security.readme_exposed",
     what: "readme.html",
     risk: "it confirms the site runs WordPress to scanners",
     clean: "readme.html is not public.",
   },
 ];
+
+/** The answers to a kind's probes, each with its place under the kind's base. */
+function answersOf({ answers }: ProbeFacts, kind: string): (readonly [ProbeAnswer | undefined, string])[] {
+  if (kind === "readme") return [[answers.readme_html, "readme.html"]];
+  const files = EXPOSED_FILES.filter((file) => file.kind === kind);
+  return probeValues(answers, "exposed").flatMap(([path, answer]) => {
+    const file = files.find((candidate) => path.endsWith(`/${candidate.path}`));
+    return file ? [[answer, file.path] as const] : [];
+  });
+}
 
 /** Probe keys (`exposed:<path>`) that were planned for a kind, and which of them got no answer. */
 function unanswered({ answers }: ProbeFacts, kind: string): string[] {
@@ -106,8 +123,8 @@ function unanswered({ answers }: ProbeFacts, kind: string): string[] {
   return suffixes.filter((suffix) => !answered.some((path) => path.endsWith(suffix)));
 }
 
-export const auditExposedFiles: Audit = ({ security, probes }) =>
-  EXPOSURES.map(({ kind, id, what, risk, clean }): Check => {
+export const auditExposedFiles: Audit = ({ security, probes, paths }) =>
+  EXPOSURES.map(({ kind, base, id, what, risk, clean }): Check => {
     const found = security.exposed_files.filter((file) => file.kind === kind);
     if (found.length > 0) {
       return makeCheck(
@@ -126,5 +143,8 @@ export const auditExposedFiles: Audit = ({ security, probes }) =>
         missing,
       );
     }
+    // Not found where the file would not be is no answer (audit/placement.ts).
+    const unreached = base ? unreachedReason(paths, base, answersOf(probes, kind)) : null;
+    if (unreached) return makeCheck(id, "skip", `${what} was not found, but that proves nothing: ${unreached}.`);
     return makeCheck(id, "pass", clean);
   });

@@ -1,18 +1,26 @@
 /** The login page: passwords typed into a page served over plain HTTP travel in clear text. */
+import { siteUrl } from "../../untrusted-text.ts";
 import { makeCheck } from "../catalogue.ts";
+import { unreachedReason } from "../placement.ts";
 import type { Audit } from "../types.ts";
 
-export const auditLogin: Audit = ({ wordpress, security, probes }) => {
+export const auditLogin: Audit = ({ wordpress, security, probes, paths }) => {
   const id = "security.login_over_https";
   if (!wordpress.detected) return [makeCheck(id, "skip", "The site does not look like WordPress.")];
   const { login } = security;
-  if (!probes.answers.login) return [makeCheck(id, "error", "wp-login.php could not be requested (see errors).")];
+  const answer = probes.answers.login;
+  if (!answer) return [makeCheck(id, "error", "wp-login.php could not be requested (see errors).")];
   if (!login.reachable || login.url === null) {
+    const unreached = unreachedReason(paths, "core", [[answer, "wp-login.php"]]);
+    const seen = `${siteUrl(answer.asked)} → ${answer.status}${answer.url !== answer.asked ? ` (${siteUrl(answer.url)})` : ""}`;
     return [
       makeCheck(
         id,
         "skip",
-        "No login form was found at wp-login.php (it may be renamed or protected), so its transport could not be checked.",
+        unreached
+          ? `No login form was found, so its transport could not be checked: ${unreached}.`
+          : `No login form was found at ${new URL(answer.asked).pathname} (it may be moved, renamed or protected), so its transport could not be checked.`,
+        [seen],
       ),
     ];
   }

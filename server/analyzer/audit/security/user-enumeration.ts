@@ -4,10 +4,13 @@
  * which is the login name unless changed), through /?author=N, which redirects to
  * /author/<login>/, through its users sitemap, and names authors in oEmbed and feeds.
  *
- * `security.user_enumeration` is judged by what was found: it fails whenever the report
- * lists a user, by whichever route, and names the routes — closing the REST route alone
- * does not pass it while author archives still give the same names away. The route checks
- * (REST, author archives) say which of the two best-known routes is open.
+ * `security.user_enumeration` is judged by what was found: it fails whenever a route gives
+ * away a login name — a slug, which is the login unless changed: the REST API's users, author
+ * archives, the users sitemap, oEmbed's author URL — and names the routes; closing the REST
+ * route alone does not pass it while author archives still give the same names away. A
+ * display name (a feed's dc:creator, oEmbed's author_name, a byline) is not a login: shown
+ * alone, the check passes and says which display names are public. The route checks (REST,
+ * author archives) say which of the two best-known routes is open.
  */
 import type { Check, DisclosedUser } from "../../../../shared/report.ts";
 import type { Facts } from "../../facts.ts";
@@ -66,35 +69,60 @@ function authorCheck({ security, probes }: Facts): Check {
   ]);
 }
 
-/** Each route's name as a person reads it, in the order they are listed. */
-const ROUTES: readonly [source: string, name: string][] = [
-  ["rest_api", "the REST API (/wp-json/wp/v2/users)"],
-  ["author_archive", "author archives (/?author=N)"],
-  ["sitemap", "the users sitemap (wp-sitemap-users-1.xml)"],
+/** Each route's name as a person reads it, in the order they are listed, with the fact that says it gave a login away. */
+const LOGIN_ROUTES: readonly [source: string, name: string, flag: keyof Facts["security"]["user_enumeration"]][] = [
+  ["rest_api", "the REST API (/wp-json/wp/v2/users)", "rest_api"],
+  ["author_archive", "author archives (/?author=N)", "author_archives"],
+  ["sitemap", "the users sitemap (wp-sitemap-users-1.xml)", "sitemap"],
+  ["oembed", "oEmbed", "oembed"],
+];
+/** Routes that name authors by display name only. */
+const NAME_ROUTES: readonly [source: string, name: string][] = [
   ["oembed", "oEmbed"],
   ["feed", "feeds"],
 ];
 
+const list = (names: string[]) =>
+  `${names.slice(0, 10).join(", ")}${names.length > 10 ? ` and ${names.length - 10} more` : ""}`;
+
 function enumerationCheck({ security }: Facts): Check {
   const id = "security.user_enumeration";
-  const { users } = security;
+  const { users, user_enumeration: routes } = security;
   if (users.length === 0) return makeCheck(id, "pass", "No route lists user accounts.");
-  const open = ROUTES.filter(([source]) => users.some((user) => user.sources.includes(source)));
-  const other = [...new Set(users.flatMap((user) => user.sources))].filter(
-    (source) => !ROUTES.some(([known]) => known === source),
+  const open = LOGIN_ROUTES.filter(
+    ([source, , flag]) => routes[flag] && users.some((user) => user.sources.includes(source) && user.username !== null),
   );
-  const routes = [...open.map(([, name]) => name), ...other];
-  const logins = users.filter((user) => user.username !== null).length;
-  const what =
-    logins > 0
-      ? `${users.length} user account(s), ${logins} with their login name,`
-      : `${users.length} user account(s) by display name`;
-  const evidence = open.map(([source, name]) => {
-    const seen = users.filter((user) => user.sources.includes(source));
-    const names = seen.map((user) => user.username ?? user.display_name ?? "?");
-    return `${name}: ${names.slice(0, 10).join(", ")}${names.length > 10 ? ` and ${names.length - 10} more` : ""}`;
+  const logins = users.filter((user) => user.username !== null);
+  const known = new Set([...LOGIN_ROUTES, ...NAME_ROUTES].map(([source]) => source));
+  const other = [...new Set(users.flatMap((user) => user.sources))].filter((source) => !known.has(source));
+  // Display names: the routes that showed a name without a login (oEmbed without its author URL, feeds).
+  const named = NAME_ROUTES.filter(
+    ([source]) => !open.some(([login]) => login === source) && users.some((user) => user.sources.includes(source)),
+  );
+  const nameEvidence = named.map(([source, name]) => {
+    const shown = users.filter((user) => user.sources.includes(source)).map((user) => user.display_name ?? "?");
+    return `${name}: ${list(shown)} (display names)`;
   });
-  return makeCheck(id, "fail", `Visitors can list ${what} through ${routes.join(", ")}.`, evidence);
+  const namesRoutes = named.map(([, name]) => name).join(" and ");
+  // "Feeds show…", "oEmbed shows…", "oEmbed and feeds show…" (oEmbed keeps its lower-case o).
+  const subject = namesRoutes.startsWith("feeds") ? `F${namesRoutes.slice(1)}` : namesRoutes;
+  const namesNote =
+    named.length > 0
+      ? `${subject} ${namesRoutes === "oEmbed" ? "shows" : "show"} authors' display names, which are not logins.`
+      : "";
+  if (open.length === 0 && other.length === 0) {
+    return makeCheck(id, "pass", `No route lists login names. ${namesNote}`.trim(), nameEvidence);
+  }
+  const evidence = open.map(([source, name]) => {
+    const seen = users.filter((user) => user.sources.includes(source) && user.username !== null);
+    return `${name}: ${list(seen.map((user) => user.username ?? "?"))}`;
+  });
+  return makeCheck(
+    id,
+    "fail",
+    `Visitors can list ${logins.length} login name(s) through ${[...open.map(([, name]) => name), ...other].join(", ")}.${namesNote ? ` ${namesNote}` : ""}`,
+    [...evidence, ...nameEvidence],
+  );
 }
 
 function adminCheck({ security }: Facts): Check {

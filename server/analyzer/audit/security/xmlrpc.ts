@@ -6,11 +6,12 @@
 import type { Check } from "../../../../shared/report.ts";
 import { siteUrl } from "../../untrusted-text.ts";
 import { type CheckId, makeCheck } from "../catalogue.ts";
+import { unreachedReason } from "../placement.ts";
 import type { Audit } from "../types.ts";
 
 const IDS = ["security.xmlrpc_enabled", "security.xmlrpc_multicall", "security.xmlrpc_pingback"] as const;
 
-export const auditXmlRpc: Audit = ({ wordpress, security, probes }) => {
+export const auditXmlRpc: Audit = ({ wordpress, security, probes, paths }) => {
   if (!wordpress.detected) {
     return IDS.map((id) => makeCheck(id, "skip", "The site does not look like WordPress."));
   }
@@ -24,6 +25,14 @@ export const auditXmlRpc: Audit = ({ wordpress, security, probes }) => {
     const seen = [get, list]
       .filter((answer) => answer !== undefined)
       .map((answer) => `${siteUrl(answer.url)} → ${answer.status}`);
+    // "Not XML-RPC" at a place where xmlrpc.php may not be is no answer (audit/placement.ts).
+    const unreached = unreachedReason(paths, "core", [
+      [list, "xmlrpc.php"],
+      [get, "xmlrpc.php"],
+    ]);
+    if (unreached) {
+      return IDS.map((id) => makeCheck(id, "skip", `Whether XML-RPC is on could not be told: ${unreached}.`, seen));
+    }
     return [
       makeCheck("security.xmlrpc_enabled", "pass", "xmlrpc.php does not answer as XML-RPC.", seen),
       makeCheck("security.xmlrpc_multicall", "pass", "XML-RPC is off, so system.multicall is not available."),

@@ -132,10 +132,15 @@ const BUNDLED =
 
 /** The banners of the plugin's own scripts and stylesheets: the asset sample's, and the aggressive `plugin_asset:` read. */
 function bannerVotes(artifacts: Artifacts, slug: string, paths: SitePaths | null, displayName: string | null) {
-  const prefix = paths ? new URL(`plugins/${slug}/`, paths.contentBase).toString() : null;
+  // The plugin's folder in the site's content directory, or on an asset origin serving it (a CDN).
+  const prefixes = paths
+    ? [paths.contentBase, ...paths.assetBases].map((base) => new URL(`plugins/${slug}/`, base).toString())
+    : null;
   const heads: { url: string; head: string }[] = [];
   for (const asset of artifacts.assets) {
-    const mine = prefix ? asset.url.startsWith(prefix) : asset.url.includes(`/plugins/${slug}/`);
+    const mine = prefixes
+      ? prefixes.some((prefix) => asset.url.startsWith(prefix))
+      : asset.url.includes(`/plugins/${slug}/`);
     if (asset.head && mine) heads.push({ url: asset.url, head: asset.head });
   }
   const read = fileAnswer(probe(artifacts, "plugin_asset", slug));

@@ -1,0 +1,161 @@
+/**
+ * Monitoring's parts, built once per process (services.ts): the events outbox, webhooks and
+ * their delivery worker, email alerts and their worker. `start()` runs the workers (worker
+ * role, runtime.ts); `close()` stops them and lets go of connections.
+ *
+ * Other features tell accounts about things through `events.emit(...)` (event.service.ts).
+ */
+import type { TargetPolicy } from "../analyzer/fetch/target-policy.ts";
+import type { Config } from "../config.ts";
+import type { Database } from "../db/database.ts";
+import { ApiProblem } from "../http/problem.ts";
+import type { Logger } from "../logging/logger.ts";
+import type { JobQueue } from "../queue/job-queue.ts";
+import { SERVICE_VERSION } from "../version.ts";
+import { AlertQueue, createAlertQueues, MONITORING_DAILY_QUEUE } from "./email/alert-jobs.ts";
+import { AlertSettingsService } from "./email/alert-settings.service.ts";
+import { AlertWorker } from "./email/alerts.worker.ts";
+import { Mailer } from "./email/mailer.ts";
+import { EventService } from "./events/event.service.ts";
+import { DeliveryWorker } from "./webhooks/delivery.worker.ts";
+import { createDeliveryQueue, DeliveryQueue } from "./webhooks/delivery-queue.ts";
+import { keyFromFile, SecretBox } from "./webhooks/secret-box.ts";
+import { webhookResolver } from "./webhooks/webhook-url.ts";
+import { WebhookService } from "./webhooks/webhooks.service.ts";
+
+/** Events are kept this long (webhook delivery logs go with them); then the daily job drops them. */
+export const EVENT_RETENTION_DAYS = 30;
+
+export const WEBHOOK_USER_AGENT = `wpreport-webhooks/${SERVICE_VERSION} (+https://github.com/wpreport/wpreport)`;
+
+export interface Monitoring {
+  /** The outbox: `emit(accountId, type, data, { tx })`. */
+  events: EventService;
+  webhooks: WebhookService;
+  /** Per-account email alert settings. */
+  alerts: AlertSettingsService;
+  /** Whether alert emails can be sent (SMTP_URL is set). */
+  emailEnabled: boolean;
+  deliveryWorker: DeliveryWorker;
+  /** Undefined when email is off. */
+  alertWorker: AlertWorker | undefined;
+  /** The daily job (monitoring-daily, 07:00 UTC): events past retention dropped, then the digests. */
+  daily(now?: Date): Promise<{ swept: number; digests: number }>;
+  /** Runs the delivery, email and daily workers in this process (the worker role). */
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The key that seals webhook secrets: WEBHOOK_SECRET_KEY, else on the embedded database a key
+ * file made in DATA_DIR on first use. On PostgreSQL without the key, webhooks are unavailable
+ * (several processes share that database: a key file on one machine would not do).
+ */
+function secretBoxOf(config: Config, db: Database): () => SecretBox {
+  let box: SecretBox | undefined;
+  return () => {
+    if (box) return box;
+    if (config.monitoring.webhookSecretKey) box = new SecretBox(config.monitoring.webhookSecretKey);
+    else if (db.kind === "embedded") box = new SecretBox(keyFromFile(config.dataDir));
+    else
+      throw new ApiProblem(
+        "webhooks_unavailable",
+        "Webhooks are not set up on this service: its operator must set WEBHOOK_SECRET_KEY (32 random bytes in base64), which encrypts their signing secrets.",
+      );
+    return box;
+  };
+}
+
+export async function createMonitoring(deps: {
+  config: Config;
+  db: Database;
+  queue: JobQueue;
+  policy: TargetPolicy;
+  logger: Logger;
+}): Promise<Monitoring> {
+  const { config, db, queue, policy, logger } = deps;
+  const { boss } = queue;
+  const notify = db.kind === "postgres";
+  const mailer =
+    config.monitoring.smtpUrl && config.monitoring.smtpFrom
+      ? new Mailer(config.monitoring.smtpUrl, config.monitoring.smtpFrom)
+      : undefined;
+  await createDeliveryQueue(boss, notify);
+  await createAlertQueues(boss, notify);
+  const deliveries = new DeliveryQueue(boss);
+  const alertQueue = mailer ? new AlertQueue(boss) : undefined;
+  const alerts = new AlertSettingsService(db.sql);
+  const events = new EventService({ sql: db.sql, deliveries, alerts, alertQueue });
+  const secretBox = secretBoxOf(config, db);
+  const webhooks = new WebhookService({
+    sql: db.sql,
+    secretBox,
+    policy,
+    resolve: webhookResolver(config.dnsServers),
+    events,
+  });
+  const deliveryWorker = new DeliveryWorker({
+    sql: db.sql,
+    boss,
+    queue: deliveries,
+    secretBox,
+    policy,
+    dnsServers: config.dnsServers,
+    retryDelaysMs: config.monitoring.webhookRetryDelaysMs,
+    alertQueue,
+    userAgent: WEBHOOK_USER_AGENT,
+    logger,
+  });
+  const alertWorker =
+    mailer && alertQueue
+      ? new AlertWorker({
+          sql: db.sql,
+          boss,
+          queue: alertQueue,
+          mailer,
+          settings: alerts,
+          events,
+          baseUrl: config.publicBaseUrl,
+          logger,
+        })
+      : undefined;
+  let started = false;
+  let dailyWorker: string | undefined;
+  const monitoring: Monitoring = {
+    events,
+    webhooks,
+    alerts,
+    emailEnabled: mailer !== undefined,
+    deliveryWorker,
+    alertWorker,
+    async daily(now = new Date()) {
+      const swept = await events.sweep(EVENT_RETENTION_DAYS);
+      if (swept > 0) logger.info("events past retention dropped", { events: swept, days: EVENT_RETENTION_DAYS });
+      const digests = alertWorker ? (await alertWorker.digest(now)).sent : 0;
+      return { swept, digests };
+    },
+    async start() {
+      if (started) return;
+      started = true;
+      await deliveryWorker.start();
+      await alertWorker?.start();
+      dailyWorker = await boss.work(
+        MONITORING_DAILY_QUEUE,
+        { localConcurrency: 1, pollingIntervalSeconds: 5 },
+        async () => {
+          await monitoring.daily();
+        },
+      );
+    },
+    async close() {
+      if (started) {
+        await deliveryWorker.stop().catch(() => {});
+        await alertWorker?.stop().catch(() => {});
+        if (dailyWorker) await boss.offWork(MONITORING_DAILY_QUEUE, { id: dailyWorker, wait: true }).catch(() => {});
+      }
+      await deliveryWorker.close();
+      mailer?.close();
+    },
+  };
+  return monitoring;
+}

@@ -1,0 +1,177 @@
+/**
+ * Issue 21, row 4: one site spelled 10 ways — case, trailing dot, `www.`, subdomains, another
+ * name and the bare IP, all resolving to one address through a real DNS server (DNS_SERVERS)
+ * — by 10 Enterprise accounts at once, in aggressive mode. Counted at the site itself:
+ * - analyses at once never exceed HOST_CONCURRENCY (the address key joins every spelling);
+ * - requests started in any T seconds never exceed the pace's bound,
+ *   HOST_CONCURRENCY × (TARGET_MAX_RPS / HOST_CONCURRENCY) × (1 + T);
+ * - the enumeration requests granted in all stay within TARGET_AGGRESSIVE_PER_HOUR;
+ * - every report says which limits it hit (target_limits, report schema 1.4.0).
+ */
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { canonicalHost } from "../../../server/queue/target-limits.ts";
+import type { Report } from "../../../shared/report.ts";
+import { type DnsServer, startDnsServer } from "../../analyzer/hostile/dns-server.ts";
+import { startTestService, type TestService } from "../../helpers/service.ts";
+import { blogHomepage } from "../../helpers/sites.ts";
+
+setDefaultTimeout(120_000);
+
+const ADDRESS = "127.0.0.210";
+const HOST_CONCURRENCY = 2;
+const TARGET_MAX_RPS = 20;
+const AGGRESSIVE_PER_HOUR = 150;
+const AGGRESSIVE_MAX_REQUESTS = 60;
+
+/** The site: a WordPress-looking blog that counts analyses at once (robots.txt, held 500 ms) and every request's start. */
+function startCountingSite() {
+  let current = 0;
+  let max = 0;
+  const starts: number[] = [];
+  const server = Bun.serve({
+    hostname: ADDRESS,
+    port: 0,
+    async fetch(request) {
+      starts.push(performance.now());
+      const url = new URL(request.url);
+      if (url.pathname === "/robots.txt") {
+        current++;
+        max = Math.max(max, current);
+        try {
+          await Bun.sleep(500);
+          return new Response("User-agent: *\nDisallow:\n", { headers: { "content-type": "text/plain" } });
+        } finally {
+          current--;
+        }
+      }
+      if (url.pathname === "/")
+        return new Response(blogHomepage(url.origin), { headers: { "content-type": "text/html" } });
+      return new Response("not found", { status: 404 });
+    },
+  });
+  return {
+    port: server.port as number,
+    maxConcurrent: () => max,
+    /** The most requests that started within any one window of `ms`. */
+    peakIn(ms: number): number {
+      const sorted = [...starts].sort((a, b) => a - b);
+      let peak = 0;
+      let first = 0;
+      for (let last = 0; last < sorted.length; last++) {
+        while ((sorted[last] as number) - (sorted[first] as number) >= ms) first++;
+        peak = Math.max(peak, last - first + 1);
+      }
+      return peak;
+    },
+    total: () => starts.length,
+    stop: () => server.stop(true),
+  };
+}
+
+test("canonical host: case, trailing dots and www. fold; subdomains and IP forms do not", () => {
+  expect(["Example.COM", "example.com.", "WWW.example.com..", "www.Example.com"].map(canonicalHost)).toEqual(
+    Array(4).fill("example.com"),
+  );
+  expect(canonicalHost("shop.example.com")).toBe("shop.example.com");
+  expect(canonicalHost("[::ffff:127.0.0.1]")).toBe("127.0.0.1");
+  expect(canonicalHost("[2001:DB8::1]")).toBe("2001:db8::1");
+});
+
+describe("per-target limits: one site spelled 10 ways", () => {
+  let service: TestService | undefined;
+  let dns: DnsServer | undefined;
+  let site: ReturnType<typeof startCountingSite> | undefined;
+  afterAll(async () => {
+    site?.stop();
+    await dns?.stop();
+    await service?.stop();
+  });
+
+  test("never more than HOST_CONCURRENCY analyses or the pace's requests at once, and every report says what it hit", async () => {
+    site = startCountingSite();
+    const names = ["site.test", "www.site.test", "shop.site.test", "blog.site.test", "another-name.test"];
+    dns = await startDnsServer(Object.fromEntries(names.map((name) => [name, { A: [ADDRESS] }])));
+    service = await startTestService({
+      env: {
+        TARGET_ALLOWLIST: `${ADDRESS}:${site.port}`,
+        DNS_SERVERS: dns.address,
+        WORKER_CONCURRENCY: "10",
+        HOST_CONCURRENCY: String(HOST_CONCURRENCY),
+        TARGET_MAX_RPS: String(TARGET_MAX_RPS),
+        TARGET_AGGRESSIVE_PER_HOUR: String(AGGRESSIVE_PER_HOUR),
+        AGGRESSIVE_MAX_REQUESTS: String(AGGRESSIVE_MAX_REQUESTS),
+        ANALYSIS_TIMEOUT_MS: "30000",
+        QUEUE_WAIT_MS: "120000",
+      },
+    });
+    const s = service;
+    const p = site.port;
+    const spellings = [
+      `http://site.test:${p}/`,
+      `http://SITE.TEST:${p}/`,
+      `http://site.test.:${p}/`,
+      `http://www.site.test:${p}/`,
+      `http://WWW.Site.Test.:${p}/`,
+      `http://shop.site.test:${p}/`,
+      `http://blog.site.test:${p}/`,
+      `http://another-name.test:${p}/`,
+      `http://${ADDRESS}:${p}/`,
+      `http://Site.Test:${p}/?utm_source=ten`,
+    ];
+    const accounts = await Promise.all(spellings.map(() => s.token(undefined, "enterprise")));
+    for (const { accountId } of accounts) await s.running.services.accounts.setRateLimitOverride(accountId, 100_000);
+    const posted = await Promise.all(
+      spellings.map((url, i) =>
+        s.call("POST", "/api/generate-report", {
+          token: accounts[i]?.token,
+          body: { url, mode: "aggressive" },
+          headers: { prefer: "respond-async" },
+        }),
+      ),
+    );
+    expect(posted.map((answer) => answer.status)).toEqual(Array(10).fill(202));
+
+    const reports: Report[] = [];
+    for (const [i, answer] of posted.entries()) {
+      for (;;) {
+        const report = (await s.call("GET", `/api/report/${answer.body.id}`, { token: accounts[i]?.token }))
+          .body as Report;
+        if (report.status === "completed" || report.status === "failed") {
+          reports.push(report);
+          break;
+        }
+        await Bun.sleep(200);
+      }
+    }
+    // The pace bounds the requests that start in any T seconds by HOST_CONCURRENCY × share ×
+    // (1 + T) = TARGET_MAX_RPS × (1 + T). The site counts arrivals, on a loaded test machine
+    // whose event loops stall now and then: checked over 5 s windows, with 1 s of slack for
+    // that jitter (before the limits: 410 requests in one second).
+    const WINDOW_S = 5;
+    const bound = TARGET_MAX_RPS * (1 + WINDOW_S + 1);
+    console.log(
+      `[target limits] 10 spellings: ${site.maxConcurrent()} analyses at once (limit ${HOST_CONCURRENCY}), peak ${site.peakIn(1000)} requests in 1 s and ${site.peakIn(WINDOW_S * 1000)} in ${WINDOW_S} s (bound ${bound}), ${site.total()} requests in all`,
+    );
+    expect(reports.map((report) => report.status)).toEqual(Array(10).fill("completed"));
+    expect(site.maxConcurrent()).toBeLessThanOrEqual(HOST_CONCURRENCY);
+    expect(site.peakIn(WINDOW_S * 1000)).toBeLessThanOrEqual(bound);
+
+    // Every report says what it ran into; the spellings of one name share one canonical host.
+    const limits = reports.map((report) => report.target_limits);
+    for (const entry of limits) {
+      expect(entry?.requests_per_second).toBe(TARGET_MAX_RPS / HOST_CONCURRENCY);
+    }
+    expect(limits.slice(0, 5).map((entry) => entry?.host)).toEqual(Array(5).fill("site.test"));
+    expect(limits[8]?.host).toBe(ADDRESS);
+    expect(limits.some((entry) => entry?.hit.includes("analyses_at_once"))).toBe(true);
+    expect(limits.some((entry) => entry?.hit.includes("requests_per_second"))).toBe(true);
+    // The hour's aggressive budget is shared by every spelling and account.
+    const granted = limits.reduce((sum, entry) => sum + (entry?.aggressive_requests ?? 0), 0);
+    expect(granted).toBeLessThanOrEqual(AGGRESSIVE_PER_HOUR);
+    expect(limits.some((entry) => entry?.hit.includes("aggressive_requests_per_hour"))).toBe(true);
+    for (const report of reports) {
+      const used = report.enumeration?.requests ?? 0;
+      expect(used).toBeLessThanOrEqual(report.target_limits?.aggressive_requests ?? 0);
+    }
+  });
+});
