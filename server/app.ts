@@ -11,6 +11,7 @@ import { errorsPlugin } from "./http/errors.plugin.ts";
 import { requestContext } from "./http/request-context.ts";
 import { RouteTable } from "./http/route-table.ts";
 import { webhooksOperations, webhooksRoutes } from "./monitoring/webhooks/webhooks.routes.ts";
+import { portfolioOperations, portfolioRoutes } from "./portfolio/portfolio.routes.ts";
 import { metricsRoutes } from "./queue/metrics.routes.ts";
 import { historyOperations, historyRoutes } from "./reports/history.routes.ts";
 import { reportsOperations, reportsRoutes } from "./reports/reports.routes.ts";
@@ -25,6 +26,7 @@ import { webRoutes } from "./web/web.routes.ts";
 export const API_OPERATIONS = [
   ...reportsOperations,
   ...historyOperations,
+  ...portfolioOperations,
   ...usageOperations,
   ...webhooksOperations,
   ...docsOperations,
@@ -88,6 +90,9 @@ export function createApp(
     )
     .use(reportsRoutes({ ...guard, reports: services.reports, baseUrlFor }))
     .use(historyRoutes({ ...guard, history: services.history, baseUrlFor }))
+    .use(
+      portfolioRoutes({ ...guard, portfolio: services.portfolio, clientReports: services.clientReports, baseUrlFor }),
+    )
     .use(usageRoutes({ ...guard, quota: services.quota }))
     .use(
       webhooksRoutes({
@@ -108,6 +113,9 @@ export function createApp(
         history: services.history,
         billing: services.billing,
         monitoring: services.monitoring,
+        portfolio: services.portfolio,
+        clientReports: services.clientReports,
+        branding: services.branding,
       }),
     )
     .use(stripeWebhookRoutes({ service: services.stripeWebhooks, maxBodyBytes: config.maxBodyBytes }));

@@ -6,6 +6,7 @@
  * Every bad value is reported together, one clear line each, so an operator fixes them
  * in one go instead of one restart per mistake.
  */
+import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { DEFAULT_ENUMERATION_BUDGET, type EnumerationBudget } from "./analyzer/enumeration/plan.ts";
 import { parseDnsServers } from "./analyzer/fetch/dns-servers.ts";
@@ -93,6 +94,8 @@ export interface Config {
    * PostgreSQL. Secrets: never logged.
    */
   siteAuthKeys: Uint8Array[] | undefined;
+  /** Chromium for client reports as PDF (CHROMIUM_PATH); undefined → no PDFs (HTML only). */
+  chromiumPath: string | undefined;
   /** Webhooks and email alerts (docs/monitoring.md). */
   monitoring: MonitoringConfig;
 }
@@ -164,6 +167,9 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** Where Debian's chromium package puts the browser. */
+export const DEFAULT_CHROMIUM = "/usr/bin/chromium";
 
 /** Reads and validates the configuration; throws ConfigError listing every bad value. */
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
@@ -339,6 +345,19 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     };
   };
 
+  /** CHROMIUM_PATH: a path, or off; unset → Debian's /usr/bin/chromium when it is there. */
+  const chromiumPath = (): string | undefined => {
+    const raw = read("CHROMIUM_PATH");
+    if (raw === undefined) return existsSync(DEFAULT_CHROMIUM) ? DEFAULT_CHROMIUM : undefined;
+    if (raw.toLowerCase() === "off") return undefined;
+    const resolved = path.resolve(cwd, raw);
+    if (!existsSync(resolved) || !statSync(resolved).isFile()) {
+      problems.push(`CHROMIUM_PATH must name the Chromium executable (or be off), got "${raw}": no such file`);
+      return undefined;
+    }
+    return resolved;
+  };
+
   // Issue 25: webhooks and email alerts.
   const monitoringConfig = (): MonitoringConfig => {
     const smtpUrl = url("SMTP_URL", ["smtp:", "smtps:"]);
@@ -395,6 +414,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     syncWaitMs: 0,
     analysisMaxBytes: int("ANALYSIS_MAX_BYTES", 32 * 1024 * 1024, 1024 * 1024, 1024 * 1024 * 1024),
     metricsToken: read("METRICS_TOKEN"),
+    chromiumPath: chromiumPath(),
     monitoring: monitoringConfig(),
     siteAuthKeys: siteAuth.keys,
     enumeration: {

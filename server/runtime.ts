@@ -15,6 +15,7 @@ import { startHttpServer } from "./http/server.ts";
 import { startIntelRefreshWorker } from "./intel/intel-jobs.ts";
 import type { Logger } from "./logging/logger.ts";
 import { syncPlans } from "./plans/sync.ts";
+import { BRANDING_MAX_BODY_BYTES, BRANDING_PATH } from "./portfolio/portfolio.web.tsx";
 import { metricsResponse } from "./queue/metrics.routes.ts";
 import type { RateLimiter } from "./ratelimit/limiter.ts";
 import type { AnalyzeFn } from "./reports/reports.service.ts";
@@ -63,6 +64,8 @@ export async function startService(
     host: config.host,
     baseUrl: config.publicBaseUrl,
     maxBodyBytes: config.maxBodyBytes,
+    // The client-report branding form carries a logo of up to 100 KB (issue 25).
+    bodyLimits: { [BRANDING_PATH]: BRANDING_MAX_BODY_BYTES },
     logger,
     handle: servesApi
       ? (request) => app.handle(request)

@@ -34,6 +34,11 @@ import { WpvulnerabilityClient } from "./intel/wpvulnerability.ts";
 import { WpvulnerabilityLookups } from "./intel/wpvulnerability-lookups.ts";
 import type { Logger } from "./logging/logger.ts";
 import { createMonitoring, type Monitoring } from "./monitoring/monitoring.ts";
+import { BrandingService } from "./portfolio/branding.service.ts";
+import { ClientReportService } from "./portfolio/client-report.service.ts";
+import { PdfRenderer } from "./portfolio/pdf-renderer.ts";
+import { PortfolioService } from "./portfolio/portfolio.service.ts";
+import { PortfolioStore } from "./portfolio/portfolio.store.ts";
 import { AnalysisWorker, TICK_MS } from "./queue/analysis-worker.ts";
 import { Slots } from "./queue/host-slots.ts";
 import { type JobQueue, jobExpirySeconds, openJobQueue } from "./queue/job-queue.ts";
@@ -79,6 +84,10 @@ export interface Services {
   metrics: QueueMetrics;
   /** Issue 25: the events outbox, webhooks, email alerts (server/monitoring/). */
   monitoring: Monitoring;
+  /** Portfolio and client reports (issue 25): sites, components, branding, HTML/PDF reports. */
+  portfolio: PortfolioService;
+  branding: BrandingService;
+  clientReports: ClientReportService;
   close(): Promise<void>;
 }
 
@@ -243,6 +252,13 @@ export async function createServices(
   });
   const auth = new AccountAuthService(sql);
   const monitoring = await createMonitoring({ config, db, queue, policy, logger });
+  // Portfolio and client reports (issue 25). The monitors feature passes its SiteMonitorSource
+  // as PortfolioService's second argument to fill `monitor` in GET /api/sites.
+  const portfolioStore = new PortfolioStore(sql);
+  const portfolio = new PortfolioService(portfolioStore);
+  const branding = new BrandingService(sql);
+  const pdf = config.chromiumPath ? new PdfRenderer(config.chromiumPath, logger) : undefined;
+  const clientReports = new ClientReportService(portfolioStore, portfolio, branding, pdf);
   return {
     config,
     logger,
@@ -277,9 +293,13 @@ export async function createServices(
     worker,
     metrics,
     monitoring,
+    portfolio,
+    branding,
+    clientReports,
     async close() {
       await monitoring.close();
       await queue.stop({ graceful: false, timeoutMs: 1_000 });
+      await pdf?.close();
       await limiter.close();
       await threads.close();
     },

@@ -23,6 +23,8 @@ export interface HttpServerOptions {
   host: string;
   baseUrl: string;
   maxBodyBytes: number;
+  /** Paths whose bodies may be larger than maxBodyBytes (a form with a file), and their limit. */
+  bodyLimits?: Record<string, number>;
   logger: Logger;
   handle: (request: Request) => Promise<Response> | Response;
   /** The app's routes at a path (route-table.ts); without it, OPTIONS goes to `handle` like any method. */
@@ -61,13 +63,14 @@ export function startHttpServer(options: HttpServerOptions): HttpServer {
     const waits = options.waitingRequestSeconds?.(request.method, pathname);
     if (waits !== undefined) server.timeout(received, waits > MAX_IDLE_TIMEOUT_SECONDS ? 0 : waits);
     const declared = Number(request.headers.get("content-length") ?? "0");
+    const bodyLimit = Math.max(maxBodyBytes, options.bodyLimits?.[pathname] ?? 0);
     const answered = request.method === "OPTIONS" ? optionsResponse(request, pathname, context) : undefined;
     if (answered) {
       response = answered;
-    } else if (declared > maxBodyBytes) {
+    } else if (declared > bodyLimit) {
       response = problemResponse(
-        new ApiProblem("payload_too_large", `The request body must not exceed ${maxBodyBytes} bytes.`, {
-          extensions: { max_bytes: maxBodyBytes },
+        new ApiProblem("payload_too_large", `The request body must not exceed ${bodyLimit} bytes.`, {
+          extensions: { max_bytes: bodyLimit },
         }),
         baseUrl,
         context.id,
@@ -134,7 +137,7 @@ export function startHttpServer(options: HttpServerOptions): HttpServer {
     hostname: options.host,
     idleTimeout: options.idleTimeoutSeconds ?? IDLE_TIMEOUT_SECONDS,
     // Backstop only: the JSON reader enforces maxBodyBytes with a proper problem+json.
-    maxRequestBodySize: Math.max(maxBodyBytes * 4, 1024 * 1024),
+    maxRequestBodySize: Math.max(maxBodyBytes * 4, 1024 * 1024, ...Object.values(options.bodyLimits ?? {})),
     fetch,
     error(error) {
       logger.error("server error", { error });

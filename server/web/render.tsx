@@ -31,6 +31,7 @@ export function Csrf({ ctx }: { ctx: WebContext }) {
 const SIGNED_IN_NAV: [string, string][] = [
   ["/dashboard", "Dashboard"],
   ["/reports", "Reports"],
+  ["/portfolio", "Portfolio"],
   ["/tokens", "API tokens"],
   ["/alerts", "Alerts"],
   ["/billing", "Plan & billing"],

@@ -7,6 +7,7 @@
  */
 import { Elysia } from "elysia";
 import { type AlertsRouteDeps, alertsRoutes } from "../monitoring/web/alerts.routes.tsx";
+import { type PortfolioWebDeps, portfolioWebRoutes } from "../portfolio/portfolio.web.tsx";
 import { assetsRoutes } from "./assets.routes.ts";
 import { type AuthRouteDeps, authRoutes } from "./auth.routes.tsx";
 import { type BillingRouteDeps, billingRoutes } from "./billing.routes.tsx";
@@ -20,7 +21,8 @@ export type WebRouteDeps = AuthRouteDeps &
   ReportsRouteDeps &
   TokensRouteDeps &
   BillingRouteDeps &
-  AlertsRouteDeps;
+  AlertsRouteDeps &
+  PortfolioWebDeps;
 
 export function webRoutes(deps: WebRouteDeps) {
   return new Elysia({ name: "web" })
@@ -31,5 +33,6 @@ export function webRoutes(deps: WebRouteDeps) {
     .use(reportsRoutes(deps))
     .use(tokensRoutes(deps))
     .use(billingRoutes(deps))
-    .use(alertsRoutes(deps));
+    .use(alertsRoutes(deps))
+    .use(portfolioWebRoutes(deps));
 }

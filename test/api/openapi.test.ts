@@ -154,6 +154,11 @@ describe("the OpenAPI document", () => {
       badQuery: 400,
       diff: 200,
       usage: 200,
+      sites: 200,
+      sitesCsv: 200,
+      site: 200,
+      components: 200,
+      clientReport: 200,
       createWebhook: 201,
       listWebhooks: 200,
       getWebhook: 200,
@@ -167,6 +172,8 @@ describe("the OpenAPI document", () => {
       schema: 200,
       openapi: 200,
     });
+    expect(calls.siteGrade).toBe(calls.grade);
+    expect(calls.componentSites).toBe(1);
     expect(typeof calls.score).toBe("number");
     expect(calls.grade).toMatch(/^[A-F]$/);
     // data.summary.grade read from GET /api/report/{report_id} with no cast: the body type is Report.

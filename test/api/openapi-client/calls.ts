@@ -28,6 +28,8 @@ export interface Calls {
   sarifVersion: string | undefined;
   schemaId: unknown;
   openapiVersion: unknown;
+  siteGrade: Schemas["Grade"] | null;
+  componentSites: number;
 }
 
 export async function callEveryRoute(baseUrl: string, token: string, siteUrl: string): Promise<Calls> {
@@ -97,6 +99,28 @@ export async function callEveryRoute(baseUrl: string, token: string, siteUrl: st
   if (!usage.data) throw new Error("usage failed");
   expectType<Equal<typeof usage.data.remaining, number>>();
 
+  // The portfolio: the site of the report above, what it runs, its client report.
+  const sites = await client.GET("/api/sites", { params: { query: { limit: 10 } } });
+  statuses.sites = sites.response.status;
+  const site = sites.data?.data[0];
+  if (!site) throw new Error("sites failed");
+  expectType<Equal<typeof site.latest, Schemas["SiteSummary"]["latest"]>>();
+  expectType<Equal<Schemas["SiteSummary"]["monitor"], Schemas["SiteMonitor"] | null>>();
+  const csv = await client.GET("/api/sites.csv", { parseAs: "text" });
+  statuses.sitesCsv = csv.response.status;
+  expectType<Equal<typeof csv.data, string | undefined>>();
+  const siteDetail = await client.GET("/api/sites/{site_id}", { params: { path: { site_id: site.id } } });
+  statuses.site = siteDetail.response.status;
+  const components = await client.GET("/api/components", { params: { query: { slug: "wordpress", type: "core" } } });
+  statuses.components = components.response.status;
+  expectType<Equal<NonNullable<typeof components.data>["data"][number]["vulnerable"], boolean>>();
+  const period = siteDetail.data?.client_report_periods[0] ?? "";
+  const clientReport = await client.GET("/api/sites/{site_id}/client-report", {
+    params: { path: { site_id: site.id }, query: { period, format: "html" } },
+    parseAs: "text",
+  });
+  statuses.clientReport = clientReport.response.status;
+
   // Webhooks: every route, typed from the document.
   const hook = await client.POST("/api/webhooks", {
     body: { url: `${siteUrl}hooks/wpreport`, events: ["report.completed", "monitor.regressed"], format: "standard" },
@@ -165,5 +189,7 @@ export async function callEveryRoute(baseUrl: string, token: string, siteUrl: st
     sarifVersion,
     schemaId: (schema.data as Record<string, unknown> | undefined)?.$id,
     openapiVersion: (openapi.data as Record<string, unknown> | undefined)?.openapi,
+    siteGrade: site.latest?.grade ?? null,
+    componentSites: components.data?.data.length ?? 0,
   };
 }

@@ -1,0 +1,85 @@
+/**
+ * The portfolio as CSV (RFC 4180): CRLF line ends, a header row, fields quoted when they hold
+ * a comma, a quote or a line break, quotes doubled.
+ *
+ * Site text (titles, URLs, environments) is untrusted, and spreadsheets run a cell that starts
+ * with = + - @ (or a tab or carriage return before one) as a formula: such a field is prefixed
+ * with an apostrophe (OWASP, "CSV injection"), which spreadsheets show as text. Control and
+ * bidi characters are removed first (shared/untrusted-text.ts), so a field cannot hide what it
+ * starts with either. Numbers we write ourselves (scores, counts) are left as numbers.
+ */
+import type { SiteSummary } from "../../shared/portfolio-api.ts";
+import { oneLine } from "../../shared/untrusted-text.ts";
+
+export const CSV_CONTENT_TYPE = "text/csv";
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** A text field from a site or a caller: one line, no controls, formula starts defused. */
+export function csvText(value: string | null | undefined): string {
+  if (value === null || value === undefined) return "";
+  // Tabs and carriage returns are checked before they become spaces.
+  if (FORMULA_START.test(value)) return `'${oneLine(value)}`;
+  const line = oneLine(value);
+  return FORMULA_START.test(line.trimStart()) ? `'${line}` : line;
+}
+
+/** One field, quoted when it must be. */
+function field(value: string | number | null): string {
+  const text = value === null ? "" : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function csvRows(rows: (string | number | null)[][]): string {
+  return rows.map((row) => `${row.map(field).join(",")}\r\n`).join("");
+}
+
+export const PORTFOLIO_CSV_COLUMNS = [
+  "site_id",
+  "site",
+  "url",
+  "environment",
+  "title",
+  "grade",
+  "score",
+  "score_change",
+  "trend",
+  "failed_checks",
+  "vulnerabilities",
+  "critical_vulnerabilities",
+  "high_vulnerabilities",
+  "reports",
+  "last_report_id",
+  "last_report_status",
+  "last_report_at",
+  "monitor_id",
+  "monitor_schedule",
+  "monitor_next_run_at",
+] as const;
+
+/** The portfolio's sites as a CSV document (header row first). */
+export function portfolioCsv(sites: SiteSummary[]): string {
+  const rows = sites.map((site) => [
+    site.id,
+    csvText(site.site),
+    csvText(site.url),
+    csvText(site.environment),
+    csvText(site.title),
+    site.latest?.grade ?? null,
+    site.latest?.score ?? null,
+    site.score_change,
+    site.trend.map((point) => point.score).join(" "),
+    site.latest?.failed_checks.total ?? null,
+    site.vulnerabilities.total,
+    site.vulnerabilities.critical,
+    site.vulnerabilities.high,
+    site.report_count,
+    site.last_report.id,
+    site.last_report.status,
+    site.last_report.created_at,
+    site.monitor?.id ?? null,
+    csvText(site.monitor?.schedule),
+    site.monitor?.next_run_at ?? null,
+  ]);
+  return csvRows([[...PORTFOLIO_CSV_COLUMNS], ...rows]);
+}
