@@ -28,13 +28,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import type { IntelQuery } from "../server/analyzer/intel/query.ts";
-import { loadConfig } from "../server/config.ts";
-import { openDatabase } from "../server/db/database.ts";
 import { importWordfenceFile } from "../server/intel/importer.ts";
 import { IntelService } from "../server/intel/intel.service.ts";
 import { IntelStore } from "../server/intel/intel.store.ts";
 import { LatestVersions } from "../server/intel/latest-versions.ts";
-import { silentLogger } from "../server/logging/logger.ts";
+import { loadConfig } from "../server/platform/config.ts";
+import { openDatabase } from "../server/platform/db/database.ts";
+import { silentLogger } from "../server/platform/logger.ts";
 
 const feedMb = Number(process.env.BENCH_FEED_MB ?? 200);
 const existingFeed = process.env.BENCH_FEED;

@@ -22,11 +22,11 @@ import path from "node:path";
 import postgres from "postgres";
 import type { NameQuery } from "../server/analyzer/detect/finders/directory.ts";
 import { nameKeysOf, slugify } from "../server/analyzer/detect/finders/name-keys.ts";
-import { loadConfig } from "../server/config.ts";
-import { openDatabase } from "../server/db/database.ts";
 import { DirectoryStore } from "../server/intel/directory/directory.store.ts";
 import { importDirectoryFile } from "../server/intel/directory/directory-import.ts";
-import { silentLogger } from "../server/logging/logger.ts";
+import { loadConfig } from "../server/platform/config.ts";
+import { openDatabase } from "../server/platform/db/database.ts";
+import { silentLogger } from "../server/platform/logger.ts";
 import { type DirectoryEntryFixture, listingPage } from "../test/helpers/wporg-directory.ts";
 
 const plugins = Number(process.env.BENCH_PLUGINS ?? 60_000);

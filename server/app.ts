@@ -3,24 +3,33 @@
  * processes or start-up; see server/main.ts for that.
  */
 import { Elysia } from "elysia";
-import { stripeWebhookRoutes } from "./billing/webhooks.routes.ts";
-import { healthOperations, healthRoutes } from "./health/health.routes.ts";
-import { documentServerUrl, requestBase } from "./http/client-request.ts";
-import { docsOperations, docsRoutes } from "./http/docs.routes.ts";
-import { errorsPlugin } from "./http/errors.plugin.ts";
-import { requestContext } from "./http/request-context.ts";
-import { RouteTable } from "./http/route-table.ts";
+import { tokensRoutes } from "./access/tokens.web.tsx";
+import { authRoutes } from "./accounts/auth.web.tsx";
+import { billingRoutes } from "./billing/billing.web.tsx";
+import { stripeWebhookRoutes } from "./billing/stripe-webhooks.routes.ts";
+import { usageOperations, usageRoutes } from "./billing/usage.routes.ts";
+import { alertsRoutes } from "./monitoring/alerts.web.tsx";
 import { webhooksOperations, webhooksRoutes } from "./monitoring/webhooks/webhooks.routes.ts";
+import { healthOperations, healthRoutes } from "./platform/health.routes.ts";
+import { documentServerUrl, requestBase } from "./platform/http/client-request.ts";
+import { docsOperations, docsRoutes } from "./platform/http/docs.routes.ts";
+import { errorsPlugin } from "./platform/http/errors.plugin.ts";
+import { requestContext } from "./platform/http/request-context.ts";
+import { RouteTable } from "./platform/http/route-table.ts";
+import { metricsRoutes } from "./platform/prometheus.routes.ts";
+import { API_VERSION } from "./platform/version.ts";
 import { portfolioOperations, portfolioRoutes } from "./portfolio/portfolio.routes.ts";
-import { metricsRoutes } from "./queue/metrics.routes.ts";
+import { portfolioWebRoutes } from "./portfolio/portfolio.web.tsx";
 import { historyOperations, historyRoutes } from "./reports/history.routes.ts";
+import { reportJsonSchema } from "./reports/report-json-schema.ts";
 import { reportsOperations, reportsRoutes } from "./reports/reports.routes.ts";
+import { reportsRoutes as reportsWebRoutes } from "./reports/reports.web.tsx";
 import type { Services } from "./services.ts";
-import { usageOperations, usageRoutes } from "./usage/usage.routes.ts";
-import { API_VERSION } from "./version.ts";
+import { assetsRoutes } from "./web/assets.routes.ts";
 import { WebError } from "./web/context.ts";
+import { dashboardRoutes } from "./web/dashboard.routes.tsx";
+import { publicRoutes } from "./web/public.routes.tsx";
 import { htmlError } from "./web/web.plugin.ts";
-import { webRoutes } from "./web/web.routes.ts";
 
 /** Every operation of the public API: what /api/openapi.json documents. */
 export const API_OPERATIONS = [
@@ -57,6 +66,21 @@ export function createApp(
     publicBaseUrlSet: config.publicBaseUrlSet,
     trustProxy: config.trustProxy,
   };
+  // Every web route file takes the web plugin's dependencies and the services its pages use.
+  const webDeps = {
+    ...web,
+    auth: services.auth,
+    signIn: services.signIn,
+    tokens: services.tokens,
+    quota: services.quota,
+    reports: services.reports,
+    history: services.history,
+    billing: services.billing,
+    monitoring: services.monitoring,
+    portfolio: services.portfolio,
+    clientReports: services.clientReports,
+    branding: services.branding,
+  };
   // Read from the composed app on first use, so every route below is in it (405, OPTIONS, CORS).
   let routes: RouteTable | undefined;
   const routeTable = () => {
@@ -86,6 +110,7 @@ export function createApp(
         operations: API_OPERATIONS,
         version: API_VERSION,
         serverUrlFor: (request) => documentServerUrl(request, origins),
+        reportSchema: reportJsonSchema(),
       }),
     )
     .use(reportsRoutes({ ...guard, reports: services.reports, baseUrlFor }))
@@ -102,22 +127,16 @@ export function createApp(
         baseUrlFor,
       }),
     )
-    .use(
-      webRoutes({
-        ...web,
-        auth: services.auth,
-        signIn: services.signIn,
-        tokens: services.tokens,
-        quota: services.quota,
-        reports: services.reports,
-        history: services.history,
-        billing: services.billing,
-        monitoring: services.monitoring,
-        portfolio: services.portfolio,
-        clientReports: services.clientReports,
-        branding: services.branding,
-      }),
-    )
+    // The web interface: the shell (assets, public pages, the dashboard), then each feature's pages.
+    .use(assetsRoutes(webDeps))
+    .use(publicRoutes(webDeps))
+    .use(dashboardRoutes(webDeps))
+    .use(authRoutes(webDeps))
+    .use(reportsWebRoutes(webDeps))
+    .use(tokensRoutes(webDeps))
+    .use(billingRoutes(webDeps))
+    .use(alertsRoutes(webDeps))
+    .use(portfolioWebRoutes(webDeps))
     .use(stripeWebhookRoutes({ service: services.stripeWebhooks, maxBodyBytes: config.maxBodyBytes }));
   return Object.assign(app, { routeTable });
 }

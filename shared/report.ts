@@ -2,7 +2,7 @@
  * The report (schema v1), written once as a schema: the server produces it, the Action and
  * the CLI read it, the diff engine compares two of them. The TypeScript types below are
  * derived from the schemas, and so are the JSON Schema served at /api/schema/report.json and
- * the OpenAPI components (server/http/json-schema.ts): a field added here appears in all of
+ * the OpenAPI components (server/platform/http/json-schema.ts): a field added here appears in all of
  * them, with its description.
  *
  * Changes are additive within a major version; a breaking change bumps the major of

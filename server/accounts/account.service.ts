@@ -2,9 +2,10 @@
  * Accounts: one per customer (an email), holding the plan. Used by the admin CLI now and
  * by the web interface's sign-up later.
  */
-import type { Sql } from "../db/database.ts";
-import { newId } from "../lib/ids.ts";
-import { DEFAULT_PLAN, type PlanId } from "../plans/catalogue.ts";
+
+import { DEFAULT_PLAN, type PlanId } from "../billing/plans.ts";
+import type { Sql } from "../platform/db/database.ts";
+import { newId } from "../platform/ids.ts";
 
 export interface Account {
   id: string;

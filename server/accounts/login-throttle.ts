@@ -32,7 +32,7 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import ipaddr from "ipaddr.js";
-import type { RateLimiter } from "../ratelimit/limiter.ts";
+import type { RateLimiter } from "../access/rate-limiter.ts";
 
 export interface LoginPolicy {
   windowMs: number;

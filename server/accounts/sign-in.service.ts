@@ -15,7 +15,7 @@
  * see login-throttle.ts): it skips the per-account cooldown. Each success answers the new
  * proof to give the browser.
  */
-import type { RateLimiter } from "../ratelimit/limiter.ts";
+import type { RateLimiter } from "../access/rate-limiter.ts";
 import { type AccountAuthService, normaliseEmail } from "./account.service.ts";
 import {
   deviceCookieValue,

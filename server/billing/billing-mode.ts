@@ -1,6 +1,6 @@
-/** What the operator is told at start-up about how plans change (see BillingMode in config.ts). */
-import type { Config } from "../config.ts";
-import type { Logger } from "../logging/logger.ts";
+/** What the operator is told at start-up about how plans change (see BillingMode in platform/config.ts). */
+import type { Config } from "../platform/config.ts";
+import type { Logger } from "../platform/logger.ts";
 
 export function announceBillingMode(config: Pick<Config, "billingMode" | "publicBaseUrl">, logger: Logger): void {
   switch (config.billingMode) {

@@ -3,7 +3,7 @@
  * plan. Without this, a service exposed without Stripe would hand out every plan for free.
  * The operator sets plans with the admin CLI (`npm run cli -- plan set …`).
  */
-import type { PlanId } from "../plans/catalogue.ts";
+import type { PlanId } from "./plans.ts";
 import type { BillingProvider } from "./provider.ts";
 
 export const BILLING_NOT_CONFIGURED =

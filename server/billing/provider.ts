@@ -5,7 +5,7 @@
  * plans directly (a local trial, or BILLING_MODE=test) or off (the operator sets plans).
  */
 import type { AccountDetails } from "../accounts/account.service.ts";
-import type { PlanId } from "../plans/catalogue.ts";
+import type { PlanId } from "./plans.ts";
 
 export interface CheckoutUrls {
   success: string;

@@ -5,9 +5,9 @@
  */
 import type Stripe from "stripe";
 import type { AccountDetails } from "../accounts/account.service.ts";
-import { ApiProblem } from "../http/problem.ts";
-import type { Logger } from "../logging/logger.ts";
-import type { PlanId } from "../plans/catalogue.ts";
+import { ApiProblem } from "../platform/http/problem.ts";
+import type { Logger } from "../platform/logger.ts";
+import type { PlanId } from "./plans.ts";
 import type { BillingProvider, CheckoutUrls } from "./provider.ts";
 import type { PriceBook } from "./stripe.client.ts";
 

@@ -4,10 +4,10 @@
  * period, so a cancelled plan falls back to Free when the month ends, as with Stripe.
  */
 import type { AccountDetails } from "../accounts/account.service.ts";
-import { PLAN_IDS, type PlanId } from "../plans/catalogue.ts";
-import { quotaPeriod } from "../quota/period.ts";
+import type { SubscriptionService } from "../accounts/subscriptions.ts";
+import { PLAN_IDS, type PlanId } from "./plans.ts";
 import type { BillingProvider, CheckoutUrls } from "./provider.ts";
-import type { SubscriptionService } from "./subscriptions.ts";
+import { quotaPeriod } from "./quota-period.ts";
 
 export class TestModeBillingProvider implements BillingProvider {
   readonly mode = "test" as const;

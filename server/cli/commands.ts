@@ -3,14 +3,15 @@
  * in-process. Human-readable lines go to `err` (stderr); machine-readable output
  * (a new token, --json listings) goes to `out` (stdout).
  */
+
+import { TokenService } from "../access/token.service.ts";
 import { AccountAuthService, AccountService, normaliseEmail } from "../accounts/account.service.ts";
 import { hashPassword, passwordProblem } from "../accounts/password.ts";
-import type { Config } from "../config.ts";
-import type { Sql } from "../db/database.ts";
-import { isPlanId, PLAN_IDS, PLANS, type PlanId } from "../plans/catalogue.ts";
-import { QuotaService } from "../quota/quota.service.ts";
-import { TokenService } from "../tokens/token.service.ts";
-import { SessionService } from "../web/session.service.ts";
+import { SessionService } from "../accounts/session.service.ts";
+import { isPlanId, PLAN_IDS, PLANS, type PlanId } from "../billing/plans.ts";
+import { QuotaService } from "../billing/quota.service.ts";
+import type { Config } from "../platform/config.ts";
+import type { Sql } from "../platform/db/database.ts";
 import { INTEL_HELP } from "./intel-help.ts";
 
 export class UsageError extends Error {}

@@ -4,8 +4,6 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import type { Config } from "../config.ts";
-import type { Sql } from "../db/database.ts";
 import { DirectoryStore } from "../intel/directory/directory.store.ts";
 import { importDirectoryFile } from "../intel/directory/directory-import.ts";
 import { DirectoryRefresher } from "../intel/directory/directory-refresh.ts";
@@ -14,8 +12,10 @@ import { IntelStore } from "../intel/intel.store.ts";
 import { LatestVersions } from "../intel/latest-versions.ts";
 import { IntelRefresher } from "../intel/refresh.ts";
 import { WporgClient } from "../intel/wporg.ts";
-import { silentLogger } from "../logging/logger.ts";
-import { SERVICE_USER_AGENT } from "../version.ts";
+import type { Config } from "../platform/config.ts";
+import type { Sql } from "../platform/db/database.ts";
+import { silentLogger } from "../platform/logger.ts";
+import { SERVICE_USER_AGENT } from "../platform/version.ts";
 import type { CliIO, ParsedArgs } from "./commands.ts";
 import { UsageError } from "./commands.ts";
 

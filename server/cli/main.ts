@@ -1,8 +1,9 @@
 /** Entry point of `npm run cli`: opens the database the server uses and runs one command. */
-import { ConfigError, loadConfig } from "../config.ts";
-import { openDatabase } from "../db/database.ts";
-import { silentLogger } from "../logging/logger.ts";
-import { syncPlans } from "../plans/sync.ts";
+
+import { syncPlans } from "../billing/plans-sync.ts";
+import { ConfigError, loadConfig } from "../platform/config.ts";
+import { openDatabase } from "../platform/db/database.ts";
+import { silentLogger } from "../platform/logger.ts";
 import { HELP, parseArgs, runCommand, UsageError } from "./commands.ts";
 
 const io = {

@@ -9,7 +9,7 @@ import type { LatestVersionReason, Severity } from "../../shared/report.ts";
 import type { IntelVulnerability } from "../analyzer/intel/data.ts";
 import type { IntelQuery } from "../analyzer/intel/query.ts";
 import type { VersionRange } from "../analyzer/intel/versions.ts";
-import type { Sql } from "../db/database.ts";
+import type { Sql } from "../platform/db/database.ts";
 
 export type ComponentType = "wordpress" | "plugin" | "theme";
 

@@ -6,7 +6,7 @@
  */
 import type { LatestVersionReason } from "../../shared/report.ts";
 import type { IntelQuery } from "../analyzer/intel/query.ts";
-import type { Logger } from "../logging/logger.ts";
+import type { Logger } from "../platform/logger.ts";
 import type { ComponentType, IntelStore, WporgAnswer } from "./intel.store.ts";
 import type { LatestAnswer, WporgClient } from "./wporg.ts";
 

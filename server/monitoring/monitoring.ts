@@ -1,17 +1,17 @@
 /**
  * Monitoring's parts, built once per process (services.ts): the events outbox, webhooks and
  * their delivery worker, email alerts and their worker. `start()` runs the workers (worker
- * role, runtime.ts); `close()` stops them and lets go of connections.
+ * role, platform/runtime.ts); `close()` stops them and lets go of connections.
  *
  * Other features tell accounts about things through `events.emit(...)` (event.service.ts).
  */
 import type { TargetPolicy } from "../analyzer/fetch/target-policy.ts";
-import type { Config } from "../config.ts";
-import type { Database } from "../db/database.ts";
-import { ApiProblem } from "../http/problem.ts";
-import type { Logger } from "../logging/logger.ts";
-import type { JobQueue } from "../queue/job-queue.ts";
-import { SERVICE_VERSION } from "../version.ts";
+import type { Config } from "../platform/config.ts";
+import type { Database } from "../platform/db/database.ts";
+import { ApiProblem } from "../platform/http/problem.ts";
+import type { Logger } from "../platform/logger.ts";
+import type { QueueEngine } from "../platform/queue.ts";
+import { SERVICE_VERSION } from "../platform/version.ts";
 import { AlertQueue, createAlertQueues, MONITORING_DAILY_QUEUE } from "./email/alert-jobs.ts";
 import { AlertSettingsService } from "./email/alert-settings.service.ts";
 import { AlertWorker } from "./email/alerts.worker.ts";
@@ -69,7 +69,7 @@ function secretBoxOf(config: Config, db: Database): () => SecretBox {
 export async function createMonitoring(deps: {
   config: Config;
   db: Database;
-  queue: JobQueue;
+  queue: QueueEngine;
   policy: TargetPolicy;
   logger: Logger;
 }): Promise<Monitoring> {

@@ -1,7 +1,6 @@
 /**
  * The agency's branding of client reports (docs/portfolio.md#branding): a name, a logo and a
- * colour, in the account's `alert_settings` row (its brand_* columns; the monitoring feature
- * owns the others).
+ * colour, in the account's `branding` row (this feature's own table).
  *
  * The logo is at most 100 KB of PNG, JPEG or SVG, recognised by its bytes (not by the file
  * name or the browser's content type), and kept as a data: URL. It is only ever shown as the
@@ -10,7 +9,7 @@
  */
 import { Parser } from "htmlparser2";
 import { oneLine } from "../../shared/untrusted-text.ts";
-import type { Sql } from "../db/database.ts";
+import type { Sql } from "../platform/db/database.ts";
 import type { Branding } from "./client-report.ts";
 
 export const MAX_LOGO_BYTES = 100 * 1024;
@@ -108,7 +107,7 @@ export class BrandingService {
     const [row] = await this.sql<
       { brand_name: string | null; brand_logo: string | null; brand_color: string | null }[]
     >`
-      select brand_name, brand_logo, brand_color from alert_settings where account_id = ${accountId}`;
+      select brand_name, brand_logo, brand_color from branding where account_id = ${accountId}`;
     return { name: row?.brand_name ?? null, logo: row?.brand_logo ?? null, color: row?.brand_color ?? null };
   }
 
@@ -119,7 +118,7 @@ export class BrandingService {
     const logo = change.logo === "keep" ? undefined : change.logo === "remove" ? null : logoDataUrl(change.logo);
     const { sql } = this;
     const [row] = await sql<{ brand_name: string | null; brand_logo: string | null; brand_color: string | null }[]>`
-      insert into alert_settings (account_id, brand_name, brand_color, brand_logo)
+      insert into branding (account_id, brand_name, brand_color, brand_logo)
       values (${accountId}, ${name}, ${color}, ${logo ?? null})
       on conflict (account_id) do update set
         brand_name = excluded.brand_name,

@@ -3,7 +3,7 @@
  * branding, the HTML document, and its PDF where Chromium is available. The API and the web
  * interface both come through here.
  */
-import { ApiProblem } from "../http/problem.ts";
+import { ApiProblem } from "../platform/http/problem.ts";
 import type { BrandingService } from "./branding.service.ts";
 import { type ClientReportModel, clientReportModel, parsePeriod } from "./client-report.ts";
 import { renderClientReport } from "./client-report-page.tsx";

@@ -15,7 +15,7 @@ import {
 } from "../../shared/diff.ts";
 import type { OpenVulnerability, ScorePoint } from "../../shared/portfolio-api.ts";
 import type { Check, IntelSource, Report } from "../../shared/report.ts";
-import { ApiProblem } from "../http/problem.ts";
+import { ApiProblem } from "../platform/http/problem.ts";
 import { componentsOf, openVulnerabilities, siteText } from "./components.ts";
 
 /** The agency's branding from its settings (branding.service.ts); null parts are left out. */

@@ -13,8 +13,8 @@
  * them, and a deadline per render. A crashed browser is relaunched by the next render.
  */
 import { type Browser, chromium } from "playwright-core";
-import { ApiProblem } from "../http/problem.ts";
-import type { Logger } from "../logging/logger.ts";
+import { ApiProblem } from "../platform/http/problem.ts";
+import type { Logger } from "../platform/logger.ts";
 
 export const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"];
 

@@ -15,8 +15,8 @@ import type {
   SiteSummary,
 } from "../../shared/portfolio-api.ts";
 import type { Summary } from "../../shared/report.ts";
-import { ApiProblem } from "../http/problem.ts";
-import { isId, siteId } from "../lib/ids.ts";
+import { ApiProblem } from "../platform/http/problem.ts";
+import { isId, siteId } from "../platform/ids.ts";
 import { siteKeyOf } from "../reports/report-history.service.ts";
 import { componentsOf, countBySeverity, emptyCounts, openVulnerabilities, siteText } from "./components.ts";
 import type { ComponentType, PortfolioStore, ReportListRow, ScoreRow, SiteKey, SiteRow } from "./portfolio.store.ts";

@@ -9,7 +9,7 @@
  */
 import type { GateVerdict } from "../../shared/diff.ts";
 import type { Grade, Report, ReportMetadata, ReportStatus } from "../../shared/report.ts";
-import type { Sql } from "../db/database.ts";
+import type { Sql } from "../platform/db/database.ts";
 
 /** A site by its key and environment ("" for reports without one). */
 export interface SiteKey {

@@ -6,16 +6,16 @@
  */
 import { Elysia } from "elysia";
 import type { ComponentSites } from "../../shared/portfolio-api.ts";
-import { ApiProblem } from "../http/problem.ts";
+import { ApiProblem } from "../platform/http/problem.ts";
 import { type WebContext, WebError } from "../web/context.ts";
 import { download, page, redirect, securityHeaders } from "../web/render.tsx";
 import { type WebPluginDeps, webPlugin } from "../web/web.plugin.ts";
 import { BrandingError, type BrandingService, logoTooLarge, MAX_LOGO_BYTES } from "./branding.service.ts";
 import type { ClientReportService } from "./client-report.service.ts";
 import { portfolioCsv } from "./csv.ts";
-import { BrandingPage } from "./pages/branding-page.tsx";
-import { type ComponentSearch, PortfolioPage } from "./pages/portfolio-page.tsx";
-import { SitePage } from "./pages/site-page.tsx";
+import { BrandingPage } from "./pages/branding.tsx";
+import { type ComponentSearch, PortfolioPage } from "./pages/portfolio.tsx";
+import { SitePage } from "./pages/site.tsx";
 import { clientReportHeaders } from "./portfolio.routes.ts";
 import { MAX_EXPORT_SITES, type PortfolioService } from "./portfolio.service.ts";
 
@@ -25,7 +25,7 @@ export interface PortfolioWebDeps extends WebPluginDeps {
   branding: BrandingService;
 }
 
-/** The path of the branding form: its body holds a logo, so it may be larger (server/http/server.ts). */
+/** The path of the branding form: its body holds a logo, so it may be larger (server/platform/http/server.ts). */
 export const BRANDING_PATH = "/settings/branding";
 /** The form's largest body: the logo's limit and room for the fields; a larger logo gets the form's own message. */
 export const BRANDING_MAX_BODY_BYTES = 4 * MAX_LOGO_BYTES + 64 * 1024;

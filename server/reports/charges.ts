@@ -6,8 +6,9 @@
  * last takes the credit, inside its own transaction. The `charged_at is null` condition on one
  * row makes it once, however the two race or repeat.
  */
-import type { Queryable, Sql } from "../db/database.ts";
-import type { QuotaService } from "../quota/quota.service.ts";
+
+import type { QuotaService } from "../billing/quota.service.ts";
+import type { Queryable, Sql } from "../platform/db/database.ts";
 
 /** Takes the report's credit if it is due and not taken yet; true when this call took it. Run inside a transaction. */
 export async function settleCharge(tx: Queryable, quota: QuotaService, reportId: string): Promise<boolean> {

@@ -13,11 +13,11 @@ import {
 } from "../../shared/diff-options.ts";
 import { ReportStatusSchema, SEVERITIES } from "../../shared/report.ts";
 import { StringEnum } from "../../shared/schema.ts";
-import { type ApiGuardDeps, apiGuard } from "../auth/api-guard.plugin.ts";
-import { jsonResponse } from "../http/json-response.ts";
-import type { ApiOperation } from "../http/openapi.ts";
-import { ApiProblem } from "../http/problem.ts";
-import { parseQuery } from "../http/query.ts";
+import { type ApiGuardDeps, apiGuard } from "../access/api-guard.plugin.ts";
+import { jsonResponse } from "../platform/http/json-response.ts";
+import type { ApiOperation } from "../platform/http/openapi.ts";
+import { ApiProblem } from "../platform/http/problem.ts";
+import { parseQuery } from "../platform/http/query.ts";
 import { DEFAULT_PAGE, MAX_PAGE, type ReportHistoryService } from "./report-history.service.ts";
 
 export const listReportsOperation = {

@@ -10,9 +10,9 @@ import { type BaselineChoice, type Diff, diff, type GateVerdict } from "../../sh
 import { type Baseline, formatAssertions, type ParsedDiffOptions } from "../../shared/diff-options.ts";
 import type { Grade, Report, ReportMetadata, ReportStatus } from "../../shared/report.ts";
 import { siteKey } from "../analyzer/target-url.ts";
-import type { Sql } from "../db/database.ts";
-import { ApiProblem } from "../http/problem.ts";
-import { isId } from "../lib/ids.ts";
+import type { Sql } from "../platform/db/database.ts";
+import { ApiProblem } from "../platform/http/problem.ts";
+import { isId } from "../platform/ids.ts";
 
 export interface ListFilters {
   /** Any URL of the site; compared by its normalised site key. */

@@ -4,7 +4,7 @@
  * report schema in shared/report.ts; compiles in Ajv's strict mode (test/api/schemas.test.ts).
  */
 import { ReportSchema } from "../../shared/report.ts";
-import { type JsonSchema, JsonSchemaWriter } from "../http/json-schema.ts";
+import { type JsonSchema, JsonSchemaWriter } from "../platform/http/json-schema.ts";
 
 export const REPORT_SCHEMA_ID = "https://wpreport.dev/schema/report-v1.json";
 

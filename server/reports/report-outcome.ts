@@ -6,8 +6,8 @@
 import type { Report } from "../../shared/report.ts";
 import type { AnalysisResult } from "../analyzer/analyze.ts";
 import { SiteUnreachableError, TargetNotAllowedError } from "../analyzer/errors.ts";
-import { ApiProblem, PROBLEMS, type ProblemCode } from "../http/problem.ts";
-import type { Logger } from "../logging/logger.ts";
+import { ApiProblem, PROBLEMS, type ProblemCode } from "../platform/http/problem.ts";
+import type { Logger } from "../platform/logger.ts";
 
 /** What the `failure` column keeps: enough to raise the same ApiProblem again. */
 export interface StoredFailure {

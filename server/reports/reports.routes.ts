@@ -9,14 +9,14 @@ import { Elysia } from "elysia";
 import { GenerateReportRequestSchema, SarifLogSchema } from "../../shared/api.ts";
 import { type Report, ReportSchema } from "../../shared/report.ts";
 import { MAX_SARIF_LOCATION_LENGTH, SARIF_CONTENT_TYPE, sarifLocationProblem, toSarif } from "../../shared/sarif.ts";
-import { type ApiGuardDeps, apiGuard } from "../auth/api-guard.plugin.ts";
-import { entityTag } from "../http/etag.ts";
-import { jsonResponse } from "../http/json-response.ts";
-import { chooseMediaType } from "../http/media-type.ts";
-import type { ApiOperation } from "../http/openapi.ts";
-import { ApiProblem } from "../http/problem.ts";
-import { parseQuery } from "../http/query.ts";
-import { API_VERSION } from "../version.ts";
+import { type ApiGuardDeps, apiGuard } from "../access/api-guard.plugin.ts";
+import { entityTag } from "../platform/http/etag.ts";
+import { jsonResponse } from "../platform/http/json-response.ts";
+import { chooseMediaType } from "../platform/http/media-type.ts";
+import type { ApiOperation } from "../platform/http/openapi.ts";
+import { ApiProblem } from "../platform/http/problem.ts";
+import { parseQuery } from "../platform/http/query.ts";
+import { API_VERSION } from "../platform/version.ts";
 import type { ReportService } from "./reports.service.ts";
 
 const REPORT_ID = Type.Object({

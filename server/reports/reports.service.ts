@@ -4,40 +4,40 @@
  * finish it when the caller wants the result now, deliver it (charges.ts), read, cancel, and
  * the housekeeping that keeps credits honest when analyses die.
  *
- * The API process never analyses: workers do (server/queue/analysis-worker.ts). A report is
+ * The API process never analyses: workers do (server/reports/analysis-worker.ts). A report is
  * charged once, when it has completed and its client could learn of it (docs/plans.md, "What is
  * charged"): an async report at its 202, a synchronous one when its 201 (or 202 past
  * SYNC_WAIT_MS) is sent — not when the caller got a 503 or no answer at all.
  */
 import { REPORT_SCHEMA_VERSION, type Report, type ReportMetadata } from "../../shared/report.ts";
 import { isEmptySiteAuth, redactor, type SiteAuth, siteAuthProblems, siteAuthSecrets } from "../../shared/site-auth.ts";
-import type { AnalysisResult } from "../analyzer/analyze.ts";
-import type { AnalysisMode } from "../analyzer/enumeration/plan.ts";
-import type { TargetPolicy } from "../analyzer/fetch/target-policy.ts";
-import { siteKey, validateTargetUrl } from "../analyzer/target-url.ts";
-import type { Queryable, Sql } from "../db/database.ts";
-import { isTransientDbError, retryTransient } from "../db/transient.ts";
-import { unavailableProblem } from "../http/errors.plugin.ts";
-import { ApiProblem } from "../http/problem.ts";
 import {
   ClaimLostError,
   type IdempotencyService,
   isValidIdempotencyKey,
   requestFingerprint,
-} from "../idempotency/idempotency.service.ts";
-import { isId, newId } from "../lib/ids.ts";
-import type { Logger } from "../logging/logger.ts";
-import { getPlan, type PlanId } from "../plans/catalogue.ts";
-import { FAIR_PRIORITY_BASE, type JobQueue } from "../queue/job-queue.ts";
-import type { QueueMetrics } from "../queue/metrics.ts";
-import type { QuotaService } from "../quota/quota.service.ts";
+} from "../access/idempotency.service.ts";
+import type { AnalysisResult } from "../analyzer/analyze.ts";
+import type { AnalysisMode } from "../analyzer/enumeration/plan.ts";
+import type { TargetPolicy } from "../analyzer/fetch/target-policy.ts";
+import { siteKey, validateTargetUrl } from "../analyzer/target-url.ts";
+import { getPlan, type PlanId } from "../billing/plans.ts";
+import type { QuotaService } from "../billing/quota.service.ts";
+import type { Queryable, Sql } from "../platform/db/database.ts";
+import { isTransientDbError, retryTransient } from "../platform/db/transient.ts";
+import { unavailableProblem } from "../platform/http/errors.plugin.ts";
+import { ApiProblem } from "../platform/http/problem.ts";
+import { isId, newId } from "../platform/ids.ts";
+import type { Logger } from "../platform/logger.ts";
+import type { QueueMetrics } from "../platform/prometheus.ts";
+import { type AnalysisQueue, FAIR_PRIORITY_BASE } from "./analysis-queue.ts";
 import { deliverReport } from "./charges.ts";
 import { cancelledFailure, logAllowlistHint, problemFrom, type StoredFailure } from "./report-outcome.ts";
 import type { SiteAuthVault } from "./site-auth-vault.ts";
 
 /**
  * Runs one analysis; `mode` "aggressive" adds the opt-in enumeration (docs/enumeration.md);
- * `siteAuth` opens a protected site (sent to the URL's origin only). The per-target limits (queue/target-limits.ts) come with it: the pace of its requests and
+ * `siteAuth` opens a protected site (sent to the URL's origin only). The per-target limits (reports/target-limits.ts) come with it: the pace of its requests and
  * the enumeration's request budget granted from the target's hour.
  */
 export interface AnalyzeRequest {
@@ -95,7 +95,7 @@ interface ReportsDeps {
   sql: Sql;
   quota: QuotaService;
   idempotency: IdempotencyService;
-  queue: JobQueue;
+  queue: AnalysisQueue;
   policy: TargetPolicy;
   /** Reports unfinished longer than this are failed by the sweeper (credit long released). */
   staleAfterMs: number;

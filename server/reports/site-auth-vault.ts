@@ -13,7 +13,7 @@
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import type { SiteAuth } from "../../shared/site-auth.ts";
-import type { Queryable, Sql } from "../db/database.ts";
+import type { Queryable, Sql } from "../platform/db/database.ts";
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;

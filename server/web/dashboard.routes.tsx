@@ -1,11 +1,11 @@
 /** The dashboard (usage, plan, recent reports) and the analyse form on it. */
 import { Elysia } from "elysia";
 import { parseSiteAuthInputs, type SiteAuth, SiteAuthInputError } from "../../shared/site-auth.ts";
+import { limitForWindow } from "../access/rate-limiter.ts";
 import type { Account } from "../accounts/account.service.ts";
-import { ApiProblem } from "../http/problem.ts";
-import { getPlan } from "../plans/catalogue.ts";
-import type { QuotaService } from "../quota/quota.service.ts";
-import { limitForWindow } from "../ratelimit/limiter.ts";
+import { getPlan } from "../billing/plans.ts";
+import type { QuotaService } from "../billing/quota.service.ts";
+import { ApiProblem } from "../platform/http/problem.ts";
 import type { ReportHistoryService } from "../reports/report-history.service.ts";
 import type { ReportService } from "../reports/reports.service.ts";
 import type { WebContext } from "./context.ts";

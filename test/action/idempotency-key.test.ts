@@ -4,7 +4,7 @@
  * and always within the service's limits (1–255 printable ASCII, server/idempotency).
  */
 import { describe, expect, test } from "bun:test";
-import { isValidIdempotencyKey } from "../../server/idempotency/idempotency.service.ts";
+import { isValidIdempotencyKey } from "../../server/access/idempotency.service.ts";
 import { type GenerateReportInput, idempotencyKeyFor } from "../../shared/client.ts";
 
 const github = {

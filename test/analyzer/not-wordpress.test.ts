@@ -21,7 +21,7 @@ import {
   WORDPRESS_FILE_CHECKS,
 } from "../../server/analyzer/audit/wordpress-only.ts";
 import { detectStack, MIN_STACK_CONFIDENCE, STACK_RULES } from "../../server/analyzer/detect/stack.ts";
-import { ReportPage } from "../../server/web/pages/report.tsx";
+import { ReportPage } from "../../server/reports/pages/report.tsx";
 import { diff } from "../../shared/diff.ts";
 import type { Report, StackItem } from "../../shared/report.ts";
 import { expectValidReport } from "../helpers/report-schema.ts";

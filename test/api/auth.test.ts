@@ -4,7 +4,7 @@
  * private to their account.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { generateToken, hashToken, isWellFormedToken, visiblePrefix } from "../../server/tokens/token-format.ts";
+import { generateToken, hashToken, isWellFormedToken, visiblePrefix } from "../../server/access/token-format.ts";
 import { BACKENDS } from "../helpers/databases.ts";
 import { type ApiResponse, startTestService, type TestService } from "../helpers/service.ts";
 import { startBlog, type TestSite } from "../helpers/sites.ts";

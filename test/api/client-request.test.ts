@@ -7,8 +7,8 @@ import {
   requestBase,
   routableRequest,
   throttleClient,
-} from "../../server/http/client-request.ts";
-import { beginRequest } from "../../server/http/request-context.ts";
+} from "../../server/platform/http/client-request.ts";
+import { beginRequest } from "../../server/platform/http/request-context.ts";
 
 /** Elysia 1.4's own path extraction, which the fix must satisfy. */
 const elysiaPath = (url: string) => url.slice(url.indexOf("/", 11)).split("?")[0];

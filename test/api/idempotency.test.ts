@@ -4,7 +4,7 @@
  * another body → 422; a repeat before the first request stored its report → 409.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { requestFingerprint } from "../../server/idempotency/idempotency.service.ts";
+import { requestFingerprint } from "../../server/access/idempotency.service.ts";
 import { BACKENDS } from "../helpers/databases.ts";
 import { freePort, startTestService, type TestService } from "../helpers/service.ts";
 import { blogHomepage, startBlog, startSite, type TestSite } from "../helpers/sites.ts";

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import path from "node:path";
 import type { TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { siteId } from "../../server/lib/ids.ts";
+import { siteId } from "../../server/platform/ids.ts";
 import {
   type ComponentSites,
   ComponentSitesSchema,

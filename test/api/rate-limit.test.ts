@@ -4,7 +4,7 @@
  * per-instance memory limiter when Redis is down.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createMemoryRateLimiter, hit, rateLimitHeaders } from "../../server/ratelimit/limiter.ts";
+import { createMemoryRateLimiter, hit, rateLimitHeaders } from "../../server/access/rate-limiter.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/databases.ts";
 import { HAS_POSTGRES, HAS_REDIS, REDIS_URL } from "../helpers/env.ts";
 import { freePort, startTestService, type TestService } from "../helpers/service.ts";

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import zlib from "node:zlib";
-import { finishRepresentation, isCompressibleType } from "../../server/http/representation.ts";
+import { finishRepresentation, isCompressibleType } from "../../server/platform/http/representation.ts";
 
 const big = JSON.stringify({ items: Array.from({ length: 200 }, (_, i) => ({ i, name: `item ${i}` })) });
 const request = (headers: Record<string, string> = { "accept-encoding": "gzip, br" }, method = "GET") =>

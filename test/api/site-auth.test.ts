@@ -9,8 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
-import { openDatabase } from "../../server/db/database.ts";
-import { silentLogger } from "../../server/logging/logger.ts";
+import { openDatabase } from "../../server/platform/db/database.ts";
+import { silentLogger } from "../../server/platform/logger.ts";
 import type { Report } from "../../shared/report.ts";
 import { REDACTED } from "../../shared/site-auth.ts";
 import { createPostgresDatabase, preparePgliteDataDir, type TestDatabase } from "../helpers/databases.ts";

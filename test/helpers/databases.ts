@@ -8,10 +8,10 @@ import { cpSync, existsSync, mkdtempSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
-import { type Database, openDatabase } from "../../server/db/database.ts";
-import { loadMigrations } from "../../server/db/migrate.ts";
-import { silentLogger } from "../../server/logging/logger.ts";
-import { syncPlans } from "../../server/plans/sync.ts";
+import { syncPlans } from "../../server/billing/plans-sync.ts";
+import { type Database, openDatabase } from "../../server/platform/db/database.ts";
+import { loadMigrations } from "../../server/platform/db/migrate.ts";
+import { silentLogger } from "../../server/platform/logger.ts";
 import { HAS_POSTGRES, POSTGRES_ADMIN_URL } from "./env.ts";
 
 export type Backend = "pglite" | "postgres";

@@ -4,7 +4,7 @@
  * PostgreSQL also what `pg_dump` writes. Binary columns come out as hex, so a search also looks
  * for each needle's hex form.
  */
-import type { Sql } from "../../server/db/database.ts";
+import type { Sql } from "../../server/platform/db/database.ts";
 
 export async function dumpDatabase(sql: Sql): Promise<string> {
   const tables = await sql<{ schema: string; name: string }[]>`

@@ -3,10 +3,10 @@
  * fresh PostgreSQL database), real rate limiter; plus helpers to mint tokens and call it.
  */
 import net from "node:net";
-import { loadConfig } from "../../server/config.ts";
-import { createLogger } from "../../server/logging/logger.ts";
-import type { PlanId } from "../../server/plans/catalogue.ts";
-import { type RunningService, type StartOptions, startService } from "../../server/runtime.ts";
+import type { PlanId } from "../../server/billing/plans.ts";
+import { loadConfig } from "../../server/platform/config.ts";
+import { createLogger } from "../../server/platform/logger.ts";
+import { type RunningService, type StartOptions, startService } from "../../server/platform/runtime.ts";
 import { type Backend, createTestDatabase, type TestDatabase } from "./databases.ts";
 
 export interface ApiResponse<T = Record<string, unknown>> {

@@ -4,8 +4,8 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
+import { isWellFormedToken } from "../../server/access/token-format.ts";
 import { runCommand, UsageError } from "../../server/cli/commands.ts";
-import { isWellFormedToken } from "../../server/tokens/token-format.ts";
 import { createPostgresDatabase, preparePgliteDataDir } from "../helpers/databases.ts";
 import { HAS_POSTGRES } from "../helpers/env.ts";
 import { runCli, type ServerProcess, startServerProcess } from "../helpers/processes.ts";

@@ -10,7 +10,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { ROOT } from "../helpers/processes.ts";
 
-const CASES: { file: string; from: string; crossing: boolean }[] = [
+/** `exact`: planted at `file` itself (the rule names that file), not beside it. */
+const CASES: { file: string; from: string; crossing: boolean; exact?: boolean }[] = [
   { file: "server/analyzer/analyze.ts", from: "../config.ts", crossing: true },
   { file: "server/analyzer/analyze.ts", from: "../../shared/report.ts", crossing: false },
   { file: "server/analyzer/analyze.ts", from: "./detect/theme.ts", crossing: false },
@@ -21,12 +22,24 @@ const CASES: { file: string; from: string; crossing: boolean }[] = [
   { file: "server/analyzer/audit/security/xmlrpc.ts", from: "../../../intel/intel.store.ts", crossing: true },
   { file: "server/analyzer/audit/security/xmlrpc.ts", from: "../../intel/versions.ts", crossing: false },
   { file: "server/analyzer/audit/security/xmlrpc.ts", from: "../../../../shared/report.ts", crossing: false },
-  { file: "shared/diff.ts", from: "../server/version.ts", crossing: true },
+  { file: "shared/diff.ts", from: "../server/platform/version.ts", crossing: true },
   { file: "shared/diff.ts", from: "../action/src/run.ts", crossing: true },
   { file: "shared/diff.ts", from: "./report.ts", crossing: false },
-  { file: "action/src/run.ts", from: "../../server/config.ts", crossing: true },
+  { file: "action/src/run.ts", from: "../../server/platform/config.ts", crossing: true },
   { file: "action/src/run.ts", from: "../../shared/client.ts", crossing: false },
+  { file: "server/platform/http/openapi.ts", from: "../../reports/reports.service.ts", crossing: true },
+  { file: "server/platform/logger.ts", from: "../billing/plans.ts", crossing: true },
+  { file: "server/platform/queue.ts", from: "../analyzer/enumeration/plan.ts", crossing: true },
+  { file: "server/platform/db/migrate.ts", from: "../../services.ts", crossing: true },
+  { file: "server/platform/http/server.ts", from: "../logger.ts", crossing: false },
+  { file: "server/platform/health.routes.ts", from: "../../shared/api.ts", crossing: false },
+  { file: "server/platform/runtime.ts", from: "../services.ts", crossing: false, exact: true },
+  { file: "server/platform/config.ts", from: "../billing/plans.ts", crossing: false, exact: true },
 ];
+
+function plantedName(file: string, index: number, exact?: boolean): string {
+  return exact ? file : `${file.replace(/\.ts$/, "")}-${index}.ts`;
+}
 
 describe("import boundaries are lint rules", () => {
   let scratch: string;
@@ -39,8 +52,8 @@ describe("import boundaries are lint rules", () => {
     config.files = { includes: ["**"] };
     config.$schema = undefined;
     await writeFile(path.join(scratch, "biome.json"), JSON.stringify(config));
-    for (const [index, { file, from }] of CASES.entries()) {
-      const planted = path.join(scratch, `${file.replace(/\.ts$/, "")}-${index}.ts`);
+    for (const [index, { file, from, exact }] of CASES.entries()) {
+      const planted = path.join(scratch, plantedName(file, index, exact));
       await mkdir(path.dirname(planted), { recursive: true });
       await writeFile(planted, `import { a } from "${from}";\n\nexport const b = a;\n`);
     }
@@ -64,7 +77,7 @@ describe("import boundaries are lint rules", () => {
       ),
     );
     const expected = new Set(
-      CASES.flatMap(({ file, crossing }, index) => (crossing ? [`${file.replace(/\.ts$/, "")}-${index}.ts`] : [])),
+      CASES.flatMap(({ file, crossing, exact }, index) => (crossing ? [plantedName(file, index, exact)] : [])),
     );
     expect([...flagged].sort()).toEqual([...expected].sort());
   });

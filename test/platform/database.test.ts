@@ -4,11 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import postgres from "postgres";
-import { openDatabase } from "../../server/db/database.ts";
-import { loadMigrations } from "../../server/db/migrate.ts";
-import { silentLogger } from "../../server/logging/logger.ts";
-import { PLANS } from "../../server/plans/catalogue.ts";
-import { syncPlans } from "../../server/plans/sync.ts";
+import { PLANS } from "../../server/billing/plans.ts";
+import { syncPlans } from "../../server/billing/plans-sync.ts";
+import { openDatabase } from "../../server/platform/db/database.ts";
+import { loadMigrations } from "../../server/platform/db/migrate.ts";
+import { silentLogger } from "../../server/platform/logger.ts";
 import { createPgliteDatabase, createPostgresDatabase, type TestDatabase } from "../helpers/databases.ts";
 import { HAS_POSTGRES, POSTGRES_ADMIN_URL } from "../helpers/env.ts";
 
@@ -43,7 +43,7 @@ describe.skipIf(!HAS_POSTGRES)("migrations on PostgreSQL", () => {
   test("a failing migration is rolled back and reported with its name", async () => {
     const db = await createPostgresDatabase();
     try {
-      const { migrate } = await import("../../server/db/migrate.ts");
+      const { migrate } = await import("../../server/platform/db/migrate.ts");
       const broken = [
         { version: 9999, name: "broken", sql: "create table half_done (id int); select no_such_function();" },
       ];

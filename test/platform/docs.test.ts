@@ -6,8 +6,8 @@ import GithubSlugger from "github-slugger";
 import { marked, type Token } from "marked";
 import { renderCheckDocs } from "../../scripts/generate-check-docs.ts";
 import { API_OPERATIONS } from "../../server/app.ts";
-import { PROBLEMS } from "../../server/http/problem.ts";
-import { PLANS } from "../../server/plans/catalogue.ts";
+import { PLANS } from "../../server/billing/plans.ts";
+import { PROBLEMS } from "../../server/platform/http/problem.ts";
 
 const root = path.join(import.meta.dir, "..", "..");
 const read = (file: string) => readFileSync(path.join(root, file), "utf8");
@@ -113,7 +113,7 @@ describe("docs", () => {
   });
 
   test("every environment variable the configuration reads is in the README's table", () => {
-    const names = [...read("server/config.ts").matchAll(/(?:read|int|url)\("([A-Z_]+)"/g)].map((m) => m[1]);
+    const names = [...read("server/platform/config.ts").matchAll(/(?:read|int|url)\("([A-Z_]+)"/g)].map((m) => m[1]);
     expect(names.length).toBeGreaterThan(8);
     const readme = cells(read("README.md"));
     for (const name of names) expect(readme).toContain(`|\`${name}\`|`);
@@ -187,7 +187,7 @@ describe("docs", () => {
     for (const file of [
       "README.md",
       "docs/decisions.md",
-      "server/config.ts",
+      "server/platform/config.ts",
       "shared/diff.ts",
       "test/platform/docs.test.ts",
     ])

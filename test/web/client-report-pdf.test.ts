@@ -5,8 +5,8 @@
  * renderer's isolation: a document that tries to load and run things gets neither.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { siteId } from "../../server/lib/ids.ts";
-import { silentLogger } from "../../server/logging/logger.ts";
+import { siteId } from "../../server/platform/ids.ts";
+import { silentLogger } from "../../server/platform/logger.ts";
 import { PdfRenderer } from "../../server/portfolio/pdf-renderer.ts";
 import type { Report } from "../../shared/report.ts";
 import { generateReport } from "../helpers/generate.ts";

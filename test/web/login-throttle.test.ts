@@ -4,6 +4,7 @@
  * that doubles and is capped, and the device cookie that skips it.
  */
 import { afterAll, describe, expect, test } from "bun:test";
+import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from "../../server/access/rate-limiter.ts";
 import {
   deviceCookieValue,
   isTrustedDevice,
@@ -12,8 +13,7 @@ import {
   retryWords,
   throttleAddress,
 } from "../../server/accounts/login-throttle.ts";
-import { silentLogger } from "../../server/logging/logger.ts";
-import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from "../../server/ratelimit/limiter.ts";
+import { silentLogger } from "../../server/platform/logger.ts";
 import { HAS_REDIS, REDIS_URL } from "../helpers/env.ts";
 
 const limiters: [string, () => RateLimiter][] = [["memory", createMemoryRateLimiter]];

@@ -8,7 +8,7 @@
  * it, no formula starts a cell, no bidi control survives.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { siteId } from "../../server/lib/ids.ts";
+import { siteId } from "../../server/platform/ids.ts";
 import type { ComponentSites, SiteList } from "../../shared/portfolio-api.ts";
 import type { Report } from "../../shared/report.ts";
 import { parseCsv } from "../helpers/csv.ts";

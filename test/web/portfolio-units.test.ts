@@ -4,8 +4,8 @@
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { ConfigError, DEFAULT_CHROMIUM, loadConfig } from "../../server/config.ts";
-import { isId, siteId } from "../../server/lib/ids.ts";
+import { ConfigError, DEFAULT_CHROMIUM, loadConfig } from "../../server/platform/config.ts";
+import { isId, siteId } from "../../server/platform/ids.ts";
 import {
   BrandingError,
   brandColor,

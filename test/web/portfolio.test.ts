@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import path from "node:path";
-import { siteId } from "../../server/lib/ids.ts";
+import { siteId } from "../../server/platform/ids.ts";
 import { HAS_WORDPRESS, WORDPRESS_URL } from "../helpers/env.ts";
 import { generateReport } from "../helpers/generate.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";

@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { renderToString } from "preact-render-to-string";
 import { buildResult } from "../../server/analyzer/analyze.ts";
-import { ReportPage } from "../../server/web/pages/report.tsx";
+import { ReportPage } from "../../server/reports/pages/report.tsx";
 import { REPORT_SCHEMA_VERSION, type Report } from "../../shared/report.ts";
 import { loadArtifacts, WP_FIXTURE } from "../analyzer/artifacts.ts";
 

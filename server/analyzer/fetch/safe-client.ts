@@ -51,7 +51,7 @@ export interface ClientLimits {
   maxTotalBytes: number;
   /**
    * Requests per second this analysis may start (its share of the target's, see
-   * server/queue/target-limits.ts): a token bucket of one second's worth, so at most
+   * server/reports/target-limits.ts): a token bucket of one second's worth, so at most
    * `requestsPerSecond × (1 + T)` requests start in any T seconds. Absent or 0: no pace.
    */
   requestsPerSecond?: number;

@@ -16,7 +16,7 @@
  * to less than half of what is served, the deadline — keeps the served index and records why.
  */
 import type { DirectoryType } from "../../analyzer/detect/finders/directory.ts";
-import type { Logger } from "../../logging/logger.ts";
+import type { Logger } from "../../platform/logger.ts";
 import type { DirectoryStore } from "./directory.store.ts";
 import { type DirectoryEntry, type DirectoryFormatError, type DirectoryPage, parsePage } from "./entries.ts";
 

@@ -13,7 +13,7 @@ import {
   type NameQuery,
 } from "../../analyzer/detect/finders/directory.ts";
 import { nameKeysOf } from "../../analyzer/detect/finders/name-keys.ts";
-import type { Sql } from "../../db/database.ts";
+import type { Sql } from "../../platform/db/database.ts";
 import type { DirectoryEntry } from "./entries.ts";
 
 export interface DirectorySourceRow {

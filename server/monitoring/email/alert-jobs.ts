@@ -6,8 +6,8 @@
  * their retention.
  */
 import type { PgBoss } from "pg-boss";
-import type { Queryable } from "../../db/database.ts";
-import { inTransaction } from "../../queue/job-queue.ts";
+import type { Queryable } from "../../platform/db/database.ts";
+import { inTransaction } from "../../platform/queue.ts";
 
 export const ALERT_EMAIL_QUEUE = "alert-email";
 export const MONITORING_DAILY_QUEUE = "monitoring-daily";

@@ -9,7 +9,7 @@ import {
   SUBSCRIBABLE_EVENT_TYPES,
   type SubscribableEventType,
 } from "../../../shared/events.ts";
-import type { Queryable, Sql } from "../../db/database.ts";
+import type { Queryable, Sql } from "../../platform/db/database.ts";
 
 export const MAX_RECIPIENTS = 10;
 /** What a new account's settings subscribe to: what needs a person's attention, not every report. */

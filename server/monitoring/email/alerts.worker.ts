@@ -5,8 +5,8 @@
  */
 import type { PgBoss } from "pg-boss";
 import type { EventData, EventType } from "../../../shared/events.ts";
-import type { Sql } from "../../db/database.ts";
-import type { Logger } from "../../logging/logger.ts";
+import type { Sql } from "../../platform/db/database.ts";
+import type { Logger } from "../../platform/logger.ts";
 import type { EventService } from "../events/event.service.ts";
 import { ALERT_EMAIL_QUEUE, type AlertEmailJob, type AlertQueue } from "./alert-jobs.ts";
 import { DIGEST_MAX_EVENTS, digestMail, eventMail, webhookDisabledMail } from "./alert-mail.ts";

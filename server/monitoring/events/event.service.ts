@@ -27,8 +27,8 @@ import {
   type EventType,
   type SubscribableEventType,
 } from "../../../shared/events.ts";
-import type { Queryable, Sql } from "../../db/database.ts";
-import { newId } from "../../lib/ids.ts";
+import type { Queryable, Sql } from "../../platform/db/database.ts";
+import { newId } from "../../platform/ids.ts";
 import type { AlertQueue } from "../email/alert-jobs.ts";
 import type { AlertSettingsService } from "../email/alert-settings.service.ts";
 import type { DeliveryQueue } from "../webhooks/delivery-queue.ts";

@@ -5,8 +5,8 @@
  * worker that died mid-attempt (the job expires and another worker takes it).
  */
 import type { PgBoss } from "pg-boss";
-import type { Queryable } from "../../db/database.ts";
-import { inTransaction } from "../../queue/job-queue.ts";
+import type { Queryable } from "../../platform/db/database.ts";
+import { inTransaction } from "../../platform/queue.ts";
 
 export const WEBHOOK_DELIVERY_QUEUE = "webhook-delivery";
 

@@ -14,7 +14,7 @@ import { resolverLookup } from "../../analyzer/fetch/dns-servers.ts";
 import { policyLookup } from "../../analyzer/fetch/safe-agent.ts";
 import { portOf, TargetBlockedError, type TargetPolicy } from "../../analyzer/fetch/target-policy.ts";
 import { validateTargetUrl } from "../../analyzer/target-url.ts";
-import { ApiProblem } from "../../http/problem.ts";
+import { ApiProblem } from "../../platform/http/problem.ts";
 
 export type Resolve = typeof dns.lookup;
 

@@ -17,16 +17,16 @@ import {
 } from "../../../shared/monitoring-api.ts";
 import type { ProblemCode } from "../../../shared/problems.ts";
 import { StringEnum } from "../../../shared/schema.ts";
-import { type ApiGuardDeps, apiGuard } from "../../auth/api-guard.plugin.ts";
-import { jsonResponse } from "../../http/json-response.ts";
-import type { ApiOperation } from "../../http/openapi.ts";
-import { ApiProblem } from "../../http/problem.ts";
-import { parseQuery } from "../../http/query.ts";
+import { type ApiGuardDeps, apiGuard } from "../../access/api-guard.plugin.ts";
 import {
   type IdempotencyService,
   isValidIdempotencyKey,
   requestFingerprint,
-} from "../../idempotency/idempotency.service.ts";
+} from "../../access/idempotency.service.ts";
+import { jsonResponse } from "../../platform/http/json-response.ts";
+import type { ApiOperation } from "../../platform/http/openapi.ts";
+import { ApiProblem } from "../../platform/http/problem.ts";
+import { parseQuery } from "../../platform/http/query.ts";
 import {
   DEFAULT_PAGE,
   DEFAULT_ROTATION_OVERLAP_HOURS,

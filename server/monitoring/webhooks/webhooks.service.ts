@@ -16,9 +16,9 @@ import {
   type WebhookList,
 } from "../../../shared/monitoring-api.ts";
 import type { TargetPolicy } from "../../analyzer/fetch/target-policy.ts";
-import type { Sql } from "../../db/database.ts";
-import { ApiProblem } from "../../http/problem.ts";
-import { isId, newId } from "../../lib/ids.ts";
+import type { Sql } from "../../platform/db/database.ts";
+import { ApiProblem } from "../../platform/http/problem.ts";
+import { isId, newId } from "../../platform/ids.ts";
 import type { EventService } from "../events/event.service.ts";
 import { newSigningSecret, type SecretBox } from "./secret-box.ts";
 import { checkWebhookUrl, type Resolve } from "./webhook-url.ts";

@@ -1,11 +1,11 @@
 /** The dashboard: usage this period, plan and rate limit, the analyse form, recent reports. */
 
 import type { ReportListItem } from "../../../shared/api.ts";
-import type { Plan } from "../../plans/catalogue.ts";
-import type { UsageSnapshot } from "../../quota/quota.service.ts";
+import { FormError } from "../../accounts/pages/auth.tsx";
+import type { Plan } from "../../billing/plans.ts";
+import type { UsageSnapshot } from "../../billing/quota.service.ts";
 import type { WebContext } from "../context.ts";
 import { Csrf, Notice } from "../render.tsx";
-import { FormError } from "./auth.tsx";
 import { formatDate, GradeBadge, Table, UsageMeter } from "./common.tsx";
 
 export function AnalyseForm({ ctx, url, error }: { ctx: WebContext; url?: string; error?: string }) {

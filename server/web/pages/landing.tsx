@@ -1,6 +1,6 @@
 /** The start page: what wpreport does, the plans, and how to start. */
 import type { ComponentChildren } from "preact";
-import { PLANS, type Plan } from "../../plans/catalogue.ts";
+import { PLANS, type Plan } from "../../billing/plans.ts";
 import type { WebContext } from "../context.ts";
 
 export function price(plan: Plan): string {

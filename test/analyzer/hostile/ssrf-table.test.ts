@@ -19,7 +19,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { parseDnsServers } from "../../../server/analyzer/fetch/dns-servers.ts";
-import { ConfigError, loadConfig } from "../../../server/config.ts";
+import { ConfigError, loadConfig } from "../../../server/platform/config.ts";
 import { startTestService, type TestService } from "../../helpers/service.ts";
 import { type DnsServer, startDnsServer } from "./dns-server.ts";
 import { type HostileSite, HTML, startHostileSite, startTrap, type Trap, wordpressPage } from "./servers.ts";
@@ -72,7 +72,7 @@ beforeAll(async () => {
     "xn--vil-9la.test": { A: ["127.0.0.1"] }, // évil.test
     "servfail.test": { rcode: "SERVFAIL" },
     // Public first, then private: see the rebinding test.
-    // The first question is the per-target limits' (queue/target-limits.ts: they count a target
+    // The first question is the per-target limits' (reports/target-limits.ts: they count a target
     // under its addresses), the second the first connection's.
     "rebind.test": { A: (nth) => (nth <= 2 ? ["127.0.0.2"] : ["127.0.0.1"]) },
   });

@@ -10,8 +10,8 @@
  */
 import path from "node:path";
 import type { Subprocess } from "bun";
+import { TokenService } from "../../../server/access/token.service.ts";
 import { AccountService } from "../../../server/accounts/account.service.ts";
-import { TokenService } from "../../../server/tokens/token.service.ts";
 import { createPostgresDatabase, type TestDatabase } from "../../helpers/databases.ts";
 import { ROOT } from "../../helpers/processes.ts";
 import { freePort } from "../../helpers/service.ts";

@@ -18,7 +18,7 @@ import {
 import { IntelService } from "../../../server/intel/intel.service.ts";
 import { ImportBusyError, IntelStore } from "../../../server/intel/intel.store.ts";
 import { LatestVersions } from "../../../server/intel/latest-versions.ts";
-import { silentLogger } from "../../../server/logging/logger.ts";
+import { silentLogger } from "../../../server/platform/logger.ts";
 import { BACKENDS, createPostgresDatabase, createTestDatabase, type TestDatabase } from "../../helpers/databases.ts";
 import { HAS_POSTGRES } from "../../helpers/env.ts";
 import { ROOT } from "../../helpers/processes.ts";

@@ -6,13 +6,13 @@
  * the service: the scheduled job's first refresh on a new database.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { IntelConfig } from "../../../server/config.ts";
 import { IntelService } from "../../../server/intel/intel.service.ts";
 import { IntelStore } from "../../../server/intel/intel.store.ts";
 import { LatestVersions } from "../../../server/intel/latest-versions.ts";
 import { IntelRefresher } from "../../../server/intel/refresh.ts";
 import { WporgClient } from "../../../server/intel/wporg.ts";
-import { silentLogger } from "../../../server/logging/logger.ts";
+import type { IntelConfig } from "../../../server/platform/config.ts";
+import { silentLogger } from "../../../server/platform/logger.ts";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../../helpers/databases.ts";
 import { startTestService } from "../../helpers/service.ts";
 import { syntheticFeed } from "./feed-builder.ts";

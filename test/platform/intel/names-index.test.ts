@@ -17,7 +17,7 @@ import { DirectoryBusyError, DirectoryStore } from "../../../server/intel/direct
 import { importDirectoryFile } from "../../../server/intel/directory/directory-import.ts";
 import { DirectoryRefresher } from "../../../server/intel/directory/directory-refresh.ts";
 import { DirectoryFormatError } from "../../../server/intel/directory/entries.ts";
-import { silentLogger } from "../../../server/logging/logger.ts";
+import { silentLogger } from "../../../server/platform/logger.ts";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../../helpers/databases.ts";
 import { startTestService, type TestService } from "../../helpers/service.ts";
 import {

@@ -14,7 +14,7 @@
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import net from "node:net";
-import { getPlan } from "../../../server/plans/catalogue.ts";
+import { getPlan } from "../../../server/billing/plans.ts";
 import { HAS_POSTGRES } from "../../helpers/env.ts";
 import { startTestService, type TestService } from "../../helpers/service.ts";
 import { startBlog, type TestSite } from "../../helpers/sites.ts";

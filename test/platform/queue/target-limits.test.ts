@@ -9,7 +9,7 @@
  * - every report says which limits it hit (target_limits, report schema 1.4.0).
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { canonicalHost } from "../../../server/queue/target-limits.ts";
+import { canonicalHost } from "../../../server/reports/target-limits.ts";
 import type { Report } from "../../../shared/report.ts";
 import { type DnsServer, startDnsServer } from "../../analyzer/hostile/dns-server.ts";
 import { startTestService, type TestService } from "../../helpers/service.ts";

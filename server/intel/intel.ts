@@ -1,0 +1,56 @@
+/**
+ * The intel feature, built once per process (services.ts): the per-report lookup (Wordfence
+ * data, WPVulnerability, WordPress.org latest versions), the names index, and the refresher
+ * the scheduled job runs (docs/intel.md).
+ */
+import type { Config } from "../platform/config.ts";
+import type { Database } from "../platform/db/database.ts";
+import type { Logger } from "../platform/logger.ts";
+import { SERVICE_USER_AGENT } from "../platform/version.ts";
+import { DirectoryStore } from "./directory/directory.store.ts";
+import { DirectoryRefresher } from "./directory/directory-refresh.ts";
+import { importIntelFile } from "./importer.ts";
+import { IntelService } from "./intel.service.ts";
+import { IntelStore } from "./intel.store.ts";
+import { LatestVersions } from "./latest-versions.ts";
+import { IntelRefresher } from "./refresh.ts";
+import { WporgClient } from "./wporg.ts";
+import { WpvulnerabilityClient } from "./wpvulnerability.ts";
+import { WpvulnerabilityLookups } from "./wpvulnerability-lookups.ts";
+
+export interface Intel {
+  /** Component intelligence: the per-report lookup. */
+  intel: IntelService;
+  intelRefresher: IntelRefresher;
+  /** The WordPress.org names index: name → slug lookups for reports (docs/intel.md). */
+  names: DirectoryStore;
+}
+
+export async function createIntel(config: Config, db: Database, logger: Logger): Promise<Intel> {
+  const { sql } = db;
+  const store = new IntelStore(sql, undefined, db.kind === "embedded");
+  // A bad intel file stops the start-up with its reason, rather than reports without data;
+  // an unchanged one is not imported again.
+  if (config.intelFile) await importIntelFile(store, config.intelFile);
+  const wporg = config.intel.wporgApiUrl ? new WporgClient(config.intel.wporgApiUrl, SERVICE_USER_AGENT) : null;
+  const latestVersions = new LatestVersions(store, wporg, logger);
+  const wpvulnerability = new WpvulnerabilityLookups(
+    store,
+    config.intel.wpvulnerabilityApiUrl
+      ? new WpvulnerabilityClient(config.intel.wpvulnerabilityApiUrl, SERVICE_USER_AGENT)
+      : null,
+    logger,
+  );
+  const intel = new IntelService(store, latestVersions, config.intel.lookupBudgetMs, wpvulnerability);
+  const names = new DirectoryStore(sql);
+  const namesRefresher = new DirectoryRefresher(names, config.intel.wporgApiUrl ?? null, SERVICE_USER_AGENT, logger);
+  const intelRefresher = new IntelRefresher(
+    store,
+    latestVersions,
+    config.intel,
+    SERVICE_USER_AGENT,
+    logger,
+    namesRefresher,
+  );
+  return { intel, intelRefresher, names };
+}

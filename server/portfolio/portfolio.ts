@@ -1,0 +1,36 @@
+/**
+ * The portfolio feature, built once per process (services.ts): sites and components, branding,
+ * and client reports (HTML, and PDF when Chromium is configured) — docs/portfolio.md.
+ */
+import type { Config } from "../platform/config.ts";
+import type { Sql } from "../platform/db/database.ts";
+import type { Logger } from "../platform/logger.ts";
+import { BrandingService } from "./branding.service.ts";
+import { ClientReportService } from "./client-report.service.ts";
+import { PdfRenderer } from "./pdf-renderer.ts";
+import { PortfolioService } from "./portfolio.service.ts";
+import { PortfolioStore } from "./portfolio.store.ts";
+
+export interface Portfolio {
+  portfolio: PortfolioService;
+  branding: BrandingService;
+  clientReports: ClientReportService;
+  close(): Promise<void>;
+}
+
+export function createPortfolio(config: Config, sql: Sql, logger: Logger): Portfolio {
+  const store = new PortfolioStore(sql);
+  // The monitors feature passes its SiteMonitorSource as PortfolioService's second argument to
+  // fill `monitor` in GET /api/sites.
+  const portfolio = new PortfolioService(store);
+  const branding = new BrandingService(sql);
+  const pdf = config.chromiumPath ? new PdfRenderer(config.chromiumPath, logger) : undefined;
+  return {
+    portfolio,
+    branding,
+    clientReports: new ClientReportService(store, portfolio, branding, pdf),
+    async close() {
+      await pdf?.close();
+    },
+  };
+}

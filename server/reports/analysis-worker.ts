@@ -1,0 +1,379 @@
+/**
+ * The worker role: takes analysis jobs from the queue and finishes each report exactly once.
+ *
+ * Exactly once, under crashes: pg-boss may hand a job to a second worker (the first one died
+ * or stalled past `expireInSeconds`). The report row is the truth — a job whose report is
+ * already completed or failed is dropped, and storing the result is one transaction whose
+ * UPDATE only matches an unfinished report, committing the credit in the same transaction.
+ * A report that cannot start in time (queue too long, or a crash too late) fails with its
+ * credit returned.
+ *
+ * A database that is briefly away (dropped connections, a restart, a table lock) never fails a
+ * report: each step rides it out (platform/db/transient.ts), and past that the job fails and pg-boss
+ * runs it again. A worker that dies stops its jobs' heartbeats, so pg-boss hands them to
+ * another worker within seconds (job-queue.ts). While it analyses, the worker renews its host
+ * slots and notices a cancelled report (ReportService.cancel) within TICK_MS, and stops it.
+ */
+import { type Report, TARGET_LIMITS, type TargetLimits } from "../../shared/report.ts";
+import { redactor, type SiteAuth, siteAuthSecrets } from "../../shared/site-auth.ts";
+import { isIncomplete } from "../analyzer/completeness.ts";
+import { TargetNotAllowedError } from "../analyzer/errors.ts";
+import type { QuotaService } from "../billing/quota.service.ts";
+import type { Config } from "../platform/config.ts";
+import type { Queryable, Sql } from "../platform/db/database.ts";
+import { retryTransient } from "../platform/db/transient.ts";
+import { ApiProblem } from "../platform/http/problem.ts";
+import type { Logger } from "../platform/logger.ts";
+import type { QueueMetrics } from "../platform/prometheus.ts";
+import { ANALYSIS_QUEUE, type AnalysisJob, type AnalysisQueue } from "./analysis-queue.ts";
+import { settleCharge } from "./charges.ts";
+import { completedReport, failedReport, logAllowlistHint, storedFailure, toProblem } from "./report-outcome.ts";
+import type { AnalyzeFn } from "./reports.service.ts";
+import type { SiteAuthVault } from "./site-auth-vault.ts";
+import type { Slots } from "./slots.ts";
+import type { TargetLimits as TargetLimitsService } from "./target-limits.ts";
+
+type Redactor = ReturnType<typeof redactor>;
+
+export interface WorkerDeps {
+  sql: Sql;
+  quota: QuotaService;
+  queue: AnalysisQueue;
+  /** Analyses at once, per account and per target, claimed in the database. */
+  slots: Slots;
+  targets: TargetLimitsService;
+  analyze: AnalyzeFn;
+  /** Opens the sealed site credentials of a report; undefined when this process has no key. */
+  siteAuth?: SiteAuthVault;
+  config: Pick<Config, "workerConcurrency" | "accountConcurrency" | "analysisTimeoutMs">;
+  /** AGGRESSIVE_MAX_REQUESTS: what an aggressive analysis asks of its target's hourly budget. */
+  aggressiveMaxRequests: number;
+  /** A job must start within this long of its report's creation (see reportDeadlines). */
+  startWithinMs: number;
+  logger: Logger;
+  metrics: QueueMetrics;
+}
+
+/** An error as a log field, with the site credentials' secrets replaced. */
+function redactedError(error: unknown, redact: Redactor): { name: string; message: string; stack?: string } {
+  const known = error instanceof Error ? error : new Error(String(error));
+  return {
+    name: known.name,
+    message: redact.text(known.message),
+    ...(known.stack ? { stack: redact.text(known.stack) } : {}),
+  };
+}
+
+/** The same problem, with the secrets replaced in its detail and extensions. */
+function redactedProblem(problem: ApiProblem, redact: Redactor): ApiProblem {
+  const detail = redact.text(problem.detail);
+  const extensions = problem.options.extensions ? redact.deep(problem.options.extensions) : undefined;
+  if (detail === problem.detail && extensions === problem.options.extensions) return problem;
+  return new ApiProblem(problem.code, detail, { ...problem.options, ...(extensions ? { extensions } : {}) });
+}
+
+/** Seconds before a job whose target is busy is offered again. */
+const HOST_BUSY_RETRY_SECONDS = 2;
+/** Seconds before a job whose account runs its plan's analyses at once already is offered again. */
+const ACCOUNT_BUSY_RETRY_SECONDS = 1;
+/** How long one database step may ride out a database that is away before the job fails (and is retried). */
+const DB_RETRY_MS = 30_000;
+/** How often running analyses renew their slots and look for a cancellation. */
+export const TICK_MS = 1_000;
+
+interface ReportRow {
+  status: string;
+  created_at: Date;
+  reservation_id: string | null;
+  body: Report;
+}
+
+export class AnalysisWorker {
+  private readonly shutdown = new AbortController();
+  private workerId: string | undefined;
+  /** The analyses this process runs: report id → how to stop it. */
+  private readonly running = new Map<string, AbortController>();
+  private ticker: ReturnType<typeof setInterval> | undefined;
+
+  constructor(private readonly deps: WorkerDeps) {}
+
+  async start(): Promise<void> {
+    const { queue, config } = this.deps;
+    this.workerId = await queue.boss.work<AnalysisJob>(
+      ANALYSIS_QUEUE,
+      {
+        localConcurrency: config.workerConcurrency,
+        batchSize: 1,
+        // A loop fetches again at once when its job took longer than this, and otherwise waits
+        // for the rest of it. With LISTEN/NOTIFY pg-boss would wait notifyPollingIntervalSeconds
+        // (2 s by default) even with jobs ready, which halved throughput in bench:throughput;
+        // 0.5 s costs an idle worker 2 small queries a second per slot.
+        pollingIntervalSeconds: 0.5,
+        notifyPollingIntervalSeconds: 0.5,
+        groupConcurrency: { default: 1, tiers: config.accountConcurrency },
+        // Renewed every 2 s against a 10 s heartbeat (job-queue.ts): a busy event loop that
+        // misses a few renewals does not get its running jobs handed to a second worker.
+        heartbeatRefreshSeconds: 2,
+      },
+      async ([job]) => {
+        if (job) await this.run(job.data);
+      },
+    );
+    const id = this.workerId;
+    queue.wakeLocal = () => queue.boss.notifyWorker(id);
+    this.ticker = setInterval(() => void this.tick(), TICK_MS);
+    this.ticker.unref?.();
+  }
+
+  /**
+   * Keeps this process's analyses honest: renews their slots (so a dead worker's slots
+   * free themselves within one lease, Slots) and stops those whose report is no longer
+   * running here — cancelled, or finished by another attempt.
+   */
+  private async tick(): Promise<void> {
+    const ids = [...this.running.keys()];
+    if (ids.length === 0) return;
+    try {
+      await this.deps.slots.renew(ids);
+      const ended = await this.deps.sql<{ id: string }[]>`
+        select id from reports where id in ${this.deps.sql(ids)} and status not in ('queued', 'running')`;
+      for (const { id } of ended) this.running.get(id)?.abort();
+    } catch (error) {
+      // The database is away: nothing to learn this time; the next tick tries again.
+      this.deps.logger.debug("worker tick failed", { error: (error as Error).message });
+    }
+  }
+
+  /** Stops taking jobs, lets running ones finish (up to `timeoutMs`), then aborts them. */
+  async stop(timeoutMs: number): Promise<void> {
+    this.deps.queue.wakeLocal = undefined;
+    clearInterval(this.ticker);
+    const abort = setTimeout(() => this.shutdown.abort(), timeoutMs);
+    try {
+      if (this.workerId) await this.deps.queue.boss.offWork(ANALYSIS_QUEUE, { id: this.workerId, wait: true });
+    } finally {
+      clearTimeout(abort);
+    }
+  }
+
+  /** One job. Public for tests; the queue calls it. */
+  async run(job: AnalysisJob): Promise<void> {
+    const { sql, slots, targets, queue, config, startWithinMs } = this.deps;
+    const [row] = await retried(
+      () => sql<ReportRow[]>`
+      select status, created_at, reservation_id, body from reports where id = ${job.reportId}`,
+    );
+    if (!row || (row.status !== "queued" && row.status !== "running")) return; // finished already
+
+    if (Date.now() > row.created_at.getTime() + startWithinMs) {
+      const problem = new ApiProblem(
+        "overloaded",
+        "The service was too busy to start this analysis in time. Nothing was charged; try again.",
+      );
+      await this.fail(row, job, problem, "queue");
+      return;
+    }
+    // The plan's analyses at once, claimed in the database: pg-boss's group concurrency keeps
+    // most extra jobs of the account from being fetched, but two worker processes fetching
+    // at the same moment could both start one (issue 21, row 7). The slot is the rule.
+    const accountKey = `account:${job.accountId}`;
+    const accountLimit = config.accountConcurrency[job.plan] ?? 1;
+    if (!(await retried(() => slots.acquire(accountKey, accountLimit, job.reportId)))) {
+      await retried(() => queue.send(job, { startAfterSeconds: ACCOUNT_BUSY_RETRY_SECONDS }));
+      return;
+    }
+    let targetKeys: string[] = [];
+    try {
+      const target = await targets.keysFor(job.target);
+      const busy = await retried(() => slots.acquireAll(target.keys, targets.settings.hostConcurrency, job.reportId));
+      if (busy) {
+        // Politeness: the site or its address is being analysed HOST_CONCURRENCY times already.
+        // Offer the job again shortly instead of holding a worker slot while waiting.
+        await retried(() => slots.release(accountKey, job.reportId));
+        await retried(() =>
+          queue.send(
+            { ...job, targetWaitSince: job.targetWaitSince ?? Date.now() },
+            { startAfterSeconds: HOST_BUSY_RETRY_SECONDS },
+          ),
+        );
+        return;
+      }
+      targetKeys = target.keys;
+      await this.analyse(row, job, target.host, targetKeys);
+    } finally {
+      await slots.release(accountKey, job.reportId).catch(() => {});
+      // The target's slots stay taken while the pace's bucket refills (target-limits.ts).
+      await slots.releaseAfter(targetKeys, job.reportId, targets.refillMs).catch(() => {});
+    }
+  }
+
+  /** Runs the analysis of a job holding its slots, and stores the outcome. */
+  private async analyse(row: ReportRow, job: AnalysisJob, host: string, targetKeys: string[]): Promise<void> {
+    const { sql, config, metrics, targets } = this.deps;
+    const stop = new AbortController();
+    this.running.set(job.reportId, stop);
+    const startedAt = Date.now();
+    let ended = false;
+    const finish = metrics.startRun();
+    const done = (outcome: string) => {
+      ended = true;
+      finish(outcome);
+    };
+    // Site credentials, opened only now and held in memory for this analysis; every text that
+    // leaves it (the report, a failure, a log line) has their secrets replaced.
+    let redact = redactor([]);
+    try {
+      const started = await retried(
+        () => sql`
+        update reports set status = 'running', started_at = coalesce(started_at, now()),
+          body = jsonb_set(body, '{status}', '"running"')
+        where id = ${job.reportId} and status in ('queued', 'running')
+        returning id`,
+      );
+      if (started.length === 0) return done("cancelled"); // cancelled (or finished) meanwhile
+      const mode = job.mode ?? "passive";
+      const aggressiveRequests =
+        mode === "aggressive"
+          ? await retried(() => targets.grantAggressive(targetKeys, this.deps.aggressiveMaxRequests))
+          : undefined;
+      const signal = AbortSignal.any([
+        AbortSignal.timeout(config.analysisTimeoutMs),
+        this.shutdown.signal,
+        stop.signal,
+      ]);
+      const requestsPerSecond = targets.analysisRps || undefined;
+      let result: Awaited<ReturnType<WorkerDeps["analyze"]>>;
+      try {
+        const siteAuth = job.siteAuth ? await this.openSiteAuth(job) : undefined;
+        redact = redactor(siteAuthSecrets(siteAuth));
+        result = await this.deps.analyze(job.target, signal, { mode, requestsPerSecond, aggressiveRequests, siteAuth });
+      } catch (error) {
+        if (stop.signal.aborted) return done("cancelled"); // the report was ended elsewhere
+        const problem = toProblem(error);
+        if (!problem)
+          this.deps.logger.error("analysis failed", { report_id: job.reportId, error: redactedError(error, redact) });
+        if (error instanceof TargetNotAllowedError) logAllowlistHint(this.deps.logger, redact.text(error.message));
+        const failure = problem ?? new ApiProblem("internal_error", "The analysis failed unexpectedly.");
+        if (failure.code === "site_unreachable") {
+          // Counted per account and minute for admission (docs/plans.md, "Fair queues").
+          await sql`insert into unreachable_failures (account_id) values (${job.accountId})`.catch(() => {});
+        }
+        await this.fail(row, job, redactedProblem(failure, redact), "analysis");
+        return done(failure.code);
+      }
+      const limits = targetLimitsOf(result.target_limits, {
+        host,
+        waitedMs: job.targetWaitSince ? Math.max(0, startedAt - job.targetWaitSince) : 0,
+        requestsPerSecond: targets.analysisRps,
+        aggressiveRequests,
+        aggressiveWanted: this.deps.aggressiveMaxRequests,
+      });
+      const completed = completedReport(row.body, redact.deep({ ...result, target_limits: limits }), startedAt);
+      await this.complete(row, job, completed);
+      done("completed");
+    } finally {
+      // Thrown past every retry (the database stayed away): pg-boss runs the job again.
+      if (!ended) finish("retried");
+      this.running.delete(job.reportId);
+    }
+  }
+
+  /**
+   * Stores a completed report and charges it if its client already knows of it (an async
+   * report, or a synchronous one past its 202); otherwise the API charges it on delivery
+   * (reports/charges.ts). An incomplete report is never charged: its credit goes back. A
+   * database that stays away past DB_RETRY_MS fails the job, and pg-boss runs it again.
+   */
+  private async complete(row: ReportRow, job: AnalysisJob, report: Report): Promise<void> {
+    const { sql, quota } = this.deps;
+    const billable = !isIncomplete(report);
+    await retried(() =>
+      sql.begin(async (tx) => {
+        const stored = await this.store(tx, report, null, billable);
+        if (stored && billable) await settleCharge(tx, quota, report.id);
+        if (job.siteAuth) await this.deps.siteAuth?.discard(tx, job.reportId);
+      }),
+    );
+    if (!billable && row.reservation_id) {
+      const reservation = row.reservation_id;
+      await retried(() => quota.release(reservation)).catch(() => {});
+    }
+  }
+
+  private async fail(row: ReportRow, job: AnalysisJob, problem: ApiProblem, stage: string): Promise<void> {
+    const failed = failedReport(row.body, problem, stage);
+    try {
+      await retried(() =>
+        this.deps.sql.begin(async (tx) => {
+          await this.store(tx, failed, problem, false);
+          if (job.siteAuth) await this.deps.siteAuth?.discard(tx, job.reportId);
+        }),
+      );
+    } catch (error) {
+      this.deps.logger.error("could not mark report failed; the sweeper will", { report_id: job.reportId, error });
+    }
+    // Idempotent: a credit already committed (or released) is not touched again.
+    const reservation = row.reservation_id;
+    if (reservation) await retried(() => this.deps.quota.release(reservation)).catch(() => {});
+  }
+
+  /** The report's sealed credentials; a report whose credentials cannot be opened fails (uncharged). */
+  private async openSiteAuth(job: AnalysisJob): Promise<SiteAuth | undefined> {
+    const opened = this.deps.siteAuth ? await this.deps.siteAuth.open(job.reportId) : undefined;
+    if (opened?.kind === "open") return opened.auth;
+    const why =
+      opened?.kind === "unreadable"
+        ? opened.why
+        : opened
+          ? "they are gone (the report was finished by another attempt, or swept)"
+          : "this process has no SITE_AUTH_KEY";
+    this.deps.logger.error("site credentials could not be opened", { report_id: job.reportId, reason: why });
+    throw new ApiProblem(
+      "internal_error",
+      "The site credentials of this report could not be read by the worker (the service restarted or was reconfigured before the analysis started). Nothing was charged; send the request again.",
+    );
+  }
+
+  /** Writes the final state if the report is still unfinished; false when another attempt (or a cancel) won. */
+  private async store(tx: Queryable, report: Report, problem: ApiProblem | null, billable: boolean): Promise<boolean> {
+    const rows = await tx`
+      update reports set status = ${report.status}, score = ${report.summary?.score ?? null},
+        grade = ${report.summary?.grade ?? null}, body = ${tx.json(report as never)},
+        completed_at = ${report.completed_at}, billable = ${billable},
+        failure = ${problem ? tx.json(storedFailure(problem) as never) : null}
+      where id = ${report.id} and status in ('queued', 'running')
+      returning id`;
+    return rows.length > 0;
+  }
+}
+
+/** A database step that rides out a short outage (platform/db/transient.ts). */
+function retried<T>(work: () => Promise<T>): Promise<T> {
+  return retryTransient(work, { deadline: Date.now() + DB_RETRY_MS });
+}
+
+/** The report's target_limits: what the analyzer saw of the pace, and what the worker waited for. */
+type TargetLimit = (typeof TARGET_LIMITS)[number];
+
+function targetLimitsOf(
+  fromAnalysis: TargetLimits | null | undefined,
+  seen: {
+    host: string;
+    waitedMs: number;
+    requestsPerSecond: number;
+    aggressiveRequests: number | undefined;
+    aggressiveWanted: number;
+  },
+): TargetLimits {
+  const hit = new Set<TargetLimit>(fromAnalysis?.hit ?? []);
+  if (seen.waitedMs > 0) hit.add("analyses_at_once");
+  if (seen.aggressiveRequests !== undefined && seen.aggressiveRequests < seen.aggressiveWanted)
+    hit.add("aggressive_requests_per_hour");
+  return {
+    host: seen.host,
+    hit: TARGET_LIMITS.filter((limit) => hit.has(limit)),
+    waited_ms: Math.round(seen.waitedMs),
+    requests_per_second: seen.requestsPerSecond,
+    aggressive_requests: seen.aggressiveRequests ?? null,
+  };
+}
