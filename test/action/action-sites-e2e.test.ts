@@ -25,8 +25,10 @@ function startDeployableBlog(): TestSite & { withPlugins: boolean } {
   const site = startSite({
     "/": () => {
       const links = blog.withPlugins
-        ? PLUGINS.map(
-            (slug) => `<link rel="stylesheet" href="${origin}/wp-content/plugins/${slug}/css/style.css?ver=2.0">`,
+        ? // Each its own release (one ?ver= shared by many components is a cache buster, not a version).
+          PLUGINS.map(
+            (slug, i) =>
+              `<link rel="stylesheet" href="${origin}/wp-content/plugins/${slug}/css/style.css?ver=1.${i + 1}.0">`,
           )
         : [];
       const html = blogHomepage(origin).replace("</head>", `${links.join("\n")}</head>`);
