@@ -13,16 +13,15 @@
 FROM node:24-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-# Fixes to dependencies (package.json `patchedDependencies`, applied by npm's postinstall
-# script): the server refuses to start on an unpatched postgres.js. Install scripts of
-# dependencies are not run, so the script is run by hand after the install.
+# Fixes to dependencies (patches/, applied by patch-package): the server refuses to start on
+# an unpatched postgres.js. Install scripts of dependencies are not run, so patch-package is
+# run by hand after the install (it is a runtime dependency for this reason).
 COPY patches ./patches
-COPY scripts/apply-patches.mjs ./scripts/apply-patches.mjs
 # The runtime image has Bun already, so the npm copy of it (a runtime dependency for
 # `npm start` elsewhere) is dropped. /app/data is the embedded database's folder (DATA_DIR),
 # made here so that the runtime stage can hand it to the unprivileged user.
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
-  && node scripts/apply-patches.mjs \
+  && npx --no-install patch-package \
   && rm -rf node_modules/bun node_modules/@oven node_modules/.bin/bun node_modules/.bin/bunx \
   && mkdir -p data
 

@@ -44,8 +44,8 @@ const DRIVER_OPTIONS = {
  * postgres.js 3.4.9 can throw from a timer when a connection closes under a transaction or a
  * reservation, which ends the process, and can send a dead transaction's statements into
  * another session (upstream porsager/postgres#1208, #1216; fixed in no release yet). Our fix
- * is patches/postgres@3.4.9.patch, applied at install (Bun natively, npm through
- * scripts/apply-patches.mjs). Without it the service must not start: it would crash on the
+ * is patches/postgres+3.4.9.patch, applied at install by patch-package (postinstall).
+ * Without it the service must not start: it would crash on the
  * first dropped connection (docs/decisions.md, "postgres.js, patched").
  */
 export function assertDriverPatched(): void {
@@ -55,7 +55,7 @@ export function assertDriverPatched(): void {
   );
   if (unpatched.length > 0) {
     throw new Error(
-      `postgres.js is installed without wpreport's fix (patches/postgres@3.4.9.patch; ${unpatched.join(", ")} unpatched in ${dir}): run \`npm ci\` or \`node scripts/apply-patches.mjs\``,
+      `postgres.js is installed without wpreport's fix (patches/postgres+3.4.9.patch; ${unpatched.join(", ")} unpatched in ${dir}): run \`npm ci\` or \`npx patch-package\``,
     );
   }
 }

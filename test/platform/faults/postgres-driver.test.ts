@@ -1,5 +1,5 @@
 /**
- * postgres.js with our fix (patches/postgres@3.4.9.patch): a connection terminated under a
+ * postgres.js with our fix (patches/postgres+3.4.9.patch): a connection terminated under a
  * transaction or a reservation rejects that work with a connection error, never throws from a
  * timer (which ended the process: upstream porsager/postgres#1208), never runs a dead
  * transaction's statement in another session (#1216), and the pool serves again afterwards.
