@@ -21,7 +21,14 @@ const cells = (text: string) => text.replace(/ *\| */g, "|");
  * environment lays beside the checkout.
  */
 const OWN_TEXT = ["server", "shared", "action/src", "action/package.json", "test", "docs", "scripts", "bench"];
-const OWN_TEXT_FILES = ["README.md", "action.yml", "package.json", "Dockerfile", "docker-compose.yml"];
+const OWN_TEXT_FILES = [
+  "README.md",
+  "CONTRIBUTING.md",
+  "action.yml",
+  "package.json",
+  "Dockerfile",
+  "docker-compose.yml",
+];
 const SKIPPED_DIRS = new Set(["node_modules", "dist", "artifacts", ".compare-tools"]);
 const TEXT_FILE = /\.(ts|tsx|js|mjs|json|md|yml|yaml|css|sql|sh|txt)$/;
 
@@ -55,9 +62,10 @@ function linesMatching(find: (line: string) => boolean): string[] {
   return found;
 }
 
-/** The Markdown documents whose links must resolve. */
+/** The Markdown documents whose links and repository paths must resolve. */
 const markdownDocs = () => [
   "README.md",
+  "CONTRIBUTING.md",
   ...readdirSync(path.join(root, "docs"))
     .filter((name) => name.endsWith(".md"))
     .map((name) => `docs/${name}`),
@@ -100,23 +108,23 @@ describe("docs", () => {
     expect(read("docs/checks.md")).toBe(renderCheckDocs());
   });
 
-  test("the plan tables of the README and docs/plans.md are the catalogue", () => {
-    for (const doc of ["README.md", "docs/plans.md"]) {
-      const text = cells(read(doc));
-      for (const plan of PLANS) {
-        const price = plan.priceEurCents === null ? "—" : String(plan.priceEurCents / 100);
-        expect(text).toContain(
-          `|\`${plan.id}\`|${price}|${plan.monthlyQuota}|${plan.requestsPerMinute}|${plan.concurrentAnalyses}|${plan.maxQueued}|${plan.unreachablePerMinute}|`,
-        );
-      }
+  test("the plan table of docs/plans.md is the catalogue", () => {
+    const text = cells(read("docs/plans.md"));
+    for (const plan of PLANS) {
+      const price = plan.priceEurCents === null ? "—" : String(plan.priceEurCents / 100);
+      expect(text).toContain(
+        `|\`${plan.id}\`|${price}|${plan.monthlyQuota}|${plan.requestsPerMinute}|${plan.concurrentAnalyses}|${plan.maxQueued}|${plan.unreachablePerMinute}|`,
+      );
     }
   });
 
-  test("every environment variable the configuration reads is in the README's table", () => {
-    const names = [...read("server/platform/config.ts").matchAll(/(?:read|int|url)\("([A-Z_]+)"/g)].map((m) => m[1]);
+  test("docs/configuration.md's table lists every environment variable the configuration reads, and no other", () => {
+    const names = [...read("server/platform/config.ts").matchAll(/\b(?:read|int|url)\(\s*"([A-Z_]+)"/g)].map(
+      (m) => m[1],
+    );
     expect(names.length).toBeGreaterThan(8);
-    const readme = cells(read("README.md"));
-    for (const name of names) expect(readme).toContain(`|\`${name}\`|`);
+    const rows = [...read("docs/configuration.md").matchAll(/^\| *`([A-Z_]+)` *\|/gm)].map((m) => m[1]);
+    expect([...new Set(rows)].sort()).toEqual([...new Set(names)].sort());
   });
 
   test("every operation of the API is in docs/api.md's route table", () => {
@@ -139,7 +147,7 @@ describe("docs", () => {
     for (const [code, { status }] of Object.entries(PROBLEMS)) expect(errors).toContain(`|\`${code}\`|${status}|`);
   });
 
-  test("every relative link in the README and docs/ resolves, anchors included", () => {
+  test("every relative link in the README, CONTRIBUTING.md and docs/ resolves, anchors included", () => {
     const broken: string[] = [];
     for (const doc of markdownDocs()) {
       for (const token of allTokens(marked.lexer(read(doc)))) {
@@ -163,9 +171,12 @@ describe("docs", () => {
     // Guards the test above against passing because it found nothing to check.
     const links = allTokens(marked.lexer(read("README.md"))).filter((token) => token.type === "link");
     expect(links.length).toBeGreaterThan(20);
-    const readme = anchorsOf("README.md");
-    for (const anchor of ["queue-and-workers", "billing", "admin-cli", "configuration"])
-      expect(readme).toContain(anchor);
+    expect(anchorsOf("README.md")).toContain("quick-start");
+    for (const anchor of ["queue-and-workers", "admin-cli", "running-on-postgresql-and-redis"])
+      expect(anchorsOf("docs/operations.md")).toContain(anchor);
+    expect(anchorsOf("docs/accounts.md")).toContain("setting-up-stripe");
+    expect(anchorsOf("docs/action.md")).toContain("action-inputs");
+    expect(anchorsOf("docs/benchmarks.md")).toContain("throughput");
     expect(anchorsOf("docs/decisions.md")).toContain("action-and-cli");
   });
 
