@@ -3,7 +3,7 @@
  * PostgreSQL + Redis (the account's rate limit raised for the run) and, in the same run,
  * a bare Elysia route; prints req/s, p50/p99 latency and the ratio authenticated/bare.
  *
- *   npm run bench:api            # needs PostgreSQL and Redis (see README)
+ *   npm run bench:api            # needs PostgreSQL and Redis (figures: docs/benchmarks.md)
  *   BENCH_SECONDS=20 BENCH_CONNECTIONS=50 npm run bench:api
  *
  * autocannon runs as a separate Node process so that the load generator and the server do

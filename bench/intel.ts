@@ -1,5 +1,5 @@
 /**
- * Component intelligence benchmark (issue: component intel, README figures). Prints:
+ * Component intelligence benchmark (issue: component intel, figures in docs/benchmarks.md). Prints:
  *
  *   1. a synthetic Wordfence Intelligence v3 feed (server/intel/wordfence.ts: one JSON object
  *      keyed by UUID, records like test/platform/intel/wordfence-sample.json) of BENCH_FEED_MB, written
@@ -15,7 +15,7 @@
  *      BENCH_LOOKUPS sequential lookups after a warm-up, p50/p95/p99, on both backends: right
  *      after the re-import (the old generation deleted but not vacuumed), then after VACUUM
  *      ANALYZE (PGlite has no autovacuum; a PostgreSQL server gets there by itself);
- *   4. a summary for the README with the goals next to the measured values.
+ *   4. a summary for docs/benchmarks.md with the goals next to the measured values.
  *
  *   npm run bench:intel                       # needs PostgreSQL (BENCH_POSTGRES_URL)
  *   BENCH_FEED_MB=50 BENCH_BACKENDS=postgres npm run bench:intel
@@ -547,7 +547,7 @@ try {
     }
   }
 
-  console.log("\n4. Summary (README)\n");
+  console.log("\n4. Summary (docs/benchmarks.md)\n");
   const records = feedRecords ?? results[0]?.first.records ?? 0;
   console.log(`Synthetic Wordfence v3 feed: ${mb(feedSize)}, ${fmt(records)} records.\n`);
   for (const r of results) {

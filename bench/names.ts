@@ -1,5 +1,5 @@
 /**
- * Names index benchmark (issue 23, README "Names index"). Prints:
+ * Names index benchmark (issue 23, docs/benchmarks.md "Names index"). Prints:
  *
  *   1. a synthetic dump of BENCH_PLUGINS (60,000) plugins in WordPress.org's own format — pages
  *      of query_plugins answers, 250 entries each, every default field present (descriptions

@@ -14,7 +14,7 @@ async function main() {
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\nSee the configuration table in README.md.\n`);
+      process.stderr.write(`${error.message}\nSee docs/configuration.md for every variable.\n`);
       process.exit(2);
     }
     throw error;

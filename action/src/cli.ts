@@ -5,7 +5,7 @@
  *   WPREPORT_API_URL=https://wpreport.example.com WPREPORT_TOKEN=wpr_… \
  *     wpreport check --url https://staging.example.com --fail-on high
  *
- * Installed from a release's tarball (README "GitLab CI, Jenkins, cron: the CLI"), never as
+ * Installed from a release's tarball (docs/action.md, "GitLab CI, Jenkins, cron: the CLI"), never as
  * the unscoped npm name `wpreport`, which the project does not own.
  *
  * Exit codes: 0 passed, 1 failed the thresholds (a regression), 2 could not check (usage,

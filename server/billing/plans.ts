@@ -1,7 +1,7 @@
 /**
  * The plan catalogue (docs/plans.md) — the one source of plan facts. It is written into
  * the `plans` table at every start-up (upsert), so a change here reaches the database
- * with the next deploy, and the README's plan table is checked against it by a test.
+ * with the next deploy, and docs/plans.md's plan table is checked against it by a test.
  */
 export interface Plan {
   id: PlanId;

@@ -2,7 +2,8 @@
  * Configuration from environment variables, validated once at start-up.
  *
  * The names are part of the public contract (docs/api.md, "Configuration and scripting
- * contract") and are documented as a table in the README; keep the two in sync.
+ * contract") and are documented as a table in docs/configuration.md; a test keeps the two in
+ * sync.
  * Every bad value is reported together, one clear line each, so an operator fixes them
  * in one go instead of one restart per mistake.
  */

@@ -260,7 +260,7 @@ describe("wpreport: version, help, first runs, sites that are not WordPress, bud
       // Only the bundle and the manifest: no sources, no dependencies to fetch.
       expect(info?.files.map((file) => file.path).sort()).toEqual(["dist/cli.js", "package.json"]);
       const tarball = path.join(dir, info?.filename as string);
-      // The README's command, with the tarball on disk instead of the release URL; --offline:
+      // docs/action.md's command, with the tarball on disk instead of the release URL; --offline:
       // installing it needs no registry.
       const npx = (args: string[], extra: Record<string, string> = {}) =>
         runProcess(["npx", "--yes", "--offline", `--package=${tarball}`, "--", "wpreport", ...args], {

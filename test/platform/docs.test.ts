@@ -21,7 +21,14 @@ const cells = (text: string) => text.replace(/ *\| */g, "|");
  * environment lays beside the checkout.
  */
 const OWN_TEXT = ["server", "shared", "action/src", "action/package.json", "test", "docs", "scripts", "bench"];
-const OWN_TEXT_FILES = ["README.md", "action.yml", "package.json", "Dockerfile", "docker-compose.yml"];
+const OWN_TEXT_FILES = [
+  "README.md",
+  "CONTRIBUTING.md",
+  "action.yml",
+  "package.json",
+  "Dockerfile",
+  "docker-compose.yml",
+];
 const SKIPPED_DIRS = new Set(["node_modules", "dist", "artifacts", ".compare-tools"]);
 const TEXT_FILE = /\.(ts|tsx|js|mjs|json|md|yml|yaml|css|sql|sh|txt)$/;
 
@@ -55,9 +62,10 @@ function linesMatching(find: (line: string) => boolean): string[] {
   return found;
 }
 
-/** The Markdown documents whose links must resolve. */
+/** The Markdown documents whose links and repository paths must resolve. */
 const markdownDocs = () => [
   "README.md",
+  "CONTRIBUTING.md",
   ...readdirSync(path.join(root, "docs"))
     .filter((name) => name.endsWith(".md"))
     .map((name) => `docs/${name}`),
@@ -95,28 +103,113 @@ function anchorsOf(file: string): Set<string> {
   return anchors;
 }
 
+/** Every file and folder of the checkout (not dependencies, git's own or local data), relative to the root. */
+function repositoryFiles(): Set<string> {
+  const found = new Set<string>();
+  const walk = (relative: string) => {
+    for (const entry of readdirSync(path.join(root, relative), { withFileTypes: true })) {
+      if ([".git", "node_modules", "data", "test-results"].includes(entry.name)) continue;
+      const child = relative === "" ? entry.name : `${relative}/${entry.name}`;
+      found.add(child);
+      if (entry.isDirectory()) walk(child);
+    }
+  };
+  walk("");
+  return found;
+}
+
+/** The repository's top-level folders a path may start from (`server/…`, `docs/…`). */
+const TOP_LEVEL = ["server", "shared", "test", "action", "bench", "scripts", "docs", "patches", ".ci"];
+/** Paths made by tools or by hand, never committed (.gitignore): mentioning them is fine. */
+const GENERATED = read(".gitignore")
+  .split("\n")
+  .map((line) => line.trim().replace(/^\//, "").replace(/\/$/, ""))
+  .filter((line) => line !== "" && !line.includes("*"));
+/** A path segment that stands for any name: `<category>`, `*`, `{id}`, `NNNN_name.sql`. */
+const PLACEHOLDER = /[<*{]|\bN{3,}|X{3,}/;
+
+/**
+ * The repository paths a document mentions that do not exist: a path from a top-level folder
+ * (`server/reports/charges.ts`) must exist as written; a shorter one with a source file at its
+ * end (`reports/charges.ts`, said within a folder's section) must be the end of some file's path,
+ * and a bare source file name (`charges.ts`) some file's name. Up to a placeholder segment
+ * (`audit/<category>/…`), only the part before it is checked. URLs, MIME types and the analysed
+ * sites' own paths (`wp-content/plugins/`) are not repository paths.
+ */
+function missingPaths(text: string, files: Set<string>): string[] {
+  const missing: string[] = [];
+  const names = new Set([...files].map((file) => file.slice(file.lastIndexOf("/") + 1)));
+  const endsSomePath = (tail: string) => [...files].some((file) => file === tail || file.endsWith(`/${tail}`));
+  // A run of path characters not glued to a URL, a word or another path.
+  for (const match of text.matchAll(/(?<![\w.@/:<>*{}-])\.?[\w<>*{}][\w.@+<>*{}-]*(?:\/[\w.@+<>*{}-]+)*\/?/g)) {
+    const token = match[0].replace(/[.]+$/, "");
+    const before = text.slice(Math.max(0, (match.index ?? 0) - 3), match.index);
+    if (before.endsWith("://") || before.endsWith("#")) continue;
+    const segments = token.replace(/\/$/, "").split("/");
+    const placeholderAt = segments.findIndex((segment) => PLACEHOLDER.test(segment));
+    const fixed = placeholderAt === -1 ? segments : segments.slice(0, placeholderAt);
+    const joined = fixed.join("/");
+    if (TOP_LEVEL.includes(segments[0] as string) && segments.length > 1) {
+      if (GENERATED.some((generated) => joined === generated || joined.startsWith(`${generated}/`))) continue;
+      if (fixed.length > 0 && !files.has(joined)) missing.push(token);
+    } else if (placeholderAt === -1 && segments.length > 1 && /\.(ts|tsx|sql|mjs)$/.test(token)) {
+      if (!endsSomePath(token)) missing.push(token);
+    } else if (placeholderAt === -1 && /\.(ts|tsx|mjs)$/.test(token) && !token.endsWith(".d.ts")) {
+      // A bare .sql name is more often a file the analyzer asks a site for (`dump.sql`).
+      if (!names.has(token)) missing.push(token);
+    }
+  }
+  return missing;
+}
+
+/**
+ * The entries of a layout tree (a plain code block whose first line is a folder and what it
+ * holds, as in docs/architecture.md's "Layout") that do not exist. An entry is a name at an
+ * even indent of at most six spaces followed by two spaces; its path is its parent folders' by
+ * indent (`server/` → `  platform/` → `    config.ts` is server/platform/config.ts).
+ */
+function missingLayoutEntries(doc: string, files: Set<string>): string[] {
+  const missing: string[] = [];
+  for (const token of allTokens(marked.lexer(read(doc)))) {
+    if (token.type !== "code" || token.lang || !/^[\w.-]+\/ {2,}\S/.test(token.text)) continue;
+    const folders: string[] = [];
+    for (const line of token.text.split("\n")) {
+      const entry = /^( {0,6})([\w.-]+(?:\/[\w.-]+)*\/?)(?: {2,}|$)/.exec(line);
+      if (!entry || (entry[1] as string).length % 2 !== 0) continue;
+      const depth = (entry[1] as string).length / 2;
+      if (depth > folders.length) continue; // deeper than any folder above it: not an entry
+      const name = entry[2] as string;
+      const full = [...folders.slice(0, depth), name.replace(/\/$/, "")].join("/");
+      folders.length = depth;
+      if (name.endsWith("/")) folders.push(name.replace(/\/$/, ""));
+      if (!files.has(full)) missing.push(full);
+    }
+  }
+  return missing;
+}
+
 describe("docs", () => {
   test("docs/checks.md is generated from the catalogue (run `bun run docs:checks`)", () => {
     expect(read("docs/checks.md")).toBe(renderCheckDocs());
   });
 
-  test("the plan tables of the README and docs/plans.md are the catalogue", () => {
-    for (const doc of ["README.md", "docs/plans.md"]) {
-      const text = cells(read(doc));
-      for (const plan of PLANS) {
-        const price = plan.priceEurCents === null ? "—" : String(plan.priceEurCents / 100);
-        expect(text).toContain(
-          `|\`${plan.id}\`|${price}|${plan.monthlyQuota}|${plan.requestsPerMinute}|${plan.concurrentAnalyses}|${plan.maxQueued}|${plan.unreachablePerMinute}|`,
-        );
-      }
+  test("the plan table of docs/plans.md is the catalogue", () => {
+    const text = cells(read("docs/plans.md"));
+    for (const plan of PLANS) {
+      const price = plan.priceEurCents === null ? "—" : String(plan.priceEurCents / 100);
+      expect(text).toContain(
+        `|\`${plan.id}\`|${price}|${plan.monthlyQuota}|${plan.requestsPerMinute}|${plan.concurrentAnalyses}|${plan.maxQueued}|${plan.unreachablePerMinute}|`,
+      );
     }
   });
 
-  test("every environment variable the configuration reads is in the README's table", () => {
-    const names = [...read("server/platform/config.ts").matchAll(/(?:read|int|url)\("([A-Z_]+)"/g)].map((m) => m[1]);
+  test("docs/configuration.md's table lists every environment variable the configuration reads, and no other", () => {
+    const names = [...read("server/platform/config.ts").matchAll(/\b(?:read|int|url)\(\s*"([A-Z_]+)"/g)].map(
+      (m) => m[1],
+    );
     expect(names.length).toBeGreaterThan(8);
-    const readme = cells(read("README.md"));
-    for (const name of names) expect(readme).toContain(`|\`${name}\`|`);
+    const rows = [...read("docs/configuration.md").matchAll(/^\| *`([A-Z_]+)` *\|/gm)].map((m) => m[1]);
+    expect([...new Set(rows)].sort()).toEqual([...new Set(names)].sort());
   });
 
   test("every operation of the API is in docs/api.md's route table", () => {
@@ -139,7 +232,7 @@ describe("docs", () => {
     for (const [code, { status }] of Object.entries(PROBLEMS)) expect(errors).toContain(`|\`${code}\`|${status}|`);
   });
 
-  test("every relative link in the README and docs/ resolves, anchors included", () => {
+  test("every relative link in the README, CONTRIBUTING.md and docs/ resolves, anchors included", () => {
     const broken: string[] = [];
     for (const doc of markdownDocs()) {
       for (const token of allTokens(marked.lexer(read(doc)))) {
@@ -163,10 +256,47 @@ describe("docs", () => {
     // Guards the test above against passing because it found nothing to check.
     const links = allTokens(marked.lexer(read("README.md"))).filter((token) => token.type === "link");
     expect(links.length).toBeGreaterThan(20);
-    const readme = anchorsOf("README.md");
-    for (const anchor of ["queue-and-workers", "billing", "admin-cli", "configuration"])
-      expect(readme).toContain(anchor);
+    expect(anchorsOf("README.md")).toContain("quick-start");
+    for (const anchor of ["queue-and-workers", "admin-cli", "running-on-postgresql-and-redis"])
+      expect(anchorsOf("docs/operations.md")).toContain(anchor);
+    expect(anchorsOf("docs/accounts.md")).toContain("setting-up-stripe");
+    expect(anchorsOf("docs/action.md")).toContain("action-inputs");
+    expect(anchorsOf("docs/benchmarks.md")).toContain("throughput");
     expect(anchorsOf("docs/decisions.md")).toContain("action-and-cli");
+  });
+
+  test("every repository path the README, CONTRIBUTING.md and docs/ mention exists", () => {
+    const files = repositoryFiles();
+    const missing = markdownDocs().flatMap((doc) =>
+      [...missingPaths(read(doc), files), ...missingLayoutEntries(doc, files)].map((found) => `${doc}: ${found}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  test("the path checker finds paths in prose, code and links, and knows a moved file", () => {
+    // Guards the test above against passing because it recognises nothing.
+    const files = repositoryFiles();
+    expect(files.has("server/platform/db/table-owners.ts")).toBe(true);
+    const text = [
+      "`server/platform/db/table-owners.ts`, `server/queue/analysis-worker.ts` and shared/nowhere.ts;",
+      "relative to a folder: `platform/http/server.ts` and `web/web.routes.ts`; a file: `charges.ts`, `gone.tsx`;",
+      "a placeholder: `server/analyzer/audit/<category>/catalogue.ts`, `server/nowhere/<category>/x.ts`,",
+      "`server/platform/db/migrations/NNNN_name.sql`; a link [the Action](docs/action.md) and [x](docs/gone.md);",
+      "not ours: https://example.com/server/x.ts, `wp-content/plugins/`, `text/html`, `wpreport.d.ts`.",
+    ].join("\n");
+    // The layout tree is read entry by entry, each under the folders above it.
+    const layout = missingLayoutEntries("docs/architecture.md", new Set());
+    for (const entry of ["server/platform/config.ts", "server/platform/db", "server/reports", "action/src/main.ts"])
+      expect(layout).toContain(entry);
+    expect(missingLayoutEntries("docs/architecture.md", files)).toEqual([]);
+    expect(missingPaths(text, files)).toEqual([
+      "server/queue/analysis-worker.ts",
+      "shared/nowhere.ts",
+      "web/web.routes.ts",
+      "gone.tsx",
+      "server/nowhere/<category>/x.ts",
+      "docs/gone.md",
+    ]);
   });
 
   test("the repository stands on its own: no pointers to the product specification or to a folder beside it", () => {

@@ -1,5 +1,5 @@
 /**
- * Fault injection on real parts (README, "Queue and workers"; docs/decisions.md, "Faults"):
+ * Fault injection on real parts (docs/operations.md, "Queue and workers"; docs/decisions.md, "Faults"):
  * PostgreSQL, a Redis of the test's own, an API process and a worker process, and 50 reports
  * in flight from careful clients (clients.ts) when each fault hits:
  *
