@@ -84,7 +84,7 @@ export function createApp(
   // Read from the composed app on first use, so every route below is in it (405, OPTIONS, CORS).
   let routes: RouteTable | undefined;
   const routeTable = () => {
-    // While METRICS_TOKEN is unset, /metrics does not exist for clients (metrics.routes.ts): no Allow for it.
+    // While METRICS_TOKEN is unset, /metrics does not exist for clients (platform/prometheus.routes.ts): no Allow for it.
     routes ??= new RouteTable(
       app.routes.filter((route) => config.metricsToken !== undefined || route.path !== "/metrics"),
     );

@@ -11,7 +11,7 @@
  * A database that is briefly away (dropped connections, a restart, a table lock) never fails a
  * report: each step rides it out (platform/db/transient.ts), and past that the job fails and pg-boss
  * runs it again. A worker that dies stops its jobs' heartbeats, so pg-boss hands them to
- * another worker within seconds (job-queue.ts). While it analyses, the worker renews its host
+ * another worker within seconds (analysis-queue.ts). While it analyses, the worker renews its host
  * slots and notices a cancelled report (ReportService.cancel) within TICK_MS, and stops it.
  */
 import { type Report, TARGET_LIMITS, type TargetLimits } from "../../shared/report.ts";
@@ -111,7 +111,7 @@ export class AnalysisWorker {
         pollingIntervalSeconds: 0.5,
         notifyPollingIntervalSeconds: 0.5,
         groupConcurrency: { default: 1, tiers: config.accountConcurrency },
-        // Renewed every 2 s against a 10 s heartbeat (job-queue.ts): a busy event loop that
+        // Renewed every 2 s against a 10 s heartbeat (analysis-queue.ts): a busy event loop that
         // misses a few renewals does not get its running jobs handed to a second worker.
         heartbeatRefreshSeconds: 2,
       },
