@@ -79,3 +79,13 @@ describe("a production install runs the server and the admin CLI", () => {
     expect(manifest.engines.node).toBe(">=22");
   });
 });
+
+describe("what a clone gets", () => {
+  // A commit once tracked `node_modules` as a symlink to one machine's folder: a fresh clone's
+  // `npm install` then wrote through it into another checkout (or failed on a dangling link).
+  // Nothing .gitignore names may be tracked: node_modules, data, .env, logs.
+  const git = Bun.spawnSync(["git", "ls-files", "--cached", "--ignored", "--exclude-standard"], { cwd: ROOT });
+  test.skipIf(!git.success)("the repository tracks no path its .gitignore ignores", () => {
+    expect(git.stdout.toString().split("\n").filter(Boolean)).toEqual([]);
+  });
+});
