@@ -75,6 +75,13 @@ describe("a production install runs the server and the admin CLI", () => {
     }
   });
 
+  test("bun's install script is allowed: without it npm start finds no bun", () => {
+    // npm 11.16+ lists dependencies' install scripts that package.json's allowScripts does not
+    // cover, and npm 12 skips them: bun's postinstall is what puts the bun binary in place (the
+    // package's own bin/bun.exe only prints "Bun's postinstall script was not run").
+    expect((manifest as { allowScripts?: Record<string, boolean> }).allowScripts).toEqual({ bun: true });
+  });
+
   test("Node 20 (end-of-life) is not accepted", () => {
     expect(manifest.engines.node).toBe(">=22");
   });
