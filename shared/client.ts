@@ -2,7 +2,7 @@
  * The wpreport API client shared by the GitHub Action and the CLI for other CI systems.
  *
  * - Typed from the report types; errors are ApiError with the problem+json `code`.
- * - Retries 429, 503 and 409 idempotency_in_progress, honouring Retry-After (seconds or an
+ * - Retries 429, 503, a proxy's 502 and 504, and 409 idempotency_in_progress, honouring Retry-After (seconds or an
  *   HTTP date, RFC 9110 §10.2.3), and network failures with backoff — never past the caller's
  *   deadline. A POST is only retried when it
  *   carries an Idempotency-Key, so a retry can never be charged twice.
@@ -50,7 +50,13 @@ export interface ClientOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-const RETRY_STATUSES = new Set([429, 503]);
+/**
+ * Answers worth another attempt: asked to wait (429, 503), and a reverse proxy's 502 and 504 —
+ * an API process behind it died or restarted mid-call (docker-compose.yml runs nginx before two
+ * replicas), which is a dropped connection seen through the proxy. A POST is retried only with
+ * its Idempotency-Key, so none of these can make or charge a second report.
+ */
+const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 
 /**
  * Milliseconds to wait from a Retry-After header (RFC 9110 §10.2.3): delay-seconds, or an

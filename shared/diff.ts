@@ -650,6 +650,28 @@ function givenBaseline(base: Report | null): BaselineChoice {
     : { rule: "none", id: null, reason: "no baseline: nothing is compared" };
 }
 
+/**
+ * Why the head cannot pass against its baseline although nothing "regressed", or undefined.
+ * A report that could not see the site as its baseline did — no grade where the baseline had
+ * one (incomplete, or a firewall's challenge page), or no WordPress where the baseline found it
+ * (a deploy that leaves every page a 500 "Error establishing a database connection", a
+ * maintenance or log-in wall) — has mostly skipped checks, and pass/fail → skip is no
+ * regression: it passed, even with a better score, and became the baseline every later deploy
+ * was measured against, so the deploy that fixed the site then failed. Such a report fails the
+ * gate instead (docs/diff.md, "A report that could not see the site"). Relative to the baseline,
+ * so diff(a, a) still passes and a site that never was WordPress is judged as before.
+ */
+function lostSightReason(base: Report | null, head: Report): string | undefined {
+  if (!base) return undefined;
+  if (base.summary && !head.summary) {
+    const cause = head.errors[0]?.message.replace(/\.+$/, "");
+    return `this report has no grade, while the baseline ${base.id} had one${cause ? ` (${cause})` : ""}: the site could not be checked as before`;
+  }
+  if (base.wordpress?.detected && !head.wordpress?.detected)
+    return `the site no longer looks like WordPress, while the baseline ${base.id} did: its homepage may be an error, maintenance or log-in page, and the WordPress checks could not run`;
+  return undefined;
+}
+
 export function diff(
   base: Report | null,
   head: Report,
@@ -689,6 +711,8 @@ export function diff(
 
   const reasons: string[] = [];
   if (failOn !== "none") {
+    const blind = lostSightReason(base, head);
+    if (blind) reasons.push(blind);
     const threshold = severityRank(failOn);
     // A check an assertion matches is decided by it, not by fail-on.
     const gating = regressions.filter(

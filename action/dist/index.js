@@ -36724,7 +36724,7 @@ class ApiError extends Error {
     return this.problem.code ?? (this.status === 0 ? "network_error" : "http_error");
   }
 }
-var RETRY_STATUSES = new Set([429, 503]);
+var RETRY_STATUSES = new Set([429, 502, 503, 504]);
 function retryAfterMs(header, now = Date.now()) {
   const value = (Array.isArray(header) ? header[0] : header)?.trim();
   if (!value)

@@ -103,6 +103,73 @@ describe("the client against a server that asks it to wait", () => {
   });
 });
 
+describe("the client behind a reverse proxy whose upstream is restarting", () => {
+  // docker-compose.yml puts nginx before two API replicas: an API process that dies or restarts
+  // mid-call reaches the client as nginx's 502 Bad Gateway or 504 Gateway Timeout (an HTML page,
+  // no Retry-After), not as a dropped connection. With an Idempotency-Key a retry can never make
+  // or charge a second report, so these are retried with the backoff, as a dropped connection is.
+  let server: Server<undefined>;
+  let answers: number[] = [];
+  const seen: string[] = [];
+
+  beforeAll(() => {
+    server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch(request) {
+        seen.push(`${request.method} ${request.headers.get("idempotency-key") ?? "-"}`);
+        const status = answers.shift();
+        if (status)
+          return new Response(
+            `<html><body><center><h1>${status} Bad Gateway</h1></center><hr><center>nginx</center></body></html>`,
+            {
+              status,
+              headers: { "content-type": "text/html" },
+            },
+          );
+        return Response.json({ id: "rep_x", status: "completed", plan: { id: "business" } }, { status: 200 });
+      },
+    });
+  });
+  afterAll(() => server.stop(true));
+
+  const client = (waits: number[]) =>
+    new WpreportClient({
+      apiUrl: `http://127.0.0.1:${server.port}`,
+      token: "wpr_test",
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+    });
+
+  test("502 and 504 are retried with the backoff: GETs, and a POST that carries an Idempotency-Key", async () => {
+    answers = [502, 504];
+    const waits: number[] = [];
+    const api = client(waits);
+    expect((await api.usage()).plan.id).toBe("business");
+    expect(waits).toEqual([1_000, 2_000]);
+
+    answers = [502];
+    seen.length = 0;
+    const made = await api.generateReport({ url: "https://example.com/" }, { idempotencyKey: "ci-1-1-abc" });
+    api.close();
+    expect(made.report.id).toBe("rep_x");
+    expect(seen).toEqual(["POST ci-1-1-abc", "POST ci-1-1-abc"]);
+  });
+
+  test("a POST without an Idempotency-Key is not retried: a second attempt could make a second report", async () => {
+    answers = [502];
+    seen.length = 0;
+    const waits: number[] = [];
+    const api = client(waits);
+    const error = await api.generateReport({ url: "https://example.com/" }).catch((caught: unknown) => caught);
+    api.close();
+    expect((error as ApiError).status).toBe(502);
+    expect(seen).toHaveLength(1);
+    expect(waits).toEqual([]);
+  });
+});
+
 describe("a diff from a service older than API 1.4.0", () => {
   test("is completed with what the newer fields say when there is nothing to say", async () => {
     const server = Bun.serve({

@@ -75,7 +75,24 @@ describe("a production install runs the server and the admin CLI", () => {
     }
   });
 
+  test("bun's install script is allowed: without it npm start finds no bun", () => {
+    // npm 11.16+ lists dependencies' install scripts that package.json's allowScripts does not
+    // cover, and npm 12 skips them: bun's postinstall is what puts the bun binary in place (the
+    // package's own bin/bun.exe only prints "Bun's postinstall script was not run").
+    expect((manifest as { allowScripts?: Record<string, boolean> }).allowScripts).toEqual({ bun: true });
+  });
+
   test("Node 20 (end-of-life) is not accepted", () => {
     expect(manifest.engines.node).toBe(">=22");
+  });
+});
+
+describe("what a clone gets", () => {
+  // A commit once tracked `node_modules` as a symlink to one machine's folder: a fresh clone's
+  // `npm install` then wrote through it into another checkout (or failed on a dangling link).
+  // Nothing .gitignore names may be tracked: node_modules, data, .env, logs.
+  const git = Bun.spawnSync(["git", "ls-files", "--cached", "--ignored", "--exclude-standard"], { cwd: ROOT });
+  test.skipIf(!git.success)("the repository tracks no path its .gitignore ignores", () => {
+    expect(git.stdout.toString().split("\n").filter(Boolean)).toEqual([]);
   });
 });

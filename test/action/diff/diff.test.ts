@@ -88,6 +88,40 @@ describe("diff examples", () => {
     });
   });
 
+  test("a report that could not see the site as its baseline did fails: no grade where the baseline had one", () => {
+    // An incomplete report (most probes unanswered) or a firewall's challenge page: checks mostly
+    // skip, so nothing "regressed" — it used to pass and become every later deploy's baseline.
+    const head = report("rep_head", [check("security.https", "skip")], (r) => {
+      r.summary = null;
+      r.errors = [{ stage: "analysis", kind: "incomplete", message: "12 of 14 probes got no answer from the site" }];
+    });
+    const result = diff(base, head);
+    expect(result.verdict.result).toBe("fail");
+    expect(result.verdict.reasons[0]).toBe(
+      "this report has no grade, while the baseline rep_base had one (12 of 14 probes got no answer from the site): the site could not be checked as before",
+    );
+    expect(diff(base, head, { failOn: "none" }).verdict.result).toBe("pass"); // accepting it on purpose
+    expect(diff(null, head).verdict.result).toBe("pass"); // nothing to compare with
+    expect(diff(head, head).verdict.result).toBe("pass");
+  });
+
+  test("a report that could not see the site as its baseline did fails: WordPress no longer seen (an error page)", () => {
+    // A deploy that breaks the database: every page is WordPress's 500 "Error establishing a
+    // database connection" page, which has a title, an h1, a viewport: the WordPress checks
+    // skip, the score went up, and the gate passed.
+    const head = report("rep_head", [check("security.https", "skip"), check("seo.title", "pass", "medium")], (r) => {
+      r.wordpress = { ...(r.wordpress as NonNullable<Report["wordpress"]>), detected: false, confidence: 0 };
+      if (r.summary) r.summary.score = 99;
+    });
+    const result = diff(base, head);
+    expect(result.verdict.result).toBe("fail");
+    expect(result.verdict.reasons[0]).toBe(
+      "the site no longer looks like WordPress, while the baseline rep_base did: its homepage may be an error, maintenance or log-in page, and the WordPress checks could not run",
+    );
+    expect(diff(base, head, { failOn: "none" }).verdict.result).toBe("pass");
+    expect(diff(head, base).verdict.result).toBe("pass"); // the other way round is the site coming back
+  });
+
   test("score drop beyond max-score-drop fails", () => {
     const head = report("rep_head", base.checks, (r) => {
       if (r.summary) r.summary.score = 78;
