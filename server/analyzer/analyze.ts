@@ -272,8 +272,9 @@ function resultFrom(found: Detected, given: Intel): AnalysisResult {
   const notWordPress = detected.wordpress.detected
     ? []
     : [notWordPressNotice(detected.wordpress.confidence, detected.hosting)];
-  // Most probes got no answer: what was learnt stays, but no grade is given (completeness.ts).
-  const complete = completeness(facts.probes);
+  // Most probes got no answer, or the homepage is an error page: what was learnt stays, but no
+  // grade is given (completeness.ts).
+  const complete = completeness(facts.probes, facts.homepage.status);
   const incomplete = complete.incomplete ? [incompleteEntry(complete)] : [];
   return {
     ...base,

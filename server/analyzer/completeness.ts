@@ -9,6 +9,12 @@
  * "No answer" is a failed probe (an entry in errors[] under the probe's key); any HTTP answer,
  * 404 and 500 included, is an answer. Too few probes to judge (a site that is not WordPress
  * is asked little) never makes a report incomplete.
+ *
+ * A homepage that answers with an error status (401 or 403: the site wants credentials or
+ * refuses us; 404; 5xx: the site is broken) is incomplete too: its page is an error page, so
+ * the checks would grade the error page, not the site — a password-protected staging site
+ * would pass "no .env exposed" because the probe got a 401, and a deploy that took the site
+ * down would be graded and could become a gate's baseline.
  */
 import type { ReportError } from "../../shared/report.ts";
 import type { ProbeFacts } from "./facts.ts";
@@ -23,22 +29,40 @@ export const INCOMPLETE_KIND = "incomplete";
 export interface Completeness {
   asked: number;
   failed: number;
+  /** The homepage's status when it is an error (≥ 400), else null. */
+  homepageError: number | null;
   incomplete: boolean;
 }
 
-export function completeness(probes: ProbeFacts): Completeness {
+export function completeness(probes: ProbeFacts, homepageStatus: number): Completeness {
   const failed = probes.failed.size;
   const asked = Object.keys(probes.answers).length + failed;
-  const incomplete = asked >= INCOMPLETE_MIN_PROBES && failed / asked > INCOMPLETE_FAILED_SHARE;
-  return { asked, failed, incomplete };
+  const homepageError = homepageStatus >= 400 ? homepageStatus : null;
+  const incomplete =
+    homepageError !== null || (asked >= INCOMPLETE_MIN_PROBES && failed / asked > INCOMPLETE_FAILED_SHARE);
+  return { asked, failed, homepageError, incomplete };
+}
+
+/** Why the homepage's error status leaves nothing to grade, and what to do. */
+function homepageErrorText(status: number): string {
+  if (status === 401 || status === 407)
+    return `The homepage asks for credentials (HTTP ${status}): a password-protected site is analysed with its credentials (site_auth in the API, http-auth in the Action, --http-auth in the CLI).`;
+  if (status === 403)
+    return "The homepage refused the analyzer (HTTP 403): a firewall, an IP allowlist or a login wall stands before the site; allow the analyzer or send credentials (site_auth).";
+  if (status >= 500) return `The homepage answered an error (HTTP ${status}): the site is broken or down.`;
+  return `The homepage answered HTTP ${status}: there is no page to analyse at this URL.`;
 }
 
 /** The errors[] entry of an incomplete report. */
-export function incompleteEntry({ asked, failed }: Completeness): ReportError {
+export function incompleteEntry({ asked, failed, homepageError }: Completeness): ReportError {
+  const tail = "the report is incomplete, has no grade and is not charged.";
   return {
     stage: "analysis",
     kind: INCOMPLETE_KIND,
-    message: `${failed} of ${asked} probes got no answer from the site (more than ${INCOMPLETE_FAILED_SHARE * 100} % is too many): the report is incomplete, has no grade and is not charged.`,
+    message:
+      homepageError !== null
+        ? `${homepageErrorText(homepageError)} So ${tail}`
+        : `${failed} of ${asked} probes got no answer from the site (more than ${INCOMPLETE_FAILED_SHARE * 100} % is too many): ${tail}`,
   };
 }
 

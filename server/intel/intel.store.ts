@@ -61,7 +61,7 @@ export interface WporgAnswer {
   expires_at: Date;
 }
 
-/** A cached WPVulnerability answer (migration 0011): core by version, plugins and themes by slug. */
+/** A cached WPVulnerability answer (migration 0008): core by version, plugins and themes by slug. */
 export interface WpvulnerabilityRow {
   component_type: ComponentType;
   /** The slug, or core's version. */

@@ -239,7 +239,7 @@ export class ReportHistoryService {
       );
     }
     if (preferRef !== undefined) {
-      const onRef = await this.earlier(accountId, head, "newest", { gate: "pass", gitRef: preferRef });
+      const onRef = await this.earlier(accountId, head, "newest", { gate: "pass", gitRef: preferRef, graded: true });
       if (onRef)
         return chose(
           onRef,
@@ -247,25 +247,27 @@ export class ReportHistoryService {
           "",
         );
     }
-    const passing = await this.earlier(accountId, head, "newest", { gate: "pass" });
+    // A report with no grade (incomplete: the site was down, refused us, most probes failed)
+    // says nothing about the site, so it is never a baseline, whatever its gate said.
+    const passing = await this.earlier(accountId, head, "newest", { gate: "pass", graded: true });
     if (passing)
       return chose(
         passing,
         `${named(passing)} is the newest earlier report of ${where} that passed the gate${preferRef !== undefined ? ` (none on ${preferRef} has passed it)` : ""}`,
         "",
       );
-    const unjudged = await this.earlier(accountId, head, "newest", { gate: "unjudged" });
+    const unjudged = await this.earlier(accountId, head, "newest", { gate: "unjudged", graded: true });
     if (unjudged)
       return chose(
         unjudged,
         `no earlier report of ${where} passed the gate; ${named(unjudged)} is the newest earlier one no gate judged (made without a diff against a baseline)`,
         "",
       );
-    const first = await this.earlier(accountId, head, "oldest");
+    const first = await this.earlier(accountId, head, "oldest", { graded: true });
     return chose(
       first,
       `no earlier report of ${where} passed the gate (each one failed it); ${first ? named(first) : ""} is the first of them, so every regression since then still counts`,
-      `${where} has no earlier completed report: this is the first, and nothing is compared`,
+      `${where} has no earlier graded report: this is the first, and nothing is compared`,
     );
   }
 
@@ -302,7 +304,7 @@ export class ReportHistoryService {
     accountId: string,
     head: Report,
     which: "newest" | "oldest",
-    filter: { gate?: "pass" | "unjudged"; gitRef?: string } = {},
+    filter: { gate?: "pass" | "unjudged"; gitRef?: string; graded?: boolean } = {},
   ): Promise<Candidate | undefined> {
     const { sql } = this;
     const environment = head.metadata.environment;
@@ -315,6 +317,7 @@ export class ReportHistoryService {
         ${environment !== undefined ? sql`and r.environment = ${environment}` : sql`and r.environment is null`}
         ${filter.gate === "pass" ? sql`and r.gate_result = 'pass'` : filter.gate === "unjudged" ? sql`and r.gate_result is null` : sql``}
         ${filter.gitRef !== undefined ? sql`and r.git_ref = ${filter.gitRef}` : sql``}
+        ${filter.graded ? sql`and r.grade is not null` : sql``}
       order by ${which === "newest" ? sql`r.created_at desc, r.id desc` : sql`r.created_at asc, r.id asc`}
       limit 1`;
     return row;

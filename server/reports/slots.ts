@@ -5,7 +5,7 @@
  * a short lease that the worker renews while it analyses (AnalysisWorker's tick), so that a
  * SIGKILLed worker's slots free themselves within one lease.
  *
- * Keys name what is limited (migration 0007): `account:<id>` (a plan's analyses at once),
+ * Keys name what is limited (migration 0006): `account:<id>` (a plan's analyses at once),
  * `host:<canonical host>` and `addr:<address>` (politeness towards one target).
  */
 import type { Sql } from "../platform/db/database.ts";

@@ -92,7 +92,7 @@ describe("the gate through the committed bundle: re-runs and later deploys keep 
     expect(run.code).toBe(0);
     expect(run.outputs.result).toBe("pass");
     clean = run.outputs["report-id"] as string;
-    expect(run.stdout).toContain("has no earlier completed report: this is the first, and nothing is compared");
+    expect(run.stdout).toContain("has no earlier graded report: this is the first, and nothing is compared");
     expect(sarifResults(run).map((result) => result.ruleId)).not.toContain("security.env_file_exposed");
   });
 

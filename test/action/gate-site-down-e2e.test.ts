@@ -81,8 +81,10 @@ describe("the gate through the committed bundle: a deploy that takes the site do
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(`wpreport: comparing with ${clean} (last-passing)`);
     const verdict = run.commands.filter((command) => command.command === "error").at(-1)?.message ?? "";
-    expect(verdict).toContain(`the site no longer looks like WordPress, while the baseline ${clean} did`);
-    expect(run.summary).toContain("the site no longer looks like WordPress");
+    // The homepage is a 500 page: the report is incomplete (no grade, not charged), and says why.
+    expect(verdict).toContain(`this report has no grade, while the baseline ${clean} had one`);
+    expect(verdict).toContain("answered an error (HTTP 500)");
+    expect(run.summary).toContain("this report has no grade");
   });
 
   test("the repair passes, compared with the clean report (the broken one never became the baseline)", async () => {

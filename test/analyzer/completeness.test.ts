@@ -55,16 +55,43 @@ describe("incomplete reports", () => {
 
   test("answers of any status are answers; too few probes never judge", () => {
     expect(
-      completeness({
-        answers: {
-          robots: { url: "/robots.txt", asked: "/robots.txt", status: 404 },
-          feed: { url: "/feed/", asked: "/feed/", status: 500 },
+      completeness(
+        {
+          answers: {
+            robots: { url: "/robots.txt", asked: "/robots.txt", status: 404 },
+            feed: { url: "/feed/", asked: "/feed/", status: 500 },
+          },
+          failed: new Set<ProbeKey>(["rest_root"]),
         },
-        failed: new Set<ProbeKey>(["rest_root"]),
-      }),
-    ).toEqual({ asked: 3, failed: 1, incomplete: false });
+        200,
+      ),
+    ).toEqual({ asked: 3, failed: 1, homepageError: null, incomplete: false });
     const few = new Set<ProbeKey>(["robots", "feed", "rest_root"]);
     expect(INCOMPLETE_MIN_PROBES).toBeGreaterThan(few.size);
-    expect(completeness({ answers: {}, failed: few }).incomplete).toBe(false);
+    expect(completeness({ answers: {}, failed: few }, 200).incomplete).toBe(false);
+  });
+
+  /** The fixture with its homepage's answer turned into `status` (same page, as error pages often are). */
+  function withHomepageStatus(status: number): Artifacts {
+    const artifacts = structuredClone(loadArtifacts(WP_FIXTURE));
+    artifacts.homepage.status = status;
+    return artifacts;
+  }
+
+  test("a homepage that answers an error status is incomplete: no grade, and the entry says what to do", () => {
+    for (const [status, words] of [
+      [401, "asks for credentials (HTTP 401)"],
+      [403, "refused the analyzer (HTTP 403)"],
+      [404, "HTTP 404"],
+      [500, "answered an error (HTTP 500)"],
+      [503, "answered an error (HTTP 503)"],
+    ] as const) {
+      const result = buildResult(withHomepageStatus(status));
+      expect(isIncomplete(result)).toBe(true);
+      expect(result.summary).toBeNull();
+      expect(result.errors[0]?.message).toContain(words);
+    }
+    // A redirect's final answer of 200 and a 2xx other than 200 are pages to grade.
+    expect(isIncomplete(buildResult(withHomepageStatus(203)))).toBe(false);
   });
 });

@@ -29,14 +29,19 @@ describe.each(BACKENDS)("the baseline rule on %s", (backend) => {
     site.stop();
   });
 
-  const generate = async (metadata: ReportMetadata, exposed = false): Promise<Report> => {
+  const generate = async (metadata: ReportMetadata, exposed = false, down = false): Promise<Report> => {
     site.envExposed = exposed;
-    const response = await service.call<Report>("POST", "/api/generate-report", {
-      token,
-      body: { url: site.url, metadata },
-    });
-    expect(response.status).toBe(201);
-    return response.body;
+    site.down = down;
+    try {
+      const response = await service.call<Report>("POST", "/api/generate-report", {
+        token,
+        body: { url: site.url, metadata },
+      });
+      expect(response.status).toBe(201);
+      return response.body;
+    } finally {
+      site.down = false;
+    }
   };
   const judge = async (id: string, query = "") => {
     const response = await service.call<Diff>("GET", `/api/report/${id}/diff${query ? `?${query}` : ""}`, { token });
@@ -73,6 +78,27 @@ describe.each(BACKENDS)("the baseline rule on %s", (backend) => {
       id: fixed.id,
       reason: `${fixed.id} (${fixed.created_at}) is the newest earlier report of ${where("api-only")} that passed the gate`,
     });
+  });
+
+  test("a report with no grade (the site was down) is never the baseline, even when its own gate had nothing to compare", async () => {
+    const env = { environment: "went-down" };
+    // The very first report: the site is down. Nothing to compare, so its gate passes — yet it
+    // says nothing about the site, so the next report has no baseline rather than that one.
+    const downFirst = await generate(env, false, true);
+    expect(downFirst.summary).toBeNull();
+    expect(downFirst.errors[0]).toMatchObject({ kind: "incomplete" });
+    expect((await judge(downFirst.id)).verdict.result).toBe("pass");
+    const clean = await generate(env);
+    const first = await judge(clean.id);
+    expect(first.base_id).toBeNull();
+    expect(first.baseline?.reason).toContain("has no earlier graded report");
+    // Down after a good report: the gate fails, and the next report is compared with the good one.
+    const down = await generate(env, false, true);
+    expect((await judge(down.id)).verdict.result).toBe("fail");
+    const back = await generate(env);
+    const after = await judge(back.id);
+    expect(after.base_id).toBe(clean.id);
+    expect(after.verdict.result).toBe("pass");
   });
 
   test("the first judgement stands: asking again with laxer thresholds, or with latest, does not make a failed report a baseline", async () => {
@@ -116,7 +142,7 @@ describe.each(BACKENDS)("the baseline rule on %s", (backend) => {
     const judged = await judge(first.id, strict);
     expect(judged.verdict.reasons).toEqual(["1 check fails under an error assertion: security.https (security.https)"]);
     expect(judged.baseline.reason).toBe(
-      `${where("always-failing")} has no earlier completed report: this is the first, and nothing is compared`,
+      `${where("always-failing")} has no earlier graded report: this is the first, and nothing is compared`,
     );
     const second = await generate(env);
     expect((await judge(second.id, strict)).verdict.result).toBe("fail");

@@ -96,6 +96,8 @@ export function startSwitchableBlog(): SwitchableBlog {
 export interface EnvExposingBlog extends TestSite {
   /** Serve a `.env` file in the web root (a bad deploy) or 404 for it (the start). */
   envExposed: boolean;
+  /** The homepage is WordPress's 500 "Error establishing a database connection" page (a deploy that broke the site). */
+  down: boolean;
 }
 
 /** The `.env` a bad deploy leaves behind: what security.env_file_exposed looks for. */
@@ -109,7 +111,16 @@ export const EXPOSED_ENV_FILE =
 export function startEnvExposingBlog(): EnvExposingBlog {
   let origin = "";
   const site = startSite({
-    "/": () => new Response(blogHomepage(origin), { headers: { "content-type": "text/html; charset=UTF-8" } }),
+    "/": () =>
+      blog.down
+        ? new Response(
+            "<!doctype html><title>Database Error</title><h1>Error establishing a database connection</h1>",
+            {
+              status: 500,
+              headers: { "content-type": "text/html; charset=UTF-8" },
+            },
+          )
+        : new Response(blogHomepage(origin), { headers: { "content-type": "text/html; charset=UTF-8" } }),
     "/feed/": () => new Response(blogFeed, { headers: { "content-type": "application/rss+xml" } }),
     "/.env": () =>
       blog.envExposed
@@ -117,7 +128,7 @@ export function startEnvExposingBlog(): EnvExposingBlog {
         : new Response("not found", { status: 404 }),
   });
   origin = site.url.replace(/\/$/, "");
-  const blog: EnvExposingBlog = Object.assign(site, { envExposed: false });
+  const blog: EnvExposingBlog = Object.assign(site, { envExposed: false, down: false });
   return blog;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The names index's tables (migration 0015): imports written as generations per type and
+ * The names index's tables (migration 0010): imports written as generations per type and
  * swapped in atomically, and the per-report lookup. One import of a type at a time, by a
  * lease on its source row (PGlite is a single session, where advisory locks exclude nobody).
  */
