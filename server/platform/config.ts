@@ -73,6 +73,8 @@ export interface Config {
   workerConcurrency: number;
   /** Analyses of one target at once — one canonical host, and one resolved address — across every worker. */
   hostConcurrency: number;
+  /** TARGET_ADDRESS_CONCURRENCY: analyses at once of all sites on one address (shared hosting, CDNs). */
+  targetAddressConcurrency: number;
   /** Requests per second to one target, all analyses together (0: no pace); docs/target-policy.md. */
   targetMaxRps: number;
   /** Aggressive enumeration requests one target gets per hour, all accounts together. */
@@ -407,6 +409,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     role: ROLES.includes(roleRaw as ServiceRole) ? (roleRaw as ServiceRole) : "all",
     workerConcurrency: int("WORKER_CONCURRENCY", 4, 1, 64),
     hostConcurrency: int("HOST_CONCURRENCY", 2, 1, 50),
+    targetAddressConcurrency: int("TARGET_ADDRESS_CONCURRENCY", 4, 1, 200),
     targetMaxRps: int("TARGET_MAX_RPS", 60, 0, 10_000),
     targetAggressivePerHour: int("TARGET_AGGRESSIVE_PER_HOUR", 1_000, 0, 1_000_000),
     accountConcurrency: accountConcurrency(),

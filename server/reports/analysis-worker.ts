@@ -185,9 +185,10 @@ export class AnalysisWorker {
     let targetKeys: string[] = [];
     try {
       const target = await targets.keysFor(job.target);
-      const busy = await retried(() => slots.acquireAll(target.keys, targets.settings.hostConcurrency, job.reportId));
+      const busy = await retried(() => slots.acquireAll(target.keys, targets.limitOf, job.reportId));
       if (busy) {
-        // Politeness: the site or its address is being analysed HOST_CONCURRENCY times already.
+        // Politeness: the site (HOST_CONCURRENCY) or its address (TARGET_ADDRESS_CONCURRENCY) is
+        // being analysed as many times as allowed already.
         // Offer the job again shortly instead of holding a worker slot while waiting.
         await retried(() => slots.release(accountKey, job.reportId));
         await retried(() =>

@@ -96,6 +96,7 @@ export async function createReports(deps: ReportsDeps): Promise<Reports> {
     slots: new Slots(sql, SLOT_LEASE_MS),
     targets: new TargetLimits(sql, {
       hostConcurrency: config.hostConcurrency,
+      addressConcurrency: config.targetAddressConcurrency,
       targetMaxRps: config.targetMaxRps,
       aggressivePerHour: config.targetAggressivePerHour,
       dnsServers: config.dnsServers,

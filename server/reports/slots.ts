@@ -36,10 +36,14 @@ export class Slots {
    * Takes one slot of every key, or none: on the first key that is full, the slots already
    * taken are given back. No waiting while holding, so no deadlock between two claimers.
    */
-  async acquireAll(keys: readonly string[], limit: number, reportId: string): Promise<string | undefined> {
+  async acquireAll(
+    keys: readonly string[],
+    limitOf: (key: string) => number,
+    reportId: string,
+  ): Promise<string | undefined> {
     const taken: string[] = [];
     for (const key of keys) {
-      if (await this.acquire(key, limit, reportId)) {
+      if (await this.acquire(key, limitOf(key), reportId)) {
         taken.push(key);
         continue;
       }

@@ -11,7 +11,10 @@
  * a server the address key catches them.
  *
  * Three limits follow from that:
- * - analyses at once: a slot of every key (Slots, in the database), HOST_CONCURRENCY each;
+ * - analyses at once: a slot of every key (Slots, in the database): HOST_CONCURRENCY of one
+ *   host, TARGET_ADDRESS_CONCURRENCY of one address — higher, because unrelated sites share
+ *   addresses (shared hosting, and a CDN's few addresses front millions of sites), yet bounded,
+ *   because other names of one server (wildcard subdomains, the IP literal) meet there;
  * - requests per second: each analysis is paced at TARGET_MAX_RPS / HOST_CONCURRENCY (a
  *   token bucket of one second's worth in its SafeClient, full at the start). A slot is held
  *   one second past its analysis (`refillMs`), so the next analysis in it starts when a bucket
@@ -34,8 +37,10 @@ const RESOLVE_TIMEOUT_MS = 3_000;
 export const MIN_AGGRESSIVE_GRANT = 10;
 
 export interface TargetLimitSettings {
-  /** HOST_CONCURRENCY: analyses of one host, and of one address, at once. */
+  /** HOST_CONCURRENCY: analyses of one canonical host at once. */
   hostConcurrency: number;
+  /** TARGET_ADDRESS_CONCURRENCY: analyses of one address at once, all names on it together. */
+  addressConcurrency: number;
   /** TARGET_MAX_RPS: requests per second to one target, all analyses together; 0 = no pace. */
   targetMaxRps: number;
   /** TARGET_AGGRESSIVE_PER_HOUR: enumeration requests one target gets per hour. */
@@ -79,6 +84,10 @@ export class TargetLimits {
   get refillMs(): number {
     return this.analysisRps > 0 ? 1_000 : 0;
   }
+
+  /** How many analyses may hold a key at once: HOST_CONCURRENCY for a host, TARGET_ADDRESS_CONCURRENCY for an address. */
+  limitOf = (key: string): number =>
+    key.startsWith("addr:") ? this.settings.addressConcurrency : this.settings.hostConcurrency;
 
   /** The keys a target URL is counted under: its canonical host and the addresses it resolves to. */
   async keysFor(target: string): Promise<TargetKeys> {
