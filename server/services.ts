@@ -24,6 +24,7 @@ import type { IntelRefresher } from "./intel/refresh.ts";
 import { createMonitoring, type Monitoring } from "./monitoring/monitoring.ts";
 import type { Config } from "./platform/config.ts";
 import type { Database } from "./platform/db/database.ts";
+import { withinDeadline } from "./platform/deadline.ts";
 import type { Logger } from "./platform/logger.ts";
 import { createMetrics, type QueueMetrics } from "./platform/prometheus.ts";
 import { openQueueEngine, type QueueEngine } from "./platform/queue.ts";
@@ -77,6 +78,9 @@ export interface Services {
   clientReports: ClientReportService;
   close(): Promise<void>;
 }
+
+/** How long closing may wait for the job queue's workers to let go. */
+const QUEUE_STOP_DEADLINE_MS = 3_000;
 
 export async function createServices(
   config: Config,
@@ -142,8 +146,14 @@ export async function createServices(
     branding: portfolio.branding,
     clientReports: portfolio.clientReports,
     async close() {
-      await monitoring.close();
-      await queue.stop({ graceful: false, timeoutMs: 1_000 });
+      // The queue's workers may hang on a connection the database dropped (platform/deadline.ts).
+      await withinDeadline(monitoring.close(), QUEUE_STOP_DEADLINE_MS, "stopping monitoring's workers", logger);
+      await withinDeadline(
+        queue.stop({ graceful: false, timeoutMs: 1_000 }),
+        QUEUE_STOP_DEADLINE_MS,
+        "stopping the job queue",
+        logger,
+      );
       await portfolio.close();
       await limiter.close();
       await reports.close();

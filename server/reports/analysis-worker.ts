@@ -22,6 +22,7 @@ import type { QuotaService } from "../billing/quota.service.ts";
 import type { Config } from "../platform/config.ts";
 import type { Queryable, Sql } from "../platform/db/database.ts";
 import { retryTransient } from "../platform/db/transient.ts";
+import { withinDeadline } from "../platform/deadline.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
 import type { Logger } from "../platform/logger.ts";
 import type { QueueMetrics } from "../platform/prometheus.ts";
@@ -78,6 +79,8 @@ const HOST_BUSY_RETRY_SECONDS = 2;
 const ACCOUNT_BUSY_RETRY_SECONDS = 1;
 /** How long one database step may ride out a database that is away before the job fails (and is retried). */
 const DB_RETRY_MS = 30_000;
+/** How long past its deadline a stop waits for the job queue to let go (analyses store their outcome meanwhile). */
+const STOP_MARGIN_MS = 3_000;
 /** How often running analyses renew their slots and look for a cancellation. */
 export const TICK_MS = 1_000;
 
@@ -150,7 +153,14 @@ export class AnalysisWorker {
     clearInterval(this.ticker);
     const abort = setTimeout(() => this.shutdown.abort(), timeoutMs);
     try {
-      if (this.workerId) await this.deps.queue.boss.offWork(ANALYSIS_QUEUE, { id: this.workerId, wait: true });
+      if (!this.workerId) return;
+      // pg-boss waits for its fetch loop too, which can hang after the database dropped its
+      // connections (platform/deadline.ts). Running analyses are aborted at timeoutMs; past that
+      // and a margin to store their outcome, stop without it — the jobs' heartbeats lapse and
+      // another worker takes them.
+      const offWork = this.deps.queue.boss.offWork(ANALYSIS_QUEUE, { id: this.workerId, wait: true });
+      const waitMs = (this.running.size > 0 ? timeoutMs : 0) + STOP_MARGIN_MS;
+      await withinDeadline(offWork, waitMs, "stopping the analysis worker", this.deps.logger);
     } finally {
       clearTimeout(abort);
     }
