@@ -19,6 +19,7 @@
  *   npm run eval:detection -- --jobs 8           # more at once
  *   npm run eval:detection -- --only html_comment,meta_tag   # some classes
  *   npm run eval:detection -- --case files/foo-gallery --verbose   # one case, with its plugins
+ *   npm run eval:detection -- --misses           # what each case that is not right was reported with
  *   npm run eval:detection -- --save             # also write the artifacts test/analyzer/corpus.test.ts scores
  *   npm run eval:detection -- --json out.json    # the figures as JSON
  */
@@ -344,8 +345,11 @@ async function main(): Promise<void> {
     console.log(`\n${table(run, outcomes, cases)}`);
     report[run] = figures(outcomes, cases);
   }
-  if (flag("verbose")) {
+  if (flag("verbose") || flag("misses")) {
     for (const result of results) {
+      const outcome = scoreCase(result.item, result.plugins);
+      if (!flag("verbose") && outcome.right && outcome.extra.length === 0 && (outcome.found || !result.item.slug))
+        continue;
       console.log(`\n${result.item.id} [${result.run}] runs ${result.item.version ?? "-"}`);
       for (const plugin of result.plugins) {
         console.log(`  ${plugin.slug} ${plugin.version ?? "-"} (${plugin.confidence})`);
