@@ -129,6 +129,9 @@ export const GENERIC_NAMES = new Set([
   "options",
   "script",
   "scripts",
+  "snippet",
+  "snippets",
+  "widget",
   "style",
   "styles",
   "ajax",
@@ -303,15 +306,17 @@ const DATE_SHAPED = /^(?:19|20)\d\d\.(?:0?[1-9]|1[0-2])\.(?:0?[1-9]|[12]\d|3[01]
 /**
  * A version as a plugin states it, strictly: two to four numeric parts and an optional
  * pre-release ("3.18.3", "4.7.3.1", "2.0-beta2"), after an optional "v"/"ver"/"version"
- * and before closing punctuation. Never a bare number (a build, "4" of "GA4"), a date, a
+ * (and an opening bracket or quote) and before closing punctuation or a "/qualifier". Never a bare number (a build, "4" of "GA4"), a date, a
  * timestamp, a hash or all zeros.
  */
 export function strictVersion(token: string | undefined): string | undefined {
   if (!token || token.length > 40) return undefined;
   const version = token
     .trim()
-    .replace(/^\(?(?:v(?:er(?:sion)?)?\.?\s*:?\s*)?/i, "")
-    .replace(/[)\],;:.!]+$/, "");
+    .replace(/^[(["']*(?:v(?:er(?:sion)?)?\.?\s*:?\s*)?/i, "")
+    // "17.17.0/L*": a build qualifier after the release.
+    .replace(/^(\d[\d.]*)\/.*$/, "$1")
+    .replace(/[)\]"',;:.!]+$/, "");
   if (!STRICT_VERSION.test(version) || DATE_SHAPED.test(version) || /^0+(?:\.0+)+$/.test(version)) return undefined;
   return version;
 }
