@@ -21,12 +21,12 @@
  *   npm run eval:detection -- --case files/foo-gallery --verbose   # one case, with its plugins
  *   npm run eval:detection -- --misses           # what each case that is not right was reported with
  *   npm run eval:detection -- --save             # also write the artifacts test/analyzer/corpus.test.ts scores
+ *                                                 # (test/analyzer/corpus/artifacts.json.br)
  *   npm run eval:detection -- --json out.json    # the figures as JSON
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { gzipSync } from "node:zlib";
 import { analyze } from "../server/analyzer/analyze.ts";
 import type { Artifacts } from "../server/analyzer/artifacts.ts";
 import type { NameLookup } from "../server/analyzer/detect/finders/directory.ts";
@@ -40,122 +40,25 @@ import type { PluginInfo } from "../shared/report.ts";
 import { createPgliteDatabase } from "../test/helpers/databases.ts";
 import {
   type CaseOutcome,
-  CORPUS_DIR,
+  CORPUS_ARTIFACTS,
   type Corpus,
   type CorpusCase,
   directoryLines,
   figures,
   loadCorpus,
+  packCorpusArtifacts,
   percent,
+  RUNS,
+  type RunName,
   scoreCase,
+  serveCase,
 } from "../test/helpers/detection-corpus.ts";
 
-/** WordPress's version on every corpus site. */
-const WP_VERSION = "6.5.3";
-
-export type RunName = "passive-index" | "passive-none" | "aggressive-index" | "aggressive-none";
-export const RUNS: readonly RunName[] = ["passive-index", "passive-none", "aggressive-index", "aggressive-none"];
 const aggressive = (run: RunName) => run.startsWith("aggressive");
 const withIndex = (run: RunName) => run.endsWith("index");
 /** Which runs a case gets: aggressive only for the cases whose version is in the plugin's files alone. */
 export const runsOf = (item: CorpusCase): RunName[] =>
   item.class === "files" ? [...RUNS] : ["passive-index", "passive-none"];
-
-// ---------------------------------------------------------------------------------------------
-// The site of one case
-
-const TYPES: Record<string, string> = {
-  css: "text/css",
-  js: "application/javascript",
-  json: "application/json",
-  txt: "text/plain; charset=UTF-8",
-  md: "text/markdown; charset=UTF-8",
-  pot: "text/x-gettext-translation; charset=UTF-8",
-  po: "text/x-gettext-translation; charset=UTF-8",
-  xml: "application/xml",
-  php: "text/html; charset=UTF-8",
-};
-
-function fill(text: string, origin: string, item: CorpusCase): string {
-  return text
-    .replaceAll("{{plugin}}", `${origin}/wp-content/plugins/${item.slug ?? "none"}`)
-    .replaceAll("{{origin}}", origin)
-    .replaceAll("{{wp}}", WP_VERSION);
-}
-
-export function homepageOf(corpus: Corpus, item: CorpusCase, origin: string): string {
-  const base = corpus.bases[item.base];
-  if (!base) throw new Error(`no base ${item.base}`);
-  const bodyClass = [base.body_class, item.bodyClass].filter(Boolean).join(" ");
-  return fill(
-    `<!DOCTYPE html>\n<html lang="en-US">\n<head>\n${base.head}${item.head}</head>\n<body class="${bodyClass}">\n${base.body_start}${item.body}${base.body_end}${item.footer}</body>\n</html>\n`,
-    origin,
-    item,
-  );
-}
-
-const notFound = () =>
-  new Response(
-    '<!DOCTYPE html><html><head><title>Page not found</title></head><body class="error404"><h1>Oops! That page can&rsquo;t be found.</h1></body></html>',
-    { status: 404, headers: { "content-type": "text/html; charset=UTF-8" } },
-  );
-
-/** Serves one case on 127.0.0.1 (any free port). */
-export function serveCase(corpus: Corpus, item: CorpusCase): { url: string; stop(): void } {
-  const base = corpus.bases[item.base];
-  if (!base) throw new Error(`no base ${item.base}`);
-  let origin = "";
-  let homepage = "";
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    fetch(request) {
-      const url = new URL(request.url);
-      const pathname = decodeURIComponent(url.pathname);
-      const respond = (body: string, type: string, status = 200, headers: Record<string, string> = {}) =>
-        new Response(request.method === "HEAD" ? null : body, {
-          status,
-          headers: { "content-type": type, ...headers },
-        });
-      if (pathname === "/" && !url.searchParams.has("rest_route")) {
-        return respond(homepage, "text/html; charset=UTF-8", 200, {
-          link: `<${origin}/wp-json/>; rel="https://api.w.org/"`,
-          ...Object.fromEntries(Object.entries(item.headers).map(([name, value]) => [name, fill(value, origin, item)])),
-        });
-      }
-      if (pathname === "/wp-json/" || url.searchParams.get("rest_route") === "/") {
-        return Response.json({
-          name: "Corpus site",
-          url: origin,
-          home: origin,
-          namespaces: ["oembed/1.0", "wp/v2", "wp-site-health/v1", "wp-block-editor/v1", ...item.namespaces],
-          routes: {},
-        });
-      }
-      if (pathname === `/wp-content/themes/${base.theme}/style.css`) {
-        return respond(
-          `/*\nTheme Name: ${base.theme_name}\nAuthor: ${base.theme_name} Team\nVersion: ${base.theme_version}\nText Domain: ${base.theme}\n*/\nbody{margin:0}\n`,
-          "text/css",
-        );
-      }
-      const own = item.slug ? `/wp-content/plugins/${item.slug}/` : null;
-      if (own && pathname.startsWith(own)) {
-        const file = item.files[pathname.slice(own.length)];
-        const extension = path.extname(pathname).slice(1).toLowerCase();
-        if (file !== undefined) return respond(fill(file, origin, item), TYPES[extension] ?? "text/plain");
-      }
-      // Scripts and stylesheets the page loads exist (empty): only the plugin's files above say anything.
-      const extension = path.extname(pathname).slice(1).toLowerCase();
-      if ((extension === "css" || extension === "js") && homepage.includes(pathname)) {
-        return respond(extension === "css" ? "body{}\n" : ";\n", TYPES[extension] as string);
-      }
-      return notFound();
-    },
-  });
-  origin = `http://127.0.0.1:${server.port}`;
-  homepage = homepageOf(corpus, item, origin);
-  return { url: `${origin}/`, stop: () => server.stop(true) };
-}
 
 // ---------------------------------------------------------------------------------------------
 // The names index: the admin CLI's import, into an embedded database
@@ -348,8 +251,8 @@ async function main(): Promise<void> {
   if (flag("verbose") || flag("misses")) {
     for (const result of results) {
       const outcome = scoreCase(result.item, result.plugins);
-      if (!flag("verbose") && outcome.right && outcome.extra.length === 0 && (outcome.found || !result.item.slug))
-        continue;
+      const fine = result.item.slug ? outcome.right : true;
+      if (!flag("verbose") && fine && outcome.extra.length === 0) continue;
       console.log(`\n${result.item.id} [${result.run}] runs ${result.item.version ?? "-"}`);
       for (const plugin of result.plugins) {
         console.log(`  ${plugin.slug} ${plugin.version ?? "-"} (${plugin.confidence})`);
@@ -362,16 +265,11 @@ async function main(): Promise<void> {
   if (json) writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);
   if (flag("save")) {
     if (only || oneCase) throw new Error("--save needs the whole corpus (no --only, no --case)");
-    for (const run of RUNS) {
-      const saved = Object.fromEntries(
-        (byRun.get(run) ?? [])
-          .sort((a, b) => a.item.id.localeCompare(b.item.id))
-          .map((result) => [result.item.id, result.artifacts]),
-      );
-      const file = path.join(CORPUS_DIR, "artifacts", `${run}.json.gz`);
-      writeFileSync(file, gzipSync(`${JSON.stringify(saved)}\n`, { level: 9 }));
-      console.log(`saved ${path.relative(process.cwd(), file)}`);
-    }
+    const byCase = new Map<string, Partial<Record<RunName, Artifacts>>>();
+    for (const result of results)
+      byCase.set(result.item.id, { ...byCase.get(result.item.id), [result.run]: result.artifacts });
+    writeFileSync(CORPUS_ARTIFACTS, packCorpusArtifacts(byCase));
+    console.log(`saved ${path.relative(process.cwd(), CORPUS_ARTIFACTS)}`);
   }
 }
 

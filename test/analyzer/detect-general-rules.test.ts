@@ -363,3 +363,19 @@ describe("a plugin only the REST API names, passively", () => {
     }
   });
 });
+
+test("the first words of another plugin's name without a version leave the shorter name free: 'Cache served by breeze CACHE'", async () => {
+  const names = memoryNameLookup({
+    plugins: [
+      listed("breeze", "Breeze &#8211; WordPress Cache Plugin"),
+      listed("breeze-cache-purger", "Breeze Cache Purger"),
+    ],
+    themes: [],
+  });
+  const artifacts = page(
+    "",
+    "<!-- Cache served by breeze CACHE (Desktop) - Last modified: Tue, 14 May 2024 10:22:11 GMT -->",
+  );
+  artifacts.directory = await names(nameQuery(artifacts));
+  expect(pluginsOf(artifacts).map((plugin) => plugin.slug)).toEqual(["breeze"]);
+});

@@ -11,11 +11,19 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { brotliCompressSync, brotliDecompressSync, constants } from "node:zlib";
+import type { Artifacts, HttpArtifact } from "../../server/analyzer/artifacts.ts";
 import { SLUG_SHAPE } from "../../server/analyzer/detect/finders/name-keys.ts";
 import { versionKey } from "../../server/analyzer/detect/version-sanity.ts";
 import type { PluginInfo } from "../../shared/report.ts";
 
 export const CORPUS_DIR = path.join(import.meta.dir, "..", "analyzer", "corpus");
+/** What the harness saved of every analysis (`npm run eval:detection -- --save`). */
+export const CORPUS_ARTIFACTS = path.join(CORPUS_DIR, "artifacts.json.br");
+
+/** The analyses each case gets: passive, and aggressive for the cases whose version is only in the plugin's files; with and without the names index. */
+export type RunName = "passive-index" | "passive-none" | "aggressive-index" | "aggressive-none";
+export const RUNS: readonly RunName[] = ["passive-index", "passive-none", "aggressive-index", "aggressive-none"];
 
 /** The evidence classes, as the corpus files name them. */
 export const CORPUS_CLASSES = [
@@ -241,3 +249,166 @@ export function figures(outcomes: readonly CaseOutcome[], cases: readonly Corpus
 }
 
 export const percent = (part: number, whole: number) => (whole === 0 ? 100 : Math.round((1000 * part) / whole) / 10);
+
+/**
+ * The saved artifacts, packed: the runs of one case share their homepage and most probe
+ * answers, so each case keeps them once and each run only what differs (a probe it did not
+ * ask is null). Brotli-compressed JSON.
+ */
+interface PackedCase {
+  homepage: Artifacts["homepage"];
+  probes: Record<string, HttpArtifact>;
+  runs: Partial<
+    Record<RunName, Omit<Artifacts, "homepage" | "probes"> & { probes: Record<string, HttpArtifact | null> }>
+  >;
+}
+
+export function packCorpusArtifacts(byCase: ReadonlyMap<string, Partial<Record<RunName, Artifacts>>>): Buffer {
+  const packed: Record<string, PackedCase> = {};
+  for (const id of [...byCase.keys()].sort()) {
+    const runs = byCase.get(id) ?? {};
+    const first = Object.values(runs)[0];
+    if (!first) continue;
+    const common = first.probes as Record<string, HttpArtifact>;
+    const entry: PackedCase = { homepage: first.homepage, probes: common, runs: {} };
+    for (const run of RUNS) {
+      const artifacts = runs[run];
+      if (!artifacts) continue;
+      const { homepage: _homepage, probes, ...rest } = artifacts;
+      const own = probes as Record<string, HttpArtifact>;
+      const delta: Record<string, HttpArtifact | null> = {};
+      for (const key of new Set([...Object.keys(common), ...Object.keys(own)])) {
+        const mine = own[key];
+        if (mine === undefined) delta[key] = null;
+        else if (JSON.stringify(mine) !== JSON.stringify(common[key])) delta[key] = mine;
+      }
+      entry.runs[run] = { ...rest, probes: delta };
+    }
+    packed[id] = entry;
+  }
+  return brotliCompressSync(JSON.stringify(packed), {
+    params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_LGWIN]: 24 },
+  });
+}
+
+/** The saved artifacts of every case and run. */
+export function loadCorpusArtifacts(file = CORPUS_ARTIFACTS): Map<string, Partial<Record<RunName, Artifacts>>> {
+  const packed = JSON.parse(brotliDecompressSync(readFileSync(file)).toString("utf8")) as Record<string, PackedCase>;
+  const byCase = new Map<string, Partial<Record<RunName, Artifacts>>>();
+  for (const [id, entry] of Object.entries(packed)) {
+    const runs: Partial<Record<RunName, Artifacts>> = {};
+    for (const [run, rest] of Object.entries(entry.runs) as [RunName, PackedCase["runs"][RunName]][]) {
+      if (!rest) continue;
+      const probes: Record<string, HttpArtifact> = { ...entry.probes };
+      for (const [key, value] of Object.entries(rest.probes)) {
+        if (value === null) delete probes[key];
+        else probes[key] = value;
+      }
+      runs[run] = { ...rest, homepage: structuredClone(entry.homepage), probes } as Artifacts;
+    }
+    byCase.set(id, runs);
+  }
+  return byCase;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Serving a case: its homepage (a base page with the case's evidence in it), its headers, its
+// REST index, the theme's style.css, the plugin's files, a 404 for anything else.
+
+/** WordPress's version on every corpus site. */
+export const WP_VERSION = "6.5.3";
+
+const TYPES: Record<string, string> = {
+  css: "text/css",
+  js: "application/javascript",
+  json: "application/json",
+  txt: "text/plain; charset=UTF-8",
+  md: "text/markdown; charset=UTF-8",
+  pot: "text/x-gettext-translation; charset=UTF-8",
+  po: "text/x-gettext-translation; charset=UTF-8",
+  xml: "application/xml",
+  php: "text/html; charset=UTF-8",
+};
+
+function fill(text: string, origin: string, item: CorpusCase): string {
+  return text
+    .replaceAll("{{plugin}}", `${origin}/wp-content/plugins/${item.slug ?? "none"}`)
+    .replaceAll("{{origin}}", origin)
+    .replaceAll("{{wp}}", WP_VERSION);
+}
+
+export function homepageOf(corpus: Corpus, item: CorpusCase, origin: string): string {
+  const base = corpus.bases[item.base];
+  if (!base) throw new Error(`no base ${item.base}`);
+  const bodyClass = [base.body_class, item.bodyClass].filter(Boolean).join(" ");
+  return fill(
+    `<!DOCTYPE html>\n<html lang="en-US">\n<head>\n${base.head}${item.head}</head>\n<body class="${bodyClass}">\n${base.body_start}${item.body}${base.body_end}${item.footer}</body>\n</html>\n`,
+    origin,
+    item,
+  );
+}
+
+const notFound = () =>
+  new Response('<html><body class="error404">Page not found</body></html>', {
+    status: 404,
+    headers: { "content-type": "text/html; charset=UTF-8" },
+  });
+
+/** Serves one case on 127.0.0.1 (any free port). */
+export function serveCase(corpus: Corpus, item: CorpusCase): { url: string; stop(): void } {
+  const base = corpus.bases[item.base];
+  if (!base) throw new Error(`no base ${item.base}`);
+  let origin = "";
+  let homepage = "";
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch(request) {
+      const url = new URL(request.url);
+      const pathname = decodeURIComponent(url.pathname);
+      const respond = (body: string, type: string, status = 200, headers: Record<string, string> = {}) =>
+        new Response(request.method === "HEAD" ? null : body, {
+          status,
+          headers: { "content-type": type, ...headers },
+        });
+      // The homepage; its author archives and other query views are off (404), as on many sites.
+      if (pathname === "/" && url.search !== "" && !url.searchParams.has("rest_route")) return notFound();
+      if (pathname === "/" && !url.searchParams.has("rest_route")) {
+        return respond(homepage, "text/html; charset=UTF-8", 200, {
+          link: `<${origin}/wp-json/>; rel="https://api.w.org/"`,
+          ...Object.fromEntries(Object.entries(item.headers).map(([name, value]) => [name, fill(value, origin, item)])),
+        });
+      }
+      if (pathname === "/wp-json/" || url.searchParams.get("rest_route") === "/") {
+        return Response.json({
+          name: "Corpus site",
+          url: origin,
+          home: origin,
+          namespaces: ["oembed/1.0", "wp/v2", "wp-site-health/v1", "wp-block-editor/v1", ...item.namespaces],
+          routes: {},
+        });
+      }
+      if (pathname === `/wp-content/themes/${base.theme}/style.css`) {
+        return respond(
+          `/*\nTheme Name: ${base.theme_name}\nAuthor: ${base.theme_name} Team\nVersion: ${base.theme_version}\nText Domain: ${base.theme}\n*/\nbody{margin:0}\n`,
+          "text/css",
+        );
+      }
+      const own = item.slug ? `/wp-content/plugins/${item.slug}/` : null;
+      if (own && pathname.startsWith(own)) {
+        const file = item.files[pathname.slice(own.length)];
+        const extension = path.extname(pathname).slice(1).toLowerCase();
+        if (file !== undefined) return respond(fill(file, origin, item), TYPES[extension] ?? "text/plain");
+      }
+      // Scripts and stylesheets the page loads exist (empty): only the plugin's files above say anything.
+      const extension = path.extname(pathname).slice(1).toLowerCase();
+      if ((extension === "css" || extension === "js") && homepage.includes(pathname)) {
+        return respond(extension === "css" ? "body{}\n" : ";\n", TYPES[extension] as string);
+      }
+      return notFound();
+    },
+  });
+  origin = `http://127.0.0.1:${server.port}`;
+  homepage = homepageOf(corpus, item, origin);
+  return { url: `${origin}/`, stop: () => server.stop(true) };
+}

@@ -184,8 +184,8 @@ function resolveName(words: readonly string[], needs: Subject & { kind: "name" }
     if (needs.needs === "version-or-plugin" && !version && !pluginWord) return null;
     const indexed = found.via === "signature" || found.via === "readme";
     if (!indexed && !version && !distinctive(key, found.slug)) return null;
-    // The first words of a longer name: only with the version right after them.
-    if (found.via === "directory_prefix" && !version) return null;
+    // The first words of a longer name: only with the version right after them (a shorter name may still be one).
+    if (found.via === "directory_prefix" && !version) continue;
     if (context.themeKeys.has(identifierKey(found.slug))) return null;
     return { kind: "plugin", slug: found.slug, via: found.via, version, backing: found.backing };
   }
