@@ -32,13 +32,13 @@ const runsOf = (cls: CorpusClass): RunName[] => (cls === "files" ? [...RUNS] : [
 const FLOORS: Record<RunName, Partial<Record<CorpusClass | "all", [found: number, right: number]>>> = {
   "passive-index": {
     html_comment: [92, 94],
-    meta_tag: [83, 86],
+    meta_tag: [86, 88],
     inline_script: [58, 56],
     meta_generator: [100, 100],
     header: [100, 100],
     asset_ver: [100, 97],
     files: [97, 72],
-    all: [90, 83],
+    all: [90, 84],
   },
   "passive-none": { html_comment: [22, 14], asset_ver: [100, 97], files: [76, 60], all: [47, 41] },
   "aggressive-index": { files: [97, 94], all: [97, 94] },

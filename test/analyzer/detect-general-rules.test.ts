@@ -9,7 +9,7 @@ import type { Artifacts } from "../../server/analyzer/artifacts.ts";
 import { parseChangelog } from "../../server/analyzer/detect/changelog.ts";
 import { compareReleases, pickVersion } from "../../server/analyzer/detect/evidence.ts";
 import { pluginFileVersions } from "../../server/analyzer/detect/finders/files.ts";
-import { strictVersion } from "../../server/analyzer/detect/finders/name-keys.ts";
+import { nameKeysOf, strictVersion } from "../../server/analyzer/detect/finders/name-keys.ts";
 import { nameQuery } from "../../server/analyzer/detect/finders/observations.ts";
 import { detectPlugins } from "../../server/analyzer/detect/plugins.ts";
 import { detectSitePaths } from "../../server/analyzer/detect/site-paths.ts";
@@ -378,4 +378,24 @@ test("the first words of another plugin's name without a version leave the short
   );
   artifacts.directory = await names(nameQuery(artifacts));
   expect(pluginsOf(artifacts).map((plugin) => plugin.slug)).toEqual(["breeze"]);
+});
+
+test("the brand after a directory name's dash is a name of it, when spelt like one: 'Comments – wpDiscuz'", async () => {
+  expect(nameKeysOf("Comments \u2013 wpDiscuz")).toContainEqual({ key: "wpdiscuz", kind: "short" });
+  expect(nameKeysOf("Paid Membership, User Profile & Restrict Content \u2013 ProfilePress")).toContainEqual({
+    key: "profilepress",
+    kind: "short",
+  });
+  // A tagline is not a brand.
+  expect(nameKeysOf("Easy FancyBox \u2013 WordPress Lightbox Plugin").map((key) => key.key)).not.toContain(
+    "wordpress lightbox plugin",
+  );
+  expect(nameKeysOf("Akismet Anti-spam: Spam Protection").map((key) => key.key)).not.toContain("spam protection");
+  const names = memoryNameLookup({
+    plugins: [listed("wp-user-avatar", "Paid Membership, User Profile &amp; Restrict Content &#8211; ProfilePress")],
+    themes: [],
+  });
+  const artifacts = page('<meta name="profilepress-version" content="4.15.8">');
+  artifacts.directory = await names(nameQuery(artifacts));
+  expect(pluginsOf(artifacts).map((plugin) => [plugin.slug, plugin.version])).toEqual([["wp-user-avatar", "4.15.8"]]);
 });
