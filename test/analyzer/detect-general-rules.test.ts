@@ -399,3 +399,17 @@ test("the brand after a directory name's dash is a name of it, when spelt like o
   artifacts.directory = await names(nameQuery(artifacts));
   expect(pluginsOf(artifacts).map((plugin) => [plugin.slug, plugin.version])).toEqual([["wp-user-avatar", "4.15.8"]]);
 });
+
+test("the author between a name and its v-marked version: 'Foo Gallery by FooPlugins v2.1.0'", async () => {
+  const names = memoryNameLookup({
+    plugins: [listed("foogallery", "FooGallery"), listed("foo-gallery", "Foo Gallery")],
+    themes: [],
+  });
+  const artifacts = page("", "<!-- Foo Gallery by FooPlugins v2.1.0 --><!-- Foo Gallery by the 2024 team -->");
+  artifacts.directory = await names(nameQuery(artifacts));
+  expect(pluginsOf(artifacts).map((plugin) => [plugin.slug, plugin.version])).toEqual([["foo-gallery", "2.1.0"]]);
+  // A bare number after the author is not the plugin's version.
+  const bare = page("", "<!-- Foo Gallery by Team 2024.1 -->");
+  bare.directory = await names(nameQuery(bare));
+  expect(pluginsOf(bare)).toEqual([]);
+});

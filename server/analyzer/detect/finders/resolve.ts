@@ -178,7 +178,14 @@ function resolveName(words: readonly string[], needs: Subject & { kind: "name" }
     if (!found) continue;
     let next = count;
     while (next < words.length && next < count + 2 && isFiller(words[next])) next++;
-    const version = strictVersion(words[next]);
+    // "Foo Gallery by FooPlugins v2.1.0": its author between the name and its version.
+    const byAuthor =
+      (words[next] ?? "").toLowerCase() === "by"
+        ? [next + 2, next + 3].find(
+            (at) => /^v(?:er(?:sion)?)?\.?\d/i.test(words[at] ?? "") && strictVersion(words[at]),
+          )
+        : undefined;
+    const version = strictVersion(words[byAuthor ?? next]);
     const pluginWord = /^plugin\b/i.test(words[count] ?? "");
     if (needs.needs === "version" && !version) return null;
     if (needs.needs === "version-or-plugin" && !version && !pluginWord) return null;
