@@ -86,6 +86,21 @@ const FILLERS = new Set([
   "\u2014",
   ":",
 ]);
+/** After "by": one or two words of an author, then (fillers and) a version marked as one; its index. */
+function authoredVersion(words: readonly string[], from: number): number | undefined {
+  for (const authorWords of [1, 2]) {
+    let at = from + authorWords;
+    let marked = false;
+    while (at < words.length && at < from + authorWords + 2 && isFiller(words[at])) {
+      if (/^(?:v|ver\.?|version:?)$/i.test((words[at] ?? "").replace(/^[([]+/, ""))) marked = true;
+      at++;
+    }
+    const token = words[at] ?? "";
+    if ((marked || /^[([]?v(?:er(?:sion)?)?\.?\d/i.test(token)) && strictVersion(token)) return at;
+  }
+  return undefined;
+}
+
 /** A filler as written: "[ver." and "(version" are "ver." and "version"; a URL between a name and its version is one too. */
 function isFiller(word: string | undefined): boolean {
   const bare = (word ?? "").replace(/^[([]+/, "").toLowerCase();
@@ -178,13 +193,9 @@ function resolveName(words: readonly string[], needs: Subject & { kind: "name" }
     if (!found) continue;
     let next = count;
     while (next < words.length && next < count + 2 && isFiller(words[next])) next++;
-    // "Foo Gallery by FooPlugins v2.1.0": its author between the name and its version.
-    const byAuthor =
-      (words[next] ?? "").toLowerCase() === "by"
-        ? [next + 2, next + 3].find(
-            (at) => /^v(?:er(?:sion)?)?\.?\d/i.test(words[at] ?? "") && strictVersion(words[at]),
-          )
-        : undefined;
+    // "Foo Gallery by FooPlugins v2.1.0", "… by ExpressTech - version 4.3.2": its author between
+    // the name and its version, which must then be marked as one (v, ver, version).
+    const byAuthor = (words[next] ?? "").toLowerCase() === "by" ? authoredVersion(words, next + 1) : undefined;
     const version = strictVersion(words[byAuthor ?? next]);
     const pluginWord = /^plugin\b/i.test(words[count] ?? "");
     if (needs.needs === "version" && !version) return null;
