@@ -31,7 +31,7 @@ const runsOf = (cls: CorpusClass): RunName[] => (cls === "files" ? [...RUNS] : [
 /** The figures as they stand (found %, versions right %), per run and class: floors, not goals. */
 const FLOORS: Record<RunName, Partial<Record<CorpusClass | "all", [found: number, right: number]>>> = {
   "passive-index": {
-    html_comment: [92, 94],
+    html_comment: [93, 94],
     meta_tag: [86, 88],
     inline_script: [58, 56],
     meta_generator: [100, 100],
@@ -40,7 +40,7 @@ const FLOORS: Record<RunName, Partial<Record<CorpusClass | "all", [found: number
     files: [97, 72],
     all: [90, 84],
   },
-  "passive-none": { html_comment: [22, 14], asset_ver: [100, 97], files: [76, 60], all: [47, 41] },
+  "passive-none": { html_comment: [21, 13], asset_ver: [100, 97], files: [76, 60], all: [47, 41] },
   "aggressive-index": { files: [97, 94], all: [97, 94] },
   "aggressive-none": { files: [76, 73], all: [76, 73] },
 };

@@ -400,7 +400,7 @@ test("the brand after a directory name's dash is a name of it, when spelt like o
   expect(pluginsOf(artifacts).map((plugin) => [plugin.slug, plugin.version])).toEqual([["wp-user-avatar", "4.15.8"]]);
 });
 
-test("the author between a name and its v-marked version: 'Foo Gallery by FooPlugins v2.1.0'", async () => {
+test("the author between a name and its marked version: 'Foo Gallery by FooPlugins v2.1.0', '… by ExpressTech - version 2.1.1'", async () => {
   const names = memoryNameLookup({
     plugins: [listed("foogallery", "FooGallery"), listed("foo-gallery", "Foo Gallery")],
     themes: [],
@@ -408,6 +408,9 @@ test("the author between a name and its v-marked version: 'Foo Gallery by FooPlu
   const artifacts = page("", "<!-- Foo Gallery by FooPlugins v2.1.0 --><!-- Foo Gallery by the 2024 team -->");
   artifacts.directory = await names(nameQuery(artifacts));
   expect(pluginsOf(artifacts).map((plugin) => [plugin.slug, plugin.version])).toEqual([["foo-gallery", "2.1.0"]]);
+  const marked = page("", "<!-- Foo Gallery by ExpressTech - version 2.1.1 -->");
+  marked.directory = await names(nameQuery(marked));
+  expect(pluginsOf(marked).map((plugin) => [plugin.slug, plugin.version])).toEqual([["foo-gallery", "2.1.1"]]);
   // A bare number after the author is not the plugin's version.
   const bare = page("", "<!-- Foo Gallery by Team 2024.1 -->");
   bare.directory = await names(nameQuery(bare));
