@@ -85,6 +85,11 @@ export interface AnalyzeOptions {
   names?: NameLookup;
   /** Credentials of a protected site, sent to the origin of `url` only (fetch/safe-client.ts). */
   siteAuth?: SiteAuth;
+  /**
+   * Handed the artifacts once gathered (and enumerated), before detection: what the detection
+   * evaluation (scripts/eval-detection.ts) saves, so its figures can be recomputed without a network.
+   */
+  onArtifacts?: (artifacts: Artifacts) => void;
 }
 
 export async function analyze(url: string, options: AnalyzeOptions, signal: AbortSignal): Promise<AnalysisResult> {
@@ -104,6 +109,7 @@ export async function analyze(url: string, options: AnalyzeOptions, signal: Abor
   // What the probes added (REST namespaces, redirects' credit headers), if anything new.
   if (options.names) await askNames(artifacts, options.names, signal);
   if (options.enumerate) await enumerateComponents(client, artifacts, options.enumerate, signal);
+  options.onArtifacts?.(artifacts);
   const detected = detect(artifacts);
   const source = options.intel ?? emptyIntel();
   let intel = emptyIntel();

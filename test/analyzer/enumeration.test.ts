@@ -197,14 +197,21 @@ describe("aggressive enumeration against loopback sites", () => {
     // after each), three calibrations, and the readme of each plugin found by its directory
     // (a theme's style.css came with its presence answer). Then the version files of the one
     // whose readme did not settle its version (old-gallery has none): its .pot, changelog.txt,
-    // CHANGELOG.md, package.json, composer.json and lang/ .pot — contact-form-7's readme
-    // states 5.9.3 twice (Stable tag and changelog), which settles it.
+    // CHANGELOG.md, package.json, composer.json, lang/ .pot and the other names and places some
+    // plugins use — contact-form-7's readme states 5.9.3 twice (Stable tag and changelog), which
+    // settles it.
     const versionFiles = [
       "languages/old-gallery.pot",
       "changelog.txt",
       "CHANGELOG.md",
       "package.json",
       "composer.json",
+      "changelog.md",
+      "CHANGELOG.txt",
+      "CHANGES.md",
+      "changes.txt",
+      "i18n/old-gallery.pot",
+      "languages/old-gallery-en_US.po",
     ];
     for (const file of versionFiles) expect(blog.hits).toContain(`GET /wp-content/plugins/old-gallery/${file}`);
     expect(blog.hits.filter((hit) => /contact-form-7\/(?!readme\.txt|$)/.test(hit))).toEqual([]);

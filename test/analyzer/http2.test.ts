@@ -70,7 +70,8 @@ describe.skipIf(!hasOpenssl)("HTTP/2 over TLS (ALPN)", () => {
         /^\/wp-content\/plugins\/[^/]+\/$/.test(entry.path) ||
         (/^\/wp-content\/themes\/[^/]+\/style\.css$/.test(entry.path) && !/\/(child|parent)\//.test(entry.path)),
     );
-    expect(enumerated.length).toBeGreaterThanOrEqual(50);
+    // (The version files of the plugins the page shows go first, within a third of the budget.)
+    expect(enumerated.length).toBeGreaterThanOrEqual(35);
     expect(new Set(enumerated.map((entry) => entry.method))).toEqual(new Set(["HEAD"]));
     expect(site.connections()).toBe(1);
     expect(report.enumeration).toMatchObject({ requests: 60, stopped_by: "request_budget" });

@@ -27,8 +27,9 @@ export function assetBasesOf(
 ): string[] {
   const candidates = new Map<string, { folders: Set<string>; themes: Set<string> }>();
   const coreOrigins = new Set<string>();
-  for (const { url } of resources) {
-    if (url.origin === origin) continue;
+  for (const { url, from } of resources) {
+    // A link to another site's file is not a file this page loads.
+    if (url.origin === origin || from === "link") continue;
     if (corePath && url.pathname.startsWith(`${corePath}wp-includes/`)) coreOrigins.add(url.origin);
     const match = COMPONENT_FILE.exec(url.pathname);
     if (!match?.[1] || CORE_FILE.test(match[1])) continue;

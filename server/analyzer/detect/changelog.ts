@@ -53,7 +53,8 @@ const UNRELEASED =
 const MONTH = "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?";
 /** A date at the start of a heading ("2024-01-10 - version 1.2.3"). */
 const LEADING_DATE = new RegExp(
-  `^(?:\\d{4}[-./]\\d{1,2}[-./]\\d{1,2}|\\d{1,2}[-./]\\d{1,2}[-./]\\d{2,4}|${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?,?\\s+\\d{4}|\\d{1,2}(?:st|nd|rd|th)?\\s+${MONTH},?\\s+\\d{4})`,
+  // Day first with dots only with a four-digit year: "3.2.10" is a release, not 3 Feb 2010.
+  `^(?:\\d{4}[-./]\\d{1,2}[-./]\\d{1,2}|\\d{1,2}[-/]\\d{1,2}[-/]\\d{2,4}|\\d{1,2}\\.\\d{1,2}\\.\\d{4}|${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?,?\\s+\\d{4}|\\d{1,2}(?:st|nd|rd|th)?\\s+${MONTH},?\\s+\\d{4})`,
   "i",
 );
 /** Words that may stand before the version in a heading. */

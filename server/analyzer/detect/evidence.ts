@@ -45,7 +45,7 @@ export function pickVersion(signals: readonly WeightedEvidence[]): { version: st
   for (const { spelling, weights } of byVersion.values()) {
     const score = noisyOr(weights);
     // Ties go to the higher version: stale evidence (an old readme) is the usual reason for disagreement.
-    if (score > best || (score === best && version !== null && compareDottedVersions(spelling, version) > 0)) {
+    if (score > best || (score === best && version !== null && compareReleases(spelling, version) > 0)) {
       best = score;
       version = spelling;
       agreeing = weights.reduce((sum, weight) => sum + weight, 0);
@@ -53,6 +53,18 @@ export function pickVersion(signals: readonly WeightedEvidence[]): { version: st
   }
   if (!version || total === 0) return { version: null, confidence: 0 };
   return { version, confidence: Math.round(best * (agreeing / total) * 100) };
+}
+
+/**
+ * Release order: dotted numbers first; between the same numbers, a pre-release ("1.2-beta",
+ * "1.2.0-rc1") comes before the release itself, as semver has it.
+ */
+export function compareReleases(a: string, b: string): number {
+  const numbers = (version: string) => version.replace(/[-.]?(?:alpha|beta|rc|a|b)\.?\d*$/i, "");
+  const byNumbers = compareDottedVersions(numbers(a), numbers(b));
+  if (byNumbers !== 0) return byNumbers;
+  const pre = (version: string) => (numbers(version) === version ? 1 : 0);
+  return pre(a) - pre(b);
 }
 
 /** A component from its signals: confidence, version and evidence; intel fills the rest later. */

@@ -167,6 +167,7 @@ function assetVersionSignals(
     const problem = versionParameterProblem(version, {
       coreVersion,
       componentsWithValue: componentsWithValue.get(version) ?? 0,
+      pathname: url.pathname,
     });
     // An implausible value (a hash, a timestamp) was never evidence; the others say why they do not count.
     if (problem && !isPlausibleComponentVersion(version)) continue;
@@ -255,6 +256,7 @@ export function detectPlugins(artifacts: Artifacts, paths: SitePaths, coreVersio
       paths,
       displayName: signature?.name ?? null,
       pageVotes: versionVotes(presence),
+      directoryName: directoryName(artifacts, slug),
     });
     // Why a slug no index vouches for stands: shown, weighing nothing.
     const signals = [...presence, ...files.signals, ...(note ? [note] : [])];

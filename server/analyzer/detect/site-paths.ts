@@ -180,7 +180,9 @@ export function detectSitePaths(artifacts: { homepage: HttpArtifact; probes?: Ar
     }
     if (path.includes("plugins/") || path.includes("themes/")) {
       const match = COMPONENT_FILE.exec(path);
-      if (match?.[1] && !CORE_FILE.test(match[1])) contentFolders.push({ folder: match[1], path });
+      // <content>/languages/plugins/ holds translations, not plugins: its parent is the content directory.
+      if (match?.[1] && !CORE_FILE.test(match[1]) && !match[1].endsWith("/languages/"))
+        contentFolders.push({ folder: match[1], path });
     }
     if (path.includes("/uploads/")) {
       const folder = folderBefore(path, /\/uploads\/(?:sites\/\d+\/)?\d{4}\/\d{2}\//);

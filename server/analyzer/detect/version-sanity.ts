@@ -24,9 +24,12 @@ export function versionParameterProblem(
     coreVersion: string | null;
     /** How many components (plugins and themes) the page loads with this same value. */
     componentsWithValue: number;
+    /** The file's path: a bundled library's file states the library's release. */
+    pathname?: string;
   },
 ): string | null {
   if (!isPlausibleComponentVersion(value)) return "not a version (a hash, a timestamp or a build stamp)";
+  if (context.pathname && isBundledLibrary(context.pathname)) return "a file of a library the plugin bundles";
   if (context.coreVersion && value === context.coreVersion)
     return "the WordPress version (what WordPress appends when a plugin gives none)";
   if (/^\d+$/.test(value)) return "a bare number (a cache buster, not a release)";
@@ -34,6 +37,20 @@ export function versionParameterProblem(
   if (isPlaceholderVersion(value)) return "a placeholder";
   if (context.componentsWithValue >= SITE_WIDE_BUSTER) return "the same value on the files of several components";
   return null;
+}
+
+/**
+ * A library a plugin bundles, by where it sits or how it is packaged: a library folder
+ * (`vendor/`, `lib/`, `node_modules/`, `third-party/`…, or a `common/` package at the
+ * plugin's root, as plugin families share one), a jQuery plugin (`jquery.foo.js`), a UMD
+ * or Metafizzy-packaged build (`foo.umd.js`, `foo.pkgd.min.js`). Its `?ver=` and its banner
+ * are the library's release, not the plugin's.
+ */
+const BUNDLED =
+  /\/(?:vendors?|libs?|librar(?:y|ies)|third[-_]?party|node_modules|bower_components|external|packages)\/|\/plugins\/[^/]+\/common\/|\/jquery\.[^/]*$|\.(?:umd|pkgd)(?:\.min)?\.js$/i;
+
+export function isBundledLibrary(pathname: string): boolean {
+  return BUNDLED.test(pathname);
 }
 
 /** A `?ver=` value shared by this many components is the site's cache buster, not a release of each. */

@@ -92,6 +92,16 @@ export async function gather(url: string, client: SafeClient, options: GatherOpt
   // their next links can start while the rest of the wave runs; static assets last.
   const rest = probeRest(probes, paths, artifacts, homepage, followFiles);
   later(rest.done);
+  // Plugins the REST API alone names (a namespace spelt like a directory plugin's slug): the
+  // names index is asked about its namespaces, then their files are read like the others'.
+  later(
+    rest.root.then(async (root) => {
+      if (!root) return;
+      if (options.names) await askNames(artifacts, options.names, options.signal ?? new AbortController().signal);
+      versionFiles.learn();
+      await Promise.all(versionFiles.unversionedOnPage().map((slug) => followFiles(slug, false)));
+    }),
+  );
   // Where core is (and the default content directory under it): when the homepage does not
   // show it (no wp-includes/ or wp-admin/ URL of its own, no RSD link — its core files on a
   // CDN, say), the REST index's `url` (siteurl) does; the probes under core wait for it

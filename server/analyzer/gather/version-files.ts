@@ -19,6 +19,7 @@
  */
 import type { Artifacts, HttpArtifact } from "../artifacts.ts";
 import { confidenceOf, pickVersion, type WeightedEvidence } from "../detect/evidence.ts";
+import { Directory } from "../detect/finders/directory.ts";
 import { type FileVersions, pluginFileVersions } from "../detect/finders/files.ts";
 import { pluginSightings, pluginSlugsFromPage, versionVotes } from "../detect/plugins.ts";
 import { componentBase, type SitePaths } from "../detect/site-paths.ts";
@@ -39,6 +40,13 @@ export const VERSION_FILE_ORDER: Record<VersionMode, readonly PatternProbeName[]
     "plugin_package_json",
     "plugin_composer_json",
     "plugin_pot_lang",
+    // The other names and places some plugins use.
+    "plugin_changelog_lower_md",
+    "plugin_changelog_upper_txt",
+    "plugin_changes_md",
+    "plugin_changes_txt",
+    "plugin_pot_i18n",
+    "plugin_po_en_us",
   ],
 };
 
@@ -68,19 +76,27 @@ export class VersionFiles {
   private readonly assets: Map<string, string[]>;
 
   constructor(private readonly options: VersionFilesOptions) {
-    const { artifacts, paths } = options;
+    this.sightings = new Map();
+    this.learn();
+    this.assets = pluginSlugsFromPage(options.artifacts.homepage, options.paths);
+  }
+
+  /**
+   * Takes in the plugins the site shows that are not known yet — the REST API's, once its
+   * index is in and the names index was asked about its namespaces. What is known stays as
+   * it was read.
+   */
+  learn(): void {
+    const { artifacts, paths } = this.options;
     const core = detectWordPress(artifacts, paths).version;
-    this.sightings = new Map(
-      [...pluginSightings(artifacts, paths, core)].map(([slug, { signature, presence }]) => [
-        slug,
-        {
-          name: signature?.name ?? null,
-          votes: versionVotes(presence),
-          found: confidenceOf(presence) >= FOUND_AT,
-        },
-      ]),
-    );
-    this.assets = pluginSlugsFromPage(artifacts.homepage, paths);
+    for (const [slug, { signature, presence }] of pluginSightings(artifacts, paths, core)) {
+      if (this.sightings.has(slug)) continue;
+      this.sightings.set(slug, {
+        name: signature?.name ?? null,
+        votes: versionVotes(presence),
+        found: confidenceOf(presence) >= FOUND_AT,
+      });
+    }
   }
 
   /** Requests made so far. */
@@ -107,6 +123,7 @@ export class VersionFiles {
       paths: this.options.paths,
       displayName: seen?.name ?? null,
       pageVotes: votes,
+      directoryName: new Directory(this.options.artifacts.directory).slug("plugin", slug)?.name ?? null,
     });
     return { files, votes };
   }

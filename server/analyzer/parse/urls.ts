@@ -11,8 +11,12 @@ export type ResourceKind = "script" | "style" | "image" | "font" | "other";
 export interface PageResource {
   url: URL;
   kind: ResourceKind;
-  /** Where it was found: `attribute` (a tag) or `inline` (text of a script/style/HTML). */
-  from: "attribute" | "inline";
+  /**
+   * Where it was found: `attribute` (a tag that loads it), `inline` (text of a script/style/HTML),
+   * or `link`: only as the target of a link (`href="…"` outside <link rel=stylesheet|preload>) —
+   * a page may link to another site's files without loading them.
+   */
+  from: "attribute" | "inline" | "link";
 }
 
 const MAX_RESOURCES = 1_000;
@@ -95,7 +99,8 @@ function scanResources(page: PageModel, html: string, baseUrl: string): PageReso
 
   // URLs in inline code and anywhere else in the markup (JSON-escaped slashes undone first).
   const text = html.length > 4_000_000 ? html.slice(0, 4_000_000) : html;
-  for (const match of text.replaceAll("\\/", "/").matchAll(INLINE_URL)) {
+  const unescaped = text.replaceAll("\\/", "/");
+  for (const match of unescaped.matchAll(INLINE_URL)) {
     if (out.length >= MAX_RESOURCES) break;
     const raw = match[0];
     // Only keep things that look like files or WordPress paths, not every link in the page.
@@ -105,7 +110,10 @@ function scanResources(page: PageModel, html: string, baseUrl: string): PageReso
     ) {
       continue;
     }
-    add(raw, "inline");
+    add(
+      raw,
+      /\bhref\s*=\s*["']?$/i.test(unescaped.slice(Math.max(0, match.index - 8), match.index)) ? "link" : "inline",
+    );
   }
   return out;
 }

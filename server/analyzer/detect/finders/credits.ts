@@ -27,6 +27,9 @@ const CREDIT =
 const USING = /\b(?:uses|using)\s+(?:the\s+)?/gi;
 /** Any other "… by" / "…ed with": a credit only when a version follows the name ("Designed by Foo" is a theme's). */
 const LOOSE_CREDIT = /\b[a-z]{2,20}\s+by\s+(?:the\s+)?|\b[a-z]{2,20}(?:ed|ing)\s+with\s+(?:the\s+)?/gi;
+/** "… by" that credits people, agencies and hosts, not software: "Designed by Studio Pixel", "Made with love by …". */
+const PEOPLE =
+  /^(?:designed|design|designer|developed|development|developer|crafted|handcrafted|coded|written|maintained|hosted|hosting|love|site|website|theme|copyright)\s/i;
 /** Words a comment may open with before the name: "Begin Cookie Notice plugin v2.4.12", "/ Yoast SEO plugin.", "End of …". */
 const OPENING_MARKER = /^\s*(?:(?:start|begin|beginning|end|ende)(?:\s+of)?\b\s*[:-]?\s*|\/\s*|-+\s*|\[\s*)?/i;
 /** Credits read per comment; real footers have one or two. */
@@ -34,8 +37,26 @@ const MAX_CREDITS_PER_COMMENT = 4;
 /** Versions per comment whose preceding words are read as a name, and how many words back. */
 const MAX_VERSIONS_PER_COMMENT = 3;
 const MAX_NAME_SPAN = 6;
-/** Words between a name and its version ("Foo Bar plugin v1.2", "Foo | v 1.2"). */
-const SPAN_FILLERS = new Set(["plugin", "version", "ver", "ver.", "v", "|", "-", "\u2013", "\u2014", ":"]);
+/** Words between a name and its version ("Foo Bar plugin v1.2", "Foo | v 1.2", "Foo WordPress plugin v. 1.2"). */
+const SPAN_FILLERS = new Set([
+  "plugin",
+  "wordpress",
+  // The directory's own edition: "PixelYourSite Free version 9.5.5" names PixelYourSite.
+  "free",
+  "lite",
+  "version",
+  "version:",
+  "ver",
+  "ver.",
+  "ver:",
+  "v",
+  "v.",
+  "|",
+  "-",
+  "\u2013",
+  "\u2014",
+  ":",
+]);
 /** A link to a plugin's page in the WordPress.org directory. */
 const DIRECTORY_LINK = /\bwordpress\.org\/(?:extend\/)?plugins\/([a-z0-9][a-z0-9._-]{0,99})(?=[/?#"'\s)]|$)/gi;
 /** Response headers that credit software by name ("Name/1.2", "Name 1.2"). */
@@ -45,11 +66,15 @@ const MAX_HEADER_PARTS = 8;
 
 /** Words of a text, at most `max` of them, each of at most 60 characters. */
 export function wordsOf(text: string, max = 16): string[] {
-  return text
-    .slice(0, 400)
-    .split(/\s+/)
-    .filter((word) => word.length > 0 && word.length <= 60)
-    .slice(0, max);
+  return (
+    text
+      .slice(0, 400)
+      // "Blubrry PowerPress/11.7.1", "Name/v2.0": a name and its version, as credit headers write them.
+      .replace(/([A-Za-z][\w.-]{0,60})\/(?=v?\d)/g, "$1 ")
+      .split(/\s+/)
+      .filter((word) => word.length > 0 && word.length <= 60)
+      .slice(0, max)
+  );
 }
 
 /** Generators that may name a plugin: "Elementor 3.18.3; …", "Powered by Slider Revolution 6.6.12 - …". */
@@ -101,6 +126,7 @@ export function commentObservations(page: PageModel): Observation[] {
     const follow = (pattern: RegExp, needs: "version" | "nothing", phrase: Observation["phrase"]) => {
       for (const credit of comment.matchAll(pattern)) {
         const start = credit.index + credit[0].length;
+        if (phrase === "loose" && PEOPLE.test(credit[0])) continue;
         if (read.has(start)) continue; // "powered by" is a credit and also a loose "… by"
         read.add(start);
         if (++credits > MAX_CREDITS_PER_COMMENT) break;
@@ -132,20 +158,29 @@ export function commentObservations(page: PageModel): Observation[] {
  * "Name X.Y" anywhere in a comment: for each version (strict), the last one to six words
  * before it (fillers skipped) as exact names. Only names an index knows count (resolve.ts).
  */
-function versionSpans(comment: string, value: string, seen: string): Observation[] {
+export function versionSpans(
+  comment: string,
+  value: string,
+  seen: string,
+  source: "html_comment" | "inline_script" = "html_comment",
+  /** The first word a name may start at (in a comment, the first word is the opening's case, read already). */
+  from = 1,
+): Observation[] {
   const words = wordsOf(comment, 60);
   const found: Observation[] = [];
   let versions = 0;
-  for (let index = 2; index < words.length && versions < MAX_VERSIONS_PER_COMMENT; index++) {
+  for (let index = from + 1; index < words.length && versions < MAX_VERSIONS_PER_COMMENT; index++) {
     const version = strictVersion(words[index]);
     if (!version) continue;
     versions++;
     let end = index;
     while (end > 0 && SPAN_FILLERS.has((words[end - 1] ?? "").toLowerCase())) end--;
-    // Starting at the comment's first word is the opening's case, read already.
-    for (let start = Math.max(1, end - MAX_NAME_SPAN); start < end; start++) {
+    for (let start = Math.max(from, end - MAX_NAME_SPAN); start < end; start++) {
+      // "Designed by Studio Pixel 2.0": a name after a credit to people is not software.
+      if (start >= 2 && (words[start - 1] ?? "").toLowerCase() === "by" && PEOPLE.test(`${words[start - 2]} `))
+        continue;
       found.push({
-        source: "html_comment",
+        source,
         value,
         seen,
         version,

@@ -56,8 +56,12 @@ export const EMPTY_DIRECTORY: DirectoryAnswer = Object.freeze({ available: false
 /** How much more installed the most popular of several same-named plugins must be to take the name. */
 const DOMINANCE = 10;
 
-/** The most installed of several, when it is at least ten times any other and 1,000. */
+/**
+ * The most installed of several, when it is at least ten times any other and 1,000; or the
+ * only one, when installs are unknown (an index imported from a list of names).
+ */
 function dominant(group: readonly DirectoryHit[]): string | null {
+  if (group.length === 1 && group[0]?.installs === null) return group[0].slug;
   const [first, second] = [...group].sort((a, b) => (b.installs ?? 0) - (a.installs ?? 0));
   if (first?.installs && first.installs >= 1_000 && first.installs >= DOMINANCE * (second?.installs ?? 0)) {
     return first.slug;

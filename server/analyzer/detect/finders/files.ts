@@ -36,7 +36,7 @@ import {
 } from "../manifests.ts";
 import { looksLikeReadme, parsePluginReadme } from "../readme.ts";
 import type { SitePaths } from "../site-paths.ts";
-import { isFileVersion, versionKey } from "../version-sanity.ts";
+import { isBundledLibrary, isFileVersion, versionKey } from "../version-sanity.ts";
 
 /** How a file's version is believed on its own (the readme's weights are the ones detection has always used). */
 export const FILE_WEIGHTS = {
@@ -126,10 +126,6 @@ function changelogVote(
   return vote(source, newest.version, `${label}: ${newest.heading}`, url, "release", true);
 }
 
-/** Library folders and files: a banner there is the library's, whoever bundles it. */
-const BUNDLED =
-  /\/(?:vendors?|libs?|librar(?:y|ies)|third[-_]?party|node_modules|bower_components|external|packages)\/|\/jquery\.[^/]*$/i;
-
 /** The banners of the plugin's own scripts and stylesheets: the asset sample's, and the aggressive `plugin_asset:` read. */
 function bannerVotes(artifacts: Artifacts, slug: string, paths: SitePaths | null, displayName: string | null) {
   // The plugin's folder in the site's content directory, or on an asset origin serving it (a CDN).
@@ -148,7 +144,8 @@ function bannerVotes(artifacts: Artifacts, slug: string, paths: SitePaths | null
   const found: Candidate[] = [];
   const ignored: WeightedEvidence[] = [];
   for (const { url, head } of heads) {
-    if (BUNDLED.test(new URL(url).pathname)) continue;
+    // Library folders and files: a banner there is the library's, whoever bundles it.
+    if (isBundledLibrary(new URL(url).pathname)) continue;
     const comment = leadingComment(head);
     const banner = comment ? parseBanner(comment) : null;
     if (!banner) continue;
@@ -205,7 +202,13 @@ const ARCHIVE = /\barchived?\s+(?:changelog|entries)|\bolder\s+(?:changelog\s+)?
 export function pluginFileVersions(
   artifacts: Artifacts,
   slug: string,
-  options: { paths: SitePaths | null; displayName: string | null; pageVotes: readonly WeightedEvidence[] },
+  options: {
+    paths: SitePaths | null;
+    displayName: string | null;
+    pageVotes: readonly WeightedEvidence[];
+    /** The name the WordPress.org directory lists it under, when the names index was asked: the last resort for telling a file's name is the plugin's. */
+    directoryName?: string | null;
+  },
 ): FileVersions {
   const signals: WeightedEvidence[] = [];
   const candidates: Candidate[] = [];
@@ -237,11 +240,15 @@ export function pluginFileVersions(
       candidates.push(newest);
     }
   }
-  const displayName = options.displayName ?? name;
+  const displayName = options.displayName ?? name ?? options.directoryName ?? null;
 
   for (const [kind, label] of [
     ["plugin_changelog", "changelog.txt"],
     ["plugin_changelog_md", "CHANGELOG.md"],
+    ["plugin_changelog_lower_md", "changelog.md"],
+    ["plugin_changelog_upper_txt", "CHANGELOG.txt"],
+    ["plugin_changes_md", "CHANGES.md"],
+    ["plugin_changes_txt", "changes.txt"],
   ] as const) {
     const file = fileAnswer(probe(artifacts, kind, slug));
     if (!file) continue;
@@ -258,7 +265,7 @@ export function pluginFileVersions(
     if (entry) candidates.push(entry);
   }
 
-  for (const kind of ["plugin_pot", "plugin_pot_lang"] as const) {
+  for (const kind of ["plugin_pot", "plugin_pot_lang", "plugin_pot_i18n", "plugin_po_en_us"] as const) {
     const file = fileAnswer(probe(artifacts, kind, slug));
     const header = file ? parsePotHeader(file.body) : null;
     if (!file || !header) continue;
@@ -272,7 +279,7 @@ export function pluginFileVersions(
       continue;
     }
     candidates.push(vote("translation_template", header.version, header.text, file.url, "release"));
-    break; // languages/ and lang/ hold the same template
+    break; // languages/, lang/ and i18n/ hold the same template (and an en_US translation its header)
   }
 
   for (const [kind, source] of [

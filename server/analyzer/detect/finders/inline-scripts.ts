@@ -14,8 +14,9 @@
  */
 import type { PageModel } from "../../parse/page.ts";
 import { siteText } from "../../untrusted-text.ts";
+import { versionSpans } from "./credits.ts";
 import { versionStem } from "./identifiers.ts";
-import { strictVersion } from "./name-keys.ts";
+import { GENERIC_NAMES, identifierKey, slugCandidates, strictVersion } from "./name-keys.ts";
 import type { Observation } from "./observation.ts";
 import { quotedPairs, topLevelScalars } from "./script-values.ts";
 import { DECLARATION } from "./vocabulary.ts";
@@ -58,16 +59,26 @@ export function inlineScriptObservations(page: PageModel): Observation[] {
       const stem = versionStem(pair.name);
       const version = stem ? strictVersion(pair.value) : undefined;
       if (!stem || !version) continue;
+      // `wp_smush_version` printed beside the handle of a plugin's file: the stem may be an
+      // abbreviation of that plugin's name; a library's or WordPress's version key never is.
+      const owned = handle && slugCandidates(stem).length > 0 && !GENERIC_NAMES.has(identifierKey(stem));
       found.push({
         source: "inline_script",
         value: siteText(`${pair.name} = "${pair.value}"`, 200),
         seen,
         version,
-        subject: { kind: "identifier", candidates: [stem], mayInfer: true, stems: false },
+        subject: { kind: "identifier", candidates: owned ? [stem, handle] : [stem], mayInfer: true, stems: false },
       });
     }
+    found.push(...consoleBanners(script.text, seen));
   }
   return found;
+}
+
+/** `foo-bar-frontend` → `foo-bar`: a handle is usually its plugin's slug and one word more. */
+function handleParent(handle: string): string | undefined {
+  const parent = handle.replace(/-[^-]+$/, "");
+  return parent !== handle && parent.includes("-") ? parent : undefined;
 }
 
 /** An object whose top level states a version: it is the object's owner's. */
@@ -79,17 +90,38 @@ function addObject(
   scalars: Map<string, string>,
 ): void {
   for (const [key, raw] of scalars) {
-    if (!VERSION_KEYS.has(key.toLowerCase())) continue;
+    // `_version` (CookieYes), `$version`: the same key.
+    if (!VERSION_KEYS.has(key.toLowerCase().replace(/^[_$]+/, ""))) continue;
     const version = strictVersion(raw);
     if (!version) continue;
+    const parent = handle ? handleParent(handle) : undefined;
     found.push({
       source: "inline_script",
       value: siteText(`${name} = {…"${key}":"${raw}"…}`, 200),
       seen,
       version,
       // The handle it is printed beside is the most direct owner; then the object's own name.
-      subject: { kind: "identifier", candidates: handle ? [handle, name] : [name], mayInfer: true, stems: true },
+      subject: {
+        kind: "identifier",
+        candidates: handle ? [handle, ...(parent ? [parent] : []), name] : [name],
+        mayInfer: true,
+        stems: true,
+      },
     });
     return;
   }
+}
+
+/** `console.log('PixelYourSite Free version 9.5.5')`: banners scripts print; the name must be one an index knows. */
+const CONSOLE = /\bconsole\.(?:log|info|debug)\(\s*(["'`])([^"'`\\\n]{3,200})\1/g;
+const MAX_BANNERS = 10;
+
+function consoleBanners(text: string, seen: string): Observation[] {
+  const found: Observation[] = [];
+  for (const match of text.slice(0, 100_000).matchAll(CONSOLE)) {
+    if (found.length >= MAX_BANNERS) break;
+    const banner = match[2] ?? "";
+    found.push(...versionSpans(banner, siteText(banner, 200), seen, "inline_script", 0));
+  }
+  return found;
 }

@@ -2,6 +2,7 @@
  * Custom `<meta>` tags plugins print about themselves:
  *
  *   <meta name="foo-bar-version" content="1.2.3">     a version meta named after the plugin
+ *   <meta property="foo-bar:version" content="1.2.3">  …or in the plugin's namespace
  *   <meta name="foo-bar" content="1.2.3">             a slug-shaped name whose content is a version
  *   <meta name="framework" content="Redux 4.4.1">     a name and a version as content
  *
@@ -18,7 +19,7 @@ import type { Observation } from "./observation.ts";
 /** Names of metas that describe the page or the site, never a component. */
 const STANDARD =
   /^(?:generator|viewport|description|keywords|robots|googlebot|bingbot|author|copyright|publisher|theme-color|color-scheme|referrer|format-detection|application-name|apple-[\w-]+|msapplication-[\w-]+|mobile-web-app-capable|handheldfriendly|mobileoptimized|google|google-site-verification|msvalidate\.01|yandex-verification|p:domain_verify|[\w-]+-site-verification|[\w-]+-domain-verification|(?:twitter|og|fb|article|profile|book|music|video|al|product|place|business):[\w:.-]+|dc\.[\w.]+|dcterms\.[\w.]+|geo\.[\w.]+|icbm|rating|revisit-after|language|content-language|content-type|x-ua-compatible|csrf-[\w-]+|version|build|release|date|last-modified|tec-api-version|tec-api-origin)$/i;
-const IDENTIFIER = /^[A-Za-z][\w.-]{1,80}$/;
+const IDENTIFIER = /^[A-Za-z][\w.:-]{1,80}$/;
 /** Metas read per page. */
 const MAX_METAS = 300;
 
@@ -31,7 +32,9 @@ export function metaTagObservations(page: PageModel): Observation[] {
     const value = siteText(`<meta name="${name}" content="${content}">`, 200);
     const seen = `meta:${name}`;
     const version = strictVersion(content);
-    const stem = versionStem(name);
+    // `shareaholic:wp_version`, `foo-bar:version`: the version of whoever owns the namespace.
+    const namespace = /^([A-Za-z][\w.-]{1,60}):(?:(?:wp|plugin)[_-]?)?(?:version|ver)$/i.exec(name)?.[1];
+    const stem = namespace ?? versionStem(name);
     if (version && stem) {
       found.push({
         source: "meta_tag",

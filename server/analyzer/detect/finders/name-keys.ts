@@ -22,6 +22,8 @@ export function normalizeName(text: string): string {
  * credited as "Rank Math SEO", "Akismet Anti-spam: Spam Protection" as "Akismet Anti-spam".
  */
 const SHORT_FORM = /^(.{3,80}?)\s*(?::|\s[-\u2012\u2013\u2014|/]\s|\s\(|,\s)/;
+/** One to three words after the last dash or colon of a name: a brand there when a word of it is spelt like one (wpDiscuz). */
+const BRAND_TAIL = /(?::|\s[-\u2012\u2013\u2014|]\s)\s*((?:[^\s:\u2013\u2014|,]+\s){0,2}[^\s:\u2013\u2014|,]+)\s*$/;
 /** Trailing words that say what kind of plugin it is, not which: "Rank Math SEO" is also credited as "Rank Math". */
 const KIND_WORDS = /\s+(?:seo|plugin|wp plugin|wordpress plugin|for wordpress|lite|free|pro|premium)$/;
 
@@ -44,8 +46,9 @@ export function isUsableKey(key: string): boolean {
 
 /**
  * The keys a directory name is found under: the whole name, its short form (before ":",
- * " – ", " | ", " (" or ", "), the short form without a trailing kind word, and the first
- * one or two words of the short form (prefixes; a one-word prefix of at least 5 letters).
+ * " – ", " | ", " (" or ", "), the short form without a trailing kind word, the brand after
+ * its last dash when spelt like one ("Comments – wpDiscuz"), and the first one or two words
+ * of the short form (prefixes; a one-word prefix of at least 5 letters).
  */
 export function nameKeysOf(displayName: string): NameKey[] {
   const keys: NameKey[] = [];
@@ -60,6 +63,9 @@ export function nameKeysOf(displayName: string): NameKey[] {
   const base = normalizeName(short ?? name);
   const core = base.replace(KIND_WORDS, "");
   if (core !== base && core.includes(" ")) add(core, "short");
+  // The brand after the tagline's dash: "Comments – wpDiscuz", "Paid Membership, … – ProfilePress".
+  const tail = BRAND_TAIL.exec(name)?.[1];
+  if (tail && short && /[a-z][A-Z]/.test(tail.replace(/\bWordPress\b|\bWooCommerce\b/g, ""))) add(tail, "short");
   const words = base.split(" ");
   if (words.length >= 3) add(words.slice(0, 2).join(" "), "prefix");
   if (words.length >= 2 && (words[0]?.length ?? 0) >= 5) add(words[0] ?? "", "prefix");
@@ -129,6 +135,9 @@ export const GENERIC_NAMES = new Set([
   "options",
   "script",
   "scripts",
+  "snippet",
+  "snippets",
+  "widget",
   "style",
   "styles",
   "ajax",
@@ -303,15 +312,17 @@ const DATE_SHAPED = /^(?:19|20)\d\d\.(?:0?[1-9]|1[0-2])\.(?:0?[1-9]|[12]\d|3[01]
 /**
  * A version as a plugin states it, strictly: two to four numeric parts and an optional
  * pre-release ("3.18.3", "4.7.3.1", "2.0-beta2"), after an optional "v"/"ver"/"version"
- * and before closing punctuation. Never a bare number (a build, "4" of "GA4"), a date, a
+ * (and an opening bracket or quote) and before closing punctuation or a "/qualifier". Never a bare number (a build, "4" of "GA4"), a date, a
  * timestamp, a hash or all zeros.
  */
 export function strictVersion(token: string | undefined): string | undefined {
   if (!token || token.length > 40) return undefined;
   const version = token
     .trim()
-    .replace(/^\(?(?:v(?:er(?:sion)?)?\.?\s*:?\s*)?/i, "")
-    .replace(/[)\],;:.!]+$/, "");
+    .replace(/^[(["']*(?:v(?:er(?:sion)?)?\.?\s*:?\s*)?/i, "")
+    // "17.17.0/L*": a build qualifier after the release.
+    .replace(/^(\d[\d.]*)\/.*$/, "$1")
+    .replace(/[)\]"',;:.!]+$/, "");
   if (!STRICT_VERSION.test(version) || DATE_SHAPED.test(version) || /^0+(?:\.0+)+$/.test(version)) return undefined;
   return version;
 }

@@ -19,7 +19,7 @@ import { headerObservations } from "./headers.ts";
 import { inlineScriptObservations } from "./inline-scripts.ts";
 import { listedComponents } from "./listing.ts";
 import { metaTagObservations } from "./meta-tags.ts";
-import { identifierKey, normalizeName } from "./name-keys.ts";
+import { identifierKey, normalizeName, SLUG_SHAPE } from "./name-keys.ts";
 import { pluginNameIndex } from "./names.ts";
 import type { Observation } from "./observation.ts";
 import { type Found, type PageSlugSource, queryKeys, type ResolveContext, resolveAll } from "./resolve.ts";
@@ -119,6 +119,10 @@ export function namedPlugins(
  */
 export function nameQuery(artifacts: Artifacts): NameQuery {
   const paths = detectSitePaths(artifacts);
-  const { names, slugs } = queryKeys(siteObservations(artifacts, pluginAssets(artifacts, paths), null));
-  return { names: [...names].slice(0, MAX_QUERY_NAMES), slugs: [...slugs].slice(0, MAX_QUERY_SLUGS) };
+  const assets = pluginAssets(artifacts, paths);
+  const { names, slugs } = queryKeys(siteObservations(artifacts, assets, null));
+  // The plugins whose files the page loads: their directory names tell whose name a .pot or a
+  // package.json gives (finders/files.ts), and name them in the report.
+  const all = [...[...assets.keys()].filter((slug) => SLUG_SHAPE.test(slug)), ...slugs];
+  return { names: [...names].slice(0, MAX_QUERY_NAMES), slugs: [...new Set(all)].slice(0, MAX_QUERY_SLUGS) };
 }

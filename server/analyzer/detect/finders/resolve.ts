@@ -72,7 +72,40 @@ type Resolution =
 /** Longest name, in words, that is looked up. */
 export const MAX_NAME_WORDS = 8;
 /** Words a credit may put between a name and its version: "the Yoast SEO plugin v22.4", "Foo | v 2.5.6". */
-const FILLERS = new Set(["plugin", "version", "ver", "ver.", "wordpress", "v", "|", "-", "\u2013", "\u2014", ":"]);
+const FILLERS = new Set([
+  "plugin",
+  "version",
+  "ver",
+  "ver.",
+  "wordpress",
+  "v",
+  "v.",
+  "|",
+  "-",
+  "\u2013",
+  "\u2014",
+  ":",
+]);
+/** After "by": one or two words of an author, then (fillers and) a version marked as one; its index. */
+function authoredVersion(words: readonly string[], from: number): number | undefined {
+  for (const authorWords of [1, 2]) {
+    let at = from + authorWords;
+    let marked = false;
+    while (at < words.length && at < from + authorWords + 2 && isFiller(words[at])) {
+      if (/^(?:v|ver\.?|version:?)$/i.test((words[at] ?? "").replace(/^[([]+/, ""))) marked = true;
+      at++;
+    }
+    const token = words[at] ?? "";
+    if ((marked || /^[([]?v(?:er(?:sion)?)?\.?\d/i.test(token)) && strictVersion(token)) return at;
+  }
+  return undefined;
+}
+
+/** A filler as written: "[ver." and "(version" are "ver." and "version"; a URL between a name and its version is one too. */
+function isFiller(word: string | undefined): boolean {
+  const bare = (word ?? "").replace(/^[([]+/, "").toLowerCase();
+  return FILLERS.has(bare) || /^(?:https?:\/\/|www\.)\S+$/i.test(bare);
+}
 /** Words that end a name when no version marks its end ("Powered by Foo Gallery on …"). */
 const NAME_ENDS = new Set([
   "-",
@@ -131,11 +164,13 @@ function findName(
   text: string,
   key: string,
   context: ResolveContext,
+  /** Whether the first words of a longer name count (not for the exact words before a version anywhere in a comment). */
+  prefixes = true,
 ): { slug: string; via: Via; backing?: PageSlugSource } | "theme" | null {
   const local = context.local.get(key);
   if (local) return local;
   if (context.directory.themeOnly(text)) return "theme";
-  const listed = context.directory.plugin(text, true);
+  const listed = context.directory.plugin(text, prefixes);
   if (listed) return { slug: listed.slug, via: listed.kind === "prefix" ? "directory_prefix" : "directory" };
   for (const slug of new Set([slugify(text), slugify(text, true)])) {
     if (!SLUG_SHAPE.test(slug) || GENERIC_NAMES.has(slug)) continue;
@@ -157,15 +192,18 @@ function resolveName(words: readonly string[], needs: Subject & { kind: "name" }
     if (found === "theme") return null;
     if (!found) continue;
     let next = count;
-    while (next < words.length && next < count + 2 && FILLERS.has((words[next] ?? "").toLowerCase())) next++;
-    const version = strictVersion(words[next]);
+    while (next < words.length && next < count + 2 && isFiller(words[next])) next++;
+    // "Foo Gallery by FooPlugins v2.1.0", "… by ExpressTech - version 4.3.2": its author between
+    // the name and its version, which must then be marked as one (v, ver, version).
+    const byAuthor = (words[next] ?? "").toLowerCase() === "by" ? authoredVersion(words, next + 1) : undefined;
+    const version = strictVersion(words[byAuthor ?? next]);
     const pluginWord = /^plugin\b/i.test(words[count] ?? "");
     if (needs.needs === "version" && !version) return null;
     if (needs.needs === "version-or-plugin" && !version && !pluginWord) return null;
     const indexed = found.via === "signature" || found.via === "readme";
     if (!indexed && !version && !distinctive(key, found.slug)) return null;
-    // The first words of a longer name: only with the version right after them.
-    if (found.via === "directory_prefix" && !version) return null;
+    // The first words of a longer name: only with the version right after them (a shorter name may still be one).
+    if (found.via === "directory_prefix" && !version) continue;
     if (context.themeKeys.has(identifierKey(found.slug))) return null;
     return { kind: "plugin", slug: found.slug, via: found.via, version, backing: found.backing };
   }
@@ -232,6 +270,20 @@ function resolveIdentifier(subject: Subject & { kind: "identifier" }, context: R
       if (context.directory.slug("plugin", slug)) return { kind: "plugin", slug, via: "directory_slug" };
       if (context.directory.slug("theme", slug)) return null;
     }
+    // An identifier spelt like the plugin's name: `mc4wp` (MC4WP: Mailchimp for WordPress),
+    // `super-page-cache` (Super Page Cache). Whole names and short forms only, never first words.
+    const name = identifierName(identifier);
+    if (subject.mayInfer && name) {
+      if (context.directory.themeOnly(name)) return null;
+      const listed = context.directory.plugin(name);
+      if (listed && listed.kind !== "prefix" && !context.themeKeys.has(identifierKey(listed.slug)))
+        return { kind: "plugin", slug: listed.slug, via: "directory" };
+    }
+  }
+  // A prefix the page's own handles share (`dlm` of `dlm-xhr`, a plugin's file): that plugin's.
+  for (const identifier of tried) {
+    const owner = context.vocabulary.prefixOwner(identifier);
+    if (owner) return owner.kind === "plugin" ? { kind: "plugin", slug: owner.slug, via: "page" } : null;
   }
   if (!subject.mayInfer) return null;
   const last = subject.candidates.at(-1) ?? "";
@@ -240,6 +292,17 @@ function resolveIdentifier(subject: Subject & { kind: "identifier" }, context: R
   const slug = candidates.find((candidate) => candidate.includes("-")) ?? candidates[0];
   if (!slug || slug.length < 3 || !/[a-z]/.test(slug) || context.themeKeys.has(identifierKey(slug))) return null;
   return { kind: "infer", slug, name: base };
+}
+
+/** An identifier as the words of a name (`wp_ulike` → "wp ulike", `WprAddons` → "wpr addons"), when it may be one. */
+export function identifierName(identifier: string): string | undefined {
+  const words = identifier
+    .replace(/^[_$-]+|[_$-]+$/g, "")
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/[_-]+/g, " ")
+    .trim();
+  const key = normalizeName(words);
+  return isUsableKey(key) && !GENERIC_NAMES.has(key.replace(/ /g, "-")) ? words : undefined;
 }
 
 function resolveSlug(observation: Observation, slug: string, context: ResolveContext): Resolution {
@@ -263,7 +326,7 @@ function resolveSpan(words: readonly string[], version: string, context: Resolve
   const text = words.join(" ");
   const key = normalizeName(text);
   if (text.length > 120 || !isUsableKey(key) || context.themeNames.has(key)) return null;
-  const found = findName(text, key, context);
+  const found = findName(text, key, context, false);
   if (!found || found === "theme" || found.via === "backed") return null;
   if (context.themeKeys.has(identifierKey(found.slug))) return null;
   return { kind: "plugin", slug: found.slug, via: found.via, version };
@@ -424,6 +487,8 @@ export function queryKeys(observations: readonly Observation[]): { names: Set<st
       for (const candidate of subject.candidates) {
         for (const identifier of [candidate, ...(subject.stems ? identifierStems(candidate) : [])]) {
           for (const slug of slugCandidates(identifier)) addSlug(slug);
+          const name = subject.mayInfer ? identifierName(identifier) : undefined;
+          if (name && names.size < MAX_QUERY_NAMES) names.add(normalizeName(name));
         }
       }
     } else {

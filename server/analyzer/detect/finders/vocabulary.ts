@@ -11,7 +11,7 @@ import type { HttpArtifact } from "../../artifacts.ts";
 import { resolveUrl } from "../../artifacts.ts";
 import { pageOf } from "../../parse/page.ts";
 import { componentAssets, type SitePaths } from "../site-paths.ts";
-import { identifierKey } from "./name-keys.ts";
+import { GENERIC_NAMES, identifierKey } from "./name-keys.ts";
 
 export interface Owner {
   kind: "plugin" | "theme" | "core";
@@ -27,6 +27,8 @@ export const DECLARATION =
 export class PageVocabulary {
   /** identifierKey → owner; null when two owners claim the identifier. */
   private readonly owners = new Map<string, Owner | null>();
+  /** The first word of handles (`dlm` of `dlm-xhr`) → owner; null when two owners share it. */
+  private readonly prefixes = new Map<string, Owner | null>();
 
   add(identifier: string, owner: Owner): void {
     const key = identifierKey(identifier);
@@ -34,6 +36,20 @@ export class PageVocabulary {
     const known = this.owners.get(key);
     if (known === undefined) this.owners.set(key, owner);
     else if (known && (known.kind !== owner.kind || known.slug !== owner.slug)) this.owners.set(key, null);
+  }
+
+  /** A handle's first word, as its owner's prefix (plugins prefix every handle they register). */
+  addPrefix(handle: string, owner: Owner): void {
+    const first = /^([A-Za-z][A-Za-z0-9]{2,30})[-_]/.exec(handle)?.[1]?.toLowerCase();
+    if (!first || GENERIC_NAMES.has(first)) return;
+    const known = this.prefixes.get(first);
+    if (known === undefined) this.prefixes.set(first, owner);
+    else if (known && (known.kind !== owner.kind || known.slug !== owner.slug)) this.prefixes.set(first, null);
+  }
+
+  /** The owner whose handles all start with this word, if one does. */
+  prefixOwner(identifier: string): Owner | null {
+    return this.prefixes.get(identifier.toLowerCase().replace(/^[_$-]+|[_$-]+$/g, "")) ?? null;
   }
 
   /** The owner of an identifier the page uses as a handle or a localized object; null when unknown or disputed. */
@@ -83,6 +99,7 @@ export function pageVocabulary(homepage: HttpArtifact, paths: SitePaths): PageVo
     if (!owner) return;
     handles.set(handle, owner);
     vocabulary.add(handle, owner);
+    vocabulary.addPrefix(handle, owner);
   };
   for (const script of page.scripts) if (script.src) learn(script.attrs.id, /^(.+)-js$/, script.src);
   for (const link of page.links) learn(link.attrs.id, /^(.+)-css$/, link.attrs.href);
