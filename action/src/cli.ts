@@ -16,7 +16,7 @@ import { API_VERSION } from "../../shared/api.ts";
 import { ApiError, explain, WpreportClient } from "../../shared/client.ts";
 import { parseBaseline, parseDiffOptions } from "../../shared/diff-options.ts";
 import { ANALYSIS_MODES, type AnalysisMode } from "../../shared/report.ts";
-import { DEFAULT_SARIF_LOCATION, sarifLocationProblem, toSarif } from "../../shared/sarif.ts";
+import { DEFAULT_SARIF_LOCATION, parseSarifLocation, SarifLocationError, toSarif } from "../../shared/sarif.ts";
 import { parseSiteAuthInputs, type SiteAuth, SiteAuthInputError } from "../../shared/site-auth.ts";
 import { check } from "./check.ts";
 import { renderText } from "./text.ts";
@@ -145,7 +145,8 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
       environment: { type: "string" },
       mode: { type: "string", default: "passive" },
       format: { type: "string", default: "text" },
-      "sarif-location": { type: "string", default: DEFAULT_SARIF_LOCATION },
+      // sarif-location: default in toSarif (DEFAULT_SARIF_LOCATION).
+      "sarif-location": { type: "string" },
       timeout: { type: "string", default: "600" },
       "http-auth": { type: "string" },
       "http-header": { type: "string", multiple: true },
@@ -176,8 +177,13 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
   if (!ANALYSIS_MODES.includes(values.mode as AnalysisMode))
     throw new UsageError("--mode must be passive or aggressive");
   if (!["text", "json", "sarif"].includes(values.format)) throw new UsageError("--format must be text, json or sarif");
-  const locationProblem = sarifLocationProblem(values["sarif-location"]);
-  if (locationProblem) throw new UsageError(`--sarif-location ${locationProblem}`);
+  let sarifLocation: string | undefined;
+  try {
+    sarifLocation = parseSarifLocation(values["sarif-location"]);
+  } catch (error) {
+    if (error instanceof SarifLocationError) throw new UsageError(`--sarif-location ${error.problem}`);
+    throw error;
+  }
   const timeout = Number(values.timeout);
   if (!(timeout >= 10)) throw new UsageError("--timeout must be at least 10 seconds");
   let siteAuth: SiteAuth | undefined;
@@ -208,7 +214,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
     environment: values.environment,
     mode: values.mode as AnalysisMode,
     format: values.format as "text" | "json" | "sarif",
-    sarifLocation: values["sarif-location"],
+    sarifLocation,
     timeout,
     siteAuth,
   };

@@ -1,7 +1,7 @@
 /** The Action's inputs, read and validated once; every bad value is reported in plain words. */
 import { type Baseline, type ParsedDiffOptions, parseBaseline, parseDiffOptions } from "../../shared/diff-options.ts";
 import { ANALYSIS_MODES, type AnalysisMode } from "../../shared/report.ts";
-import { sarifLocationProblem } from "../../shared/sarif.ts";
+import { parseSarifLocation, SarifLocationError } from "../../shared/sarif.ts";
 import { parseSiteAuthInputs, type SiteAuth, SiteAuthInputError, siteAuthSecrets } from "../../shared/site-auth.ts";
 import { type ActionCore, actionsCore } from "./action-core.ts";
 
@@ -96,9 +96,14 @@ export function readInputs(runner: Pick<ActionCore, "getInput" | "setSecret"> = 
     },
     INPUT_NAMES,
   );
-  const sarifLocation = runner.getInput("sarif-location").trim() || undefined;
-  const locationProblem = sarifLocation !== undefined ? sarifLocationProblem(sarifLocation) : null;
-  if (locationProblem) throw new InputError(`Input sarif-location ${locationProblem}, got "${sarifLocation}".`);
+  const sarifLocationInput = runner.getInput("sarif-location").trim() || undefined;
+  let sarifLocation: string | undefined;
+  try {
+    sarifLocation = parseSarifLocation(sarifLocationInput);
+  } catch (error) {
+    if (!(error instanceof SarifLocationError)) throw error;
+    throw new InputError(`Input sarif-location ${error.problem}, got "${sarifLocationInput}".`);
+  }
   const mode = (runner.getInput("mode").trim() || "passive").toLowerCase();
   if (!ANALYSIS_MODES.includes(mode as AnalysisMode)) {
     throw new InputError(`Input mode must be passive or aggressive, got "${mode}".`);

@@ -8,7 +8,13 @@ import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { GenerateReportRequestSchema, SarifLogSchema } from "../../shared/api.ts";
 import { type Report, ReportSchema } from "../../shared/report.ts";
-import { MAX_SARIF_LOCATION_LENGTH, SARIF_CONTENT_TYPE, sarifLocationProblem, toSarif } from "../../shared/sarif.ts";
+import {
+  MAX_SARIF_LOCATION_LENGTH,
+  parseSarifLocation,
+  SARIF_CONTENT_TYPE,
+  SarifLocationError,
+  toSarif,
+} from "../../shared/sarif.ts";
 import { type ApiGuardDeps, apiGuard } from "../access/api-guard.plugin.ts";
 import { entityTag } from "../platform/http/etag.ts";
 import { jsonResponse } from "../platform/http/json-response.ts";
@@ -275,9 +281,11 @@ export function reportsRoutes(
   }
 }
 
-/** The sarif_location parameter, checked (a relative repository path); undefined → the default. */
+/** The sarif_location parameter (parseSarifLocation); undefined → toSarif's default. */
 function sarifLocation(location: string | undefined): string | undefined {
-  const problem = location === undefined ? null : sarifLocationProblem(location);
-  if (problem) throw new ApiProblem("invalid_request", `sarif_location ${problem}.`);
-  return location;
+  try {
+    return parseSarifLocation(location);
+  } catch (error) {
+    throw error instanceof SarifLocationError ? new ApiProblem("invalid_request", `${error.message}.`) : error;
+  }
 }
