@@ -31,6 +31,11 @@ export const AnalysisModeSchema = named(
   }),
 );
 export type AnalysisMode = Static<typeof AnalysisModeSchema>;
+/**
+ * The mode of a request that names none — and of a report, a queued job or saved artifacts
+ * from before modes existed. The one default (server/reports/report-options.ts reads requests).
+ */
+export const DEFAULT_ANALYSIS_MODE: AnalysisMode = "passive";
 
 export const SEVERITIES = ["critical", "high", "medium", "low", "info"] as const;
 export const SeveritySchema = named("Severity", StringEnum(SEVERITIES));

@@ -23,7 +23,8 @@ export interface CheckRequest {
   /** The service's origin (the Action's `api-url`, WPREPORT_API_URL), for the report's links. */
   apiUrl: string;
   url: string;
-  mode: AnalysisMode;
+  /** Absent: the service's default (passive). */
+  mode?: AnalysisMode;
   environment?: string;
   baseline: Baseline;
   diffOptions: ParsedDiffOptions;
@@ -103,7 +104,7 @@ export async function check(
   const body: GenerateReportInput = {
     url: request.url,
     metadata: ciMetadata(request.env, request.environment),
-    ...(request.mode === "aggressive" ? { mode: request.mode } : {}),
+    ...(request.mode ? { mode: request.mode } : {}),
     ...(request.siteAuth ? { site_auth: request.siteAuth } : {}),
   };
   const { report, replayed } = await client.generateReport(body, {

@@ -143,7 +143,8 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
       budgets: { type: "string" },
       assert: { type: "string", multiple: true },
       environment: { type: "string" },
-      mode: { type: "string", default: "passive" },
+      // mode: absent asks for the service's default (passive).
+      mode: { type: "string" },
       format: { type: "string", default: "text" },
       // sarif-location: default in toSarif (DEFAULT_SARIF_LOCATION).
       "sarif-location": { type: "string" },
@@ -174,7 +175,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
     },
     FLAG_NAMES,
   );
-  if (!ANALYSIS_MODES.includes(values.mode as AnalysisMode))
+  if (values.mode !== undefined && !ANALYSIS_MODES.includes(values.mode as AnalysisMode))
     throw new UsageError("--mode must be passive or aggressive");
   if (!["text", "json", "sarif"].includes(values.format)) throw new UsageError("--format must be text, json or sarif");
   let sarifLocation: string | undefined;
@@ -212,7 +213,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
     baseline,
     diffOptions,
     environment: values.environment,
-    mode: values.mode as AnalysisMode,
+    mode: values.mode as AnalysisMode | undefined,
     format: values.format as "text" | "json" | "sarif",
     sarifLocation,
     timeout,

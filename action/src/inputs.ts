@@ -20,7 +20,8 @@ export interface Inputs {
   githubToken: string;
   timeoutSeconds: number;
   waitForSiteSeconds: number;
-  mode: AnalysisMode;
+  /** Absent: the service's default. */
+  mode?: AnalysisMode;
   /** The job's matrix values as JSON (`toJSON(matrix)`, the input's default): part of the Idempotency-Key. */
   matrix: string;
   /** The repository file SARIF results attach to; undefined: the workflow file (sarif-file.ts). */
@@ -104,8 +105,9 @@ export function readInputs(runner: Pick<ActionCore, "getInput" | "setSecret"> = 
     if (!(error instanceof SarifLocationError)) throw error;
     throw new InputError(`Input sarif-location ${error.problem}, got "${sarifLocationInput}".`);
   }
-  const mode = (runner.getInput("mode").trim() || "passive").toLowerCase();
-  if (!ANALYSIS_MODES.includes(mode as AnalysisMode)) {
+  // Empty: the service's default mode (passive); the Action sends only what was asked for.
+  const mode = runner.getInput("mode").trim().toLowerCase() || undefined;
+  if (mode !== undefined && !ANALYSIS_MODES.includes(mode as AnalysisMode)) {
     throw new InputError(`Input mode must be passive or aggressive, got "${mode}".`);
   }
   const siteAuth = readSiteAuth(runner);
@@ -131,7 +133,7 @@ export function readInputs(runner: Pick<ActionCore, "getInput" | "setSecret"> = 
     githubToken: runner.getInput("github-token").trim(),
     timeoutSeconds: number("timeout", runner.getInput("timeout").trim() || "600", 10, 6 * 3600),
     waitForSiteSeconds: number("wait-for-site", runner.getInput("wait-for-site").trim() || "0", 0, 3600),
-    mode: mode as AnalysisMode,
+    mode: mode as AnalysisMode | undefined,
     matrix: runner.getInput("matrix"),
     sarifLocation,
     siteAuth,

@@ -14,7 +14,7 @@
  * another worker within seconds (job-queue.ts). While it analyses, the worker renews its host
  * slots and notices a cancelled report (ReportService.cancel) within TICK_MS, and stops it.
  */
-import { type Report, TARGET_LIMITS, type TargetLimits } from "../../shared/report.ts";
+import { DEFAULT_ANALYSIS_MODE, type Report, TARGET_LIMITS, type TargetLimits } from "../../shared/report.ts";
 import { redactor, type SiteAuth, siteAuthSecrets } from "../../shared/site-auth.ts";
 import { isIncomplete } from "../analyzer/completeness.ts";
 import { TargetNotAllowedError } from "../analyzer/errors.ts";
@@ -231,7 +231,7 @@ export class AnalysisWorker {
         returning id`,
       );
       if (started.length === 0) return done("cancelled"); // cancelled (or finished) meanwhile
-      const mode = job.mode ?? "passive";
+      const mode = job.mode ?? DEFAULT_ANALYSIS_MODE;
       const aggressiveRequests =
         mode === "aggressive"
           ? await retried(() => targets.grantAggressive(targetKeys, this.deps.aggressiveMaxRequests))

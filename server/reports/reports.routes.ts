@@ -23,6 +23,7 @@ import type { ApiOperation } from "../platform/http/openapi.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
 import { parseQuery } from "../platform/http/query.ts";
 import { API_VERSION } from "../platform/version.ts";
+import { parseReportOptions } from "./report-options.ts";
 import type { ReportService } from "./reports.service.ts";
 
 const REPORT_ID = Type.Object({
@@ -204,7 +205,8 @@ export function reportsRoutes(
       async ({ body, principal, headers, request }) => {
         const prefer = (headers.prefer ?? "").toLowerCase();
         const respondAsync = /(^|[,;\s])respond-async($|[,;\s])/.test(prefer);
-        const outcome = await deps.reports.generate(principal, body, {
+        const input = { url: body.url, metadata: body.metadata, options: parseReportOptions(body) };
+        const outcome = await deps.reports.generate(principal, input, {
           respondAsync,
           idempotencyKey: headers["idempotency-key"],
           // A synchronous call whose client disconnects stops waiting (ReportService.generate).

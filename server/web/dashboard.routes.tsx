@@ -7,6 +7,7 @@ import { getPlan } from "../billing/plans.ts";
 import type { QuotaService } from "../billing/quota.service.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
 import type { ReportHistoryService } from "../reports/report-history.service.ts";
+import { parseReportOptions } from "../reports/report-options.ts";
 import type { ReportService } from "../reports/reports.service.ts";
 import type { WebContext } from "./context.ts";
 import { formatDate } from "./pages/common.tsx";
@@ -96,15 +97,14 @@ export function dashboardRoutes(deps: DashboardRouteDeps) {
         const url = (form.url ?? "").trim();
         const plan = getPlan(account.planId);
         try {
-          const siteAuth = siteAuthFromForm(form);
+          // The checkbox sends mode=aggressive when ticked; anything else is the default mode.
+          const options = parseReportOptions({
+            mode: form.mode === "aggressive" ? "aggressive" : undefined,
+            site_auth: siteAuthFromForm(form),
+          });
           const outcome = await deps.reports.generate(
             { accountId: account.id, planId: plan.id, monthlyQuota: plan.monthlyQuota },
-            {
-              url,
-              metadata: { environment: "web" },
-              mode: form.mode === "aggressive" ? "aggressive" : "passive",
-              ...(siteAuth ? { site_auth: siteAuth } : {}),
-            },
+            { url, metadata: { environment: "web" }, options },
           );
           return redirect(ctx, `/reports/${outcome.report.id}`);
         } catch (error) {
