@@ -4,7 +4,7 @@
  * typed by them. A field added here appears in all three.
  */
 import { type Static, Type } from "@sinclair/typebox";
-import { GateVerdictSchema } from "./diff.ts";
+import { GateVerdictSchema } from "./diff-schema.ts";
 import { PROBLEM_CODES } from "./problems.ts";
 import {
   AnalysisModeSchema,

@@ -11,7 +11,7 @@
 import { createHash } from "node:crypto";
 import { HttpClient } from "@actions/http-client";
 import type { Problem, Usage } from "./api.ts";
-import type { Diff } from "./diff.ts";
+import type { Diff } from "./diff-schema.ts";
 import type { AnalysisMode, Report, ReportMetadata } from "./report.ts";
 import type { SiteAuth } from "./site-auth.ts";
 

@@ -13,7 +13,7 @@
  * field in `data` — so receivers must ignore what they do not know.
  */
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
-import { CheckChangeSchema, VerdictSchema } from "./diff.ts";
+import { CheckChangeSchema, VerdictSchema } from "./diff-schema.ts";
 import { GradeSchema, SeveritySchema } from "./report.ts";
 import { Nullable, named, Percent, StringEnum } from "./schema.ts";
 

@@ -10,7 +10,7 @@
  */
 import { type Static, Type } from "@sinclair/typebox";
 import { ReportListItemSchema } from "./api.ts";
-import { COMPONENT_TYPES } from "./diff.ts";
+import { COMPONENT_TYPES } from "./diff-schema.ts";
 import { GradeSchema, REPORT_ID_PATTERN, ReportStatusSchema, VulnerabilitySchema } from "./report.ts";
 import { Count, Nullable, named, Percent, StringEnum } from "./schema.ts";
 

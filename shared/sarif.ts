@@ -19,7 +19,8 @@
  *   empty successful run, which would tell code scanning that every open alert is fixed.
  */
 import type { Invocation, Location, Log, Notification, ReportingDescriptor, Result, Run } from "sarif";
-import { type ComponentChange, describeVulnerability } from "./diff.ts";
+import type { ComponentChange } from "./diff-schema.ts";
+import { describeVulnerability } from "./diff-text.ts";
 import type { Check, Report, Severity, Vulnerability } from "./report.ts";
 import { oneLine } from "./untrusted-text.ts";
 import { vulnerabilityDataNotice } from "./vulnerability-data.ts";

@@ -5,8 +5,9 @@
  * comment, outputs) and the CLI (text, JSON, SARIF, exit code) only render it differently.
  */
 import { ApiError, type GenerateReportInput, idempotencyKeyFor, type WpreportClient } from "../../shared/client.ts";
-import { type Diff, failingChecks } from "../../shared/diff.ts";
+import { failingChecks } from "../../shared/diff.ts";
 import { type Baseline, diffQuery, type ParsedDiffOptions } from "../../shared/diff-options.ts";
+import type { Diff } from "../../shared/diff-schema.ts";
 import type { AnalysisMode, Check, Report, ReportMetadata } from "../../shared/report.ts";
 import type { SiteAuth } from "../../shared/site-auth.ts";
 import { oneLine } from "../../shared/untrusted-text.ts";

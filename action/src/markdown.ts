@@ -4,15 +4,10 @@
  * names) is untrusted: it is HTML-escaped, table-safe, stripped of mentions and links, and
  * length-capped before it reaches GitHub's renderer.
  */
-import {
-  type AssertionResult,
-  type CheckChange,
-  componentLabel,
-  type Diff,
-  failingChecks,
-  metricChangeText,
-  type VulnerabilityChange,
-} from "../../shared/diff.ts";
+
+import { failingChecks } from "../../shared/diff.ts";
+import type { AssertionResult, CheckChange, Diff, VulnerabilityChange } from "../../shared/diff-schema.ts";
+import { componentLabel, metricChangeText } from "../../shared/diff-text.ts";
 import { formatMetricPair, formatMetricValue } from "../../shared/metrics.ts";
 import type { Check, Report } from "../../shared/report.ts";
 import { oneLine } from "../../shared/untrusted-text.ts";

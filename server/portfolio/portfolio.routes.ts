@@ -6,7 +6,7 @@
  */
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
-import { COMPONENT_TYPES } from "../../shared/diff.ts";
+import { COMPONENT_TYPES } from "../../shared/diff-schema.ts";
 import { ComponentSitesSchema, PERIOD_PATTERN, SiteDetailSchema, SiteListSchema } from "../../shared/portfolio-api.ts";
 import { StringEnum } from "../../shared/schema.ts";
 import { type ApiGuardDeps, apiGuard } from "../access/api-guard.plugin.ts";

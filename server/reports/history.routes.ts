@@ -2,7 +2,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { ReportListSchema } from "../../shared/api.ts";
-import { DiffSchema } from "../../shared/diff.ts";
 import {
   type Baseline,
   DiffOptionsError,
@@ -11,6 +10,7 @@ import {
   parseDiffOptions,
   QUERY_NAMES,
 } from "../../shared/diff-options.ts";
+import { DiffSchema } from "../../shared/diff-schema.ts";
 import { ReportStatusSchema, SEVERITIES } from "../../shared/report.ts";
 import { StringEnum } from "../../shared/schema.ts";
 import { type ApiGuardDeps, apiGuard } from "../access/api-guard.plugin.ts";
