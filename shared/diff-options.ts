@@ -7,8 +7,8 @@
  */
 import type { DiffOptions } from "./diff.ts";
 import { ASSERTION_LEVELS, type Assertion, type AssertionLevel } from "./diff-schema.ts";
-import { BUDGET_UNITS, METRICS, type MetricDefinition, metricByKey } from "./metrics.ts";
 import { REPORT_ID_PATTERN, SEVERITIES, type Severity } from "./report.ts";
+import { BUDGET_UNITS, METRICS, type MetricDefinition, metricByKey } from "./report-metrics.ts";
 
 /** The options as text, as a caller has them; empty or absent takes the default. */
 export interface RawDiffOptions {

@@ -4,8 +4,8 @@
  * types the engine (diff.ts), its wording (diff-text.ts), the Action and the CLI work with.
  */
 import { type Static, Type } from "@sinclair/typebox";
-import { MetricUnitSchema } from "./metrics.ts";
 import { CheckCategorySchema, CheckStatusSchema, SeveritySchema, VulnerabilitySchema } from "./report.ts";
+import { MetricUnitSchema } from "./report-metrics.ts";
 import { Count, Nullable, named, StringEnum } from "./schema.ts";
 
 /** What an assertion makes of a check that fails (status fail or warn): fail the build, warn, or nothing. */

@@ -11,8 +11,8 @@ import type {
   MetricChange,
   VulnerabilityChange,
 } from "./diff-schema.ts";
-import { formatMetricPair, formatMetricValue } from "./metrics.ts";
 import type { Severity, Vulnerability } from "./report.ts";
+import { formatMetricPair, formatMetricValue } from "./report-metrics.ts";
 
 /** How a component is named to people: "WordPress" for core, the slug otherwise. */
 export function componentLabel(type: ComponentChange["type"], slug: string): string {

@@ -46,8 +46,8 @@ import {
   scoreDropReason,
   vulnerabilityFix,
 } from "./diff-text.ts";
-import { METRICS, metricByKey } from "./metrics.ts";
 import { type Check, type CheckStatus, type Component, type Report, SEVERITIES, type Severity } from "./report.ts";
+import { METRICS, metricByKey } from "./report-metrics.ts";
 import { compareDottedVersions } from "./versions.ts";
 import { vulnerabilitiesChecked } from "./vulnerability-data.ts";
 

@@ -8,8 +8,8 @@
 import { failingChecks } from "../../shared/diff.ts";
 import type { AssertionResult, CheckChange, Diff, VulnerabilityChange } from "../../shared/diff-schema.ts";
 import { componentLabel, metricChangeText } from "../../shared/diff-text.ts";
-import { formatMetricPair, formatMetricValue } from "../../shared/metrics.ts";
 import type { Check, Report } from "../../shared/report.ts";
+import { formatMetricPair, formatMetricValue } from "../../shared/report-metrics.ts";
 import { oneLine } from "../../shared/untrusted-text.ts";
 import { vulnerabilityDataNotice } from "../../shared/vulnerability-data.ts";
 

@@ -24,7 +24,7 @@ import type { Queryable, Sql } from "../platform/db/database.ts";
 import { retryTransient } from "../platform/db/transient.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
 import type { Logger } from "../platform/logger.ts";
-import type { QueueMetrics } from "../platform/prometheus.ts";
+import type { ServiceMetrics } from "../platform/prometheus.ts";
 import { ANALYSIS_QUEUE, type AnalysisJob, type AnalysisQueue } from "./analysis-queue.ts";
 import { settleCharge } from "./charges.ts";
 import { completedReport, failedReport, logAllowlistHint, storedFailure, toProblem } from "./report-outcome.ts";
@@ -51,7 +51,7 @@ export interface WorkerDeps {
   /** A job must start within this long of its report's creation (see reportDeadlines). */
   startWithinMs: number;
   logger: Logger;
-  metrics: QueueMetrics;
+  metrics: ServiceMetrics;
 }
 
 /** An error as a log field, with the site credentials' secrets replaced. */

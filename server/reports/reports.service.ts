@@ -28,7 +28,7 @@ import { unavailableProblem } from "../platform/http/errors.plugin.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
 import { isId, newId } from "../platform/ids.ts";
 import type { Logger } from "../platform/logger.ts";
-import type { QueueMetrics } from "../platform/prometheus.ts";
+import type { ServiceMetrics } from "../platform/prometheus.ts";
 import { type AnalysisQueue, FAIR_PRIORITY_BASE } from "./analysis-queue.ts";
 import { deliverReport } from "./charges.ts";
 import type { ReportOptions } from "./report-options.ts";
@@ -101,7 +101,7 @@ interface ReportsDeps {
   /** SYNC_WAIT_MS: how long a synchronous call waits for its report before answering 202. */
   syncWaitMs: number;
   logger: Logger;
-  metrics: QueueMetrics;
+  metrics: ServiceMetrics;
   /** Seals site credentials for the worker; undefined → requests with site_auth are refused (501). */
   siteAuth: SiteAuthVault | undefined;
 }

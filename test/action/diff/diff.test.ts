@@ -5,8 +5,8 @@ import { diff, failingChecks } from "../../../shared/diff.ts";
 import { parseBudgets } from "../../../shared/diff-options.ts";
 import type { BudgetResult, MetricChange } from "../../../shared/diff-schema.ts";
 import { describeBudget, metricChangeText } from "../../../shared/diff-text.ts";
-import { formatMetricValue } from "../../../shared/metrics.ts";
 import { type Check, type Report, SEVERITIES } from "../../../shared/report.ts";
+import { formatMetricValue } from "../../../shared/report-metrics.ts";
 import { baseReport, pluginInfo, reportArbitrary } from "./report-arbitrary.ts";
 
 const check = (id: string, status: Check["status"], severity: Check["severity"] = "high"): Check => ({
