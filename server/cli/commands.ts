@@ -26,7 +26,7 @@ export interface CliIO {
 
 export const HELP = `wpreport admin CLI
 
-Usage: npm run --silent cli -- <command> [options]
+Usage: npm run --silent admin -- <command> [options]
 
 Tokens
   token create --email <email> [--plan <plan>] [--name <name>] [--expires-in <days>]
@@ -42,7 +42,7 @@ Accounts
   account list [--json]
   account password --email <email>
                Sets the account's web password, read from the first line of standard
-               input (e.g. printf '%s\n' "$PASSWORD" | npm run --silent cli -- account
+               input (e.g. printf '%s\n' "$PASSWORD" | npm run --silent admin -- account
                password --email you@example.com); ends its web sessions. For accounts the
                CLI made (they have no password) or a forgotten one.
   account rate-limit --email <email> (--rpm <requests per minute> | --clear)

@@ -30,7 +30,7 @@ export function firstRunBanner(
 
   Sign up in the browser at ${base}/signup — or create an API token from the
   command line (in another terminal, in this folder, while this keeps running):
-    TOKEN=$(${cliEnvironmentFor(config, cwd)}npm run --silent cli -- token create --email you@example.com --plan starter)
+    TOKEN=$(${cliEnvironmentFor(config, cwd)}npm run --silent admin -- token create --email you@example.com --plan starter)
   Then make your first call:
     curl -s -H "Authorization: Bearer $TOKEN" ${base}/api/usage
 ${localSites(config.targetAllowlist)}
