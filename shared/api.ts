@@ -26,7 +26,7 @@ export const GenerateReportRequestSchema = named(
   "GenerateReportRequest",
   Type.Object(
     {
-      url: Type.String({ description: "The site to analyse (http or https)", examples: ["https://example.com/"] }),
+      url: Type.String({ description: "The site to analyze (http or https)", examples: ["https://example.com/"] }),
       metadata: Type.Optional(ReportMetadataSchema),
       mode: Type.Optional(AnalysisModeSchema),
       site_auth: Type.Optional(SiteAuthSchema),

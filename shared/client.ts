@@ -167,9 +167,9 @@ export function explain(error: unknown): string {
       return `wpreport could not reach the site.${detail} Is it up and reachable from the internet?`;
     case "url_not_allowed":
     case "invalid_url":
-      return `The URL cannot be analysed.${detail}`;
+      return `The URL cannot be analyzed.${detail}`;
     case "site_auth_unavailable":
-      return "This wpreport service is not set up to analyse sites with credentials (http-auth, http-headers, http-cookies): its operator has to set SITE_AUTH_KEY. Nothing was charged.";
+      return "This wpreport service is not set up to analyze sites with credentials (http-auth, http-headers, http-cookies): its operator has to set SITE_AUTH_KEY. Nothing was charged.";
     case "network_error":
       return `Could not reach the wpreport API: ${error.message}`;
     default:

@@ -22,7 +22,7 @@ export const PERIOD_PATTERN = "^[0-9]{4}-(0[1-9]|1[0-2])$";
 const siteRefFields = {
   id: Type.String({ pattern: SITE_ID_PATTERN, description: "The site's id: the same for as long as the site exists" }),
   site: Type.String({ description: "Normalised site: host without www., port, path (as GET /api/reports's `site`)" }),
-  url: Type.String({ description: "The URL its newest report analysed" }),
+  url: Type.String({ description: "The URL its newest report analyzed" }),
   environment: Nullable(Type.String(), {
     description: "The reports' metadata.environment; null for reports without one",
   }),

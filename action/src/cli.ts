@@ -26,7 +26,7 @@ const USAGE = `Usage: wpreport check --url <site> [options]
        wpreport --version | --help
 
 Options:
-  --url <url>              site to analyse (required)
+  --url <url>              site to analyze (required)
   --fail-on <severity>     critical | high (default) | medium | low | info | none
   --baseline <id>          last-passing (default: the newest earlier report of the site and
                            environment that passed the gate) | latest | none | a report id (rep_…)

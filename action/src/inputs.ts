@@ -11,7 +11,7 @@ export const MAX_URLS = 20;
 export interface Inputs {
   apiUrl: string;
   token: string;
-  /** The sites to analyse: `url`, or the list `urls` (one report, one diff each; one verdict). */
+  /** The sites to analyze: `url`, or the list `urls` (one report, one diff each; one verdict). */
   urls: string[];
   baseline: Baseline;
   diffOptions: ParsedDiffOptions;

@@ -1,6 +1,6 @@
 /**
  * Markdown for the job summary, the PR comment and the CLI's text output — the same facts,
- * written once. Text that comes from the analysed site (check messages, evidence, component
+ * written once. Text that comes from the analyzed site (check messages, evidence, component
  * names) is untrusted: it is HTML-escaped, table-safe, stripped of mentions and links, and
  * length-capped before it reaches GitHub's renderer.
  */
@@ -132,7 +132,7 @@ export function renderMarkdown(
   }
   if (report.hosting?.blocked_by_waf) {
     lines.push(
-      `> ⚠️ The site answered with a ${md(report.hosting.waf ?? "firewall")} challenge instead of its homepage; nothing else could be analysed.`,
+      `> ⚠️ The site answered with a ${md(report.hosting.waf ?? "firewall")} challenge instead of its homepage; nothing else could be analyzed.`,
       "",
     );
   }

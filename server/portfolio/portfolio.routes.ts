@@ -109,7 +109,7 @@ export const listComponentSitesOperation = {
   operationId: "listComponentSites",
   summary: "Which of your sites run a component",
   description:
-    "The sites whose newest completed report found this plugin, theme or WordPress (`slug=wordpress&type=core`), with the installed version, the latest one and its known vulnerabilities. Reads stored reports only: nothing is analysed, nothing is charged. By site, then environment; page with `after=<next_cursor>`.",
+    "The sites whose newest completed report found this plugin, theme or WordPress (`slug=wordpress&type=core`), with the installed version, the latest one and its known vulnerabilities. Reads stored reports only: nothing is analyzed, nothing is charged. By site, then environment; page with `after=<next_cursor>`.",
   tag: "Portfolio",
   auth: "bearer",
   query: Type.Object({

@@ -1,6 +1,6 @@
 /**
  * The analysis queue: one pg-boss job per report, on the service's queue engine
- * (platform/queue.ts). The report row is the truth; the job only says "analyse this report".
+ * (platform/queue.ts). The report row is the truth; the job only says "analyze this report".
  *
  * Per-account concurrency is pg-boss's group concurrency (a first filter): each job's group is
  * its account, with the account's plan as the group tier; the worker's account slot

@@ -187,7 +187,7 @@ export class AnalysisWorker {
       const target = await targets.keysFor(job.target);
       const busy = await retried(() => slots.acquireAll(target.keys, targets.settings.hostConcurrency, job.reportId));
       if (busy) {
-        // Politeness: the site or its address is being analysed HOST_CONCURRENCY times already.
+        // Politeness: the site or its address is being analyzed HOST_CONCURRENCY times already.
         // Offer the job again shortly instead of holding a worker slot while waiting.
         await retried(() => slots.release(accountKey, job.reportId));
         await retried(() =>
@@ -199,7 +199,7 @@ export class AnalysisWorker {
         return;
       }
       targetKeys = target.keys;
-      await this.analyse(row, job, target.host, targetKeys);
+      await this.runAnalysis(row, job, target.host, targetKeys);
     } finally {
       await slots.release(accountKey, job.reportId).catch(() => {});
       // The target's slots stay taken while the pace's bucket refills (target-limits.ts).
@@ -208,7 +208,7 @@ export class AnalysisWorker {
   }
 
   /** Runs the analysis of a job holding its slots, and stores the outcome. */
-  private async analyse(row: ReportRow, job: AnalysisJob, host: string, targetKeys: string[]): Promise<void> {
+  private async runAnalysis(row: ReportRow, job: AnalysisJob, host: string, targetKeys: string[]): Promise<void> {
     const { sql, config, metrics, targets } = this.deps;
     const stop = new AbortController();
     this.running.set(job.reportId, stop);

@@ -1,7 +1,7 @@
 /**
  * A report's options: what a generate request asks for besides the URL and its metadata — the
  * analysis mode and a protected site's credentials. They are read once, where a request comes
- * in (the API's body, the web's analyse form), into one typed object with the one default
+ * in (the API's body, the web's analyze form), into one typed object with the one default
  * (DEFAULT_ANALYSIS_MODE, shared/report.ts); the service, the queue job, the worker, the
  * analysis thread and the analyzer take that object or a part of it and never default a mode
  * again. (Only readers of data an older release stored — a queued job, saved artifacts — fill

@@ -158,7 +158,7 @@ export const cancelReportOperation = {
   operationId: "cancelReport",
   summary: "Cancel a report",
   description:
-    "Cancels a queued or running report of your account: it ends as `failed` with an `errors[]` entry of kind `cancelled`, nothing is charged and its credit is returned; a worker analysing it stops within a few seconds. A synchronous `generate-report` call waiting for it answers `409 report_cancelled`. Cancelling a cancelled report answers it again (200); a report that already completed or failed for another reason is `409 report_already_finished`. No body.",
+    "Cancels a queued or running report of your account: it ends as `failed` with an `errors[]` entry of kind `cancelled`, nothing is charged and its credit is returned; a worker analyzing it stops within a few seconds. A synchronous `generate-report` call waiting for it answers `409 report_cancelled`. Cancelling a cancelled report answers it again (200); a report that already completed or failed for another reason is `409 report_already_finished`. No body.",
   tag: "Reports",
   auth: "bearer",
   params: REPORT_ID,

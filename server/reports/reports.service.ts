@@ -70,7 +70,7 @@ export interface ReportCaller {
 }
 
 export interface GenerateOptions {
-  /** Prefer: respond-async → answer 202 at once and analyse in the background. */
+  /** Prefer: respond-async → answer 202 at once and analyze in the background. */
   respondAsync?: boolean;
   idempotencyKey?: string;
   /**
@@ -350,7 +350,7 @@ export class ReportService {
       });
       throw new ApiProblem(
         "site_auth_unavailable",
-        "This service is not set up to analyse sites with credentials (site_auth); ask its operator. Nothing was charged.",
+        "This service is not set up to analyze sites with credentials (site_auth); ask its operator. Nothing was charged.",
       );
     }
     return auth;

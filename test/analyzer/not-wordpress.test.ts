@@ -4,7 +4,7 @@
  * with a reason.
  *
  * Real software: Debian's nginx serving a small Hugo-built static blog and php-cli's built-in
- * server running a small plain-PHP app (test/analyzer/not-wordpress/servers.ts), analysed through the
+ * server running a small plain-PHP app (test/analyzer/not-wordpress/servers.ts), analyzed through the
  * real service API; the same two sites' saved artifacts (test/analyzer/artifacts/not-wp-*.json) for
  * the pure tests; the real WordPress fixture's artifacts for "no stack that contradicts it".
  */
