@@ -16,6 +16,8 @@ import {
   toSarif,
 } from "../../shared/sarif.ts";
 import { type ApiGuardDeps, apiGuard } from "../access/api-guard.plugin.ts";
+import type { ApiContext } from "../app.ts";
+import type { ApiModule } from "../platform/http/api-module.ts";
 import { entityTag } from "../platform/http/etag.ts";
 import { jsonResponse } from "../platform/http/json-response.ts";
 import { chooseMediaType } from "../platform/http/media-type.ts";
@@ -171,13 +173,6 @@ export const cancelReportOperation = {
   errors: ["invalid_request", "not_found", "report_already_finished"],
 } as const satisfies ApiOperation;
 
-export const reportsOperations: ApiOperation[] = [
-  generateReportOperation,
-  getReportOperation,
-  getReportSarifOperation,
-  cancelReportOperation,
-];
-
 /** What GET /api/report/{id} can send; the first is the default (SARIF there is the deprecated way). */
 const REPORT_TYPES = ["application/json", SARIF_CONTENT_TYPE] as const;
 /** What GET /api/report/{id}/sarif can send: SARIF, which is JSON too. */
@@ -291,3 +286,10 @@ function sarifLocation(location: string | undefined): string | undefined {
     throw error instanceof SarifLocationError ? new ApiProblem("invalid_request", `${error.message}.`) : error;
   }
 }
+
+/** The reports API for app.ts: its operations and its routes. */
+export const reportsApi: ApiModule<ApiContext> = {
+  name: "reports",
+  operations: [generateReportOperation, getReportOperation, getReportSarifOperation, cancelReportOperation],
+  routes: ({ guard, services, baseUrlFor }) => reportsRoutes({ ...guard, reports: services.reports, baseUrlFor }),
+};
