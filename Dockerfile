@@ -3,7 +3,7 @@
 # No Docker daemon runs where this project is developed: test/platform/docker-image.test.ts
 # rebuilds this image's file set from the COPY lines below (and .dockerignore) in a temporary
 # folder, runs the RUN commands there, then starts the CMD, checks it with the HEALTHCHECK,
-# analyses a site with it, and runs docker-compose.yml's API and worker roles from it. Every
+# analyzes a site with it, and runs docker-compose.yml's API and worker roles from it. Every
 # file the server needs at run time must come through a COPY line here (and be let through by
 # .dockerignore), or that test fails.
 

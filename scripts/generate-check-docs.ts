@@ -5,8 +5,7 @@
  */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { CHECKS, type CheckDefinition, type CheckId } from "../server/analyzer/audit/catalogue.ts";
-import { WORDPRESS_CHECKS, WORDPRESS_FILE_CHECKS } from "../server/analyzer/audit/wordpress-only.ts";
+import { CHECKS, type CheckDefinition } from "../server/analyzer/audit/catalogue.ts";
 import { CHECK_CATEGORIES } from "../shared/report.ts";
 
 export function renderCheckDocs(): string {
@@ -41,11 +40,12 @@ export function renderCheckDocs(): string {
     );
     for (const [id, definition] of entries) {
       const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
-      const scope = WORDPRESS_CHECKS.has(id as CheckId)
-        ? "<br>WordPress only"
-        : WORDPRESS_FILE_CHECKS.has(id as CheckId)
-          ? "<br>WordPress files"
-          : "";
+      const scope =
+        definition.wordpressOnly === "check"
+          ? "<br>WordPress only"
+          : definition.wordpressOnly === "files"
+            ? "<br>WordPress files"
+            : "";
       lines.push(
         `| \`${id}\`${scope} | ${definition.severity} | ${cell(definition.title)} | ${cell(definition.failTitle)} | ${cell(definition.remediation)} |`,
       );

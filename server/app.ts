@@ -3,26 +3,27 @@
  * processes or start-up; see server/main.ts for that.
  */
 import { Elysia } from "elysia";
+import type { ApiGuardDeps } from "./access/api-guard.plugin.ts";
 import { tokensRoutes } from "./access/tokens.web.tsx";
 import { authRoutes } from "./accounts/auth.web.tsx";
 import { billingRoutes } from "./billing/billing.web.tsx";
 import { stripeWebhookRoutes } from "./billing/stripe-webhooks.routes.ts";
-import { usageOperations, usageRoutes } from "./billing/usage.routes.ts";
+import { usageApi } from "./billing/usage.routes.ts";
 import { alertsRoutes } from "./monitoring/alerts.web.tsx";
-import { webhooksOperations, webhooksRoutes } from "./monitoring/webhooks/webhooks.routes.ts";
-import { healthOperations, healthRoutes } from "./platform/health.routes.ts";
+import { webhooksApi } from "./monitoring/webhooks/webhooks.routes.ts";
+import { type HealthContext, healthApi } from "./platform/health.routes.ts";
+import { type ApiModule, mountApiModule } from "./platform/http/api-module.ts";
 import { documentServerUrl, requestBase } from "./platform/http/client-request.ts";
-import { docsOperations, docsRoutes } from "./platform/http/docs.routes.ts";
+import { type DocsContext, docsApi } from "./platform/http/docs.routes.ts";
 import { errorsPlugin } from "./platform/http/errors.plugin.ts";
 import { requestContext } from "./platform/http/request-context.ts";
 import { RouteTable } from "./platform/http/route-table.ts";
 import { metricsRoutes } from "./platform/prometheus.routes.ts";
-import { API_VERSION } from "./platform/version.ts";
-import { portfolioOperations, portfolioRoutes } from "./portfolio/portfolio.routes.ts";
+import { portfolioApi } from "./portfolio/portfolio.routes.ts";
 import { portfolioWebRoutes } from "./portfolio/portfolio.web.tsx";
-import { historyOperations, historyRoutes } from "./reports/history.routes.ts";
+import { historyApi } from "./reports/history.routes.ts";
 import { reportJsonSchema } from "./reports/report-json-schema.ts";
-import { reportsOperations, reportsRoutes } from "./reports/reports.routes.ts";
+import { reportsApi } from "./reports/reports.routes.ts";
 import { reportsRoutes as reportsWebRoutes } from "./reports/reports.web.tsx";
 import type { Services } from "./services.ts";
 import { assetsRoutes } from "./web/assets.routes.ts";
@@ -31,23 +32,40 @@ import { dashboardRoutes } from "./web/dashboard.routes.tsx";
 import { publicRoutes } from "./web/public.routes.tsx";
 import { htmlError } from "./web/web.plugin.ts";
 
-/** Every operation of the public API: what /api/openapi.json documents. */
-export const API_OPERATIONS = [
-  ...reportsOperations,
-  ...historyOperations,
-  ...portfolioOperations,
-  ...usageOperations,
-  ...webhooksOperations,
-  ...docsOperations,
-  ...healthOperations,
+/**
+ * What the app hands every API module (platform/http/api-module.ts): the services, the API
+ * guard's dependencies, the request's public base URL, and what the public documents and the
+ * health checks read. A feature's routes file picks what its routes need from it, so a route
+ * added to a feature changes that file only.
+ */
+export interface ApiContext extends DocsContext, HealthContext {
+  services: Services;
+  /** For routes behind a bearer token (access/api-guard.plugin.ts). */
+  guard: ApiGuardDeps;
+  /** PUBLIC_BASE_URL, or the address the request came to (client-request.ts). */
+  baseUrlFor: (request: Request) => string;
+}
+
+/** Every API module, in the order /api/openapi.json documents them. A new feature's API is one line here. */
+const API_MODULES: readonly ApiModule<ApiContext>[] = [
+  reportsApi,
+  historyApi,
+  portfolioApi,
+  usageApi,
+  webhooksApi,
+  docsApi,
+  healthApi,
 ];
+
+/** Every operation of the public API: what /api/openapi.json documents. */
+export const API_OPERATIONS = API_MODULES.flatMap((module) => module.operations);
 
 export function createApp(
   services: Services,
   state: { isShuttingDown: () => boolean } = { isShuttingDown: () => false },
 ) {
   const { config, logger } = services;
-  const guard = {
+  const guard: ApiGuardDeps = {
     tokens: services.tokens,
     limiter: services.limiter,
     maxBodyBytes: config.maxBodyBytes,
@@ -60,6 +78,16 @@ export function createApp(
     trustedProxies: config.trustProxy,
   };
   const baseUrlFor = (request: Request) => requestBase(request, origins).baseUrl;
+  const api: ApiContext = {
+    services,
+    guard,
+    baseUrlFor,
+    operations: API_OPERATIONS,
+    serverUrlFor: (request) => documentServerUrl(request, origins),
+    reportSchema: reportJsonSchema(),
+    sql: services.db.sql,
+    isShuttingDown: state.isShuttingDown,
+  };
   const web = {
     sessions: services.sessions,
     baseUrl: config.publicBaseUrl,
@@ -103,30 +131,10 @@ export function createApp(
     .onTransform({ as: "global" }, ({ request, route }) => {
       requestContext(request).route = route;
     })
-    .use(healthRoutes({ sql: services.db.sql, isShuttingDown: state.isShuttingDown }))
-    .use(metricsRoutes(services))
-    .use(
-      docsRoutes({
-        operations: API_OPERATIONS,
-        version: API_VERSION,
-        serverUrlFor: (request) => documentServerUrl(request, origins),
-        reportSchema: reportJsonSchema(),
-      }),
-    )
-    .use(reportsRoutes({ ...guard, reports: services.reports, baseUrlFor }))
-    .use(historyRoutes({ ...guard, history: services.history, baseUrlFor }))
-    .use(
-      portfolioRoutes({ ...guard, portfolio: services.portfolio, clientReports: services.clientReports, baseUrlFor }),
-    )
-    .use(usageRoutes({ ...guard, quota: services.quota }))
-    .use(
-      webhooksRoutes({
-        ...guard,
-        webhooks: services.monitoring.webhooks,
-        idempotency: services.idempotency,
-        baseUrlFor,
-      }),
-    )
+    .use(metricsRoutes(services));
+  // The API: each module checked against its operations as it is mounted.
+  for (const module of API_MODULES) app.use(mountApiModule(module, api));
+  app
     // The web interface: the shell (assets, public pages, the dashboard), then each feature's pages.
     .use(assetsRoutes(webDeps))
     .use(publicRoutes(webDeps))

@@ -26,7 +26,7 @@ import type { Config } from "./platform/config.ts";
 import type { Database } from "./platform/db/database.ts";
 import { withinDeadline } from "./platform/deadline.ts";
 import type { Logger } from "./platform/logger.ts";
-import { createMetrics, type QueueMetrics } from "./platform/prometheus.ts";
+import { createServiceMetrics, type ServiceMetrics } from "./platform/prometheus.ts";
 import { openQueueEngine, type QueueEngine } from "./platform/queue.ts";
 import type { BrandingService } from "./portfolio/branding.service.ts";
 import type { ClientReportService } from "./portfolio/client-report.service.ts";
@@ -69,7 +69,7 @@ export interface Services {
   analysisQueue: AnalysisQueue;
   /** The worker role's job runner; started by platform/runtime.ts when the role includes it. */
   worker: AnalysisWorker;
-  metrics: QueueMetrics;
+  metrics: ServiceMetrics;
   /** Issue 25: the events outbox, webhooks, email alerts (server/monitoring/). */
   monitoring: Monitoring;
   /** Portfolio and client reports (issue 25): sites, components, branding, HTML/PDF reports. */
@@ -100,7 +100,7 @@ export async function createServices(
   const idempotency = new IdempotencyService(sql);
   const limiter = overrides.limiter ?? createRateLimiter(config.redisUrl, logger);
   const intel = await createIntel(config, db, logger);
-  const metrics = createMetrics(sql);
+  const metrics = createServiceMetrics(sql);
   const queue = await openQueueEngine(config, db, logger);
   await createIntelRefreshQueue(queue.boss, config.intel);
   const reports = await createReports({

@@ -4,7 +4,7 @@
  * typed by them. A field added here appears in all three.
  */
 import { type Static, Type } from "@sinclair/typebox";
-import { GateVerdictSchema } from "./diff.ts";
+import { GateVerdictSchema } from "./diff-schema.ts";
 import { PROBLEM_CODES } from "./problems.ts";
 import {
   AnalysisModeSchema,
@@ -26,7 +26,7 @@ export const GenerateReportRequestSchema = named(
   "GenerateReportRequest",
   Type.Object(
     {
-      url: Type.String({ description: "The site to analyse (http or https)", examples: ["https://example.com/"] }),
+      url: Type.String({ description: "The site to analyze (http or https)", examples: ["https://example.com/"] }),
       metadata: Type.Optional(ReportMetadataSchema),
       mode: Type.Optional(AnalysisModeSchema),
       site_auth: Type.Optional(SiteAuthSchema),

@@ -11,7 +11,7 @@
 import { createHash } from "node:crypto";
 import { HttpClient } from "@actions/http-client";
 import type { Problem, Usage } from "./api.ts";
-import type { Diff } from "./diff.ts";
+import type { Diff } from "./diff-schema.ts";
 import type { AnalysisMode, Report, ReportMetadata } from "./report.ts";
 import type { SiteAuth } from "./site-auth.ts";
 
@@ -173,9 +173,9 @@ export function explain(error: unknown): string {
       return `wpreport could not reach the site.${detail} Is it up and reachable from the internet?`;
     case "url_not_allowed":
     case "invalid_url":
-      return `The URL cannot be analysed.${detail}`;
+      return `The URL cannot be analyzed.${detail}`;
     case "site_auth_unavailable":
-      return "This wpreport service is not set up to analyse sites with credentials (http-auth, http-headers, http-cookies): its operator has to set SITE_AUTH_KEY. Nothing was charged.";
+      return "This wpreport service is not set up to analyze sites with credentials (http-auth, http-headers, http-cookies): its operator has to set SITE_AUTH_KEY. Nothing was charged.";
     case "network_error":
       return `Could not reach the wpreport API: ${error.message}`;
     default:

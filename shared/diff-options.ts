@@ -5,15 +5,10 @@
  * naming the option as its caller spells it (`Input fail-on`, `--fail-on`, `fail_on`). And the
  * way back: the options as the query the Action and the CLI send to the service.
  */
-import {
-  ASSERTION_LEVELS,
-  type Assertion,
-  type AssertionLevel,
-  type DiffOptions,
-  isSeverity,
-  parseBudgets,
-} from "./diff.ts";
+import type { DiffOptions } from "./diff.ts";
+import { ASSERTION_LEVELS, type Assertion, type AssertionLevel } from "./diff-schema.ts";
 import { REPORT_ID_PATTERN, SEVERITIES, type Severity } from "./report.ts";
+import { BUDGET_UNITS, METRICS, type MetricDefinition, metricByKey } from "./report-metrics.ts";
 
 /** The options as text, as a caller has them; empty or absent takes the default. */
 export interface RawDiffOptions {
@@ -183,4 +178,58 @@ export function diffQuery(options: DiffOptions): Record<string, string> {
   if (options.budgets && Object.keys(options.budgets).length > 0) query.budgets = formatBudgets(options.budgets);
   if (options.assertions && options.assertions.length > 0) query.assert = formatAssertions(options.assertions);
   return query;
+}
+
+/** The units a metric's budget may be written in, for messages: "ms, s". */
+function unitNames(metric: MetricDefinition): string {
+  return Object.keys(BUDGET_UNITS[metric.unit]).join(", ");
+}
+
+/**
+ * Parses budgets — "ttfb_ms=800ms, html_bytes=250kB\nscore=80", comma- or newline-separated —
+ * into limits in each metric's base unit ({ ttfb_ms: 800, html_bytes: 250000, score: 80 }).
+ * Times take ms or s, sizes B, kB, MB, KiB or MiB (BUDGET_UNITS); a plain number is in the
+ * base unit (ms, bytes), as before units were accepted. Scores (0–100 points) and counts
+ * (whole numbers) take plain numbers. Anything else throws with a message that says what
+ * would be accepted; the Action, the CLI and GET /api/report/{id}/diff all parse here.
+ */
+export function parseBudgets(text: string): Record<string, number> {
+  const budgets: Record<string, number> = {};
+  for (const part of text
+    .split(/[,\n]/)
+    .map((item) => item.trim())
+    .filter(Boolean)) {
+    const match = /^([a-z_]+)\s*[=:]\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)$/.exec(part);
+    if (!match)
+      throw new Error(
+        `budget "${part}" is not of the form metric=value (a number ≥ 0 and, for times and sizes, a unit), e.g. ttfb_ms=800ms, html_bytes=250kB, score=80`,
+      );
+    const [, key = "", number = "0", unit = ""] = match;
+    const metric = metricByKey(key);
+    if (!metric) throw new Error(`unknown budget metric "${key}"; known: ${METRICS.map((m) => m.key).join(", ")}`);
+    if (key in budgets) throw new Error(`budget "${key}" is given twice`);
+    let value = Number(number);
+    if (unit !== "") {
+      const units = BUDGET_UNITS[metric.unit];
+      const name = Object.keys(units).find((candidate) => candidate.toLowerCase() === unit.toLowerCase());
+      if (name === undefined) {
+        throw new Error(
+          Object.keys(units).length === 0
+            ? `budget "${part}": ${key} is ${metric.unit === "points" ? "a score in points (0–100)" : "a count"} and takes a plain number, without a unit`
+            : `budget "${part}": "${unit}" is not a unit of ${key}, which is ${metric.unit === "ms" ? "a time" : "a size"}; use ${unitNames(metric)}`,
+        );
+      }
+      value *= units[name] as number;
+    }
+    if (metric.unit === "points" && value > 100) throw new Error(`budget "${part}": ${key} is a score from 0 to 100`);
+    if (metric.unit === "count" && !Number.isInteger(value))
+      throw new Error(`budget "${part}": ${key} is a count, a whole number`);
+    // Sizes are whole bytes (1.5 KiB = 1536); times may keep a fraction of a millisecond.
+    budgets[key] = metric.unit === "bytes" ? Math.round(value) : value;
+  }
+  return budgets;
+}
+
+export function isSeverity(value: string): value is Severity {
+  return (SEVERITIES as readonly string[]).includes(value);
 }

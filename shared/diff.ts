@@ -1,7 +1,8 @@
 /**
  * The diff engine (docs/diff.md), shared by the server (GET /api/report/{id}/diff), the
  * GitHub Action and the CLI: what got worse, what got better, what changed, and — given
- * the user's thresholds — whether that fails the build.
+ * the user's thresholds — whether that fails the build. Its shapes are in diff-schema.ts, its
+ * words in diff-text.ts, and the options a caller gives as text are read by diff-options.ts.
  *
  * Pure and deterministic: diff(a, a) has no changes; a regression from a→b is an
  * improvement from b→a. How a check compares: status rank pass/skip/error/absent = 0,
@@ -22,45 +23,33 @@
  * component type's new vulnerabilities too. The baseline itself is the caller's: the service
  * passes the one its rule chose, with the reason (`baseline`).
  */
-import { type Static, Type } from "@sinclair/typebox";
+
+import type {
+  Assertion,
+  AssertionLevel,
+  AssertionResult,
+  BaselineChoice,
+  BudgetResult,
+  CheckChange,
+  ComponentChange,
+  Diff,
+  MetricChange,
+  RegressionKinds,
+  VulnerabilityChange,
+} from "./diff-schema.ts";
 import {
-  BUDGET_UNITS,
-  formatMetricPair,
-  formatMetricValue,
-  METRICS,
-  type MetricDefinition,
-  MetricUnitSchema,
-  metricByKey,
-} from "./metrics.ts";
-import {
-  type Check,
-  CheckCategorySchema,
-  type CheckStatus,
-  CheckStatusSchema,
-  type Component,
-  type Report,
-  SEVERITIES,
-  type Severity,
-  SeveritySchema,
-  type Vulnerability,
-  VulnerabilitySchema,
-} from "./report.ts";
-import { Count, Nullable, named, StringEnum } from "./schema.ts";
+  assertionLine,
+  broughtVulnerabilitiesReason,
+  describeBudget,
+  publishedVulnerabilitiesReason,
+  regressionReason,
+  scoreDropReason,
+  vulnerabilityFix,
+} from "./diff-text.ts";
+import { type Check, type CheckStatus, type Component, type Report, SEVERITIES, type Severity } from "./report.ts";
+import { METRICS, metricByKey } from "./report-metrics.ts";
 import { compareDottedVersions } from "./versions.ts";
 import { vulnerabilitiesChecked } from "./vulnerability-data.ts";
-
-/** What an assertion makes of a check that fails (status fail or warn): fail the build, warn, or nothing. */
-export const ASSERTION_LEVELS = ["error", "warn", "off"] as const;
-export type AssertionLevel = (typeof ASSERTION_LEVELS)[number];
-
-/**
- * An assertion, as Lighthouse CI has them: a check id, or a glob over check ids where `*` stands
- * for any characters (`security.*`, `*`), and the level it sets for the checks it matches.
- */
-export interface Assertion {
-  pattern: string;
-  level: AssertionLevel;
-}
 
 export interface DiffOptions {
   /** Regressions (and new vulnerabilities) of at least this severity fail the build; "none" never. Default "high". */
@@ -78,246 +67,6 @@ export interface DiffOptions {
   /** Override a metric's noise thresholds, e.g. { ttfb_ms: { relative: 0.3, absolute: 200 } }. */
   noise?: Record<string, { relative?: number; absolute?: number }>;
 }
-
-export const CheckChangeSchema = named(
-  "CheckChange",
-  Type.Object({
-    id: Type.String(),
-    title: Type.String(),
-    category: CheckCategorySchema,
-    severity: SeveritySchema,
-    before: Nullable(CheckStatusSchema, { description: "Status in the baseline; null when it did not have the check" }),
-    after: Nullable(CheckStatusSchema, {
-      description: "Status in the new report; null when it does not have the check",
-    }),
-    new_check: Type.Boolean({ description: "True when the baseline report did not have this check at all" }),
-    message: Type.String(),
-    remediation: Type.String(),
-    evidence: Type.Array(Type.String()),
-  }),
-);
-export type CheckChange = Static<typeof CheckChangeSchema>;
-
-export const COMPONENT_TYPES = ["core", "theme", "plugin"] as const;
-
-export const ComponentChangeSchema = named(
-  "ComponentChange",
-  Type.Object({
-    type: StringEnum(COMPONENT_TYPES),
-    slug: Type.String(),
-    name: Nullable(Type.String()),
-    change: StringEnum(["added", "removed", "updated", "downgraded", "version_changed"]),
-    before: Nullable(Type.String()),
-    after: Nullable(Type.String()),
-  }),
-);
-export type ComponentChange = Static<typeof ComponentChangeSchema>;
-
-export const VulnerabilityChangeKindSchema = named(
-  "VulnerabilityChangeKind",
-  StringEnum(["new_vulnerability", "component_changed", "advisory_withdrawn"], {
-    description:
-      "Why a vulnerability is in the diff. In new_vulnerabilities: new_vulnerability (same component, same version in both reports: newly published, the site did not change) or component_changed (the component was added or its version changed). In fixed_vulnerabilities: component_changed (updated, downgraded or removed) or advisory_withdrawn (same version in both reports: the advisory no longer lists it).",
-  }),
-);
-export type VulnerabilityChangeKind = Static<typeof VulnerabilityChangeKindSchema>;
-
-export const VulnerabilityChangeSchema = named(
-  "VulnerabilityChange",
-  Type.Object({
-    component: Type.String({ description: "<type>:<slug>, e.g. plugin:akismet, core:wordpress" }),
-    component_type: StringEnum(COMPONENT_TYPES),
-    slug: Type.String({ description: "The component's slug (wordpress for core)" }),
-    version: Nullable(Type.String(), {
-      description:
-        "The installed version the vulnerability affects: head's for a new one, the baseline's for a fixed one",
-    }),
-    kind: VulnerabilityChangeKindSchema,
-    component_change: Nullable(StringEnum(["added", "removed", "updated", "downgraded", "version_changed"]), {
-      description: "How the component changed between the two reports; null when it did not",
-    }),
-    fix: Type.String({
-      description: 'What to do, e.g. "update akismet to 5.0.3" or "no fix available: remove or replace akismet"',
-    }),
-    vulnerability: VulnerabilitySchema,
-  }),
-);
-export type VulnerabilityChange = Static<typeof VulnerabilityChangeSchema>;
-
-export const RegressionKindsSchema = named(
-  "RegressionKinds",
-  Type.Object(
-    { new_vulnerability: Count(), component_changed: Count() },
-    { description: "How many of new_vulnerabilities are of each kind (all severities)" },
-  ),
-);
-export type RegressionKinds = Static<typeof RegressionKindsSchema>;
-
-export const MetricChangeSchema = named(
-  "MetricChange",
-  Type.Object({
-    metric: Type.String(),
-    label: Type.String(),
-    unit: MetricUnitSchema,
-    before: Type.Number(),
-    after: Type.Number(),
-    delta: Type.Number(),
-    percent: Nullable(Type.Number(), {
-      description: "Relative change in percent of the old value; null when the old value was 0",
-    }),
-    direction: StringEnum(["better", "worse"]),
-  }),
-);
-export type MetricChange = Static<typeof MetricChangeSchema>;
-
-export const BudgetResultSchema = named(
-  "BudgetResult",
-  Type.Object({
-    metric: Type.String(),
-    label: Type.String(),
-    unit: { ...MetricUnitSchema, description: "The metric's base unit, which limit and value are in" },
-    limit: Type.Number(),
-    value: Nullable(Type.Number()),
-    kind: StringEnum(["max", "min"], {
-      description: "max for lower-is-better metrics, min for higher-is-better (scores)",
-    }),
-    exceeded: Type.Boolean(),
-  }),
-);
-export type BudgetResult = Static<typeof BudgetResultSchema>;
-
-export const VerdictSchema = named(
-  "Verdict",
-  Type.Object({
-    result: StringEnum(["pass", "fail"]),
-    reasons: Type.Array(Type.String(), { description: "Why it failed, one line each (empty on pass)" }),
-    warnings: Type.Array(Type.String(), {
-      description:
-        "What a `warn` assertion found, one line each: shown, never failing (empty when none; absent from services before API 1.4.0)",
-    }),
-  }),
-);
-export type Verdict = Static<typeof VerdictSchema>;
-
-export const AssertionLevelSchema = named(
-  "AssertionLevel",
-  StringEnum(ASSERTION_LEVELS, {
-    description: "error: fails the build while the check fails; warn: a warning; off: the check is ignored",
-  }),
-);
-
-export const AssertionResultSchema = named(
-  "AssertionResult",
-  Type.Object(
-    {
-      id: Type.String(),
-      title: Type.String({ description: "What failing means (the check's fail_title, or its title)" }),
-      category: CheckCategorySchema,
-      severity: SeveritySchema,
-      status: CheckStatusSchema,
-      level: StringEnum(["error", "warn"]),
-      pattern: Type.String({ description: "The assertion that decided (the most specific that matches)" }),
-      message: Type.String(),
-      remediation: Type.String(),
-    },
-    { description: "A check of the new report that fails (status fail or warn) under an error or warn assertion" },
-  ),
-);
-export type AssertionResult = Static<typeof AssertionResultSchema>;
-
-export const AssertionsSchema = named(
-  "Assertions",
-  Type.Object(
-    {
-      rules: Type.Array(Type.Object({ pattern: Type.String(), level: AssertionLevelSchema }), {
-        description: "The assertions applied, as given (`assert`)",
-      }),
-      results: Type.Array(AssertionResultSchema, { description: "Error ones first, then by severity and id" }),
-      unmatched: Type.Array(Type.String(), {
-        description: "Patterns that match no check of the new report: a typo, or a check this report does not have",
-      }),
-    },
-    { description: "What the `assert` option decided (docs/diff.md#assertions)" },
-  ),
-);
-export type Assertions = Static<typeof AssertionsSchema>;
-
-/** How the baseline was chosen: the rule asked for, and in its words why this report (or none). */
-export const BASELINE_RULES = ["last-passing", "latest", "report", "none"] as const;
-export type BaselineRule = (typeof BASELINE_RULES)[number];
-
-export const BaselineChoiceSchema = named(
-  "BaselineChoice",
-  Type.Object(
-    {
-      rule: StringEnum(BASELINE_RULES, {
-        description:
-          "last-passing (the default: the newest earlier report of the site and environment that passed the gate), latest, report (an id was given) or none",
-      }),
-      id: Nullable(Type.String(), {
-        description: "The baseline report (the same as base_id); null when there is none",
-      }),
-      reason: Type.String({ description: "Why this report is the baseline, or why there is none, in plain words" }),
-    },
-    { description: "The baseline the verdict used and why (docs/diff.md#the-baseline)" },
-  ),
-);
-export type BaselineChoice = Static<typeof BaselineChoiceSchema>;
-
-export const GateVerdictSchema = named(
-  "GateVerdict",
-  Type.Object(
-    {
-      result: StringEnum(["pass", "fail"]),
-      base_id: Nullable(Type.String()),
-      rule: StringEnum(["last-passing", "latest", "report"]),
-      judged_at: Type.String({ format: "date-time" }),
-    },
-    {
-      description:
-        "The report's gate verdict: recorded by its first judgement against a baseline rule (not base=none) and never changed; a report passed the gate when it is pass (docs/diff.md#the-baseline)",
-    },
-  ),
-);
-export type GateVerdict = Static<typeof GateVerdictSchema>;
-
-export const DiffSchema = named(
-  "Diff",
-  Type.Object(
-    {
-      base_id: Nullable(Type.String(), { description: "The baseline report; null when there was none" }),
-      head_id: Type.String(),
-      score: Type.Object({
-        before: Nullable(Type.Number()),
-        after: Nullable(Type.Number()),
-        delta: Nullable(Type.Number()),
-      }),
-      grade: Type.Object({ before: Nullable(Type.String()), after: Nullable(Type.String()) }),
-      regressions: Type.Array(CheckChangeSchema),
-      improvements: Type.Array(CheckChangeSchema),
-      new_vulnerabilities: Type.Array(VulnerabilityChangeSchema),
-      fixed_vulnerabilities: Type.Array(VulnerabilityChangeSchema),
-      regression_kinds: RegressionKindsSchema,
-      components: Type.Array(ComponentChangeSchema),
-      metrics: Type.Array(MetricChangeSchema),
-      budgets: Type.Array(BudgetResultSchema),
-      assertions: AssertionsSchema,
-      baseline: BaselineChoiceSchema,
-      gate: Type.Optional(
-        Nullable(GateVerdictSchema, {
-          description:
-            "GET /api/report/{id}/diff: the head report's recorded gate verdict after this call (this one's when it was the first judgement); null when it has none (base=none)",
-        }),
-      ),
-      verdict: VerdictSchema,
-    },
-    {
-      description:
-        "What got worse, what got better and what changed between two reports, and whether that fails the build (docs/diff.md)",
-    },
-  ),
-);
-export type Diff = Static<typeof DiffSchema>;
 
 const STATUS_RANK: Record<CheckStatus, number> = { pass: 0, skip: 0, error: 0, warn: 1, fail: 2 };
 const severityRank = (severity: Severity) => SEVERITIES.length - SEVERITIES.indexOf(severity); // critical = 5 … info = 1
@@ -434,50 +183,6 @@ function componentChanges(base: Report | null, head: Report): ComponentChange[] 
   return changes;
 }
 
-/** How a component is named to people: "WordPress" for core, the slug otherwise. */
-export function componentLabel(type: ComponentChange["type"], slug: string): string {
-  return type === "core" ? "WordPress" : slug;
-}
-
-/**
- * "update akismet to 5.0.3", "update WordPress to 6.1.10", what to do when the source names no
- * fixed version (`unfixed` false), or when there is no fix.
- */
-export function vulnerabilityFix(
-  type: ComponentChange["type"],
-  slug: string,
-  fixedIn: string | null,
-  unfixed?: boolean,
-): string {
-  const label = componentLabel(type, slug);
-  if (fixedIn) return `update ${label} to ${fixedIn}`;
-  if (unfixed === false) return `update ${label} to its latest release (the source names no fixed version)`;
-  return type === "core"
-    ? "no fix available: watch for a WordPress security release and block the attack (WAF) meanwhile"
-    : `no fix available: remove or replace ${label}`;
-}
-
-/**
- * One line for a vulnerability of an installed component:
- * "akismet 5.0.2: <id> <title> (high, CVSS 7.5, CVE-2023-1234) [affects <= 5.0.2] — update akismet to 5.0.3".
- */
-export function describeVulnerability(
-  type: ComponentChange["type"],
-  slug: string,
-  version: string | null,
-  vulnerability: Vulnerability,
-): string {
-  const score = vulnerability.cvss === null || vulnerability.cvss === undefined ? "" : `, CVSS ${vulnerability.cvss}`;
-  const cve = (vulnerability.cve ?? []).length > 0 ? `, ${(vulnerability.cve ?? []).join(" ")}` : "";
-  const range = vulnerability.affected ? ` [affects ${vulnerability.affected}]` : "";
-  return `${componentLabel(type, slug)} ${version ?? "(version unknown)"}: ${vulnerability.id} ${vulnerability.title} (${vulnerability.severity}${score}${cve})${range} — ${vulnerabilityFix(type, slug, vulnerability.fixed_in ?? null, vulnerability.unfixed)}`;
-}
-
-/** `describeVulnerability` for an entry of the diff. */
-export function describeVulnerabilityChange(change: VulnerabilityChange): string {
-  return describeVulnerability(change.component_type, change.slug, change.version, change.vulnerability);
-}
-
 /**
  * The vulnerabilities `from` lists and `to` does not, keyed `<type>:<slug>#<id>`. `added` says
  * which direction: true for new ones (from = head), false for fixed ones (from = base).
@@ -518,17 +223,6 @@ function vulnerabilityChanges(from: Report, to: Report, added: boolean): Vulnera
       severityRank(b.vulnerability.severity) - severityRank(a.vulnerability.severity) ||
       `${a.component}#${a.vulnerability.id}`.localeCompare(`${b.component}#${b.vulnerability.id}`),
   );
-}
-
-/** "3 newly published vulnerabilities …: akismet 5.0.2 CVE-2023-1 (high), …" — at most 5 named. */
-function vulnerabilityReason(intro: string, changes: VulnerabilityChange[]): string {
-  const named = changes
-    .slice(0, 5)
-    .map(
-      ({ component_type, slug, version, vulnerability }) =>
-        `${componentLabel(component_type, slug)} ${version ?? "(version unknown)"} ${vulnerability.cve?.[0] ?? vulnerability.id} (${vulnerability.severity})`,
-    );
-  return `${intro}: ${named.join(", ")}${changes.length > 5 ? ", …" : ""}`;
 }
 
 function metricChanges(base: Report | null, head: Report, options: DiffOptions): MetricChange[] {
@@ -619,12 +313,6 @@ function assertionResults(head: Report, assertions: readonly Assertion[]): Asser
   }
   // failingChecks orders by severity then status then id; error assertions go first (stable sort).
   return results.sort((a, b) => LEVEL_RANK[b.level] - LEVEL_RANK[a.level]);
-}
-
-/** "2 checks fail under an error assertion: security.https (security.*), …" — at most 5 named. */
-function assertionLine(level: "error" | "warn", results: AssertionResult[]): string {
-  const named = results.slice(0, 5).map((result) => `${result.id} (${result.pattern})`);
-  return `${results.length} check${results.length === 1 ? " fails" : "s fail"} under ${level === "error" ? "an error" : "a warn"} assertion: ${named.join(", ")}${results.length > 5 ? ", …" : ""}`;
 }
 
 function budgetResults(head: Report, budgets: Record<string, number>): BudgetResult[] {
@@ -718,34 +406,15 @@ export function diff(
     const gating = regressions.filter(
       (change) => !change.new_check && !asserted(change.id) && severityRank(change.severity) >= threshold,
     );
-    if (gating.length > 0) {
-      reasons.push(
-        `${gating.length} check${gating.length === 1 ? "" : "s"} regressed at severity ${failOn} or above: ${gating
-          .slice(0, 5)
-          .map((change) => change.id)
-          .join(", ")}${gating.length > 5 ? ", …" : ""}`,
-      );
-    }
+    if (gating.length > 0) reasons.push(regressionReason(failOn, gating));
     const vulnerable = new_vulnerabilities.filter(
       (change) =>
         !asserted(VULNERABLE_CHECK[change.component_type]) && severityRank(change.vulnerability.severity) >= threshold,
     );
     const published = vulnerable.filter((change) => change.kind === "new_vulnerability");
-    if (published.length > 0)
-      reasons.push(
-        vulnerabilityReason(
-          `${published.length} newly published vulnerabilit${published.length === 1 ? "y affects" : "ies affect"} unchanged components at severity ${failOn} or above (new_vulnerability)`,
-          published,
-        ),
-      );
+    if (published.length > 0) reasons.push(publishedVulnerabilitiesReason(failOn, published));
     const brought = vulnerable.filter((change) => change.kind !== "new_vulnerability");
-    if (brought.length > 0)
-      reasons.push(
-        vulnerabilityReason(
-          `${brought.length} vulnerabilit${brought.length === 1 ? "y" : "ies"} came with component changes at severity ${failOn} or above (component_changed)`,
-          brought,
-        ),
-      );
+    if (brought.length > 0) reasons.push(broughtVulnerabilitiesReason(failOn, brought));
   }
   if (
     options.maxScoreDrop !== undefined &&
@@ -753,9 +422,7 @@ export function diff(
     scoreDelta !== null &&
     -scoreDelta > options.maxScoreDrop
   ) {
-    reasons.push(
-      `the score dropped by ${-scoreDelta} points (${before} → ${after}), more than the allowed ${options.maxScoreDrop}`,
-    );
+    reasons.push(scoreDropReason(before as number, after as number, options.maxScoreDrop));
   }
   for (const budget of budgets.filter((result) => result.exceeded)) reasons.push(describeBudget(budget));
   const results = assertionResults(head, assertionRules);
@@ -785,75 +452,4 @@ export function diff(
     baseline,
     verdict: { result: reasons.length > 0 ? "fail" : "pass", reasons, warnings },
   };
-}
-
-/** A metric change for people, with units: before "1.2 s", after "1.6 s", change "+400 ms (+33%)". */
-export function metricChangeText(metric: MetricChange): { before: string; after: string; change: string } {
-  const [before, after] = formatMetricPair(metric.unit, metric.before, metric.after);
-  const sign = metric.delta > 0 ? "+" : "";
-  const percent = metric.percent !== null ? ` (${metric.percent > 0 ? "+" : ""}${metric.percent}%)` : "";
-  return { before, after, change: `${sign}${formatMetricValue(metric.unit, metric.delta)}${percent}` };
-}
-
-/** "HTML size is 260.4 kB, over the budget of 250 kB" (or "within the budget of …"), units included. */
-export function describeBudget(budget: BudgetResult): string {
-  if (budget.value === null)
-    return `${budget.label} is unknown (budget ${formatMetricValue(budget.unit, budget.limit)})`;
-  const [value, limit] = formatMetricPair(budget.unit, budget.value, budget.limit);
-  const where = budget.exceeded ? (budget.kind === "max" ? "over" : "under") : "within";
-  return `${budget.label} is ${value}, ${where} the budget of ${limit}`;
-}
-
-/** The units a metric's budget may be written in, for messages: "ms, s". */
-function unitNames(metric: MetricDefinition): string {
-  return Object.keys(BUDGET_UNITS[metric.unit]).join(", ");
-}
-
-/**
- * Parses budgets — "ttfb_ms=800ms, html_bytes=250kB\nscore=80", comma- or newline-separated —
- * into limits in each metric's base unit ({ ttfb_ms: 800, html_bytes: 250000, score: 80 }).
- * Times take ms or s, sizes B, kB, MB, KiB or MiB (BUDGET_UNITS); a plain number is in the
- * base unit (ms, bytes), as before units were accepted. Scores (0–100 points) and counts
- * (whole numbers) take plain numbers. Anything else throws with a message that says what
- * would be accepted; the Action, the CLI and GET /api/report/{id}/diff all parse here.
- */
-export function parseBudgets(text: string): Record<string, number> {
-  const budgets: Record<string, number> = {};
-  for (const part of text
-    .split(/[,\n]/)
-    .map((item) => item.trim())
-    .filter(Boolean)) {
-    const match = /^([a-z_]+)\s*[=:]\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)$/.exec(part);
-    if (!match)
-      throw new Error(
-        `budget "${part}" is not of the form metric=value (a number ≥ 0 and, for times and sizes, a unit), e.g. ttfb_ms=800ms, html_bytes=250kB, score=80`,
-      );
-    const [, key = "", number = "0", unit = ""] = match;
-    const metric = metricByKey(key);
-    if (!metric) throw new Error(`unknown budget metric "${key}"; known: ${METRICS.map((m) => m.key).join(", ")}`);
-    if (key in budgets) throw new Error(`budget "${key}" is given twice`);
-    let value = Number(number);
-    if (unit !== "") {
-      const units = BUDGET_UNITS[metric.unit];
-      const name = Object.keys(units).find((candidate) => candidate.toLowerCase() === unit.toLowerCase());
-      if (name === undefined) {
-        throw new Error(
-          Object.keys(units).length === 0
-            ? `budget "${part}": ${key} is ${metric.unit === "points" ? "a score in points (0–100)" : "a count"} and takes a plain number, without a unit`
-            : `budget "${part}": "${unit}" is not a unit of ${key}, which is ${metric.unit === "ms" ? "a time" : "a size"}; use ${unitNames(metric)}`,
-        );
-      }
-      value *= units[name] as number;
-    }
-    if (metric.unit === "points" && value > 100) throw new Error(`budget "${part}": ${key} is a score from 0 to 100`);
-    if (metric.unit === "count" && !Number.isInteger(value))
-      throw new Error(`budget "${part}": ${key} is a count, a whole number`);
-    // Sizes are whole bytes (1.5 KiB = 1536); times may keep a fraction of a millisecond.
-    budgets[key] = metric.unit === "bytes" ? Math.round(value) : value;
-  }
-  return budgets;
-}
-
-export function isSeverity(value: string): value is Severity {
-  return (SEVERITIES as readonly string[]).includes(value);
 }

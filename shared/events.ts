@@ -13,7 +13,7 @@
  * field in `data` — so receivers must ignore what they do not know.
  */
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
-import { CheckChangeSchema, VerdictSchema } from "./diff.ts";
+import { CheckChangeSchema, VerdictSchema } from "./diff-schema.ts";
 import { GradeSchema, SeveritySchema } from "./report.ts";
 import { Nullable, named, Percent, StringEnum } from "./schema.ts";
 
@@ -56,7 +56,7 @@ export const EventReportSchema = named(
   "EventReport",
   Type.Object({
     id: Type.String({ description: "rep_…" }),
-    url: Type.String({ description: "The analysed URL, as the report stores it" }),
+    url: Type.String({ description: "The analyzed URL, as the report stores it" }),
     environment: Nullable(Type.String(), { description: "metadata.environment of the report; null when none" }),
     status: StringEnum(["completed", "failed"]),
     grade: Nullable(GradeSchema),

@@ -10,7 +10,7 @@
  */
 import { type Static, Type } from "@sinclair/typebox";
 import { ReportListItemSchema } from "./api.ts";
-import { COMPONENT_TYPES } from "./diff.ts";
+import { COMPONENT_TYPES } from "./diff-schema.ts";
 import { GradeSchema, REPORT_ID_PATTERN, ReportStatusSchema, VulnerabilitySchema } from "./report.ts";
 import { Count, Nullable, named, Percent, StringEnum } from "./schema.ts";
 
@@ -22,7 +22,7 @@ export const PERIOD_PATTERN = "^[0-9]{4}-(0[1-9]|1[0-2])$";
 const siteRefFields = {
   id: Type.String({ pattern: SITE_ID_PATTERN, description: "The site's id: the same for as long as the site exists" }),
   site: Type.String({ description: "Normalised site: host without www., port, path (as GET /api/reports's `site`)" }),
-  url: Type.String({ description: "The URL its newest report analysed" }),
+  url: Type.String({ description: "The URL its newest report analyzed" }),
   environment: Nullable(Type.String(), {
     description: "The reports' metadata.environment; null for reports without one",
   }),

@@ -40,8 +40,3 @@ export type ProblemCode = keyof typeof PROBLEMS;
 export const PROBLEM_CODES = Object.keys(PROBLEMS) as [ProblemCode, ...ProblemCode[]];
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
-
-/** The codes answered with an HTTP status, e.g. 422 → invalid_url, url_not_allowed, … */
-export function problemCodesFor(status: number): ProblemCode[] {
-  return PROBLEM_CODES.filter((code) => PROBLEMS[code].status === status);
-}

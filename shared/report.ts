@@ -31,6 +31,11 @@ export const AnalysisModeSchema = named(
   }),
 );
 export type AnalysisMode = Static<typeof AnalysisModeSchema>;
+/**
+ * The mode of a request that names none — and of a report, a queued job or saved artifacts
+ * from before modes existed. The one default (server/reports/report-options.ts reads requests).
+ */
+export const DEFAULT_ANALYSIS_MODE: AnalysisMode = "passive";
 
 export const SEVERITIES = ["critical", "high", "medium", "low", "info"] as const;
 export const SeveritySchema = named("Severity", StringEnum(SEVERITIES));
@@ -318,7 +323,7 @@ export const SiteLayoutSchema = named(
     {
       home_url: Type.String({
         description:
-          "WordPress's home URL: the site's front page, REST API, feeds and archives (the URL analysed when the site does not say)",
+          "WordPress's home URL: the site's front page, REST API, feeds and archives (the URL analyzed when the site does not say)",
       }),
       core_path: Nullable(Type.String(), {
         description:
@@ -482,7 +487,7 @@ export const HostingInfoSchema = named(
     }),
     blocked_by_waf: Type.Boolean({
       description:
-        "True when the homepage was a WAF challenge page instead of the site (nothing else could be analysed)",
+        "True when the homepage was a WAF challenge page instead of the site (nothing else could be analyzed)",
     }),
     evidence: Type.Array(EvidenceSchema),
     stack: Type.Optional(

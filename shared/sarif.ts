@@ -19,7 +19,8 @@
  *   empty successful run, which would tell code scanning that every open alert is fixed.
  */
 import type { Invocation, Location, Log, Notification, ReportingDescriptor, Result, Run } from "sarif";
-import { type ComponentChange, describeVulnerability } from "./diff.ts";
+import type { ComponentChange } from "./diff-schema.ts";
+import { describeVulnerability } from "./diff-text.ts";
 import type { Check, Report, Severity, Vulnerability } from "./report.ts";
 import { oneLine } from "./untrusted-text.ts";
 import { vulnerabilityDataNotice } from "./vulnerability-data.ts";
@@ -113,6 +114,28 @@ export function sarifLocationProblem(path: string): string | null {
   if (path.split("/").some((segment) => segment === "" || segment === "." || segment === ".."))
     return "must not contain empty, . or .. segments";
   return null;
+}
+
+/** A `sarif_location` a caller gave that cannot be one; `problem` says why ("must not be empty"). */
+export class SarifLocationError extends Error {
+  constructor(readonly problem: string) {
+    super(`sarif_location ${problem}`);
+    this.name = "SarifLocationError";
+  }
+}
+
+/**
+ * The `sarif_location` a caller gave, read one way by all of them — the API's query parameter,
+ * the web's SARIF download, the Action's `sarif-location` input and the CLI's flag: absent
+ * stays absent (toSarif's default, DEFAULT_SARIF_LOCATION, or the Action's workflow file),
+ * anything else must be a relative repository path (sarifLocationProblem) or throws
+ * SarifLocationError, which each caller words its own way.
+ */
+export function parseSarifLocation(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const problem = sarifLocationProblem(value);
+  if (problem) throw new SarifLocationError(problem);
+  return value;
 }
 
 /** The path as a relative URI reference: each segment percent-encoded (spaces, #, ?, %…). */
@@ -215,7 +238,7 @@ function invocation(report: Report): Invocation {
 /**
  * The report as a SARIF log of one run. `informationUri` is the service's check catalogue
  * page (`<base>/docs/checks`); each rule links to its check there. `location` is the
- * repository file results are attached to (checked with sarifLocationProblem by the caller).
+ * repository file results are attached to (read with parseSarifLocation by the caller).
  */
 export function toSarif(
   report: Report,

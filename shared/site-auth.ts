@@ -7,7 +7,7 @@
  * things: the request schema, the header-name allowlist, value rules, the parsers of the
  * Action's and CLI's text forms, the headers they become, and the redaction of their secrets.
  *
- * They are sent only to the origin of the analysed URL (never to other origins, asset CDNs,
+ * They are sent only to the origin of the analyzed URL (never to other origins, asset CDNs,
  * redirects elsewhere, WordPress.org or intel sources); they are never stored in a report, a
  * log or readable in the database (docs/decisions.md, "Site credentials").
  */

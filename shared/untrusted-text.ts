@@ -1,5 +1,5 @@
 /**
- * Text from an analysed site is untrusted wherever it goes (docs/report.md). This is the one
+ * Text from an analyzed site is untrusted wherever it goes (docs/report.md). This is the one
  * definition of the characters it must not carry into a report, a log, a terminal, a job
  * summary or a SARIF file: C0 and C1 control characters (escape sequences, carriage returns),
  * the Unicode line and paragraph separators, and the bidirectional overrides and isolates that

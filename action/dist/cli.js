@@ -19859,160 +19859,6 @@ function StringEnum(values, options) {
 var Percent = (options) => Type.Integer({ minimum: 0, maximum: 100, ...options });
 var Count = (options) => Type.Integer({ minimum: 0, ...options });
 
-// shared/metrics.ts
-var MetricUnitSchema = named("MetricUnit", StringEnum(["points", "ms", "bytes", "count"]));
-var count = (value) => value ? value.length : null;
-var METRICS = [
-  {
-    key: "score",
-    label: "Overall score",
-    unit: "points",
-    better: "higher",
-    relative: 0,
-    absolute: 1,
-    value: (r) => r.summary?.score ?? null
-  },
-  {
-    key: "performance_score",
-    label: "Performance score",
-    unit: "points",
-    better: "higher",
-    relative: 0,
-    absolute: 1,
-    value: (r) => r.summary?.categories.performance ?? null
-  },
-  {
-    key: "seo_score",
-    label: "SEO score",
-    unit: "points",
-    better: "higher",
-    relative: 0,
-    absolute: 1,
-    value: (r) => r.summary?.categories.seo ?? null
-  },
-  {
-    key: "security_score",
-    label: "Security score",
-    unit: "points",
-    better: "higher",
-    relative: 0,
-    absolute: 1,
-    value: (r) => r.summary?.categories.security ?? null
-  },
-  {
-    key: "components_score",
-    label: "Components score",
-    unit: "points",
-    better: "higher",
-    relative: 0,
-    absolute: 1,
-    value: (r) => r.summary?.categories.components ?? null
-  },
-  {
-    key: "ttfb_ms",
-    label: "Time to first byte",
-    unit: "ms",
-    better: "lower",
-    relative: 0.2,
-    absolute: 100,
-    value: (r) => r.performance?.ttfb_ms ?? null
-  },
-  {
-    key: "html_download_ms",
-    label: "HTML download time",
-    unit: "ms",
-    better: "lower",
-    relative: 0.2,
-    absolute: 150,
-    value: (r) => r.performance?.html_download_ms ?? null
-  },
-  {
-    key: "html_bytes",
-    label: "HTML size",
-    unit: "bytes",
-    better: "lower",
-    relative: 0.05,
-    absolute: 2048,
-    value: (r) => r.performance?.html_bytes ?? null
-  },
-  {
-    key: "scripts",
-    label: "Scripts",
-    unit: "count",
-    better: "lower",
-    relative: 0,
-    absolute: 1,
-    value: (r) => r.performance?.resources.scripts.count ?? null
-  },
-  {
-    key: "stylesheets",
-    label: "Stylesheets",
-    unit: "count",
-    better: "lower",
-    relative: 0,
-    absolute: 1,
-    value: (r) => r.performance?.resources.styles.count ?? null
-  },
-  {
-    key: "render_blocking",
-    label: "Render-blocking resources",
-    unit: "count",
-    better: "lower",
-    relative: 0,
-    absolute: 1,
-    value: (r) => count(r.performance?.render_blocking)
-  },
-  {
-    key: "third_party_hosts",
-    label: "Third-party hosts",
-    unit: "count",
-    better: "lower",
-    relative: 0,
-    absolute: 1,
-    value: (r) => count(r.performance?.third_party_hosts)
-  },
-  {
-    key: "failed_checks",
-    label: "Failed checks",
-    unit: "count",
-    better: "lower",
-    relative: 0,
-    absolute: 1,
-    value: (r) => r.summary ? Object.values(r.summary.failed).reduce((sum, n) => sum + n, 0) : null
-  }
-];
-function metricByKey(key) {
-  return METRICS.find((metric) => metric.key === key);
-}
-var BUDGET_UNITS = {
-  ms: { ms: 1, s: 1000 },
-  bytes: { B: 1, kB: 1000, MB: 1e6, KiB: 1024, MiB: 1024 * 1024 },
-  points: {},
-  count: {}
-};
-var rounded = (value, decimals) => String(Math.round(value * 10 ** decimals) / 10 ** decimals);
-function formatMetricValue(unit, value) {
-  const sign = value < 0 ? "-" : "";
-  const size = Math.abs(value);
-  switch (unit) {
-    case "ms":
-      return size < 1000 ? `${sign}${rounded(size, 0)} ms` : `${sign}${rounded(size / 1000, 2)} s`;
-    case "bytes":
-      if (size < 1000)
-        return `${sign}${rounded(size, 0)} B`;
-      return size < 1e6 ? `${sign}${rounded(size / 1000, 1)} kB` : `${sign}${rounded(size / 1e6, 2)} MB`;
-    default:
-      return `${sign}${rounded(size, 2)}`;
-  }
-}
-function formatMetricPair(unit, a, b) {
-  const shown = [formatMetricValue(unit, a), formatMetricValue(unit, b)];
-  if (a === b || shown[0] !== shown[1])
-    return shown;
-  const base = unit === "bytes" ? " B" : unit === "ms" ? " ms" : "";
-  return [`${a}${base}`, `${b}${base}`];
-}
-
 // shared/report.ts
 var REPORT_SCHEMA_VERSION = "1.4.0";
 var REPORT_STATUSES = ["queued", "running", "completed", "failed"];
@@ -20163,7 +20009,7 @@ var ReportIntelSchema = named("ReportIntel", Type.Object({
 var latestVersionReason = () => Type.Optional(Nullable(LatestVersionReasonSchema, { description: "Null when latest_version is known. Since 1.1.0." }));
 var SiteLayoutSchema = named("SiteLayout", Type.Object({
   home_url: Type.String({
-    description: "WordPress's home URL: the site's front page, REST API, feeds and archives (the URL analysed when the site does not say)"
+    description: "WordPress's home URL: the site's front page, REST API, feeds and archives (the URL analyzed when the site does not say)"
   }),
   core_path: Nullable(Type.String(), {
     description: "URL path of WordPress core (its siteurl: wp-includes/, wp-admin/, wp-login.php, xmlrpc.php), e.g. /wp/ when WordPress has its own directory; null when nothing showed it (probes then assumed the home)"
@@ -20269,7 +20115,7 @@ var HostingInfoSchema = named("HostingInfo", Type.Object({
     description: "A web application firewall or bot challenge detected in front of the site"
   }),
   blocked_by_waf: Type.Boolean({
-    description: "True when the homepage was a WAF challenge page instead of the site (nothing else could be analysed)"
+    description: "True when the homepage was a WAF challenge page instead of the site (nothing else could be analyzed)"
   }),
   evidence: Type.Array(EvidenceSchema),
   stack: Type.Optional(Type.Array(StackItemSchema, {
@@ -20517,23 +20363,161 @@ var ReportSchema = named("Report", Type.Object({
   }))
 }, { title: "wpreport report", description: "One analysis of one site (schema v1)" }));
 
-// shared/vulnerability-data.ts
-function vulnerabilityDataNotice(report) {
-  const data = report.intel?.vulnerability_data;
-  if (!data || data.status === "complete" || report.status !== "completed")
-    return null;
-  return data.status === "none" ? {
-    status: "none",
-    title: "No vulnerability data",
-    message: data.message ?? "No vulnerability source answered for this report: known vulnerabilities are unknown, and an empty list does not mean there are none."
-  } : {
-    status: "partial",
-    title: "Vulnerability data incomplete",
-    message: data.message ?? `No vulnerability source checked ${data.unchecked.map((gap) => gap.slug).join(", ")}: their known vulnerabilities are unknown.`
-  };
+// shared/report-metrics.ts
+var MetricUnitSchema = named("MetricUnit", StringEnum(["points", "ms", "bytes", "count"]));
+var count = (value) => value ? value.length : null;
+var METRICS = [
+  {
+    key: "score",
+    label: "Overall score",
+    unit: "points",
+    better: "higher",
+    relative: 0,
+    absolute: 1,
+    value: (r) => r.summary?.score ?? null
+  },
+  {
+    key: "performance_score",
+    label: "Performance score",
+    unit: "points",
+    better: "higher",
+    relative: 0,
+    absolute: 1,
+    value: (r) => r.summary?.categories.performance ?? null
+  },
+  {
+    key: "seo_score",
+    label: "SEO score",
+    unit: "points",
+    better: "higher",
+    relative: 0,
+    absolute: 1,
+    value: (r) => r.summary?.categories.seo ?? null
+  },
+  {
+    key: "security_score",
+    label: "Security score",
+    unit: "points",
+    better: "higher",
+    relative: 0,
+    absolute: 1,
+    value: (r) => r.summary?.categories.security ?? null
+  },
+  {
+    key: "components_score",
+    label: "Components score",
+    unit: "points",
+    better: "higher",
+    relative: 0,
+    absolute: 1,
+    value: (r) => r.summary?.categories.components ?? null
+  },
+  {
+    key: "ttfb_ms",
+    label: "Time to first byte",
+    unit: "ms",
+    better: "lower",
+    relative: 0.2,
+    absolute: 100,
+    value: (r) => r.performance?.ttfb_ms ?? null
+  },
+  {
+    key: "html_download_ms",
+    label: "HTML download time",
+    unit: "ms",
+    better: "lower",
+    relative: 0.2,
+    absolute: 150,
+    value: (r) => r.performance?.html_download_ms ?? null
+  },
+  {
+    key: "html_bytes",
+    label: "HTML size",
+    unit: "bytes",
+    better: "lower",
+    relative: 0.05,
+    absolute: 2048,
+    value: (r) => r.performance?.html_bytes ?? null
+  },
+  {
+    key: "scripts",
+    label: "Scripts",
+    unit: "count",
+    better: "lower",
+    relative: 0,
+    absolute: 1,
+    value: (r) => r.performance?.resources.scripts.count ?? null
+  },
+  {
+    key: "stylesheets",
+    label: "Stylesheets",
+    unit: "count",
+    better: "lower",
+    relative: 0,
+    absolute: 1,
+    value: (r) => r.performance?.resources.styles.count ?? null
+  },
+  {
+    key: "render_blocking",
+    label: "Render-blocking resources",
+    unit: "count",
+    better: "lower",
+    relative: 0,
+    absolute: 1,
+    value: (r) => count(r.performance?.render_blocking)
+  },
+  {
+    key: "third_party_hosts",
+    label: "Third-party hosts",
+    unit: "count",
+    better: "lower",
+    relative: 0,
+    absolute: 1,
+    value: (r) => count(r.performance?.third_party_hosts)
+  },
+  {
+    key: "failed_checks",
+    label: "Failed checks",
+    unit: "count",
+    better: "lower",
+    relative: 0,
+    absolute: 1,
+    value: (r) => r.summary ? Object.values(r.summary.failed).reduce((sum, n) => sum + n, 0) : null
+  }
+];
+function metricByKey(key) {
+  return METRICS.find((metric) => metric.key === key);
+}
+var BUDGET_UNITS = {
+  ms: { ms: 1, s: 1000 },
+  bytes: { B: 1, kB: 1000, MB: 1e6, KiB: 1024, MiB: 1024 * 1024 },
+  points: {},
+  count: {}
+};
+var rounded = (value, decimals) => String(Math.round(value * 10 ** decimals) / 10 ** decimals);
+function formatMetricValue(unit, value) {
+  const sign = value < 0 ? "-" : "";
+  const size = Math.abs(value);
+  switch (unit) {
+    case "ms":
+      return size < 1000 ? `${sign}${rounded(size, 0)} ms` : `${sign}${rounded(size / 1000, 2)} s`;
+    case "bytes":
+      if (size < 1000)
+        return `${sign}${rounded(size, 0)} B`;
+      return size < 1e6 ? `${sign}${rounded(size / 1000, 1)} kB` : `${sign}${rounded(size / 1e6, 2)} MB`;
+    default:
+      return `${sign}${rounded(size, 2)}`;
+  }
+}
+function formatMetricPair(unit, a, b) {
+  const shown = [formatMetricValue(unit, a), formatMetricValue(unit, b)];
+  if (a === b || shown[0] !== shown[1])
+    return shown;
+  const base = unit === "bytes" ? " B" : unit === "ms" ? " ms" : "";
+  return [`${a}${base}`, `${b}${base}`];
 }
 
-// shared/diff.ts
+// shared/diff-schema.ts
 var ASSERTION_LEVELS = ["error", "warn", "off"];
 var CheckChangeSchema = named("CheckChange", Type.Object({
   id: Type.String(),
@@ -20675,72 +20659,6 @@ var DiffSchema = named("Diff", Type.Object({
 }, {
   description: "What got worse, what got better and what changed between two reports, and whether that fails the build (docs/diff.md)"
 }));
-var STATUS_RANK = { pass: 0, skip: 0, error: 0, warn: 1, fail: 2 };
-var severityRank = (severity) => SEVERITIES.length - SEVERITIES.indexOf(severity);
-function failingChecks(report) {
-  return report.checks.filter((check) => STATUS_RANK[check.status] > 0).sort((a, b) => severityRank(b.severity) - severityRank(a.severity) || STATUS_RANK[b.status] - STATUS_RANK[a.status] || a.id.localeCompare(b.id));
-}
-function componentLabel(type, slug) {
-  return type === "core" ? "WordPress" : slug;
-}
-function vulnerabilityFix(type, slug, fixedIn, unfixed) {
-  const label = componentLabel(type, slug);
-  if (fixedIn)
-    return `update ${label} to ${fixedIn}`;
-  if (unfixed === false)
-    return `update ${label} to its latest release (the source names no fixed version)`;
-  return type === "core" ? "no fix available: watch for a WordPress security release and block the attack (WAF) meanwhile" : `no fix available: remove or replace ${label}`;
-}
-function describeVulnerability(type, slug, version, vulnerability) {
-  const score = vulnerability.cvss === null || vulnerability.cvss === undefined ? "" : `, CVSS ${vulnerability.cvss}`;
-  const cve = (vulnerability.cve ?? []).length > 0 ? `, ${(vulnerability.cve ?? []).join(" ")}` : "";
-  const range = vulnerability.affected ? ` [affects ${vulnerability.affected}]` : "";
-  return `${componentLabel(type, slug)} ${version ?? "(version unknown)"}: ${vulnerability.id} ${vulnerability.title} (${vulnerability.severity}${score}${cve})${range} — ${vulnerabilityFix(type, slug, vulnerability.fixed_in ?? null, vulnerability.unfixed)}`;
-}
-function describeVulnerabilityChange(change) {
-  return describeVulnerability(change.component_type, change.slug, change.version, change.vulnerability);
-}
-function metricChangeText(metric) {
-  const [before, after] = formatMetricPair(metric.unit, metric.before, metric.after);
-  const sign = metric.delta > 0 ? "+" : "";
-  const percent = metric.percent !== null ? ` (${metric.percent > 0 ? "+" : ""}${metric.percent}%)` : "";
-  return { before, after, change: `${sign}${formatMetricValue(metric.unit, metric.delta)}${percent}` };
-}
-function unitNames(metric) {
-  return Object.keys(BUDGET_UNITS[metric.unit]).join(", ");
-}
-function parseBudgets(text) {
-  const budgets = {};
-  for (const part of text.split(/[,\n]/).map((item) => item.trim()).filter(Boolean)) {
-    const match = /^([a-z_]+)\s*[=:]\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)$/.exec(part);
-    if (!match)
-      throw new Error(`budget "${part}" is not of the form metric=value (a number ≥ 0 and, for times and sizes, a unit), e.g. ttfb_ms=800ms, html_bytes=250kB, score=80`);
-    const [, key = "", number = "0", unit = ""] = match;
-    const metric = metricByKey(key);
-    if (!metric)
-      throw new Error(`unknown budget metric "${key}"; known: ${METRICS.map((m) => m.key).join(", ")}`);
-    if (key in budgets)
-      throw new Error(`budget "${key}" is given twice`);
-    let value = Number(number);
-    if (unit !== "") {
-      const units = BUDGET_UNITS[metric.unit];
-      const name = Object.keys(units).find((candidate) => candidate.toLowerCase() === unit.toLowerCase());
-      if (name === undefined) {
-        throw new Error(Object.keys(units).length === 0 ? `budget "${part}": ${key} is ${metric.unit === "points" ? "a score in points (0–100)" : "a count"} and takes a plain number, without a unit` : `budget "${part}": "${unit}" is not a unit of ${key}, which is ${metric.unit === "ms" ? "a time" : "a size"}; use ${unitNames(metric)}`);
-      }
-      value *= units[name];
-    }
-    if (metric.unit === "points" && value > 100)
-      throw new Error(`budget "${part}": ${key} is a score from 0 to 100`);
-    if (metric.unit === "count" && !Number.isInteger(value))
-      throw new Error(`budget "${part}": ${key} is a count, a whole number`);
-    budgets[key] = metric.unit === "bytes" ? Math.round(value) : value;
-  }
-  return budgets;
-}
-function isSeverity(value) {
-  return SEVERITIES.includes(value);
-}
 
 // shared/problems.ts
 var PROBLEMS = {
@@ -20933,7 +20851,7 @@ function siteAuthShapeProblem(auth) {
 // shared/api.ts
 var API_VERSION = "1.4.0";
 var GenerateReportRequestSchema = named("GenerateReportRequest", Type.Object({
-  url: Type.String({ description: "The site to analyse (http or https)", examples: ["https://example.com/"] }),
+  url: Type.String({ description: "The site to analyze (http or https)", examples: ["https://example.com/"] }),
   metadata: Type.Optional(ReportMetadataSchema),
   mode: Type.Optional(AnalysisModeSchema),
   site_auth: Type.Optional(SiteAuthSchema)
@@ -22054,9 +21972,9 @@ function explain(error) {
       return `wpreport could not reach the site.${detail} Is it up and reachable from the internet?`;
     case "url_not_allowed":
     case "invalid_url":
-      return `The URL cannot be analysed.${detail}`;
+      return `The URL cannot be analyzed.${detail}`;
     case "site_auth_unavailable":
-      return "This wpreport service is not set up to analyse sites with credentials (http-auth, http-headers, http-cookies): its operator has to set SITE_AUTH_KEY. Nothing was charged.";
+      return "This wpreport service is not set up to analyze sites with credentials (http-auth, http-headers, http-cookies): its operator has to set SITE_AUTH_KEY. Nothing was charged.";
     case "network_error":
       return `Could not reach the wpreport API: ${error.message}`;
     default:
@@ -22258,6 +22176,69 @@ function diffQuery(options) {
     query.assert = formatAssertions(options.assertions);
   return query;
 }
+function unitNames(metric) {
+  return Object.keys(BUDGET_UNITS[metric.unit]).join(", ");
+}
+function parseBudgets(text) {
+  const budgets = {};
+  for (const part of text.split(/[,\n]/).map((item) => item.trim()).filter(Boolean)) {
+    const match = /^([a-z_]+)\s*[=:]\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)$/.exec(part);
+    if (!match)
+      throw new Error(`budget "${part}" is not of the form metric=value (a number ≥ 0 and, for times and sizes, a unit), e.g. ttfb_ms=800ms, html_bytes=250kB, score=80`);
+    const [, key = "", number = "0", unit = ""] = match;
+    const metric = metricByKey(key);
+    if (!metric)
+      throw new Error(`unknown budget metric "${key}"; known: ${METRICS.map((m) => m.key).join(", ")}`);
+    if (key in budgets)
+      throw new Error(`budget "${key}" is given twice`);
+    let value = Number(number);
+    if (unit !== "") {
+      const units = BUDGET_UNITS[metric.unit];
+      const name = Object.keys(units).find((candidate) => candidate.toLowerCase() === unit.toLowerCase());
+      if (name === undefined) {
+        throw new Error(Object.keys(units).length === 0 ? `budget "${part}": ${key} is ${metric.unit === "points" ? "a score in points (0–100)" : "a count"} and takes a plain number, without a unit` : `budget "${part}": "${unit}" is not a unit of ${key}, which is ${metric.unit === "ms" ? "a time" : "a size"}; use ${unitNames(metric)}`);
+      }
+      value *= units[name];
+    }
+    if (metric.unit === "points" && value > 100)
+      throw new Error(`budget "${part}": ${key} is a score from 0 to 100`);
+    if (metric.unit === "count" && !Number.isInteger(value))
+      throw new Error(`budget "${part}": ${key} is a count, a whole number`);
+    budgets[key] = metric.unit === "bytes" ? Math.round(value) : value;
+  }
+  return budgets;
+}
+function isSeverity(value) {
+  return SEVERITIES.includes(value);
+}
+
+// shared/diff-text.ts
+function componentLabel(type, slug) {
+  return type === "core" ? "WordPress" : slug;
+}
+function vulnerabilityFix(type, slug, fixedIn, unfixed) {
+  const label = componentLabel(type, slug);
+  if (fixedIn)
+    return `update ${label} to ${fixedIn}`;
+  if (unfixed === false)
+    return `update ${label} to its latest release (the source names no fixed version)`;
+  return type === "core" ? "no fix available: watch for a WordPress security release and block the attack (WAF) meanwhile" : `no fix available: remove or replace ${label}`;
+}
+function describeVulnerability(type, slug, version, vulnerability) {
+  const score = vulnerability.cvss === null || vulnerability.cvss === undefined ? "" : `, CVSS ${vulnerability.cvss}`;
+  const cve = (vulnerability.cve ?? []).length > 0 ? `, ${(vulnerability.cve ?? []).join(" ")}` : "";
+  const range = vulnerability.affected ? ` [affects ${vulnerability.affected}]` : "";
+  return `${componentLabel(type, slug)} ${version ?? "(version unknown)"}: ${vulnerability.id} ${vulnerability.title} (${vulnerability.severity}${score}${cve})${range} — ${vulnerabilityFix(type, slug, vulnerability.fixed_in ?? null, vulnerability.unfixed)}`;
+}
+function describeVulnerabilityChange(change) {
+  return describeVulnerability(change.component_type, change.slug, change.version, change.vulnerability);
+}
+function metricChangeText(metric) {
+  const [before, after] = formatMetricPair(metric.unit, metric.before, metric.after);
+  const sign = metric.delta > 0 ? "+" : "";
+  const percent = metric.percent !== null ? ` (${metric.percent > 0 ? "+" : ""}${metric.percent}%)` : "";
+  return { before, after, change: `${sign}${formatMetricValue(metric.unit, metric.delta)}${percent}` };
+}
 
 // shared/untrusted-text.ts
 var ANY_CONTROL = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/g;
@@ -22268,6 +22249,22 @@ function oneLine(text, max = Number.POSITIVE_INFINITY) {
 }
 function withoutControls(text) {
   return text.replace(CONTROL_BUT_LINES, "");
+}
+
+// shared/vulnerability-data.ts
+function vulnerabilityDataNotice(report) {
+  const data = report.intel?.vulnerability_data;
+  if (!data || data.status === "complete" || report.status !== "completed")
+    return null;
+  return data.status === "none" ? {
+    status: "none",
+    title: "No vulnerability data",
+    message: data.message ?? "No vulnerability source answered for this report: known vulnerabilities are unknown, and an empty list does not mean there are none."
+  } : {
+    status: "partial",
+    title: "Vulnerability data incomplete",
+    message: data.message ?? `No vulnerability source checked ${data.unchecked.map((gap) => gap.slug).join(", ")}: their known vulnerabilities are unknown.`
+  };
 }
 
 // shared/sarif.ts
@@ -22332,6 +22329,23 @@ function sarifLocationProblem(path) {
   if (path.split("/").some((segment) => segment === "" || segment === "." || segment === ".."))
     return "must not contain empty, . or .. segments";
   return null;
+}
+
+class SarifLocationError extends Error {
+  problem;
+  constructor(problem) {
+    super(`sarif_location ${problem}`);
+    this.problem = problem;
+    this.name = "SarifLocationError";
+  }
+}
+function parseSarifLocation(value) {
+  if (value === undefined)
+    return;
+  const problem = sarifLocationProblem(value);
+  if (problem)
+    throw new SarifLocationError(problem);
+  return value;
 }
 var locationUri = (path) => path.split("/").map(encodeURIComponent).join("/");
 var plainText = (text) => text.replace(/[\\[\]]/g, (character) => `\\${character}`);
@@ -22492,6 +22506,13 @@ ${siteLine}`)
   return { $schema: "https://json.schemastore.org/sarif-2.1.0.json", version: "2.1.0", runs: [run] };
 }
 
+// shared/diff.ts
+var STATUS_RANK = { pass: 0, skip: 0, error: 0, warn: 1, fail: 2 };
+var severityRank = (severity) => SEVERITIES.length - SEVERITIES.indexOf(severity);
+function failingChecks(report) {
+  return report.checks.filter((check) => STATUS_RANK[check.status] > 0).sort((a, b) => severityRank(b.severity) - severityRank(a.severity) || STATUS_RANK[b.status] - STATUS_RANK[a.status] || a.id.localeCompare(b.id));
+}
+
 // action/src/default-branch.ts
 import { readFileSync } from "node:fs";
 var PULL_REQUEST_EVENTS = new Set(["pull_request", "pull_request_target"]);
@@ -22580,7 +22601,7 @@ async function check(client, request, events, wait = waitForSite) {
   const body = {
     url: request.url,
     metadata: ciMetadata(request.env, request.environment),
-    ...request.mode === "aggressive" ? { mode: request.mode } : {},
+    ...request.mode ? { mode: request.mode } : {},
     ...request.siteAuth ? { site_auth: request.siteAuth } : {}
   };
   const { report, replayed } = await client.generateReport(body, {
@@ -22711,7 +22732,7 @@ var USAGE = `Usage: wpreport check --url <site> [options]
        wpreport --version | --help
 
 Options:
-  --url <url>              site to analyse (required)
+  --url <url>              site to analyze (required)
   --fail-on <severity>     critical | high (default) | medium | low | info | none
   --baseline <id>          last-passing (default: the newest earlier report of the site and
                            environment that passed the gate) | latest | none | a report id (rep_…)
@@ -22814,9 +22835,9 @@ function parse(argv, env) {
       budgets: { type: "string" },
       assert: { type: "string", multiple: true },
       environment: { type: "string" },
-      mode: { type: "string", default: "passive" },
+      mode: { type: "string" },
       format: { type: "string", default: "text" },
-      "sarif-location": { type: "string", default: DEFAULT_SARIF_LOCATION },
+      "sarif-location": { type: "string" },
       timeout: { type: "string", default: "600" },
       "http-auth": { type: "string" },
       "http-header": { type: "string", multiple: true },
@@ -22847,13 +22868,18 @@ function parse(argv, env) {
     assert: (values.assert ?? []).join(`
 `)
   }, FLAG_NAMES);
-  if (!ANALYSIS_MODES.includes(values.mode))
+  if (values.mode !== undefined && !ANALYSIS_MODES.includes(values.mode))
     throw new UsageError("--mode must be passive or aggressive");
   if (!["text", "json", "sarif"].includes(values.format))
     throw new UsageError("--format must be text, json or sarif");
-  const locationProblem = sarifLocationProblem(values["sarif-location"]);
-  if (locationProblem)
-    throw new UsageError(`--sarif-location ${locationProblem}`);
+  let sarifLocation;
+  try {
+    sarifLocation = parseSarifLocation(values["sarif-location"]);
+  } catch (error) {
+    if (error instanceof SarifLocationError)
+      throw new UsageError(`--sarif-location ${error.problem}`);
+    throw error;
+  }
   const timeout = Number(values.timeout);
   if (!(timeout >= 10))
     throw new UsageError("--timeout must be at least 10 seconds");
@@ -22882,7 +22908,7 @@ function parse(argv, env) {
     environment: values.environment,
     mode: values.mode,
     format: values.format,
-    sarifLocation: values["sarif-location"],
+    sarifLocation,
     timeout,
     siteAuth
   };

@@ -36789,9 +36789,9 @@ function explain(error) {
       return `wpreport could not reach the site.${detail} Is it up and reachable from the internet?`;
     case "url_not_allowed":
     case "invalid_url":
-      return `The URL cannot be analysed.${detail}`;
+      return `The URL cannot be analyzed.${detail}`;
     case "site_auth_unavailable":
-      return "This wpreport service is not set up to analyse sites with credentials (http-auth, http-headers, http-cookies): its operator has to set SITE_AUTH_KEY. Nothing was charged.";
+      return "This wpreport service is not set up to analyze sites with credentials (http-auth, http-headers, http-cookies): its operator has to set SITE_AUTH_KEY. Nothing was charged.";
     case "network_error":
       return `Could not reach the wpreport API: ${error.message}`;
     default:
@@ -39646,7 +39646,7 @@ function StringEnum(values, options) {
 var Percent = (options) => Type.Integer({ minimum: 0, maximum: 100, ...options });
 var Count = (options) => Type.Integer({ minimum: 0, ...options });
 
-// shared/metrics.ts
+// shared/report-metrics.ts
 var MetricUnitSchema = named("MetricUnit", StringEnum(["points", "ms", "bytes", "count"]));
 var count = (value) => value ? value.length : null;
 var METRICS = [
@@ -39800,6 +39800,41 @@ function formatMetricPair(unit, a, b) {
   return [`${a}${base}`, `${b}${base}`];
 }
 
+// shared/diff-text.ts
+function componentLabel(type, slug) {
+  return type === "core" ? "WordPress" : slug;
+}
+function vulnerabilityFix(type, slug, fixedIn, unfixed) {
+  const label = componentLabel(type, slug);
+  if (fixedIn)
+    return `update ${label} to ${fixedIn}`;
+  if (unfixed === false)
+    return `update ${label} to its latest release (the source names no fixed version)`;
+  return type === "core" ? "no fix available: watch for a WordPress security release and block the attack (WAF) meanwhile" : `no fix available: remove or replace ${label}`;
+}
+function describeVulnerability(type, slug, version, vulnerability) {
+  const score = vulnerability.cvss === null || vulnerability.cvss === undefined ? "" : `, CVSS ${vulnerability.cvss}`;
+  const cve = (vulnerability.cve ?? []).length > 0 ? `, ${(vulnerability.cve ?? []).join(" ")}` : "";
+  const range = vulnerability.affected ? ` [affects ${vulnerability.affected}]` : "";
+  return `${componentLabel(type, slug)} ${version ?? "(version unknown)"}: ${vulnerability.id} ${vulnerability.title} (${vulnerability.severity}${score}${cve})${range} — ${vulnerabilityFix(type, slug, vulnerability.fixed_in ?? null, vulnerability.unfixed)}`;
+}
+function describeVulnerabilityChange(change) {
+  return describeVulnerability(change.component_type, change.slug, change.version, change.vulnerability);
+}
+function metricChangeText(metric) {
+  const [before, after] = formatMetricPair(metric.unit, metric.before, metric.after);
+  const sign = metric.delta > 0 ? "+" : "";
+  const percent = metric.percent !== null ? ` (${metric.percent > 0 ? "+" : ""}${metric.percent}%)` : "";
+  return { before, after, change: `${sign}${formatMetricValue(metric.unit, metric.delta)}${percent}` };
+}
+function describeBudget(budget) {
+  if (budget.value === null)
+    return `${budget.label} is unknown (budget ${formatMetricValue(budget.unit, budget.limit)})`;
+  const [value, limit] = formatMetricPair(budget.unit, budget.value, budget.limit);
+  const where = budget.exceeded ? budget.kind === "max" ? "over" : "under" : "within";
+  return `${budget.label} is ${value}, ${where} the budget of ${limit}`;
+}
+
 // shared/report.ts
 var REPORT_SCHEMA_VERSION = "1.4.0";
 var REPORT_STATUSES = ["queued", "running", "completed", "failed"];
@@ -39950,7 +39985,7 @@ var ReportIntelSchema = named("ReportIntel", Type.Object({
 var latestVersionReason = () => Type.Optional(Nullable(LatestVersionReasonSchema, { description: "Null when latest_version is known. Since 1.1.0." }));
 var SiteLayoutSchema = named("SiteLayout", Type.Object({
   home_url: Type.String({
-    description: "WordPress's home URL: the site's front page, REST API, feeds and archives (the URL analysed when the site does not say)"
+    description: "WordPress's home URL: the site's front page, REST API, feeds and archives (the URL analyzed when the site does not say)"
   }),
   core_path: Nullable(Type.String(), {
     description: "URL path of WordPress core (its siteurl: wp-includes/, wp-admin/, wp-login.php, xmlrpc.php), e.g. /wp/ when WordPress has its own directory; null when nothing showed it (probes then assumed the home)"
@@ -40056,7 +40091,7 @@ var HostingInfoSchema = named("HostingInfo", Type.Object({
     description: "A web application firewall or bot challenge detected in front of the site"
   }),
   blocked_by_waf: Type.Boolean({
-    description: "True when the homepage was a WAF challenge page instead of the site (nothing else could be analysed)"
+    description: "True when the homepage was a WAF challenge page instead of the site (nothing else could be analyzed)"
   }),
   evidence: Type.Array(EvidenceSchema),
   stack: Type.Optional(Type.Array(StackItemSchema, {
@@ -40321,6 +40356,139 @@ function vulnerabilityDataNotice(report) {
 }
 
 // shared/diff.ts
+var STATUS_RANK = { pass: 0, skip: 0, error: 0, warn: 1, fail: 2 };
+var severityRank = (severity) => SEVERITIES.length - SEVERITIES.indexOf(severity);
+function failingChecks(report) {
+  return report.checks.filter((check) => STATUS_RANK[check.status] > 0).sort((a, b) => severityRank(b.severity) - severityRank(a.severity) || STATUS_RANK[b.status] - STATUS_RANK[a.status] || a.id.localeCompare(b.id));
+}
+var escapeRegExp = (text) => text.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
+function assertionMatches(pattern, id) {
+  if (!pattern.includes("*"))
+    return pattern === id;
+  return new RegExp(`^${pattern.split("*").map(escapeRegExp).join(".*")}$`).test(id);
+}
+var LEVEL_RANK = { off: 0, warn: 1, error: 2 };
+var specificity = (pattern) => pattern.includes("*") ? pattern.replaceAll("*", "").length : Number.MAX_SAFE_INTEGER;
+function assertionFor(id, assertions = []) {
+  let best;
+  for (const assertion of assertions) {
+    if (!assertionMatches(assertion.pattern, id))
+      continue;
+    if (!best || specificity(assertion.pattern) > specificity(best.pattern) || specificity(assertion.pattern) === specificity(best.pattern) && LEVEL_RANK[assertion.level] > LEVEL_RANK[best.level])
+      best = assertion;
+  }
+  return best;
+}
+var VULNERABLE_CHECK = {
+  core: "components.core_vulnerable",
+  theme: "components.theme_vulnerable",
+  plugin: "components.plugins_vulnerable"
+};
+
+// action/src/annotations.ts
+var LEVEL = {
+  critical: "error",
+  high: "error",
+  medium: "warning",
+  low: "notice",
+  info: "notice"
+};
+var GITHUB_ANNOTATIONS_PER_LEVEL = 10;
+var RESERVED = { error: 1, warning: 2, notice: 0 };
+function clean(text, max) {
+  return oneLine(text, max);
+}
+function fromRegression(change) {
+  return {
+    level: LEVEL[change.severity],
+    title: clean(`wpreport: ${change.title}`, 120),
+    message: clean(`${change.id} (${change.severity}): ${change.before ?? "absent"} → ${change.after ?? "absent"}. ${change.message} Fix: ${change.remediation}`, 1000)
+  };
+}
+function fromVulnerability(change) {
+  const component = `${componentLabel(change.component_type, change.slug)} ${change.version ?? "(version unknown)"}`;
+  return {
+    level: LEVEL[change.vulnerability.severity] ?? "warning",
+    title: clean(change.kind === "new_vulnerability" ? `wpreport: new_vulnerability in unchanged ${component}` : `wpreport: vulnerability came with ${component} (component_changed)`, 120),
+    message: clean(`${change.kind}: ${describeVulnerabilityChange(change)}.${change.kind === "new_vulnerability" ? " Newly published for a version that did not change since the baseline." : ` The component was ${change.component_change ?? "changed"} since the baseline.`} Fix: ${change.fix}.`, 1000)
+  };
+}
+function fromAssertion(result) {
+  return {
+    level: result.level === "error" ? "error" : "warning",
+    title: clean(`wpreport: ${result.title}`, 120),
+    message: clean(`${result.id} (${result.severity}): ${result.status}, asserted ${result.level} by ${result.pattern}. ${result.message} Fix: ${result.remediation}`, 1000)
+  };
+}
+var RANK = { notice: 0, warning: 1, error: 2 };
+function annotationsOf(diff, url) {
+  const rules = diff.assertions.rules;
+  const all = [
+    ...diff.assertions.unmatched.map((pattern) => ({
+      level: "warning",
+      title: "wpreport: assertion matches no check",
+      message: clean(`assert: ${pattern} matches no check of this report — a typo, or a check this report does not have (docs/diff.md#assertions).`, 1000)
+    })),
+    ...diff.regressions.filter((change) => !assertionFor(change.id, rules)).map(fromRegression),
+    ...diff.assertions.results.map(fromAssertion),
+    ...diff.new_vulnerabilities.flatMap((change) => {
+      const annotation = fromVulnerability(change);
+      const level = assertionFor(VULNERABLE_CHECK[change.component_type], rules)?.level;
+      if (level === "off")
+        return [];
+      if (level === "warn" && RANK[annotation.level] > RANK.warning)
+        annotation.level = "warning";
+      return [annotation];
+    }),
+    ...diff.budgets.filter((budget) => budget.exceeded).map((budget) => ({
+      level: "error",
+      title: `wpreport: ${budget.label} over budget`,
+      message: `${describeBudget(budget)}.`
+    }))
+  ];
+  if (url === undefined)
+    return all;
+  const site = clean(url, 300);
+  return all.map((annotation) => ({ ...annotation, message: clean(`${site}: ${annotation.message}`, 1300) }));
+}
+function annotationsFor(diff) {
+  return capped(annotationsOf(diff));
+}
+function annotationsForSites(diffs) {
+  const all = diffs.flatMap(({ url, diff }) => annotationsOf(diff, url));
+  const seen = new Set;
+  return capped(all.filter((annotation) => {
+    if (annotation.title !== "wpreport: assertion matches no check")
+      return true;
+    const key = annotation.message.slice(annotation.message.indexOf("assert: "));
+    return !seen.has(key) && !!seen.add(key);
+  }));
+}
+function capped(all) {
+  const out = [];
+  for (const level of ["error", "warning", "notice"]) {
+    const ofLevel = all.filter((annotation) => annotation.level === level);
+    const room = GITHUB_ANNOTATIONS_PER_LEVEL - RESERVED[level];
+    const shown = ofLevel.length <= room ? ofLevel.length : room - 1;
+    out.push(...ofLevel.slice(0, shown));
+    const rest = ofLevel.slice(shown);
+    if (rest.length > 0) {
+      out.push({
+        level,
+        title: `wpreport: ${rest.length} more`,
+        message: clean(`${rest.length} more: ${rest.map((annotation) => annotation.title.replace(/^wpreport: /, "")).join("; ")}. See the job summary.`, 2000)
+      });
+    }
+  }
+  return out;
+}
+function annotate(annotations, runner = actionsCore) {
+  for (const annotation of annotations) {
+    runner[annotation.level](annotation.message, { title: annotation.title });
+  }
+}
+
+// shared/diff-schema.ts
 var ASSERTION_LEVELS = ["error", "warn", "off"];
 var CheckChangeSchema = named("CheckChange", Type.Object({
   id: Type.String(),
@@ -40462,205 +40630,6 @@ var DiffSchema = named("Diff", Type.Object({
 }, {
   description: "What got worse, what got better and what changed between two reports, and whether that fails the build (docs/diff.md)"
 }));
-var STATUS_RANK = { pass: 0, skip: 0, error: 0, warn: 1, fail: 2 };
-var severityRank = (severity) => SEVERITIES.length - SEVERITIES.indexOf(severity);
-function failingChecks(report) {
-  return report.checks.filter((check) => STATUS_RANK[check.status] > 0).sort((a, b) => severityRank(b.severity) - severityRank(a.severity) || STATUS_RANK[b.status] - STATUS_RANK[a.status] || a.id.localeCompare(b.id));
-}
-function componentLabel(type, slug) {
-  return type === "core" ? "WordPress" : slug;
-}
-function vulnerabilityFix(type, slug, fixedIn, unfixed) {
-  const label = componentLabel(type, slug);
-  if (fixedIn)
-    return `update ${label} to ${fixedIn}`;
-  if (unfixed === false)
-    return `update ${label} to its latest release (the source names no fixed version)`;
-  return type === "core" ? "no fix available: watch for a WordPress security release and block the attack (WAF) meanwhile" : `no fix available: remove or replace ${label}`;
-}
-function describeVulnerability(type, slug, version, vulnerability) {
-  const score = vulnerability.cvss === null || vulnerability.cvss === undefined ? "" : `, CVSS ${vulnerability.cvss}`;
-  const cve = (vulnerability.cve ?? []).length > 0 ? `, ${(vulnerability.cve ?? []).join(" ")}` : "";
-  const range = vulnerability.affected ? ` [affects ${vulnerability.affected}]` : "";
-  return `${componentLabel(type, slug)} ${version ?? "(version unknown)"}: ${vulnerability.id} ${vulnerability.title} (${vulnerability.severity}${score}${cve})${range} — ${vulnerabilityFix(type, slug, vulnerability.fixed_in ?? null, vulnerability.unfixed)}`;
-}
-function describeVulnerabilityChange(change) {
-  return describeVulnerability(change.component_type, change.slug, change.version, change.vulnerability);
-}
-var escapeRegExp = (text) => text.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
-function assertionMatches(pattern, id) {
-  if (!pattern.includes("*"))
-    return pattern === id;
-  return new RegExp(`^${pattern.split("*").map(escapeRegExp).join(".*")}$`).test(id);
-}
-var LEVEL_RANK = { off: 0, warn: 1, error: 2 };
-var specificity = (pattern) => pattern.includes("*") ? pattern.replaceAll("*", "").length : Number.MAX_SAFE_INTEGER;
-function assertionFor(id, assertions = []) {
-  let best;
-  for (const assertion of assertions) {
-    if (!assertionMatches(assertion.pattern, id))
-      continue;
-    if (!best || specificity(assertion.pattern) > specificity(best.pattern) || specificity(assertion.pattern) === specificity(best.pattern) && LEVEL_RANK[assertion.level] > LEVEL_RANK[best.level])
-      best = assertion;
-  }
-  return best;
-}
-var VULNERABLE_CHECK = {
-  core: "components.core_vulnerable",
-  theme: "components.theme_vulnerable",
-  plugin: "components.plugins_vulnerable"
-};
-function metricChangeText(metric) {
-  const [before, after] = formatMetricPair(metric.unit, metric.before, metric.after);
-  const sign = metric.delta > 0 ? "+" : "";
-  const percent = metric.percent !== null ? ` (${metric.percent > 0 ? "+" : ""}${metric.percent}%)` : "";
-  return { before, after, change: `${sign}${formatMetricValue(metric.unit, metric.delta)}${percent}` };
-}
-function describeBudget(budget) {
-  if (budget.value === null)
-    return `${budget.label} is unknown (budget ${formatMetricValue(budget.unit, budget.limit)})`;
-  const [value, limit] = formatMetricPair(budget.unit, budget.value, budget.limit);
-  const where = budget.exceeded ? budget.kind === "max" ? "over" : "under" : "within";
-  return `${budget.label} is ${value}, ${where} the budget of ${limit}`;
-}
-function unitNames(metric) {
-  return Object.keys(BUDGET_UNITS[metric.unit]).join(", ");
-}
-function parseBudgets(text) {
-  const budgets = {};
-  for (const part of text.split(/[,\n]/).map((item) => item.trim()).filter(Boolean)) {
-    const match = /^([a-z_]+)\s*[=:]\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)$/.exec(part);
-    if (!match)
-      throw new Error(`budget "${part}" is not of the form metric=value (a number ≥ 0 and, for times and sizes, a unit), e.g. ttfb_ms=800ms, html_bytes=250kB, score=80`);
-    const [, key = "", number = "0", unit = ""] = match;
-    const metric = metricByKey(key);
-    if (!metric)
-      throw new Error(`unknown budget metric "${key}"; known: ${METRICS.map((m) => m.key).join(", ")}`);
-    if (key in budgets)
-      throw new Error(`budget "${key}" is given twice`);
-    let value = Number(number);
-    if (unit !== "") {
-      const units = BUDGET_UNITS[metric.unit];
-      const name = Object.keys(units).find((candidate) => candidate.toLowerCase() === unit.toLowerCase());
-      if (name === undefined) {
-        throw new Error(Object.keys(units).length === 0 ? `budget "${part}": ${key} is ${metric.unit === "points" ? "a score in points (0–100)" : "a count"} and takes a plain number, without a unit` : `budget "${part}": "${unit}" is not a unit of ${key}, which is ${metric.unit === "ms" ? "a time" : "a size"}; use ${unitNames(metric)}`);
-      }
-      value *= units[name];
-    }
-    if (metric.unit === "points" && value > 100)
-      throw new Error(`budget "${part}": ${key} is a score from 0 to 100`);
-    if (metric.unit === "count" && !Number.isInteger(value))
-      throw new Error(`budget "${part}": ${key} is a count, a whole number`);
-    budgets[key] = metric.unit === "bytes" ? Math.round(value) : value;
-  }
-  return budgets;
-}
-function isSeverity(value) {
-  return SEVERITIES.includes(value);
-}
-
-// action/src/annotations.ts
-var LEVEL = {
-  critical: "error",
-  high: "error",
-  medium: "warning",
-  low: "notice",
-  info: "notice"
-};
-var GITHUB_ANNOTATIONS_PER_LEVEL = 10;
-var RESERVED = { error: 1, warning: 2, notice: 0 };
-function clean(text, max) {
-  return oneLine(text, max);
-}
-function fromRegression(change) {
-  return {
-    level: LEVEL[change.severity],
-    title: clean(`wpreport: ${change.title}`, 120),
-    message: clean(`${change.id} (${change.severity}): ${change.before ?? "absent"} → ${change.after ?? "absent"}. ${change.message} Fix: ${change.remediation}`, 1000)
-  };
-}
-function fromVulnerability(change) {
-  const component = `${componentLabel(change.component_type, change.slug)} ${change.version ?? "(version unknown)"}`;
-  return {
-    level: LEVEL[change.vulnerability.severity] ?? "warning",
-    title: clean(change.kind === "new_vulnerability" ? `wpreport: new_vulnerability in unchanged ${component}` : `wpreport: vulnerability came with ${component} (component_changed)`, 120),
-    message: clean(`${change.kind}: ${describeVulnerabilityChange(change)}.${change.kind === "new_vulnerability" ? " Newly published for a version that did not change since the baseline." : ` The component was ${change.component_change ?? "changed"} since the baseline.`} Fix: ${change.fix}.`, 1000)
-  };
-}
-function fromAssertion(result) {
-  return {
-    level: result.level === "error" ? "error" : "warning",
-    title: clean(`wpreport: ${result.title}`, 120),
-    message: clean(`${result.id} (${result.severity}): ${result.status}, asserted ${result.level} by ${result.pattern}. ${result.message} Fix: ${result.remediation}`, 1000)
-  };
-}
-var RANK = { notice: 0, warning: 1, error: 2 };
-function annotationsOf(diff, url) {
-  const rules = diff.assertions.rules;
-  const all = [
-    ...diff.assertions.unmatched.map((pattern) => ({
-      level: "warning",
-      title: "wpreport: assertion matches no check",
-      message: clean(`assert: ${pattern} matches no check of this report — a typo, or a check this report does not have (docs/diff.md#assertions).`, 1000)
-    })),
-    ...diff.regressions.filter((change) => !assertionFor(change.id, rules)).map(fromRegression),
-    ...diff.assertions.results.map(fromAssertion),
-    ...diff.new_vulnerabilities.flatMap((change) => {
-      const annotation = fromVulnerability(change);
-      const level = assertionFor(VULNERABLE_CHECK[change.component_type], rules)?.level;
-      if (level === "off")
-        return [];
-      if (level === "warn" && RANK[annotation.level] > RANK.warning)
-        annotation.level = "warning";
-      return [annotation];
-    }),
-    ...diff.budgets.filter((budget) => budget.exceeded).map((budget) => ({
-      level: "error",
-      title: `wpreport: ${budget.label} over budget`,
-      message: `${describeBudget(budget)}.`
-    }))
-  ];
-  if (url === undefined)
-    return all;
-  const site = clean(url, 300);
-  return all.map((annotation) => ({ ...annotation, message: clean(`${site}: ${annotation.message}`, 1300) }));
-}
-function annotationsFor(diff) {
-  return capped(annotationsOf(diff));
-}
-function annotationsForSites(diffs) {
-  const all = diffs.flatMap(({ url, diff }) => annotationsOf(diff, url));
-  const seen = new Set;
-  return capped(all.filter((annotation) => {
-    if (annotation.title !== "wpreport: assertion matches no check")
-      return true;
-    const key = annotation.message.slice(annotation.message.indexOf("assert: "));
-    return !seen.has(key) && !!seen.add(key);
-  }));
-}
-function capped(all) {
-  const out = [];
-  for (const level of ["error", "warning", "notice"]) {
-    const ofLevel = all.filter((annotation) => annotation.level === level);
-    const room = GITHUB_ANNOTATIONS_PER_LEVEL - RESERVED[level];
-    const shown = ofLevel.length <= room ? ofLevel.length : room - 1;
-    out.push(...ofLevel.slice(0, shown));
-    const rest = ofLevel.slice(shown);
-    if (rest.length > 0) {
-      out.push({
-        level,
-        title: `wpreport: ${rest.length} more`,
-        message: clean(`${rest.length} more: ${rest.map((annotation) => annotation.title.replace(/^wpreport: /, "")).join("; ")}. See the job summary.`, 2000)
-      });
-    }
-  }
-  return out;
-}
-function annotate(annotations, runner = actionsCore) {
-  for (const annotation of annotations) {
-    runner[annotation.level](annotation.message, { title: annotation.title });
-  }
-}
 
 // shared/diff-options.ts
 var QUERY_NAMES = {
@@ -40754,6 +40723,41 @@ function diffQuery(options) {
     query.assert = formatAssertions(options.assertions);
   return query;
 }
+function unitNames(metric) {
+  return Object.keys(BUDGET_UNITS[metric.unit]).join(", ");
+}
+function parseBudgets(text) {
+  const budgets = {};
+  for (const part of text.split(/[,\n]/).map((item) => item.trim()).filter(Boolean)) {
+    const match = /^([a-z_]+)\s*[=:]\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)$/.exec(part);
+    if (!match)
+      throw new Error(`budget "${part}" is not of the form metric=value (a number ≥ 0 and, for times and sizes, a unit), e.g. ttfb_ms=800ms, html_bytes=250kB, score=80`);
+    const [, key = "", number = "0", unit = ""] = match;
+    const metric = metricByKey(key);
+    if (!metric)
+      throw new Error(`unknown budget metric "${key}"; known: ${METRICS.map((m) => m.key).join(", ")}`);
+    if (key in budgets)
+      throw new Error(`budget "${key}" is given twice`);
+    let value = Number(number);
+    if (unit !== "") {
+      const units = BUDGET_UNITS[metric.unit];
+      const name = Object.keys(units).find((candidate) => candidate.toLowerCase() === unit.toLowerCase());
+      if (name === undefined) {
+        throw new Error(Object.keys(units).length === 0 ? `budget "${part}": ${key} is ${metric.unit === "points" ? "a score in points (0–100)" : "a count"} and takes a plain number, without a unit` : `budget "${part}": "${unit}" is not a unit of ${key}, which is ${metric.unit === "ms" ? "a time" : "a size"}; use ${unitNames(metric)}`);
+      }
+      value *= units[name];
+    }
+    if (metric.unit === "points" && value > 100)
+      throw new Error(`budget "${part}": ${key} is a score from 0 to 100`);
+    if (metric.unit === "count" && !Number.isInteger(value))
+      throw new Error(`budget "${part}": ${key} is a count, a whole number`);
+    budgets[key] = metric.unit === "bytes" ? Math.round(value) : value;
+  }
+  return budgets;
+}
+function isSeverity(value) {
+  return SEVERITIES.includes(value);
+}
 
 // action/src/default-branch.ts
 import { readFileSync } from "node:fs";
@@ -40843,7 +40847,7 @@ async function check(client, request, events, wait = waitForSite) {
   const body = {
     url: request.url,
     metadata: ciMetadata(request.env, request.environment),
-    ...request.mode === "aggressive" ? { mode: request.mode } : {},
+    ...request.mode ? { mode: request.mode } : {},
     ...request.siteAuth ? { site_auth: request.siteAuth } : {}
   };
   const { report, replayed } = await client.generateReport(body, {
@@ -40948,6 +40952,23 @@ function sarifLocationProblem(path) {
   if (path.split("/").some((segment) => segment === "" || segment === "." || segment === ".."))
     return "must not contain empty, . or .. segments";
   return null;
+}
+
+class SarifLocationError extends Error {
+  problem;
+  constructor(problem) {
+    super(`sarif_location ${problem}`);
+    this.problem = problem;
+    this.name = "SarifLocationError";
+  }
+}
+function parseSarifLocation(value) {
+  if (value === undefined)
+    return;
+  const problem = sarifLocationProblem(value);
+  if (problem)
+    throw new SarifLocationError(problem);
+  return value;
 }
 var locationUri = (path) => path.split("/").map(encodeURIComponent).join("/");
 var plainText = (text) => text.replace(/[\\[\]]/g, (character) => `\\${character}`);
@@ -41349,12 +41370,17 @@ function readInputs(runner = actionsCore) {
     budgets: runner.getInput("budgets"),
     assert: runner.getInput("assert")
   }, INPUT_NAMES);
-  const sarifLocation = runner.getInput("sarif-location").trim() || undefined;
-  const locationProblem = sarifLocation !== undefined ? sarifLocationProblem(sarifLocation) : null;
-  if (locationProblem)
-    throw new InputError(`Input sarif-location ${locationProblem}, got "${sarifLocation}".`);
-  const mode = (runner.getInput("mode").trim() || "passive").toLowerCase();
-  if (!ANALYSIS_MODES.includes(mode)) {
+  const sarifLocationInput = runner.getInput("sarif-location").trim() || undefined;
+  let sarifLocation;
+  try {
+    sarifLocation = parseSarifLocation(sarifLocationInput);
+  } catch (error) {
+    if (!(error instanceof SarifLocationError))
+      throw error;
+    throw new InputError(`Input sarif-location ${error.problem}, got "${sarifLocationInput}".`);
+  }
+  const mode = runner.getInput("mode").trim().toLowerCase() || undefined;
+  if (mode !== undefined && !ANALYSIS_MODES.includes(mode)) {
     throw new InputError(`Input mode must be passive or aggressive, got "${mode}".`);
   }
   const siteAuth = readSiteAuth(runner);
@@ -41478,7 +41504,7 @@ function renderMarkdown({ report, diff, reportUrl, failOn }, options = {}) {
     lines.push(`> ⚠️ ${diff.assertions.unmatched.map((pattern) => `\`${pattern}\``).join(", ")} match${diff.assertions.unmatched.length === 1 ? "es" : ""} no check of this report: a typo, or a check this report does not have.`, "");
   }
   if (report.hosting?.blocked_by_waf) {
-    lines.push(`> ⚠️ The site answered with a ${md(report.hosting.waf ?? "firewall")} challenge instead of its homepage; nothing else could be analysed.`, "");
+    lines.push(`> ⚠️ The site answered with a ${md(report.hosting.waf ?? "firewall")} challenge instead of its homepage; nothing else could be analyzed.`, "");
   }
   const vulnerabilityData = vulnerabilityDataNotice(report);
   if (vulnerabilityData) {
@@ -45716,7 +45742,7 @@ var PROBLEM_CODES = Object.keys(PROBLEMS);
 // shared/api.ts
 var API_VERSION = "1.4.0";
 var GenerateReportRequestSchema = named("GenerateReportRequest", Type.Object({
-  url: Type.String({ description: "The site to analyse (http or https)", examples: ["https://example.com/"] }),
+  url: Type.String({ description: "The site to analyze (http or https)", examples: ["https://example.com/"] }),
   metadata: Type.Optional(ReportMetadataSchema),
   mode: Type.Optional(AnalysisModeSchema),
   site_auth: Type.Optional(SiteAuthSchema)

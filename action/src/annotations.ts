@@ -8,17 +8,10 @@
  * is not WordPress, or did not answer in time; the report had no or incomplete vulnerability
  * data).
  */
-import {
-  type AssertionResult,
-  assertionFor,
-  type CheckChange,
-  componentLabel,
-  type Diff,
-  describeBudget,
-  describeVulnerabilityChange,
-  VULNERABLE_CHECK,
-  type VulnerabilityChange,
-} from "../../shared/diff.ts";
+
+import { assertionFor, VULNERABLE_CHECK } from "../../shared/diff.ts";
+import type { AssertionResult, CheckChange, Diff, VulnerabilityChange } from "../../shared/diff-schema.ts";
+import { componentLabel, describeBudget, describeVulnerabilityChange } from "../../shared/diff-text.ts";
 import type { Severity } from "../../shared/report.ts";
 import { oneLine } from "../../shared/untrusted-text.ts";
 import { type ActionCore, actionsCore } from "./action-core.ts";

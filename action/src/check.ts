@@ -5,8 +5,9 @@
  * comment, outputs) and the CLI (text, JSON, SARIF, exit code) only render it differently.
  */
 import { ApiError, type GenerateReportInput, idempotencyKeyFor, type WpreportClient } from "../../shared/client.ts";
-import { type Diff, failingChecks } from "../../shared/diff.ts";
+import { failingChecks } from "../../shared/diff.ts";
 import { type Baseline, diffQuery, type ParsedDiffOptions } from "../../shared/diff-options.ts";
+import type { Diff } from "../../shared/diff-schema.ts";
 import type { AnalysisMode, Check, Report, ReportMetadata } from "../../shared/report.ts";
 import type { SiteAuth } from "../../shared/site-auth.ts";
 import { oneLine } from "../../shared/untrusted-text.ts";
@@ -23,7 +24,8 @@ export interface CheckRequest {
   /** The service's origin (the Action's `api-url`, WPREPORT_API_URL), for the report's links. */
   apiUrl: string;
   url: string;
-  mode: AnalysisMode;
+  /** Absent: the service's default (passive). */
+  mode?: AnalysisMode;
   environment?: string;
   baseline: Baseline;
   diffOptions: ParsedDiffOptions;
@@ -103,7 +105,7 @@ export async function check(
   const body: GenerateReportInput = {
     url: request.url,
     metadata: ciMetadata(request.env, request.environment),
-    ...(request.mode === "aggressive" ? { mode: request.mode } : {}),
+    ...(request.mode ? { mode: request.mode } : {}),
     ...(request.siteAuth ? { site_auth: request.siteAuth } : {}),
   };
   const { report, replayed } = await client.generateReport(body, {

@@ -16,7 +16,7 @@ import { API_VERSION } from "../../shared/api.ts";
 import { ApiError, explain, WpreportClient } from "../../shared/client.ts";
 import { parseBaseline, parseDiffOptions } from "../../shared/diff-options.ts";
 import { ANALYSIS_MODES, type AnalysisMode } from "../../shared/report.ts";
-import { DEFAULT_SARIF_LOCATION, sarifLocationProblem, toSarif } from "../../shared/sarif.ts";
+import { DEFAULT_SARIF_LOCATION, parseSarifLocation, SarifLocationError, toSarif } from "../../shared/sarif.ts";
 import { parseSiteAuthInputs, type SiteAuth, SiteAuthInputError } from "../../shared/site-auth.ts";
 import { check } from "./check.ts";
 import { renderText } from "./text.ts";
@@ -26,7 +26,7 @@ const USAGE = `Usage: wpreport check --url <site> [options]
        wpreport --version | --help
 
 Options:
-  --url <url>              site to analyse (required)
+  --url <url>              site to analyze (required)
   --fail-on <severity>     critical | high (default) | medium | low | info | none
   --baseline <id>          last-passing (default: the newest earlier report of the site and
                            environment that passed the gate) | latest | none | a report id (rep_…)
@@ -143,9 +143,11 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
       budgets: { type: "string" },
       assert: { type: "string", multiple: true },
       environment: { type: "string" },
-      mode: { type: "string", default: "passive" },
+      // mode: absent asks for the service's default (passive).
+      mode: { type: "string" },
       format: { type: "string", default: "text" },
-      "sarif-location": { type: "string", default: DEFAULT_SARIF_LOCATION },
+      // sarif-location: default in toSarif (DEFAULT_SARIF_LOCATION).
+      "sarif-location": { type: "string" },
       timeout: { type: "string", default: "600" },
       "http-auth": { type: "string" },
       "http-header": { type: "string", multiple: true },
@@ -173,11 +175,16 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
     },
     FLAG_NAMES,
   );
-  if (!ANALYSIS_MODES.includes(values.mode as AnalysisMode))
+  if (values.mode !== undefined && !ANALYSIS_MODES.includes(values.mode as AnalysisMode))
     throw new UsageError("--mode must be passive or aggressive");
   if (!["text", "json", "sarif"].includes(values.format)) throw new UsageError("--format must be text, json or sarif");
-  const locationProblem = sarifLocationProblem(values["sarif-location"]);
-  if (locationProblem) throw new UsageError(`--sarif-location ${locationProblem}`);
+  let sarifLocation: string | undefined;
+  try {
+    sarifLocation = parseSarifLocation(values["sarif-location"]);
+  } catch (error) {
+    if (error instanceof SarifLocationError) throw new UsageError(`--sarif-location ${error.problem}`);
+    throw error;
+  }
   const timeout = Number(values.timeout);
   if (!(timeout >= 10)) throw new UsageError("--timeout must be at least 10 seconds");
   let siteAuth: SiteAuth | undefined;
@@ -206,9 +213,9 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
     baseline,
     diffOptions,
     environment: values.environment,
-    mode: values.mode as AnalysisMode,
+    mode: values.mode as AnalysisMode | undefined,
     format: values.format as "text" | "json" | "sarif",
-    sarifLocation: values["sarif-location"],
+    sarifLocation,
     timeout,
     siteAuth,
   };

@@ -1,7 +1,7 @@
 /** The Action's inputs, read and validated once; every bad value is reported in plain words. */
 import { type Baseline, type ParsedDiffOptions, parseBaseline, parseDiffOptions } from "../../shared/diff-options.ts";
 import { ANALYSIS_MODES, type AnalysisMode } from "../../shared/report.ts";
-import { sarifLocationProblem } from "../../shared/sarif.ts";
+import { parseSarifLocation, SarifLocationError } from "../../shared/sarif.ts";
 import { parseSiteAuthInputs, type SiteAuth, SiteAuthInputError, siteAuthSecrets } from "../../shared/site-auth.ts";
 import { type ActionCore, actionsCore } from "./action-core.ts";
 
@@ -11,7 +11,7 @@ export const MAX_URLS = 20;
 export interface Inputs {
   apiUrl: string;
   token: string;
-  /** The sites to analyse: `url`, or the list `urls` (one report, one diff each; one verdict). */
+  /** The sites to analyze: `url`, or the list `urls` (one report, one diff each; one verdict). */
   urls: string[];
   baseline: Baseline;
   diffOptions: ParsedDiffOptions;
@@ -20,7 +20,8 @@ export interface Inputs {
   githubToken: string;
   timeoutSeconds: number;
   waitForSiteSeconds: number;
-  mode: AnalysisMode;
+  /** Absent: the service's default. */
+  mode?: AnalysisMode;
   /** The job's matrix values as JSON (`toJSON(matrix)`, the input's default): part of the Idempotency-Key. */
   matrix: string;
   /** The repository file SARIF results attach to; undefined: the workflow file (sarif-file.ts). */
@@ -96,11 +97,17 @@ export function readInputs(runner: Pick<ActionCore, "getInput" | "setSecret"> = 
     },
     INPUT_NAMES,
   );
-  const sarifLocation = runner.getInput("sarif-location").trim() || undefined;
-  const locationProblem = sarifLocation !== undefined ? sarifLocationProblem(sarifLocation) : null;
-  if (locationProblem) throw new InputError(`Input sarif-location ${locationProblem}, got "${sarifLocation}".`);
-  const mode = (runner.getInput("mode").trim() || "passive").toLowerCase();
-  if (!ANALYSIS_MODES.includes(mode as AnalysisMode)) {
+  const sarifLocationInput = runner.getInput("sarif-location").trim() || undefined;
+  let sarifLocation: string | undefined;
+  try {
+    sarifLocation = parseSarifLocation(sarifLocationInput);
+  } catch (error) {
+    if (!(error instanceof SarifLocationError)) throw error;
+    throw new InputError(`Input sarif-location ${error.problem}, got "${sarifLocationInput}".`);
+  }
+  // Empty: the service's default mode (passive); the Action sends only what was asked for.
+  const mode = runner.getInput("mode").trim().toLowerCase() || undefined;
+  if (mode !== undefined && !ANALYSIS_MODES.includes(mode as AnalysisMode)) {
     throw new InputError(`Input mode must be passive or aggressive, got "${mode}".`);
   }
   const siteAuth = readSiteAuth(runner);
@@ -126,7 +133,7 @@ export function readInputs(runner: Pick<ActionCore, "getInput" | "setSecret"> = 
     githubToken: runner.getInput("github-token").trim(),
     timeoutSeconds: number("timeout", runner.getInput("timeout").trim() || "600", 10, 6 * 3600),
     waitForSiteSeconds: number("wait-for-site", runner.getInput("wait-for-site").trim() || "0", 0, 3600),
-    mode: mode as AnalysisMode,
+    mode: mode as AnalysisMode | undefined,
     matrix: runner.getInput("matrix"),
     sarifLocation,
     siteAuth,

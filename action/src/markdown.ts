@@ -1,20 +1,15 @@
 /**
  * Markdown for the job summary, the PR comment and the CLI's text output — the same facts,
- * written once. Text that comes from the analysed site (check messages, evidence, component
+ * written once. Text that comes from the analyzed site (check messages, evidence, component
  * names) is untrusted: it is HTML-escaped, table-safe, stripped of mentions and links, and
  * length-capped before it reaches GitHub's renderer.
  */
-import {
-  type AssertionResult,
-  type CheckChange,
-  componentLabel,
-  type Diff,
-  failingChecks,
-  metricChangeText,
-  type VulnerabilityChange,
-} from "../../shared/diff.ts";
-import { formatMetricPair, formatMetricValue } from "../../shared/metrics.ts";
+
+import { failingChecks } from "../../shared/diff.ts";
+import type { AssertionResult, CheckChange, Diff, VulnerabilityChange } from "../../shared/diff-schema.ts";
+import { componentLabel, metricChangeText } from "../../shared/diff-text.ts";
 import type { Check, Report } from "../../shared/report.ts";
+import { formatMetricPair, formatMetricValue } from "../../shared/report-metrics.ts";
 import { oneLine } from "../../shared/untrusted-text.ts";
 import { vulnerabilityDataNotice } from "../../shared/vulnerability-data.ts";
 
@@ -137,7 +132,7 @@ export function renderMarkdown(
   }
   if (report.hosting?.blocked_by_waf) {
     lines.push(
-      `> ⚠️ The site answered with a ${md(report.hosting.waf ?? "firewall")} challenge instead of its homepage; nothing else could be analysed.`,
+      `> ⚠️ The site answered with a ${md(report.hosting.waf ?? "firewall")} challenge instead of its homepage; nothing else could be analyzed.`,
       "",
     );
   }

@@ -4,13 +4,10 @@
  * changes and worse metrics. Site text is stripped
  * of control characters, so it cannot carry terminal escape sequences.
  */
-import {
-  type Diff,
-  describeVulnerabilityChange,
-  failingChecks,
-  metricChangeText,
-  type VulnerabilityChange,
-} from "../../shared/diff.ts";
+
+import { failingChecks } from "../../shared/diff.ts";
+import type { Diff, VulnerabilityChange } from "../../shared/diff-schema.ts";
+import { describeVulnerabilityChange, metricChangeText } from "../../shared/diff-text.ts";
 import type { Report } from "../../shared/report.ts";
 import { withoutControls } from "../../shared/untrusted-text.ts";
 import { vulnerabilityDataNotice } from "../../shared/vulnerability-data.ts";

@@ -13,7 +13,7 @@
  * any other trouble ends up in the report's errors[].
  */
 import type { Agent } from "undici/index.js";
-import type { Report, ThemeInfo } from "../../shared/report.ts";
+import { DEFAULT_ANALYSIS_MODE, type Report, type ThemeInfo } from "../../shared/report.ts";
 import { isEmptySiteAuth, type SiteAuth, siteAuthHeaders } from "../../shared/site-auth.ts";
 import type { Artifacts } from "./artifacts.ts";
 import { runAudits } from "./audit/index.ts";
@@ -90,6 +90,19 @@ export interface AnalyzeOptions {
    * evaluation (scripts/eval-detection.ts) saves, so its figures can be recomputed without a network.
    */
   onArtifacts?: (artifacts: Artifacts) => void;
+}
+
+/**
+ * What one analysis asks for besides its URL, as a report's options become it for the analyzer
+ * (server/reports/analyze-site.ts): plain data, since it crosses to an analysis thread.
+ */
+export interface AnalysisRun {
+  /** Aggressive mode: the enumeration's plan; passive when absent. */
+  enumerate?: EnumerationPlan;
+  /** Requests per second to the site (absent: no pace). */
+  requestsPerSecond?: number;
+  /** Credentials of a protected site. */
+  siteAuth?: SiteAuth;
 }
 
 export async function analyze(url: string, options: AnalyzeOptions, signal: AbortSignal): Promise<AnalysisResult> {
@@ -248,7 +261,7 @@ function resultFrom(found: Detected, given: Intel): AnalysisResult {
     plugins: detected.plugins,
     hosting: detected.hosting,
     intel: { sources: intel.sources, vulnerability_data: intel.coverage },
-    mode: artifacts.mode ?? "passive",
+    mode: artifacts.mode ?? DEFAULT_ANALYSIS_MODE,
     enumeration: artifacts.enumeration ?? null,
     installed_themes: detected.installedThemes,
   };

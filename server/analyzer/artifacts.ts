@@ -67,7 +67,7 @@ export interface Artifacts {
   assets: AssetArtifact[];
   requests: TimingRow[];
   errors: ReportError[];
-  /** The mode asked for; absent means passive. */
+  /** "aggressive" when the enumeration ran; absent means DEFAULT_ANALYSIS_MODE (passive). */
   mode?: AnalysisMode;
   /** What aggressive enumeration did, when it ran (enumeration/enumerate.ts). */
   enumeration?: EnumerationSummary;

@@ -1,5 +1,5 @@
 /**
- * Validation of the URL a caller asks us to analyse, before any credit is reserved.
+ * Validation of the URL a caller asks us to analyze, before any credit is reserved.
  * Returns the normalised URL or the problem code and a plain-words reason.
  */
 import ipaddr from "ipaddr.js";
@@ -52,7 +52,7 @@ export function validateTargetUrl(input: string, policy: TargetPolicy): TargetUr
     return {
       ok: false,
       code: "url_not_allowed",
-      detail: `Only http and https URLs can be analysed, not ${url.protocol.replace(":", "")}.`,
+      detail: `Only http and https URLs can be analyzed, not ${url.protocol.replace(":", "")}.`,
     };
   }
   if (url.username || url.password) {
@@ -79,21 +79,21 @@ export function validateTargetUrl(input: string, policy: TargetPolicy): TargetUr
   if (ipaddr.isValid(host)) {
     const refusal = policy.refusal(host, portOf(url));
     if (refusal?.kind === "address") {
-      const detail = `The url points to a ${refusal.reason}, which cannot be analysed.`;
+      const detail = `The url points to a ${refusal.reason}, which cannot be analyzed.`;
       return { ok: false, code: "url_not_allowed", detail, byAddressPolicy: true };
     }
     if (refusal)
       return {
         ok: false,
         code: "url_not_allowed",
-        detail: `The url cannot be analysed: ${refusal.reason}.`,
+        detail: `The url cannot be analyzed: ${refusal.reason}.`,
         byAddressPolicy: true,
       };
   } else if (isLocalhostName(host) && !policy.isHostAllowlisted(host)) {
     return {
       ok: false,
       code: "url_not_allowed",
-      detail: `The url's host is ${host}: a name for the analysing server itself (a loopback address), which cannot be analysed.`,
+      detail: `The url's host is ${host}: a name for the analyzing server itself (a loopback address), which cannot be analyzed.`,
       byAddressPolicy: true,
     };
   } else if (!host.replace(/\.$/, "").includes(".") && !policy.isHostAllowlisted(host)) {

@@ -1,5 +1,5 @@
 /**
- * Text taken from an analysed site is untrusted (docs/report.md): it is cleaned of control
+ * Text taken from an analyzed site is untrusted (docs/report.md): it is cleaned of control
  * characters and capped in length before it enters a report. Escaping for HTML, shells
  * or workflow commands is the job of whoever renders it; this only bounds and normalises.
  */

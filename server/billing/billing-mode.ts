@@ -12,7 +12,7 @@ export function announceBillingMode(config: Pick<Config, "billingMode" | "public
       return;
     case "off":
       logger.warn(
-        "billing is not configured (no STRIPE_* settings): users cannot change their plan; set plans with `npm run cli -- plan set`, or try the plans with BILLING_MODE=test (never on a server others reach)",
+        "billing is not configured (no STRIPE_* settings): users cannot change their plan; set plans with `npm run admin -- plan set`, or try the plans with BILLING_MODE=test (never on a server others reach)",
       );
       return;
     case "stripe":

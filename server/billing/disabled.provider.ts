@@ -1,7 +1,7 @@
 /**
  * No billing (no Stripe keys, and test mode not allowed here): nobody can change their own
  * plan. Without this, a service exposed without Stripe would hand out every plan for free.
- * The operator sets plans with the admin CLI (`npm run cli -- plan set …`).
+ * The operator sets plans with the admin CLI (`npm run admin -- plan set …`).
  */
 import type { PlanId } from "./plans.ts";
 import type { BillingProvider } from "./provider.ts";

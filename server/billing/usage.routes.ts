@@ -3,6 +3,8 @@ import { Elysia } from "elysia";
 import { type Usage, UsageSchema } from "../../shared/api.ts";
 import { type ApiGuardDeps, apiGuard } from "../access/api-guard.plugin.ts";
 import { limitForWindow } from "../access/rate-limiter.ts";
+import type { ApiContext } from "../app.ts";
+import type { ApiModule } from "../platform/http/api-module.ts";
 import { jsonResponse } from "../platform/http/json-response.ts";
 import type { ApiOperation } from "../platform/http/openapi.ts";
 import { requestContext } from "../platform/http/request-context.ts";
@@ -22,8 +24,6 @@ export const usageOperation = {
   responses: { 200: { description: "Your usage this period", content: { "application/json": UsageSchema } } },
   errors: [],
 } as const satisfies ApiOperation;
-
-export const usageOperations: ApiOperation[] = [usageOperation];
 
 export function usageRoutes(deps: ApiGuardDeps & { quota: QuotaService }) {
   return new Elysia({ prefix: "/api" }).use(apiGuard(deps)).get("/usage", async ({ principal, request }) => {
@@ -52,3 +52,10 @@ export function usageRoutes(deps: ApiGuardDeps & { quota: QuotaService }) {
     return jsonResponse(body);
   });
 }
+
+/** The usage API for app.ts: its operation and its route. */
+export const usageApi: ApiModule<ApiContext> = {
+  name: "usage",
+  operations: [usageOperation],
+  routes: ({ guard, services }) => usageRoutes({ ...guard, quota: services.quota }),
+};

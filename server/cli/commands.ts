@@ -4,6 +4,7 @@
  * (a new token, --json listings) goes to `out` (stdout).
  */
 
+import { type ParseArgsConfig, parseArgs as parseCommandLine } from "node:util";
 import { TokenService } from "../access/token.service.ts";
 import { AccountAuthService, AccountService, normaliseEmail } from "../accounts/account.service.ts";
 import { hashPassword, passwordProblem } from "../accounts/password.ts";
@@ -25,7 +26,7 @@ export interface CliIO {
 
 export const HELP = `wpreport admin CLI
 
-Usage: npm run --silent cli -- <command> [options]
+Usage: npm run --silent admin -- <command> [options]
 
 Tokens
   token create --email <email> [--plan <plan>] [--name <name>] [--expires-in <days>]
@@ -41,7 +42,7 @@ Accounts
   account list [--json]
   account password --email <email>
                Sets the account's web password, read from the first line of standard
-               input (e.g. printf '%s\n' "$PASSWORD" | npm run --silent cli -- account
+               input (e.g. printf '%s\n' "$PASSWORD" | npm run --silent admin -- account
                password --email you@example.com); ends its web sessions. For accounts the
                CLI made (they have no password) or a forgotten one.
   account rate-limit --email <email> (--rpm <requests per minute> | --clear)
@@ -58,39 +59,90 @@ The CLI reaches the database the server uses: DATABASE_URL when set, otherwise t
 embedded database in DATA_DIR (through the running server, or directly when none runs).
 `;
 
+/** Every flag of the admin CLI, for node:util's parseArgs; COMMAND_FLAGS says which command takes which. */
+const FLAGS = {
+  email: { type: "string" },
+  plan: { type: "string" },
+  name: { type: "string" },
+  "expires-in": { type: "string" },
+  json: { type: "boolean" },
+  rpm: { type: "string" },
+  clear: { type: "boolean" },
+  file: { type: "string" },
+  source: { type: "string" },
+  type: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const satisfies NonNullable<ParseArgsConfig["options"]>;
+
+type FlagName = keyof typeof FLAGS;
+type StringFlag = { [name in FlagName]: (typeof FLAGS)[name]["type"] extends "string" ? name : never }[FlagName];
+
+/** The flags each command takes (and --help): any other is refused, rather than silently ignored. */
+const COMMAND_FLAGS: Record<string, readonly FlagName[]> = {
+  "token create": ["email", "plan", "name", "expires-in"],
+  "token list": ["email", "json"],
+  "token revoke": [],
+  "account create": ["email", "plan"],
+  "account show": ["email", "json"],
+  "account list": ["json"],
+  "account password": ["email"],
+  "account rate-limit": ["email", "rpm", "clear"],
+  "plan list": [],
+  "plan set": ["email", "plan"],
+  "intel import": ["file", "source", "type"],
+  "intel status": ["json"],
+  "intel refresh": [],
+};
+
 export interface ParsedArgs {
+  /** The command's words and arguments: `token revoke tok_…`. */
   positional: string[];
-  flags: Record<string, string | true>;
+  flags: { [name in FlagName]?: (typeof FLAGS)[name]["type"] extends "string" ? string : boolean };
 }
 
+/**
+ * The command line, read by node:util's parseArgs (as the user CLI, action/src/cli.ts, does):
+ * `--flag value` or `--flag=value`, `-h` for --help. An unknown flag, a flag the command does not
+ * take, a value missing or given to a switch is a UsageError (exit 2) naming the flag.
+ */
 export function parseArgs(argv: string[]): ParsedArgs {
-  const positional: string[] = [];
-  const flags: Record<string, string | true> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg.startsWith("--")) {
-      const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
-      if (inline !== undefined) flags[name] = inline;
-      else if (i + 1 < argv.length && !(argv[i + 1] as string).startsWith("--")) flags[name] = argv[++i] as string;
-      else flags[name] = true;
-    } else if (arg === "-h") {
-      flags.help = true;
-    } else {
-      positional.push(arg);
+  const { positionals: positional, values: flags } = readCommandLine(argv);
+  const command = positional.slice(0, 2).join(" ");
+  const takes = COMMAND_FLAGS[command];
+  if (takes && !flags.help) {
+    for (const name of Object.keys(flags) as FlagName[]) {
+      if (!takes.includes(name)) throw new UsageError(`${command} takes no --${name}; run with --help`);
     }
   }
   return { positional, flags };
 }
 
-function stringFlag(args: ParsedArgs, name: string, required: true): string;
-function stringFlag(args: ParsedArgs, name: string, required?: false): string | undefined;
-function stringFlag(args: ParsedArgs, name: string, required = false): string | undefined {
-  const value = args.flags[name];
-  if (value === undefined) {
-    if (required) throw new UsageError(`--${name} is required`);
-    return undefined;
+function readCommandLine(argv: string[]) {
+  try {
+    return parseCommandLine({ args: argv, options: FLAGS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw commandLineError(error);
   }
-  if (value === true) throw new UsageError(`--${name} needs a value`);
+}
+
+/** parseArgs's refusals in the CLI's words, naming the flag as it was typed. */
+function commandLineError(error: unknown): Error {
+  const code = (error as { code?: unknown }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  const flag = /'(--?[^' <]+)/.exec(message)?.[1];
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && flag)
+    return new UsageError(`unknown option ${flag}; run with --help`);
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && flag) {
+    return new UsageError(message.includes("does not take") ? `${flag} takes no value` : `${flag} needs a value`);
+  }
+  return error instanceof Error ? error : new Error(message);
+}
+
+function stringFlag(args: ParsedArgs, name: StringFlag, required: true): string;
+function stringFlag(args: ParsedArgs, name: StringFlag, required?: false): string | undefined;
+function stringFlag(args: ParsedArgs, name: StringFlag, required = false): string | undefined {
+  const value = args.flags[name];
+  if (value === undefined && required) throw new UsageError(`--${name} is required`);
   return value;
 }
 
@@ -235,7 +287,7 @@ export async function runCommand(sql: Sql, argv: string[], io: CliIO, config?: C
     case "account rate-limit": {
       const account = await requireAccount(emailFlag(args));
       let perMinute: number | null;
-      if (args.flags.clear === true) {
+      if (args.flags.clear) {
         perMinute = null;
       } else {
         perMinute = Number(stringFlag(args, "rpm", true));

@@ -33,9 +33,9 @@ export async function runIntelCommand(
   switch (action) {
     case "import": {
       const file = args.flags.file;
-      if (typeof file !== "string") throw new UsageError("intel import needs --file <path>");
+      if (file === undefined) throw new UsageError("intel import needs --file <path>");
       const source = args.flags.source ?? "file";
-      if (typeof source !== "string" || !(SOURCES as readonly string[]).includes(source)) {
+      if (!(SOURCES as readonly string[]).includes(source)) {
         throw new UsageError(`--source must be one of ${SOURCES.join(", ")}`);
       }
       const resolved = path.resolve(file);
@@ -43,7 +43,7 @@ export async function runIntelCommand(
       const started = performance.now();
       if (source === "names") {
         const type = args.flags.type ?? "plugin";
-        if (typeof type !== "string" || !(TYPES as readonly string[]).includes(type)) {
+        if (!(TYPES as readonly string[]).includes(type)) {
           throw new UsageError(`--type must be one of ${TYPES.join(", ")}`);
         }
         const names = await importDirectoryFile(

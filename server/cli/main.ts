@@ -1,4 +1,4 @@
-/** Entry point of `npm run cli`: opens the database the server uses and runs one command. */
+/** Entry point of `npm run admin`: opens the database the server uses and runs one command. */
 
 import { syncPlans } from "../billing/plans-sync.ts";
 import { ConfigError, loadConfig } from "../platform/config.ts";

@@ -4,8 +4,8 @@
  * is complete (IntelStore); any failure keeps the served data whole.
  */
 import { createHash } from "node:crypto";
-import { createReadStream, readFileSync } from "node:fs";
-import { FILE_SOURCE_ID, type IntelComponent, parseIntel } from "../analyzer/intel/data.ts";
+import { createReadStream } from "node:fs";
+import { FILE_SOURCE_ID, type IntelComponent, readIntelFile } from "../analyzer/intel/data.ts";
 import type { AdvisoryRow, ComponentType, IntelStore, LatestVersionRow } from "./intel.store.ts";
 import { WORDFENCE_SOURCE_ID } from "./source-ids.ts";
 import { attributionText, type CopyrightNotice, normalizeRecord, readFeed } from "./wordfence.ts";
@@ -130,24 +130,13 @@ export function importWordfenceFile(store: IntelStore, file: string): Promise<Im
 }
 
 /**
- * Our own format (INTEL_FILE). Validated whole first (the files are small and hand-made), so
- * a typo is refused before anything is written; a file already served is not re-imported.
+ * Our own format (INTEL_FILE, `intel import --source file`). Read and validated whole first by
+ * the one reader of data files (readIntelFile: the files are small and hand-made), so a typo is
+ * refused with an IntelDataError before anything is written; a file already served is not
+ * re-imported.
  */
 export async function importIntelFile(store: IntelStore, file: string): Promise<ImportResult> {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    throw new IntelImportError(`intel data ${file}: cannot be read (${(error as Error).message})`);
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new IntelImportError(`intel data ${file}: not valid JSON (${(error as Error).message})`);
-  }
-  const intel = parseIntel(data, `intel data ${file}`);
-  const sha = createHash("sha256").update(text).digest("hex");
+  const { intel, sha256: sha } = readIntelFile(file);
   const served = await store.source(FILE_SOURCE_ID);
   const asOf = intel.updated ? new Date(`${intel.updated}T00:00:00Z`) : null;
   const entries: [ComponentType, string, IntelComponent][] = [

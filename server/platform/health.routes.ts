@@ -2,9 +2,10 @@
 import { Elysia } from "elysia";
 import { HealthSchema, ReadinessSchema } from "../../shared/api.ts";
 import type { Sql } from "./db/database.ts";
+import type { ApiModule } from "./http/api-module.ts";
 import type { ApiOperation } from "./http/openapi.ts";
 
-export const healthOperations: ApiOperation[] = [
+const healthOperations: ApiOperation[] = [
   {
     method: "get",
     path: "/healthz",
@@ -37,7 +38,20 @@ export const healthOperations: ApiOperation[] = [
   },
 ];
 
-export function healthRoutes(deps: { sql: Sql; isShuttingDown: () => boolean }) {
+/** What the health checks need from the app. */
+export interface HealthContext {
+  sql: Sql;
+  isShuttingDown: () => boolean;
+}
+
+/** The health checks for app.ts: their operations and routes. */
+export const healthApi: ApiModule<HealthContext> = {
+  name: "health",
+  operations: healthOperations,
+  routes: (context) => healthRoutes(context),
+};
+
+export function healthRoutes(deps: HealthContext) {
   return new Elysia()
     .get("/healthz", () => ({ status: "ok" as const }))
     .get("/readyz", async () => {

@@ -6,12 +6,12 @@
 import { timingSafeEqual } from "node:crypto";
 import { Elysia } from "elysia";
 import type { Config } from "./config.ts";
-import type { QueueMetrics } from "./prometheus.ts";
+import type { ServiceMetrics } from "./prometheus.ts";
 
 /** What /metrics needs: the token that opens it and the registry it reads. */
 interface MetricsDeps {
   config: Pick<Config, "metricsToken">;
-  metrics: QueueMetrics;
+  metrics: ServiceMetrics;
 }
 
 export async function metricsResponse(request: Request, services: MetricsDeps) {

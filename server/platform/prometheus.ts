@@ -7,7 +7,8 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { Sql } from "./db/database.ts";
 
-export interface QueueMetrics {
+/** The service's Prometheus metrics (not a report's metrics: shared/report-metrics.ts). */
+export interface ServiceMetrics {
   registry: Registry;
   /** Call when an analysis starts; call the result with its outcome when it ends. */
   startRun(): (outcome: string) => void;
@@ -15,7 +16,7 @@ export interface QueueMetrics {
   overloaded(): void;
 }
 
-export function createMetrics(sql: Sql): QueueMetrics {
+export function createServiceMetrics(sql: Sql): ServiceMetrics {
   const registry = new Registry();
   const outcomes = new Counter({
     name: "wpreport_analyses_total",

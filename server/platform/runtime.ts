@@ -75,7 +75,7 @@ export async function startService(
     // A synchronous report waits up to SYNC_WAIT_MS, then may ride out a database outage
     // while it delivers (ReportService): the connection must outlive both.
     waitingRequestSeconds: (method, pathname) =>
-      method === "POST" && (pathname === "/api/generate-report" || pathname === "/analyse")
+      method === "POST" && (pathname === "/api/generate-report" || pathname === "/analyze")
         ? Math.ceil(config.syncWaitMs / 1000) + 20
         : undefined,
   });

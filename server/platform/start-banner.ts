@@ -30,7 +30,7 @@ export function firstRunBanner(
 
   Sign up in the browser at ${base}/signup — or create an API token from the
   command line (in another terminal, in this folder, while this keeps running):
-    TOKEN=$(${cliEnvironmentFor(config, cwd)}npm run --silent cli -- token create --email you@example.com --plan starter)
+    TOKEN=$(${cliEnvironmentFor(config, cwd)}npm run --silent admin -- token create --email you@example.com --plan starter)
   Then make your first call:
     curl -s -H "Authorization: Bearer $TOKEN" ${base}/api/usage
 ${localSites(config.targetAllowlist)}
@@ -38,7 +38,7 @@ ${localSites(config.targetAllowlist)}
 }
 
 /**
- * Public sites can be analysed at once; a site on this machine or the LAN (a local WordPress,
+ * Public sites can be analyzed at once; a site on this machine or the LAN (a local WordPress,
  * a staging server) is refused by the address policy until it is listed in TARGET_ALLOWLIST —
  * which a newcomer trying the service on a local site needs to know before the first 422.
  */
@@ -49,7 +49,7 @@ function localSites(allowlist: readonly string[]): string {
 `;
   }
   return `
-  Public sites can be analysed now. A site on this machine or your network (a local
+  Public sites can be analyzed now. A site on this machine or your network (a local
   WordPress, a staging server) is refused until you list it with its port when starting:
     TARGET_ALLOWLIST=localhost:8080,127.0.0.1:8080 npm start
 `;

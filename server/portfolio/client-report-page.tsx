@@ -12,7 +12,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { renderToString } from "preact-render-to-string";
-import { componentLabel, metricChangeText } from "../../shared/diff.ts";
+import { componentLabel, metricChangeText } from "../../shared/diff-text.ts";
 import type { Severity } from "../../shared/report.ts";
 import { ScoreChart, trendLabel } from "./charts.tsx";
 import type { ClientReportModel } from "./client-report.ts";

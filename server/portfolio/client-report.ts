@@ -4,15 +4,15 @@
  * changed between the month's first and last report (the diff engine of shared/diff.ts),
  * what was fixed, and what is still open with how to fix it. Built from stored reports only.
  */
-import {
-  type CheckChange,
-  type ComponentChange,
-  type Diff,
-  diff,
-  failingChecks,
-  type MetricChange,
-  type VulnerabilityChange,
-} from "../../shared/diff.ts";
+
+import { diff, failingChecks } from "../../shared/diff.ts";
+import type {
+  CheckChange,
+  ComponentChange,
+  Diff,
+  MetricChange,
+  VulnerabilityChange,
+} from "../../shared/diff-schema.ts";
 import type { OpenVulnerability, ScorePoint } from "../../shared/portfolio-api.ts";
 import type { Check, IntelSource, Report } from "../../shared/report.ts";
 import { ApiProblem } from "../platform/http/problem.ts";

@@ -3,7 +3,7 @@
  * themes installed besides, plugins — and their open vulnerabilities with the fix, counted
  * by severity. Pure functions of report parts; names are site text and leave here cleaned.
  */
-import { vulnerabilityFix } from "../../shared/diff.ts";
+import { vulnerabilityFix } from "../../shared/diff-text.ts";
 import type { OpenVulnerability, SeverityCounts, SiteComponent } from "../../shared/portfolio-api.ts";
 import { type Component, type Report, SEVERITIES, type Severity } from "../../shared/report.ts";
 import { oneLine } from "../../shared/untrusted-text.ts";

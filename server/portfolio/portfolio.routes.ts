@@ -6,10 +6,12 @@
  */
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
-import { COMPONENT_TYPES } from "../../shared/diff.ts";
+import { COMPONENT_TYPES } from "../../shared/diff-schema.ts";
 import { ComponentSitesSchema, PERIOD_PATTERN, SiteDetailSchema, SiteListSchema } from "../../shared/portfolio-api.ts";
 import { StringEnum } from "../../shared/schema.ts";
 import { type ApiGuardDeps, apiGuard } from "../access/api-guard.plugin.ts";
+import type { ApiContext } from "../app.ts";
+import type { ApiModule } from "../platform/http/api-module.ts";
 import { jsonResponse } from "../platform/http/json-response.ts";
 import { chooseMediaType } from "../platform/http/media-type.ts";
 import type { ApiOperation } from "../platform/http/openapi.ts";
@@ -109,7 +111,7 @@ export const listComponentSitesOperation = {
   operationId: "listComponentSites",
   summary: "Which of your sites run a component",
   description:
-    "The sites whose newest completed report found this plugin, theme or WordPress (`slug=wordpress&type=core`), with the installed version, the latest one and its known vulnerabilities. Reads stored reports only: nothing is analysed, nothing is charged. By site, then environment; page with `after=<next_cursor>`.",
+    "The sites whose newest completed report found this plugin, theme or WordPress (`slug=wordpress&type=core`), with the installed version, the latest one and its known vulnerabilities. Reads stored reports only: nothing is analyzed, nothing is charged. By site, then environment; page with `after=<next_cursor>`.",
   tag: "Portfolio",
   auth: "bearer",
   query: Type.Object({
@@ -160,14 +162,6 @@ export const getClientReportOperation = {
   },
   errors: ["invalid_request", "not_found", "not_acceptable", "unavailable"],
 } as const satisfies ApiOperation;
-
-export const portfolioOperations: ApiOperation[] = [
-  listSitesOperation,
-  exportSitesOperation,
-  getSiteOperation,
-  listComponentSitesOperation,
-  getClientReportOperation,
-];
 
 /** `<url of this listing with after=cursor>; rel="next"`. */
 function nextLink(base: string, query: Record<string, unknown>, cursor: string): string {
@@ -316,3 +310,17 @@ export function portfolioRoutes(
       return jsonResponse(page, 200, headers);
     });
 }
+
+/** The portfolio API for app.ts: its operations and its routes. */
+export const portfolioApi: ApiModule<ApiContext> = {
+  name: "portfolio",
+  operations: [
+    listSitesOperation,
+    exportSitesOperation,
+    getSiteOperation,
+    listComponentSitesOperation,
+    getClientReportOperation,
+  ],
+  routes: ({ guard, services, baseUrlFor }) =>
+    portfolioRoutes({ ...guard, portfolio: services.portfolio, clientReports: services.clientReports, baseUrlFor }),
+};

@@ -7,7 +7,7 @@
  * own, the one with environment "" (docs/portfolio.md). Sites are ordered by site key, then
  * environment, and paged by keyset on that pair (the ids are hashes, not an order).
  */
-import type { GateVerdict } from "../../shared/diff.ts";
+import type { GateVerdict } from "../../shared/diff-schema.ts";
 import type { Grade, Report, ReportMetadata, ReportStatus } from "../../shared/report.ts";
 import type { Sql } from "../platform/db/database.ts";
 

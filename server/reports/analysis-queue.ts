@@ -1,13 +1,13 @@
 /**
  * The analysis queue: one pg-boss job per report, on the service's queue engine
- * (platform/queue.ts). The report row is the truth; the job only says "analyse this report".
+ * (platform/queue.ts). The report row is the truth; the job only says "analyze this report".
  *
  * Per-account concurrency is pg-boss's group concurrency (a first filter): each job's group is
  * its account, with the account's plan as the group tier; the worker's account slot
  * (slots.ts) is the rule across processes.
  */
 import type { PgBoss } from "pg-boss";
-import type { AnalysisMode } from "../analyzer/enumeration/plan.ts";
+import type { AnalysisMode } from "../../shared/report.ts";
 import type { PlanId } from "../billing/plans.ts";
 import type { Config } from "../platform/config.ts";
 import type { Queryable } from "../platform/db/database.ts";
@@ -25,7 +25,10 @@ export interface AnalysisJob {
   host: string;
   /** The account's plan when queued: its tier of per-account concurrency. */
   plan: PlanId;
-  /** "aggressive" for opt-in enumeration; absent (jobs queued before 1.2.0 too) means passive. */
+  /**
+   * The report's mode (report-options.ts). Every job names it now; one queued by an older
+   * release names only "aggressive", and the worker reads its absence as DEFAULT_ANALYSIS_MODE.
+   */
   mode?: AnalysisMode;
   /**
    * pg-boss priority (higher first): the account's unfinished reports when this one was

@@ -14,7 +14,7 @@
  * another worker within seconds (analysis-queue.ts). While it analyses, the worker renews its host
  * slots and notices a cancelled report (ReportService.cancel) within TICK_MS, and stops it.
  */
-import { type Report, TARGET_LIMITS, type TargetLimits } from "../../shared/report.ts";
+import { DEFAULT_ANALYSIS_MODE, type Report, TARGET_LIMITS, type TargetLimits } from "../../shared/report.ts";
 import { redactor, type SiteAuth, siteAuthSecrets } from "../../shared/site-auth.ts";
 import { isIncomplete } from "../analyzer/completeness.ts";
 import { TargetNotAllowedError } from "../analyzer/errors.ts";
@@ -25,7 +25,7 @@ import { retryTransient } from "../platform/db/transient.ts";
 import { withinDeadline } from "../platform/deadline.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
 import type { Logger } from "../platform/logger.ts";
-import type { QueueMetrics } from "../platform/prometheus.ts";
+import type { ServiceMetrics } from "../platform/prometheus.ts";
 import { ANALYSIS_QUEUE, type AnalysisJob, type AnalysisQueue } from "./analysis-queue.ts";
 import { settleCharge } from "./charges.ts";
 import { completedReport, failedReport, logAllowlistHint, storedFailure, toProblem } from "./report-outcome.ts";
@@ -52,7 +52,7 @@ export interface WorkerDeps {
   /** A job must start within this long of its report's creation (see reportDeadlines). */
   startWithinMs: number;
   logger: Logger;
-  metrics: QueueMetrics;
+  metrics: ServiceMetrics;
 }
 
 /** An error as a log field, with the site credentials' secrets replaced. */
@@ -198,7 +198,7 @@ export class AnalysisWorker {
       const busy = await retried(() => slots.acquireAll(target.keys, targets.limitOf, job.reportId));
       if (busy) {
         // Politeness: the site (HOST_CONCURRENCY) or its address (TARGET_ADDRESS_CONCURRENCY) is
-        // being analysed as many times as allowed already.
+        // being analyzed as many times as allowed already.
         // Offer the job again shortly instead of holding a worker slot while waiting.
         await retried(() => slots.release(accountKey, job.reportId));
         await retried(() =>
@@ -210,7 +210,7 @@ export class AnalysisWorker {
         return;
       }
       targetKeys = target.keys;
-      await this.analyse(row, job, target.host, targetKeys);
+      await this.runAnalysis(row, job, target.host, targetKeys);
     } finally {
       await slots.release(accountKey, job.reportId).catch(() => {});
       // The target's slots stay taken while the pace's bucket refills (target-limits.ts).
@@ -219,7 +219,7 @@ export class AnalysisWorker {
   }
 
   /** Runs the analysis of a job holding its slots, and stores the outcome. */
-  private async analyse(row: ReportRow, job: AnalysisJob, host: string, targetKeys: string[]): Promise<void> {
+  private async runAnalysis(row: ReportRow, job: AnalysisJob, host: string, targetKeys: string[]): Promise<void> {
     const { sql, config, metrics, targets } = this.deps;
     const stop = new AbortController();
     this.running.set(job.reportId, stop);
@@ -242,7 +242,7 @@ export class AnalysisWorker {
         returning id`,
       );
       if (started.length === 0) return done("cancelled"); // cancelled (or finished) meanwhile
-      const mode = job.mode ?? "passive";
+      const mode = job.mode ?? DEFAULT_ANALYSIS_MODE;
       const aggressiveRequests =
         mode === "aggressive"
           ? await retried(() => targets.grantAggressive(targetKeys, this.deps.aggressiveMaxRequests))

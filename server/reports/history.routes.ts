@@ -2,7 +2,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { ReportListSchema } from "../../shared/api.ts";
-import { DiffSchema } from "../../shared/diff.ts";
 import {
   type Baseline,
   DiffOptionsError,
@@ -11,9 +10,12 @@ import {
   parseDiffOptions,
   QUERY_NAMES,
 } from "../../shared/diff-options.ts";
+import { DiffSchema } from "../../shared/diff-schema.ts";
 import { ReportStatusSchema, SEVERITIES } from "../../shared/report.ts";
 import { StringEnum } from "../../shared/schema.ts";
 import { type ApiGuardDeps, apiGuard } from "../access/api-guard.plugin.ts";
+import type { ApiContext } from "../app.ts";
+import type { ApiModule } from "../platform/http/api-module.ts";
 import { jsonResponse } from "../platform/http/json-response.ts";
 import type { ApiOperation } from "../platform/http/openapi.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
@@ -102,8 +104,6 @@ export const diffReportsOperation = {
   errors: ["invalid_request", "not_found"],
 } as const satisfies ApiOperation;
 
-export const historyOperations: ApiOperation[] = [listReportsOperation, diffReportsOperation];
-
 /**
  * The query's baseline and thresholds, read by the parser the Action, the CLI and the web
  * compare page use (after the operation's schema, which documents and type-checks them).
@@ -174,3 +174,10 @@ export function historyRoutes(
       { params: diffReportsOperation.params },
     );
 }
+
+/** The report history API for app.ts: its operations and its routes. */
+export const historyApi: ApiModule<ApiContext> = {
+  name: "history",
+  operations: [listReportsOperation, diffReportsOperation],
+  routes: ({ guard, services, baseUrlFor }) => historyRoutes({ ...guard, history: services.history, baseUrlFor }),
+};

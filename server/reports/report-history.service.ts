@@ -6,8 +6,9 @@
  * reads it by id.
  */
 import type { ReportListItem } from "../../shared/api.ts";
-import { type BaselineChoice, type Diff, diff, type GateVerdict } from "../../shared/diff.ts";
+import { diff } from "../../shared/diff.ts";
 import { type Baseline, formatAssertions, type ParsedDiffOptions } from "../../shared/diff-options.ts";
+import type { BaselineChoice, Diff, GateVerdict } from "../../shared/diff-schema.ts";
 import type { Grade, Report, ReportMetadata, ReportStatus } from "../../shared/report.ts";
 import { siteKey } from "../analyzer/target-url.ts";
 import type { Sql } from "../platform/db/database.ts";

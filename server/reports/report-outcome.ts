@@ -57,7 +57,7 @@ export function toProblem(error: unknown): ApiProblem | undefined {
 export function logAllowlistHint(logger: Logger, reason: string): void {
   logger.info("target refused by the address policy", {
     reason,
-    hint: "to analyse chosen private or local hosts (e.g. a test site), list them with their ports in TARGET_ALLOWLIST, e.g. TARGET_ALLOWLIST=127.0.0.1:8088 (see docs/configuration.md)",
+    hint: "to analyze chosen private or local hosts (e.g. a test site), list them with their ports in TARGET_ALLOWLIST, e.g. TARGET_ALLOWLIST=127.0.0.1:8088 (see docs/configuration.md)",
   });
 }
 

@@ -8,8 +8,16 @@ import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { GenerateReportRequestSchema, SarifLogSchema } from "../../shared/api.ts";
 import { type Report, ReportSchema } from "../../shared/report.ts";
-import { MAX_SARIF_LOCATION_LENGTH, SARIF_CONTENT_TYPE, sarifLocationProblem, toSarif } from "../../shared/sarif.ts";
+import {
+  MAX_SARIF_LOCATION_LENGTH,
+  parseSarifLocation,
+  SARIF_CONTENT_TYPE,
+  SarifLocationError,
+  toSarif,
+} from "../../shared/sarif.ts";
 import { type ApiGuardDeps, apiGuard } from "../access/api-guard.plugin.ts";
+import type { ApiContext } from "../app.ts";
+import type { ApiModule } from "../platform/http/api-module.ts";
 import { entityTag } from "../platform/http/etag.ts";
 import { jsonResponse } from "../platform/http/json-response.ts";
 import { chooseMediaType } from "../platform/http/media-type.ts";
@@ -17,6 +25,7 @@ import type { ApiOperation } from "../platform/http/openapi.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
 import { parseQuery } from "../platform/http/query.ts";
 import { API_VERSION } from "../platform/version.ts";
+import { parseReportOptions } from "./report-options.ts";
 import type { ReportService } from "./reports.service.ts";
 
 const REPORT_ID = Type.Object({
@@ -151,7 +160,7 @@ export const cancelReportOperation = {
   operationId: "cancelReport",
   summary: "Cancel a report",
   description:
-    "Cancels a queued or running report of your account: it ends as `failed` with an `errors[]` entry of kind `cancelled`, nothing is charged and its credit is returned; a worker analysing it stops within a few seconds. A synchronous `generate-report` call waiting for it answers `409 report_cancelled`. Cancelling a cancelled report answers it again (200); a report that already completed or failed for another reason is `409 report_already_finished`. No body.",
+    "Cancels a queued or running report of your account: it ends as `failed` with an `errors[]` entry of kind `cancelled`, nothing is charged and its credit is returned; a worker analyzing it stops within a few seconds. A synchronous `generate-report` call waiting for it answers `409 report_cancelled`. Cancelling a cancelled report answers it again (200); a report that already completed or failed for another reason is `409 report_already_finished`. No body.",
   tag: "Reports",
   auth: "bearer",
   params: REPORT_ID,
@@ -163,13 +172,6 @@ export const cancelReportOperation = {
   },
   errors: ["invalid_request", "not_found", "report_already_finished"],
 } as const satisfies ApiOperation;
-
-export const reportsOperations: ApiOperation[] = [
-  generateReportOperation,
-  getReportOperation,
-  getReportSarifOperation,
-  cancelReportOperation,
-];
 
 /** What GET /api/report/{id} can send; the first is the default (SARIF there is the deprecated way). */
 const REPORT_TYPES = ["application/json", SARIF_CONTENT_TYPE] as const;
@@ -198,7 +200,8 @@ export function reportsRoutes(
       async ({ body, principal, headers, request }) => {
         const prefer = (headers.prefer ?? "").toLowerCase();
         const respondAsync = /(^|[,;\s])respond-async($|[,;\s])/.test(prefer);
-        const outcome = await deps.reports.generate(principal, body, {
+        const input = { url: body.url, metadata: body.metadata, options: parseReportOptions(body) };
+        const outcome = await deps.reports.generate(principal, input, {
           respondAsync,
           idempotencyKey: headers["idempotency-key"],
           // A synchronous call whose client disconnects stops waiting (ReportService.generate).
@@ -275,9 +278,18 @@ export function reportsRoutes(
   }
 }
 
-/** The sarif_location parameter, checked (a relative repository path); undefined → the default. */
+/** The sarif_location parameter (parseSarifLocation); undefined → toSarif's default. */
 function sarifLocation(location: string | undefined): string | undefined {
-  const problem = location === undefined ? null : sarifLocationProblem(location);
-  if (problem) throw new ApiProblem("invalid_request", `sarif_location ${problem}.`);
-  return location;
+  try {
+    return parseSarifLocation(location);
+  } catch (error) {
+    throw error instanceof SarifLocationError ? new ApiProblem("invalid_request", `${error.message}.`) : error;
+  }
 }
+
+/** The reports API for app.ts: its operations and its routes. */
+export const reportsApi: ApiModule<ApiContext> = {
+  name: "reports",
+  operations: [generateReportOperation, getReportOperation, getReportSarifOperation, cancelReportOperation],
+  routes: ({ guard, services, baseUrlFor }) => reportsRoutes({ ...guard, reports: services.reports, baseUrlFor }),
+};

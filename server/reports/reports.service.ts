@@ -9,8 +9,8 @@
  * charged"): an async report at its 202, a synchronous one when its 201 (or 202 past
  * SYNC_WAIT_MS) is sent — not when the caller got a 503 or no answer at all.
  */
-import { REPORT_SCHEMA_VERSION, type Report, type ReportMetadata } from "../../shared/report.ts";
-import { isEmptySiteAuth, redactor, type SiteAuth, siteAuthProblems, siteAuthSecrets } from "../../shared/site-auth.ts";
+import { DEFAULT_ANALYSIS_MODE, REPORT_SCHEMA_VERSION, type Report, type ReportMetadata } from "../../shared/report.ts";
+import { redactor, type SiteAuth, siteAuthProblems, siteAuthSecrets } from "../../shared/site-auth.ts";
 import {
   ClaimLostError,
   type IdempotencyService,
@@ -18,7 +18,6 @@ import {
   requestFingerprint,
 } from "../access/idempotency.service.ts";
 import type { AnalysisResult } from "../analyzer/analyze.ts";
-import type { AnalysisMode } from "../analyzer/enumeration/plan.ts";
 import type { TargetPolicy } from "../analyzer/fetch/target-policy.ts";
 import { siteKey, validateTargetUrl } from "../analyzer/target-url.ts";
 import { getPlan, type PlanId } from "../billing/plans.ts";
@@ -29,35 +28,33 @@ import { unavailableProblem } from "../platform/http/errors.plugin.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
 import { isId, newId } from "../platform/ids.ts";
 import type { Logger } from "../platform/logger.ts";
-import type { QueueMetrics } from "../platform/prometheus.ts";
+import type { ServiceMetrics } from "../platform/prometheus.ts";
 import { type AnalysisQueue, FAIR_PRIORITY_BASE } from "./analysis-queue.ts";
 import { deliverReport } from "./charges.ts";
+import type { ReportOptions } from "./report-options.ts";
 import { cancelledFailure, logAllowlistHint, problemFrom, type StoredFailure } from "./report-outcome.ts";
 import type { SiteAuthVault } from "./site-auth-vault.ts";
 
 /**
- * Runs one analysis; `mode` "aggressive" adds the opt-in enumeration (docs/enumeration.md);
- * `siteAuth` opens a protected site (sent to the URL's origin only). The per-target limits (reports/target-limits.ts) come with it: the pace of its requests and
- * the enumeration's request budget granted from the target's hour.
+ * Runs one analysis with the report's options: `mode` "aggressive" adds the opt-in enumeration
+ * (docs/enumeration.md); `siteAuth`, opened by the worker for this analysis only, opens a
+ * protected site (sent to the URL's origin only). The per-target limits
+ * (reports/target-limits.ts) come with them: the pace of its requests and the enumeration's
+ * request budget granted from the target's hour.
  */
-export interface AnalyzeRequest {
-  mode: AnalysisMode;
+export interface AnalyzeRequest extends ReportOptions {
   /** Requests per second (absent: no pace). */
   requestsPerSecond?: number;
   /** Aggressive mode: requests the enumeration may make (absent: AGGRESSIVE_MAX_REQUESTS). */
   aggressiveRequests?: number;
-  /** Credentials of a protected site, opened by the worker for this analysis only. */
-  siteAuth?: SiteAuth;
 }
-export type AnalyzeFn = (url: string, signal: AbortSignal, request?: AnalyzeRequest) => Promise<AnalysisResult>;
+export type AnalyzeFn = (url: string, signal: AbortSignal, request: AnalyzeRequest) => Promise<AnalysisResult>;
 
 export interface GenerateInput {
   url: string;
   metadata?: ReportMetadata;
-  /** "passive" (default) or "aggressive". */
-  mode?: AnalysisMode;
-  /** Credentials of a protected site: sealed for the worker, never stored readable. */
-  site_auth?: SiteAuth;
+  /** Read from the request by parseReportOptions; credentials are sealed for the worker, never stored readable. */
+  options: ReportOptions;
 }
 
 /**
@@ -73,7 +70,7 @@ export interface ReportCaller {
 }
 
 export interface GenerateOptions {
-  /** Prefer: respond-async → answer 202 at once and analyse in the background. */
+  /** Prefer: respond-async → answer 202 at once and analyze in the background. */
   respondAsync?: boolean;
   idempotencyKey?: string;
   /**
@@ -104,7 +101,7 @@ interface ReportsDeps {
   /** SYNC_WAIT_MS: how long a synchronous call waits for its report before answering 202. */
   syncWaitMs: number;
   logger: Logger;
-  metrics: QueueMetrics;
+  metrics: ServiceMetrics;
   /** Seals site credentials for the worker; undefined → requests with site_auth are refused (501). */
   siteAuth: SiteAuthVault | undefined;
 }
@@ -143,10 +140,7 @@ export class ReportService {
     if (!isValidIdempotencyKey(key)) {
       throw new ApiProblem("invalid_request", "Idempotency-Key must be 1–255 printable ASCII characters.");
     }
-    // Site credentials are not part of what makes two requests the same: a hash of them would be a
-    // trace of them in the database (and rotating a secret between retries is no new request).
-    const { site_auth: _secret, ...identity } = input;
-    const fingerprint = requestFingerprint({ ...identity, respond_async: options.respondAsync === true });
+    const fingerprint = requestFingerprint({ ...requestIdentity(input), respond_async: options.respondAsync === true });
     const claim = await idempotency.claim(caller.accountId, key, fingerprint);
     switch (claim.kind) {
       case "mismatch":
@@ -188,7 +182,7 @@ export class ReportService {
       throw new ApiProblem(verdict.code, verdict.detail);
     }
     const target = verdict.url.toString();
-    const siteAuth = this.checkSiteAuth(input.site_auth);
+    const siteAuth = this.checkSiteAuth(input.options.siteAuth);
     await this.assertCapacity();
     await this.assertReachableRecently(caller);
 
@@ -218,7 +212,7 @@ export class ReportService {
       checks: [],
       errors: [],
       intel: null,
-      mode: input.mode ?? "passive",
+      mode: input.options.mode,
       enumeration: null,
       installed_themes: [],
     };
@@ -239,8 +233,13 @@ export class ReportService {
                   ${tx.json(report.metadata as never)}, ${tx.json(report as never)}, ${report.created_at},
                   ${reservation.id}, ${target}, ${respondAsync ? new Date() : null}, ${claim?.key ?? null})`;
         if (claim) await this.deps.idempotency.bind(tx, claim, report.id, respondAsync);
-        const job = { reportId: report.id, accountId: caller.accountId, target, host: verdict.url.hostname };
-        const mode = report.mode === "aggressive" ? { mode: report.mode } : {};
+        const job = {
+          reportId: report.id,
+          accountId: caller.accountId,
+          target,
+          host: verdict.url.hostname,
+          mode: input.options.mode,
+        };
         if (siteAuth) {
           // Sealed beside the report; the job only says there is something to open (no secret in it).
           const expiresAt = new Date(Date.now() + this.deps.staleAfterMs);
@@ -250,7 +249,7 @@ export class ReportService {
         // Fair order across accounts: this account's n-th unfinished report waits behind every
         // other account's first n − 1 (docs/plans.md, "Fair queues").
         const priority = FAIR_PRIORITY_BASE - unfinished;
-        await this.deps.queue.send({ ...job, plan: caller.planId, priority, ...mode, ...sealed }, { tx });
+        await this.deps.queue.send({ ...job, plan: caller.planId, priority, ...sealed }, { tx });
       });
       this.deps.queue.wakeLocal?.();
     } catch (error) {
@@ -331,8 +330,8 @@ export class ReportService {
    * way to the worker; undefined when there are none. Problems never quote a value.
    */
   private checkSiteAuth(auth: SiteAuth | undefined): SiteAuth | undefined {
-    if (isEmptySiteAuth(auth)) return undefined;
-    const problems = siteAuthProblems(auth as SiteAuth);
+    if (!auth) return undefined;
+    const problems = siteAuthProblems(auth);
     if (problems.length > 0) {
       const errors = problems.map((problem) => ({
         location: "body",
@@ -351,7 +350,7 @@ export class ReportService {
       });
       throw new ApiProblem(
         "site_auth_unavailable",
-        "This service is not set up to analyse sites with credentials (site_auth); ask its operator. Nothing was charged.",
+        "This service is not set up to analyze sites with credentials (site_auth); ask its operator. Nothing was charged.",
       );
     }
     return auth;
@@ -540,6 +539,17 @@ export class ReportService {
       { extensions: { quota: usage.quota, used: usage.used, in_progress: usage.reserved, resets_at: resetsAt } },
     );
   }
+}
+
+/**
+ * What makes two requests the same for an Idempotency-Key: the URL, the metadata and the mode,
+ * as the request's body named them before options were parsed — a request that names the default
+ * mode is the one that names none. Site credentials are not part of it: a hash of them would be a
+ * trace of them in the database (and rotating a secret between retries is no new request).
+ */
+function requestIdentity(input: GenerateInput): Record<string, unknown> {
+  const { mode } = input.options;
+  return { url: input.url, metadata: input.metadata, ...(mode !== DEFAULT_ANALYSIS_MODE ? { mode } : {}) };
 }
 
 function inProgress(): ApiProblem {

@@ -15,7 +15,7 @@ import type { IntelService } from "../intel/intel.service.ts";
 import type { Config } from "../platform/config.ts";
 import type { Database } from "../platform/db/database.ts";
 import type { Logger } from "../platform/logger.ts";
-import type { QueueMetrics } from "../platform/prometheus.ts";
+import type { ServiceMetrics } from "../platform/prometheus.ts";
 import type { QueueEngine } from "../platform/queue.ts";
 import { type AnalysisQueue, createAnalysisQueue } from "./analysis-queue.ts";
 import { AnalysisWorker, TICK_MS } from "./analysis-worker.ts";
@@ -49,7 +49,7 @@ export interface ReportsDeps {
   idempotency: IdempotencyService;
   intel: IntelService;
   names: DirectoryStore;
-  metrics: QueueMetrics;
+  metrics: ServiceMetrics;
   /** Tests replace the analysis (the default runs it on analysis threads). */
   analyze?: AnalyzeFn;
 }

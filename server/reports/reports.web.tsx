@@ -6,7 +6,7 @@ import { Elysia } from "elysia";
 import { diff } from "../../shared/diff.ts";
 import { DiffOptionsError, type ParsedDiffOptions, parseDiffOptions } from "../../shared/diff-options.ts";
 import type { Report } from "../../shared/report.ts";
-import { DEFAULT_SARIF_LOCATION, sarifLocationProblem, toSarif } from "../../shared/sarif.ts";
+import { parseSarifLocation, SarifLocationError, toSarif } from "../../shared/sarif.ts";
 import { API_VERSION } from "../platform/version.ts";
 import { WebError } from "../web/context.ts";
 import { download, page } from "../web/render.tsx";
@@ -83,10 +83,13 @@ export function reportsRoutes(deps: ReportsRouteDeps) {
     .get(
       "/reports/:id/report.sarif",
       async ({ ctx, session, params, query }) => {
-        // The same ?sarif_location= as the API: the repository file results are attached to.
-        const location = typeof query.sarif_location === "string" ? query.sarif_location : DEFAULT_SARIF_LOCATION;
-        const problem = sarifLocationProblem(location);
-        if (problem) throw new WebError(400, `sarif_location ${problem}.`);
+        // The same ?sarif_location= as the API, read by the same parser.
+        let location: string | undefined;
+        try {
+          location = parseSarifLocation(query.sarif_location);
+        } catch (error) {
+          throw error instanceof SarifLocationError ? new WebError(400, `${error.message}.`) : error;
+        }
         const report = await reportOf(session.accountId, params.id);
         return download(
           ctx,

@@ -9,7 +9,7 @@
  * Keys: SITE_AUTH_KEY (32 bytes; a list for rotation — the first seals, all open), the same on
  * every process. On the embedded database, without it, a key is made at start-up and kept in
  * memory only: the one process that owns the database queues and analyses, and a report queued
- * before a restart fails cleanly (uncharged) instead of being analysed without its credentials.
+ * before a restart fails cleanly (uncharged) instead of being analyzed without its credentials.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import type { SiteAuth } from "../../shared/site-auth.ts";

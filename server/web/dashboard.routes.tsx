@@ -1,4 +1,4 @@
-/** The dashboard (usage, plan, recent reports) and the analyse form on it. */
+/** The dashboard (usage, plan, recent reports) and the analyze form on it. */
 import { Elysia } from "elysia";
 import { parseSiteAuthInputs, type SiteAuth, SiteAuthInputError } from "../../shared/site-auth.ts";
 import { limitForWindow } from "../access/rate-limiter.ts";
@@ -7,11 +7,12 @@ import { getPlan } from "../billing/plans.ts";
 import type { QuotaService } from "../billing/quota.service.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
 import type { ReportHistoryService } from "../reports/report-history.service.ts";
+import { parseReportOptions } from "../reports/report-options.ts";
 import type { ReportService } from "../reports/reports.service.ts";
 import type { WebContext } from "./context.ts";
 import { formatDate } from "./pages/common.tsx";
 import { DashboardPage } from "./pages/dashboard.tsx";
-import { page, redirect } from "./render.tsx";
+import { moved, page, redirect } from "./render.tsx";
 import { type WebPluginDeps, webPlugin } from "./web.plugin.ts";
 
 export interface DashboardRouteDeps extends WebPluginDeps {
@@ -50,12 +51,12 @@ function siteAuthFromForm(form: Record<string, string | undefined>): SiteAuth | 
 }
 
 /** Why an analysis from the dashboard did not happen, in the words of the web page. */
-function analyseError(problem: ApiProblem): string {
+function analyzeError(problem: ApiProblem): string {
   if (problem.code === "quota_exhausted") {
     const extensions = problem.options.extensions ?? {};
     const resets =
       typeof extensions.resets_at === "string" ? formatDate(extensions.resets_at) : "the 1st of next month";
-    return `All ${extensions.quota ?? ""} reports of this month are used; the quota resets on ${resets}. Upgrade your plan to analyse more sites now.`;
+    return `All ${extensions.quota ?? ""} reports of this month are used; the quota resets on ${resets}. Upgrade your plan to analyze more sites now.`;
   }
   return problem.detail;
 }
@@ -65,7 +66,7 @@ export function dashboardRoutes(deps: DashboardRouteDeps) {
     ctx: WebContext,
     account: Account,
     query: Record<string, string | undefined>,
-    analyse?: { url?: string; error?: string },
+    analyze?: { url?: string; error?: string },
     status = 200,
   ) {
     const plan = getPlan(account.planId);
@@ -81,38 +82,42 @@ export function dashboardRoutes(deps: DashboardRouteDeps) {
         usage={usage}
         rateLimit={limitForWindow(account.rateLimitPerMinute ?? plan.requestsPerMinute, 60)}
         recent={recent.data}
-        analyse={analyse}
+        analyze={analyze}
       />,
       status,
     );
   }
 
-  return new Elysia({ name: "web.dashboard" })
-    .use(webPlugin(deps))
-    .get("/dashboard", ({ ctx, account, query }) => dashboard(ctx, account, query), { account: true })
-    .post(
-      "/analyse",
-      async ({ ctx, account, form }) => {
-        const url = (form.url ?? "").trim();
-        const plan = getPlan(account.planId);
-        try {
-          const siteAuth = siteAuthFromForm(form);
-          const outcome = await deps.reports.generate(
-            { accountId: account.id, planId: plan.id, monthlyQuota: plan.monthlyQuota },
-            {
-              url,
-              metadata: { environment: "web" },
-              mode: form.mode === "aggressive" ? "aggressive" : "passive",
-              ...(siteAuth ? { site_auth: siteAuth } : {}),
-            },
-          );
-          return redirect(ctx, `/reports/${outcome.report.id}`);
-        } catch (error) {
-          if (!(error instanceof ApiProblem)) throw error;
-          const status = error.status < 500 ? error.status : 422;
-          return dashboard(ctx, account, {}, { url, error: analyseError(error) }, status);
-        }
-      },
-      { account: true, csrf: true },
-    );
+  return (
+    new Elysia({ name: "web.dashboard" })
+      .use(webPlugin(deps))
+      .get("/dashboard", ({ ctx, account, query }) => dashboard(ctx, account, query), { account: true })
+      .post(
+        "/analyze",
+        async ({ ctx, account, form }) => {
+          const url = (form.url ?? "").trim();
+          const plan = getPlan(account.planId);
+          try {
+            // The checkbox sends mode=aggressive when ticked; anything else is the default mode.
+            const options = parseReportOptions({
+              mode: form.mode === "aggressive" ? "aggressive" : undefined,
+              site_auth: siteAuthFromForm(form),
+            });
+            const outcome = await deps.reports.generate(
+              { accountId: account.id, planId: plan.id, monthlyQuota: plan.monthlyQuota },
+              { url, metadata: { environment: "web" }, options },
+            );
+            return redirect(ctx, `/reports/${outcome.report.id}`);
+          } catch (error) {
+            if (!(error instanceof ApiProblem)) throw error;
+            const status = error.status < 500 ? error.status : 422;
+            return dashboard(ctx, account, {}, { url, error: analyzeError(error) }, status);
+          }
+        },
+        { account: true, csrf: true },
+      )
+      // The form's old address (the spelling is "analyze" everywhere now: CONTRIBUTING.md).
+      // Checked like the form itself: only a signed-in browser's own form is sent on.
+      .post("/analyse", ({ ctx }) => moved(ctx, "/analyze"), { signedIn: true, csrf: true })
+  );
 }

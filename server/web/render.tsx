@@ -153,6 +153,14 @@ export function redirect(ctx: WebContext, location: string): Response {
   return new Response(null, { status: 303, headers: headers(ctx, { location }) });
 }
 
+/**
+ * A page that moved for good. 308 keeps the method and the body, so a form posted to the old
+ * URL (a page loaded before the move) is posted again, with its CSRF token, to the new one.
+ */
+export function moved(ctx: WebContext, location: string): Response {
+  return new Response(null, { status: 308, headers: headers(ctx, { location }) });
+}
+
 /** A file download (report JSON / SARIF). */
 export function download(ctx: WebContext, body: string, filename: string, type: string): Response {
   return new Response(body, {

@@ -45,7 +45,7 @@ describe("wpreport check on a password-protected site", () => {
     await service.stop();
   });
 
-  test("with --http-auth, --http-header and --http-cookie: analysed, every request admitted, nothing printed", async () => {
+  test("with --http-auth, --http-header and --http-cookie: analyzed, every request admitted, nothing printed", async () => {
     const result = await cli(
       [
         "check",

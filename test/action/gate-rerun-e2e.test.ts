@@ -18,7 +18,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Log, Result } from "sarif";
 import type { ReportList } from "../../shared/api.ts";
-import type { Diff } from "../../shared/diff.ts";
+import type { Diff } from "../../shared/diff-schema.ts";
 import { ROOT, runProcess } from "../helpers/processes.ts";
 import { expectValidSarif } from "../helpers/sarif.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";

@@ -4,7 +4,8 @@ import { annotationsFor, GITHUB_ANNOTATIONS_PER_LEVEL, RESERVED } from "../../ac
 import { md, renderMarkdown } from "../../action/src/markdown.ts";
 import { notWordPressNotice } from "../../action/src/notices.ts";
 import { renderText } from "../../action/src/text.ts";
-import { diff, parseBudgets } from "../../shared/diff.ts";
+import { diff } from "../../shared/diff.ts";
+import { parseBudgets } from "../../shared/diff-options.ts";
 import type { Check, Report } from "../../shared/report.ts";
 import { baseReport, pluginInfo } from "./diff/report-arbitrary.ts";
 

@@ -10,7 +10,13 @@ import type { Log, ReportingDescriptor, Result, Run } from "sarif";
 import { buildResult } from "../../server/analyzer/analyze.ts";
 import { CHECKS, type CheckId, makeCheck } from "../../server/analyzer/audit/catalogue.ts";
 import type { Check, Report, Vulnerability } from "../../shared/report.ts";
-import { DEFAULT_SARIF_LOCATION, sarifLocationProblem, toSarif } from "../../shared/sarif.ts";
+import {
+  DEFAULT_SARIF_LOCATION,
+  parseSarifLocation,
+  SarifLocationError,
+  sarifLocationProblem,
+  toSarif,
+} from "../../shared/sarif.ts";
 import { loadArtifacts, WP_FIXTURE, WP_FIXTURE_TT3 } from "../analyzer/artifacts.ts";
 import { expectValidSarif, githubProblems, schemaErrors } from "../helpers/sarif.ts";
 import { baseReport, pluginInfo } from "./diff/report-arbitrary.ts";
@@ -256,6 +262,23 @@ describe("SARIF results", () => {
     ];
     for (const path of bad) expect({ path, problem: sarifLocationProblem(path) }).not.toEqual({ path, problem: null });
     expect(() => toSarif(report(), "1.0.0", DOCS, "../x")).toThrow("SARIF location");
+  });
+
+  test("parseSarifLocation is the one reader of a given location: absent stays absent, a bad one names its problem", () => {
+    expect(parseSarifLocation(undefined)).toBeUndefined();
+    expect(parseSarifLocation(".github/workflows/deploy.yml")).toBe(".github/workflows/deploy.yml");
+    for (const bad of ["", "/etc/passwd", "../x", "x".repeat(257)]) {
+      let thrown: unknown;
+      try {
+        parseSarifLocation(bad);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(SarifLocationError);
+      const problem = sarifLocationProblem(bad);
+      expect((thrown as SarifLocationError).problem).toBe(problem as string);
+      expect((thrown as SarifLocationError).message).toBe(`sarif_location ${problem}`);
+    }
   });
 
   test("fingerprints hold only what identifies a finding: a later run of the same site keeps them", () => {

@@ -130,7 +130,7 @@ describe("wpreport check (CLI for other CI systems)", () => {
     expect(badToken.stderr).toContain("refused the token");
     const blocked = await cli(["check", "--url", "http://169.254.169.254/"], { ...env, CI_JOB_ID: "5" });
     expect(blocked.code).toBe(2);
-    expect(blocked.stderr).toContain("cannot be analysed");
+    expect(blocked.stderr).toContain("cannot be analyzed");
   });
 });
 

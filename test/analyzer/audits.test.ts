@@ -61,6 +61,12 @@ describe("first audits", () => {
     expect(new Set(checks.map((check) => check.id)).size).toBe(checks.length);
   });
 
+  test("every check of the catalogue is reported: its audit is listed in its category's index.ts", () => {
+    const reported = new Set(buildResult(fixture).checks.map((check) => check.id));
+    const unreported = Object.keys(CHECKS).filter((id) => !reported.has(id));
+    expect(unreported).toEqual([]);
+  });
+
   test("every check has a failure title of its own, a short statement like its title", () => {
     for (const [id, definition] of Object.entries(CHECKS)) {
       const { title, failTitle } = definition as { title: string; failTitle: string };

@@ -27,7 +27,7 @@ describe.skipIf(!hasOpenssl)("HTTP/2 over TLS (ALPN)", () => {
   });
   afterAll(() => site.stop());
 
-  test('a site offering h2 is analysed over HTTP/2 on one connection, and the report says http_version "2"', async () => {
+  test('a site offering h2 is analyzed over HTTP/2 on one connection, and the report says http_version "2"', async () => {
     site.log.length = 0;
     const agent = createSafeAgent(policy, undefined, [], { extraCa: [certificate.cert] });
     // Every probe the homepage alone determines is asked at once: answers wait until 25 are
@@ -103,7 +103,7 @@ describe.skipIf(!hasOpenssl)("HTTP/2 over TLS (ALPN)", () => {
   });
 });
 
-test('the plain-HTTP WordPress fixture is analysed over HTTP/1.1: http_version "1.1"', async () => {
+test('the plain-HTTP WordPress fixture is analyzed over HTTP/1.1: http_version "1.1"', async () => {
   const policy = new TargetPolicy(["127.0.0.1:8088"]);
   const agent = createSafeAgent(policy);
   const report = await analyze(FIXTURE, { agent, policy, userAgent: UA }, AbortSignal.timeout(20_000));

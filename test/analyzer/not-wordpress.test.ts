@@ -4,7 +4,7 @@
  * with a reason.
  *
  * Real software: Debian's nginx serving a small Hugo-built static blog and php-cli's built-in
- * server running a small plain-PHP app (test/analyzer/not-wordpress/servers.ts), analysed through the
+ * server running a small plain-PHP app (test/analyzer/not-wordpress/servers.ts), analyzed through the
  * real service API; the same two sites' saved artifacts (test/analyzer/artifacts/not-wp-*.json) for
  * the pure tests; the real WordPress fixture's artifacts for "no stack that contradicts it".
  */
@@ -20,7 +20,8 @@ import {
   WORDPRESS_CHECKS,
   WORDPRESS_FILE_CHECKS,
 } from "../../server/analyzer/audit/wordpress-only.ts";
-import { detectStack, MIN_STACK_CONFIDENCE, STACK_RULES } from "../../server/analyzer/detect/stack.ts";
+import { detectStack, MIN_STACK_CONFIDENCE } from "../../server/analyzer/detect/stack.ts";
+import { loadStackRules, STACK_RULES, StackRulesError } from "../../server/analyzer/detect/stack-rules.ts";
 import { ReportPage } from "../../server/reports/pages/report.tsx";
 import { diff } from "../../shared/diff.ts";
 import type { Report, StackItem } from "../../shared/report.ts";
@@ -372,6 +373,44 @@ describe("the stack table: what each technology's signals look like", () => {
     const names = STACK_RULES.map((rule) => rule.name);
     expect(new Set(names).size).toBe(names.length);
     for (const rule of STACK_RULES) expect(rule.signals.length).toBeGreaterThan(0);
+  });
+
+  test("the table is data checked at load: {V} captures a version, match_case keeps case, a bad row is refused by its path", () => {
+    const [nginx] = loadStackRules({
+      rules: [
+        { name: "nginx", category: "web_server", signals: [{ header: "Server", value: "^nginx(?:/{V})?", weight: 1 }] },
+      ],
+    });
+    expect(detectStack(site({ server: "NGINX/1.25.3" }), nginx ? [nginx] : [])).toMatchObject([
+      { name: "nginx", version: "1.25.3", confidence: 100 },
+    ]);
+    const [laravel] = loadStackRules({
+      rules: [
+        { name: "Laravel", category: "framework", signals: [{ cookie: "^XSRF-TOKEN$", match_case: true, weight: 1 }] },
+      ],
+    });
+    const cookies = (name: string) => ({ ...site({}), set_cookies: [`${name}=1; path=/`] });
+    expect(detectStack(cookies("XSRF-TOKEN"), laravel ? [laravel] : [])).toHaveLength(1);
+    expect(detectStack(cookies("xsrf-token"), laravel ? [laravel] : [])).toHaveLength(0);
+
+    const rule = (signal: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+      rules: [{ name: "X", category: "cms", signals: [signal], ...extra }],
+    });
+    const refused: [unknown, string][] = [
+      [rule({ header: "server", value: "^(x", weight: 1 }), "/rules/0/signals/0/value: not a regular expression"],
+      [rule({ header: "server", weight: 0 }), "/rules/0/signals/0"],
+      [rule({ header: "server", weight: 1, colour: "red" }), "/rules/0/signals/0"],
+      [rule({ header: "server", weight: 1 }, { category: "database" }), "/rules/0/category"],
+      [{ rules: [] }, "/rules"],
+      [
+        { rules: [rule({ link: "/x/", weight: 1 }).rules[0], rule({ link: "/y/", weight: 1 }).rules[0]] },
+        '/rules/1/name: "X" is in the table twice',
+      ],
+    ];
+    for (const [data, message] of refused) {
+      expect(() => loadStackRules(data)).toThrow(StackRulesError);
+      expect(() => loadStackRules(data)).toThrow(message);
+    }
   });
 });
 

@@ -22,7 +22,7 @@ describe("gather over HTTP/1.1", () => {
   });
   afterAll(() => site.stop());
 
-  async function analyseOnce(limits = DEFAULT_CLIENT_LIMITS) {
+  async function analyzeOnce(limits = DEFAULT_CLIENT_LIMITS) {
     site.log.length = 0;
     const agent = createSafeAgent(policy);
     try {
@@ -38,7 +38,7 @@ describe("gather over HTTP/1.1", () => {
       (log) => log.some((entry) => entry.path === "/wp-json/wp/v2/users?per_page=100"),
       (entry) => entry.path === "/wp-json/",
     );
-    const report = await analyseOnce();
+    const report = await analyzeOnce();
     expect(await rootHeld).toBe(true);
     // Kept, since the advertised root was the root: the users route names them.
     expect(report.security?.users.find((user) => user.username === "admin")?.sources).toContain("rest_api");
@@ -50,14 +50,14 @@ describe("gather over HTTP/1.1", () => {
       (log) => log.filter((entry) => entry.path === "/").length >= 3,
       (entry) => entry.path === "/" && ++homepages > 1, // the homepage itself goes: it starts the rest
     );
-    const report = await analyseOnce();
+    const report = await analyzeOnce();
     expect(await samplesHeld).toBe(true);
     expect(site.log.filter((entry) => entry.path === "/")).toHaveLength(3);
     expect(report.performance?.ttfb_samples_ms).toHaveLength(3);
   });
 
   test("a chain's next link (oEmbed, parent theme, a plugin named by the REST API) goes before what is left of the first wave", async () => {
-    const report = await analyseOnce();
+    const report = await analyzeOnce();
     const firstAsset = site.log.findIndex((entry) => entry.path.includes("?ver="));
     expect(firstAsset).toBeGreaterThan(0);
     const followUps = [
@@ -82,7 +82,7 @@ describe("gather over HTTP/1.1", () => {
       (log) => log.length >= 1 + MAX_CONNECTIONS_PER_SITE,
       (entry) => entry.path !== "/",
     );
-    await analyseOnce();
+    await analyzeOnce();
     expect(await held).toBe(true); // six were in flight at once
     expect(site.connections()).toBeLessThanOrEqual(MAX_CONNECTIONS_PER_SITE);
 
@@ -91,7 +91,7 @@ describe("gather over HTTP/1.1", () => {
       (log) => log.length >= 1 + MAX_CONNECTIONS_PER_SITE,
       (entry) => entry.path !== "/",
     );
-    await analyseOnce({ ...DEFAULT_CLIENT_LIMITS, concurrency: 20 });
+    await analyzeOnce({ ...DEFAULT_CLIENT_LIMITS, concurrency: 20 });
     expect(await pressed).toBe(true);
     expect(site.connections()).toBeLessThanOrEqual(MAX_CONNECTIONS_PER_SITE);
     expect(site.log.length).toBeGreaterThan(30);

@@ -1,6 +1,6 @@
 /**
  * Site credentials in the analyzer: a site that answers 401 to anything without basic auth, a
- * cookie and a header is analysed fully with them, and they go to its origin only — each
+ * cookie and a header is analyzed fully with them, and they go to its origin only — each
  * redirect hop checked on its own, another port or another name for the same address being
  * another origin — never to an asset host or a redirect target elsewhere.
  */

@@ -284,13 +284,13 @@ describe("validateTargetUrl", () => {
     expect(validateTargetUrl("http://127.0.0.3/", policy)).toEqual({
       ok: false,
       code: "url_not_allowed",
-      detail: "The url cannot be analysed: port 80 is not allowlisted for 127.0.0.3.",
+      detail: "The url cannot be analyzed: port 80 is not allowlisted for 127.0.0.3.",
       byAddressPolicy: true,
     });
     expect(validateTargetUrl("http://127.0.0.2:6379/", policy)).toEqual({
       ok: false,
       code: "url_not_allowed",
-      detail: "The url cannot be analysed: port 6379 is not allowlisted for 127.0.0.2.",
+      detail: "The url cannot be analyzed: port 6379 is not allowlisted for 127.0.0.2.",
       byAddressPolicy: true,
     });
     expect(validateTargetUrl("http://127.0.0.4:8088/", policy)).toMatchObject({ ok: false, code: "url_not_allowed" });

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { ReportList } from "../../shared/api.ts";
-import type { Diff } from "../../shared/diff.ts";
+import type { Diff } from "../../shared/diff-schema.ts";
 import type { Report, ReportMetadata } from "../../shared/report.ts";
 import { BACKENDS } from "../helpers/databases.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";

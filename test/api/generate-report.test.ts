@@ -103,7 +103,7 @@ describe.each(BACKENDS)("generate-report on %s", (backend) => {
       expect(viaName.body.code).toBe("url_not_allowed");
       const viaIp = await strict.call("POST", "/api/generate-report", { token, body: { url: blog.url } });
       expect(viaIp.status).toBe(422);
-      expect(viaIp.body.detail).toBe("The url points to a loopback address, which cannot be analysed.");
+      expect(viaIp.body.detail).toBe("The url points to a loopback address, which cannot be analyzed.");
       expect(blog.hits.length).toBe(hitsBefore);
       expect((await strict.call("GET", "/api/usage", { token })).body.used).toBe(0);
     } finally {

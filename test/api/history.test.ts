@@ -3,7 +3,7 @@
  * diff (GET /api/report/{id}/diff) and SARIF output by content negotiation.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Diff } from "../../shared/diff.ts";
+import type { Diff } from "../../shared/diff-schema.ts";
 import type { Report } from "../../shared/report.ts";
 import { BACKENDS } from "../helpers/databases.ts";
 import { expectValidSarif } from "../helpers/sarif.ts";

@@ -74,6 +74,21 @@ describe.each(BACKENDS)("Idempotency-Key on %s", (backend) => {
     expect((await service.call("GET", "/api/usage", { token })).body.used).toBe(1);
   });
 
+  test("naming the default mode is the same request as naming none; another mode is another request", async () => {
+    const { token } = await service.token();
+    const call = (key: string, body: Record<string, unknown>) =>
+      service.call("POST", "/api/generate-report", { token, body, headers: { "idempotency-key": key } });
+    const first = await call("mode-default", { url: blog.url });
+    expect(first.status).toBe(201);
+    const named = await call("mode-default", { url: blog.url, mode: "passive" });
+    expect(named.status).toBe(201);
+    expect(named.headers.get("idempotent-replayed")).toBe("true");
+    expect(named.body.id).toBe(first.body.id);
+    const aggressive = await call("mode-default", { url: blog.url, mode: "aggressive" });
+    expect(aggressive.status).toBe(422);
+    expect(aggressive.body.code).toBe("idempotency_key_reused");
+  });
+
   test("while the first request runs, a repeat waits for the same report; both get it, charged once", async () => {
     const { token } = await service.token();
     const first = generate(token, "in-flight", slow.url);

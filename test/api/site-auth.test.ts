@@ -1,11 +1,11 @@
 /**
  * Site credentials through the service (POST /api/generate-report with `site_auth`), on both
  * backends and with the worker in another process: a site behind basic auth, a cookie and a
- * header is analysed fully; the credentials reach its origin only; and they leave no trace —
+ * header is analyzed fully; the credentials reach its origin only; and they leave no trace —
  * not in the report, not in any row of the database (searched while the analysis runs, when only
  * their ciphertext exists, and after, when nothing is left), not in the logs of any process
  * (LOG_LEVEL=debug), not in a problem. The real WordPress fixture behind the same protection is
- * analysed as fully as without it.
+ * analyzed as fully as without it.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
@@ -117,7 +117,7 @@ describe.each(LAYOUTS)("site credentials on $name", (layout) => {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  test("analysed fully with its credentials; sealed while it runs, gone after, in no report, row or log", async () => {
+  test("analyzed fully with its credentials; sealed while it runs, gone after, in no report, row or log", async () => {
     const release = site.hold();
     const accepted = await fetch(`${api.url}/api/generate-report`, {
       method: "POST",
@@ -232,7 +232,7 @@ describe.skipIf(!HAS_POSTGRES)("site credentials on PostgreSQL without SITE_AUTH
 });
 
 describe.skipIf(!HAS_POSTGRES)("a worker that cannot open the sealed credentials", () => {
-  test("fails the report (uncharged, nothing analysed without them), deletes the sealed row and says why in the log", async () => {
+  test("fails the report (uncharged, nothing analyzed without them), deletes the sealed row and says why in the log", async () => {
     const db = await createPostgresDatabase();
     const secrets = newSecrets();
     const other = startRecorder();
@@ -278,7 +278,7 @@ describe.skipIf(!HAS_POSTGRES)("a worker that cannot open the sealed credentials
 });
 
 describe.skipIf(!HAS_WORDPRESS)("the real WordPress fixture as a protected staging site", () => {
-  test("is analysed as fully through the protection as without it", async () => {
+  test("is analyzed as fully through the protection as without it", async () => {
     const service = await startTestService();
     const secrets = newSecrets();
     const proxy = startProtectedProxy(secrets, WORDPRESS_URL);

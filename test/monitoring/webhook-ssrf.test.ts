@@ -125,7 +125,7 @@ for (const backend of BACKENDS) {
         answers.push(response.body.detail ?? "");
       }
       // The words speak of webhooks, not of analyses.
-      expect(answers.filter((detail) => detail.includes("analysed"))).toEqual([]);
+      expect(answers.filter((detail) => detail.includes("analyzed"))).toEqual([]);
       const list = await service.call<{ data: unknown[] }>("GET", "/api/webhooks", { token });
       expect(list.body.data).toEqual([]);
       expect(trap.hits).toEqual([]);

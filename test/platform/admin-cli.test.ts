@@ -66,7 +66,7 @@ describe("admin CLI on the embedded default", () => {
     dirs.push(dataDir);
     server = await startServerProcess({ DATA_DIR: dataDir });
     // No account yet: the start command explains how to get the first token.
-    const banner = "npm run --silent cli -- token create --email you@example.com";
+    const banner = "npm run --silent admin -- token create --email you@example.com";
     for (let i = 0; i < 40 && !server.stderr().includes(banner); i++) await Bun.sleep(50);
     expect(server.stderr()).toContain(banner);
 

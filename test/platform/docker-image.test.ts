@@ -2,7 +2,7 @@
  * The Docker image, checked without Docker (no daemon runs here): its file set is rebuilt from
  * the Dockerfile's COPY lines and .dockerignore in temporary folders, its RUN commands run there
  * (npm from its offline cache, which CI's `npm ci` fills), then its CMD starts the service the way
- * `docker run` would, its HEALTHCHECK must pass, a page must render, a site must be analysed, and
+ * `docker run` would, its HEALTHCHECK must pass, a page must render, a site must be analyzed, and
  * the service must stop cleanly. docker-compose.yml's API and worker roles then run from the same
  * folder with the compose file's environment, each passing the healthcheck compose gives it.
  *

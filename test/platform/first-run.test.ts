@@ -74,7 +74,7 @@ describe("npm start on a non-default DATA_DIR", () => {
   });
 
   test("a localhost URL is refused with its reason; the TARGET_ALLOWLIST hint is in the log only", async () => {
-    const command = `${cliEnvironmentFor({ dataDir })}npm run --silent cli -- token create --email local@example.com`;
+    const command = `${cliEnvironmentFor({ dataDir })}npm run --silent admin -- token create --email local@example.com`;
     const created = await runProcess(["bash", "-c", command], {
       cwd: project,
       env: { ...process.env, DATA_DIR: undefined, LOG_LEVEL: "silent" },

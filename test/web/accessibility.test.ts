@@ -1,7 +1,7 @@
 /**
  * Accessibility and feel, in Chromium: axe-core (WCAG 2.0–2.2 A/AA and best practices) on every
  * main page, on desktop and on a phone, in the light and the dark colour scheme; every form
- * control labelled; the whole sign-up → analyse → token → revoke path done with the keyboard
+ * control labelled; the whole sign-up → analyze → token → revoke path done with the keyboard
  * alone, with a visible focus; nothing wider than a phone's screen; pages that load fast and
  * light, from our own origin only.
  */
@@ -80,9 +80,9 @@ describe.skipIf(!HAS_CHROMIUM)("accessibility of the web interface", () => {
       await run("token created", member.page);
       await member.page.goto("/dashboard");
       await member.page.getByLabel(/Site URL/).fill("not a url");
-      await member.page.locator("form[action='/analyse']").evaluate((form) => (form as HTMLFormElement).submit());
+      await member.page.locator("form[action='/analyze']").evaluate((form) => (form as HTMLFormElement).submit());
       await member.page.waitForSelector("[role=alert]");
-      await run("analyse error", member.page);
+      await run("analyze error", member.page);
     } finally {
       await visitor.close();
       await member.close();
@@ -102,7 +102,7 @@ describe.skipIf(!HAS_CHROMIUM)("accessibility of the web interface", () => {
       await page.getByLabel(/Site URL/).fill(target);
       await Promise.all([
         page.waitForURL(/\/reports\/rep_/, { timeout: 30_000 }),
-        page.getByRole("button", { name: "Analyse" }).click(),
+        page.getByRole("button", { name: "Analyze" }).click(),
       ]);
     }
     const report = new URL(page.url()).pathname;
@@ -199,7 +199,7 @@ describe.skipIf(!HAS_CHROMIUM)("accessibility of the web interface", () => {
     expect(titles.size).toBe(6);
   });
 
-  test("the keyboard alone: skip link, sign up, analyse, create and revoke a token — with a visible focus", async () => {
+  test("the keyboard alone: skip link, sign up, analyze, create and revoke a token — with a visible focus", async () => {
     const { page, log, close } = await openPage(service.url, "desktop", { acceptDialogs: true });
     /** Presses Tab until `selector` has the focus (at most 25 times); checks the focus is visible. */
     const tabTo = async (selector: string) => {
@@ -267,7 +267,7 @@ describe.skipIf(!HAS_CHROMIUM)("accessibility of the web interface", () => {
     }
   });
 
-  test("the analyse button says it is busy and cannot be pressed twice", async () => {
+  test("the analyze button says it is busy and cannot be pressed twice", async () => {
     const site = startBlog();
     const busy = await openPage(service.url, "desktop");
     const { page, close } = busy;
@@ -281,7 +281,7 @@ describe.skipIf(!HAS_CHROMIUM)("accessibility of the web interface", () => {
         release = resolve;
       });
       let posts = 0;
-      await page.route("**/analyse", async (route) => {
+      await page.route("**/analyze", async (route) => {
         posts++;
         await held;
         await route.continue();
@@ -289,7 +289,7 @@ describe.skipIf(!HAS_CHROMIUM)("accessibility of the web interface", () => {
       // Clicked twice from inside the page, and the state read at once (Playwright's own
       // actions would wait for the held navigation).
       const state = await page.evaluate(() => {
-        const button = document.querySelector<HTMLButtonElement>("form[action='/analyse'] button");
+        const button = document.querySelector<HTMLButtonElement>("form[action='/analyze'] button");
         button?.click();
         button?.click();
         return {
@@ -298,7 +298,7 @@ describe.skipIf(!HAS_CHROMIUM)("accessibility of the web interface", () => {
           busy: button?.form?.getAttribute("aria-busy"),
         };
       });
-      expect(state).toEqual({ text: "Analysing…", disabled: true, busy: "true" });
+      expect(state).toEqual({ text: "Analyzing…", disabled: true, busy: "true" });
       release();
       await page.waitForURL(/\/reports\/rep_/, { timeout: 30_000 });
       expect(posts).toBe(1);

@@ -349,7 +349,7 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_WORDPRESS)("in Chromium, at http://127.0.0
     await service?.stop();
   });
 
-  test("sign up → analyse the WordPress fixture → read the report", async () => {
+  test("sign up → analyze the WordPress fixture → read the report", async () => {
     expect(service.url).toStartWith("http://127.0.0.1:");
     const { page, log, close } = await openPage(service.url);
     try {
@@ -359,7 +359,7 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_WORDPRESS)("in Chromium, at http://127.0.0
       await page.getByLabel(/Site URL/).fill(WORDPRESS_URL);
       await Promise.all([
         page.waitForURL(/\/reports\/rep_/, { timeout: 30_000 }),
-        page.getByRole("button", { name: "Analyse" }).click(),
+        page.getByRole("button", { name: "Analyze" }).click(),
       ]);
       expect(page.url()).toStartWith(`${service.url}/reports/rep_`);
       expect(await page.locator("h1").textContent()).toContain(WORDPRESS_URL);

@@ -1,6 +1,6 @@
 /**
  * A person's way through the product in a real browser (Debian's Chromium), against a real
- * instance and the real WordPress fixture: sign up → analyse the fixture → read the report →
+ * instance and the real WordPress fixture: sign up → analyze the fixture → read the report →
  * create a token → the API's effect shows on the pages → revoke → upgrade and cancel (test-mode
  * billing) → log out and back in. The API's answers are compared with what the pages show.
  *
@@ -208,7 +208,7 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_WORDPRESS)("a person's journey through the
     await page.getByLabel(/Site URL/).fill(WORDPRESS_URL);
     await Promise.all([
       page.waitForURL(/\/reports\/rep_/, { timeout: 30_000 }),
-      page.getByRole("button", { name: "Analyse" }).click(),
+      page.getByRole("button", { name: "Analyze" }).click(),
     ]);
     webReportId = new URL(page.url()).pathname.split("/")[2] ?? "";
     expect(await page.locator("h1").textContent()).toContain(WORDPRESS_URL);
@@ -331,7 +331,7 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_WORDPRESS)("a person's journey through the
     await shoot("compare", `${new URL(page.url()).pathname}${new URL(page.url()).search}`);
   });
 
-  test("using the last report: the dashboard says so and the analyse form explains the quota", async () => {
+  test("using the last report: the dashboard says so and the analyze form explains the quota", async () => {
     expect((await api("POST", "/api/generate-report", { url: WORDPRESS_URL })).status).toBe(201);
     const { page } = desktop;
     expect(await dashboardUsage(page)).toMatchObject({ used: 3, remaining: 0, meterValue: 3 });
@@ -339,8 +339,8 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_WORDPRESS)("a person's journey through the
     expect(await page.locator("progress.usage.full").count()).toBe(1);
     await page.getByLabel(/Site URL/).fill(WORDPRESS_URL);
     const [response] = await Promise.all([
-      page.waitForResponse((r) => r.url().endsWith("/analyse")),
-      page.getByRole("button", { name: "Analyse" }).click(),
+      page.waitForResponse((r) => r.url().endsWith("/analyze")),
+      page.getByRole("button", { name: "Analyze" }).click(),
     ]);
     expect(response.status()).toBe(402);
     await page.waitForLoadState();

@@ -1,7 +1,7 @@
 /**
  * Hostile site text through the portfolio: a WordPress-looking site whose <title> and plugin
  * name carry markup (script, event handlers), bidirectional overrides and spreadsheet formulas,
- * analysed by the real service, with the stored report then given raw control and bidi
+ * analyzed by the real service, with the stored report then given raw control and bidi
  * characters as a report from an older analyzer could hold. Everywhere it comes out — JSON,
  * CSV, the portfolio, site and component pages (HTML and SVG), the client report's HTML and
  * its PDF — it is inert text: no script runs (even with our CSP off), no element is made of

@@ -1,7 +1,7 @@
 /**
  * The report page shows each vulnerability with its fix ("Update akismet to 5.0.3"), why a
  * latest version is missing, and the data sources with their required attribution — all
- * escaped, since titles come from feeds and slugs from the analysed site.
+ * escaped, since titles come from feeds and slugs from the analyzed site.
  */
 import { describe, expect, test } from "bun:test";
 import { renderToString } from "preact-render-to-string";

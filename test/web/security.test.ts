@@ -71,7 +71,7 @@ describe("CSRF", () => {
     expect(tokens.status).toBe(200);
     for (const [action, form] of [
       ["/tokens", { name: "sneaky" }],
-      ["/analyse", { url: "http://127.0.0.1:9/" }],
+      ["/analyze", { url: "http://127.0.0.1:9/" }],
       ["/billing/checkout", { plan: "enterprise" }],
       ["/billing/cancel", {}],
       ["/account/password", { password: "another long password" }],
@@ -356,7 +356,7 @@ describe.skipIf(!HAS_CHROMIUM)("XSS in the browser", () => {
       await page.getByLabel(/Site URL/).fill(site.url);
       await Promise.all([
         page.waitForURL(/\/reports\/rep_/, { timeout: 30_000 }),
-        page.getByRole("button", { name: "Analyse" }).click(),
+        page.getByRole("button", { name: "Analyze" }).click(),
       ]);
       reportPath = new URL(page.url()).pathname;
       report = (await (await page.request.get(`${reportPath}/report.json`)).json()) as Report;

@@ -17,4 +17,11 @@ export interface CheckDefinition {
    */
   failTitle: string;
   remediation: string;
+  /**
+   * Whether the check only means something on WordPress (audit/wordpress-only.ts applies it, on a
+   * site that is not WordPress): "check" — it is about WordPress itself and is skipped whatever
+   * the audit said; "files" — it looks for WordPress's own files, so a pass says nothing and is
+   * skipped, while a failure (the file was there) stands. Absent: it applies to any site.
+   */
+  wordpressOnly?: "check" | "files";
 }

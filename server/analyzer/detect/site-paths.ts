@@ -5,7 +5,7 @@
  *
  *  - **home** — WordPress's `home`: the front page, the REST API, feeds, author archives,
  *    sitemaps. From the REST index's `home`, else the REST root the page advertises, else the
- *    URL analysed.
+ *    URL analyzed.
  *  - **core** — WordPress's `siteurl`: wp-includes/, wp-admin/, wp-login.php, xmlrpc.php,
  *    readme.html. It differs from home when WordPress has its own directory (Bedrock: `/wp/`).
  *    From the REST index's `url`, else the site's own wp-includes/ and wp-admin/ URLs in the
@@ -85,7 +85,7 @@ function restIndexUrls(root: HttpArtifact | undefined): { home?: string; url?: s
 }
 
 /**
- * A URL WordPress gave for its home or siteurl, as a folder of the analysed origin. The host
+ * A URL WordPress gave for its home or siteurl, as a folder of the analyzed origin. The host
  * must match; the scheme and port may not (a site behind a TLS proxy often keeps http:// in
  * its options), so the path is taken onto the origin that answered.
  */

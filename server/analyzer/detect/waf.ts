@@ -1,6 +1,6 @@
 /**
  * Web application firewalls and bot challenges. A challenge page instead of the site
- * means nothing else can be analysed; the report then says "blocked by a WAF" rather than
+ * means nothing else can be analyzed; the report then says "blocked by a WAF" rather than
  * auditing the challenge page as if it were the site.
  */
 import type { HttpArtifact } from "../artifacts.ts";

@@ -8,8 +8,6 @@
 import { isComponentSlug } from "../detect/site-paths.ts";
 import popular from "./popular-slugs.json" with { type: "json" };
 
-export type { AnalysisMode } from "../../../shared/report.ts";
-
 export interface EnumerationBudget {
   /** Requests the enumeration may make in all (calibration and version reads included). */
   maxRequests: number;

@@ -117,7 +117,7 @@ export interface FetchResult {
 
 /** Headers that open a protected site, for its origin only (shared/site-auth.ts makes them). */
 export interface SiteCredentials {
-  /** The analysed URL's origin (scheme, host, port): the only one the headers are sent to. */
+  /** The analyzed URL's origin (scheme, host, port): the only one the headers are sent to. */
   origin: string;
   headers: Record<string, string>;
 }

@@ -6,6 +6,7 @@
  * vulnerability into an unfixed one and flag every site, so unknown fields, malformed
  * versions and impossible ranges are refused with the path of the bad value.
  */
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import {
   type IntelSource,
@@ -100,8 +101,18 @@ export const COMPLETE_COVERAGE: VulnerabilityData = { status: "complete", messag
 /** The source row a data file stands for in a report. */
 export const FILE_SOURCE_ID = "file";
 
-/** Reads and validates a data file; throws IntelDataError naming the file and the bad value. */
-export function loadIntel(path: string): Intel {
+/** A data file as read: its content, validated, and the SHA-256 of its text (an import of the file already served is skipped). */
+export interface IntelFile {
+  intel: Intel;
+  sha256: string;
+}
+
+/**
+ * The one reader of intel data files — INTEL_FILE at start-up and `intel import` (both through
+ * intel/importer.ts), the tests and scripts: reads, parses and validates the whole file; throws
+ * IntelDataError naming the file and what is wrong (unreadable, not JSON, the bad value's path).
+ */
+export function readIntelFile(path: string): IntelFile {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -114,7 +125,13 @@ export function loadIntel(path: string): Intel {
   } catch (error) {
     throw new IntelDataError(`intel data ${path}: not valid JSON (${(error as Error).message})`);
   }
-  return parseIntel(data, `intel data ${path}`);
+  const intel = parseIntel(data, `intel data ${path}`);
+  return { intel, sha256: createHash("sha256").update(text).digest("hex") };
+}
+
+/** readIntelFile's content alone. */
+export function loadIntel(path: string): Intel {
+  return readIntelFile(path).intel;
 }
 
 const CVE = /^CVE-\d{4}-\d{4,}$/;

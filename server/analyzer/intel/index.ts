@@ -9,10 +9,12 @@ export {
   type Intel,
   type IntelComponent,
   IntelDataError,
+  type IntelFile,
   type IntelVulnerability,
   loadIntel,
   NO_VULNERABILITY_SOURCE,
   parseIntel,
+  readIntelFile,
 } from "./data.ts";
 export { coreVersionForLookup, type IntelLookup, type IntelQuery, intelQuery } from "./query.ts";
 export {

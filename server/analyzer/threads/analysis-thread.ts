@@ -7,10 +7,8 @@
  * intelligence is asked of the main thread, which holds the database.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import type { SiteAuth } from "../../../shared/site-auth.ts";
-import { analyze } from "../analyze.ts";
+import { type AnalysisRun, analyze } from "../analyze.ts";
 import type { DirectoryAnswer, NameQuery } from "../detect/finders/directory.ts";
-import type { EnumerationPlan } from "../enumeration/plan.ts";
 import { SiteUnreachableError } from "../errors.ts";
 import { createSafeAgent } from "../fetch/safe-agent.ts";
 import { TargetPolicy } from "../fetch/target-policy.ts";
@@ -50,13 +48,7 @@ function describe(error: unknown): ThreadError {
   return { name: error.name, message: error.message, kind, stack: error.stack };
 }
 
-async function run(
-  id: number,
-  url: string,
-  enumerate: EnumerationPlan | undefined,
-  requestsPerSecond: number | undefined,
-  siteAuth: SiteAuth | undefined,
-): Promise<void> {
+async function run(id: number, url: string, { enumerate, requestsPerSecond, siteAuth }: AnalysisRun): Promise<void> {
   const controller = new AbortController();
   running.set(id, controller);
   let reply: FromThread;
@@ -91,8 +83,7 @@ async function run(
 }
 
 port.on("message", (message: ToThread) => {
-  if (message.type === "analyze")
-    void run(message.id, message.url, message.enumerate, message.requestsPerSecond, message.siteAuth);
+  if (message.type === "analyze") void run(message.id, message.url, message.run);
   else if (message.type === "intel-answer") {
     const waiting = intelAnswers.get(message.id);
     intelAnswers.delete(message.id);

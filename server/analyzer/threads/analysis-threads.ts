@@ -19,10 +19,8 @@
  * could.
  */
 import { Worker } from "node:worker_threads";
-import type { SiteAuth } from "../../../shared/site-auth.ts";
-import type { AnalysisResult } from "../analyze.ts";
+import type { AnalysisResult, AnalysisRun } from "../analyze.ts";
 import { EMPTY_DIRECTORY, type NameLookup, type NameQuery } from "../detect/finders/directory.ts";
-import type { EnumerationPlan } from "../enumeration/plan.ts";
 import { SiteUnreachableError, TargetNotAllowedError } from "../errors.ts";
 import { emptyIntel, type IntelLookup, type IntelQuery } from "../intel/index.ts";
 import type { FromThread, ThreadError, ThreadSetup, ToThread } from "./protocol.ts";
@@ -32,10 +30,8 @@ const ENTRY = new URL("./analysis-thread.ts", import.meta.url);
 interface Job {
   id: number;
   url: string;
-  enumerate?: EnumerationPlan;
-  requestsPerSecond?: number;
-  /** Site credentials: handed to the thread in memory, never written anywhere. */
-  siteAuth?: SiteAuth;
+  /** Its site credentials, if any, are handed to the thread in memory, never written anywhere. */
+  run: AnalysisRun;
   signal: AbortSignal;
   resolve(result: AnalysisResult): void;
   reject(error: Error): void;
@@ -92,16 +88,10 @@ export class AnalysisThreads {
   ) {}
 
   /** Same contract as analyze(url, options, signal), run on a thread. */
-  analyze = (
-    url: string,
-    signal: AbortSignal,
-    enumerate?: EnumerationPlan,
-    requestsPerSecond?: number,
-    siteAuth?: SiteAuth,
-  ): Promise<AnalysisResult> =>
+  analyze = (url: string, signal: AbortSignal, run: AnalysisRun = {}): Promise<AnalysisResult> =>
     new Promise<AnalysisResult>((resolve, reject) => {
       if (this.closed) return reject(new Error("The analysis threads are closed"));
-      const job: Job = { id: this.nextId++, url, enumerate, requestsPerSecond, siteAuth, signal, resolve, reject };
+      const job: Job = { id: this.nextId++, url, run, signal, resolve, reject };
       this.waiting.push(job);
       this.dispatch();
     });
@@ -148,9 +138,7 @@ export class AnalysisThreads {
       type: "analyze",
       id: job.id,
       url: job.url,
-      enumerate: job.enumerate,
-      requestsPerSecond: job.requestsPerSecond,
-      siteAuth: job.siteAuth,
+      run: job.run,
     } satisfies ToThread);
     if (job.signal.aborted) this.abort(slot, job);
     else job.signal.addEventListener("abort", () => this.abort(slot, job), { once: true });

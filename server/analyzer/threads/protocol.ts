@@ -3,10 +3,8 @@
  * crosses a structured clone, so it is plain data: a report part, or an error taken apart
  * into its name, message and kind and put back together on the other side.
  */
-import type { SiteAuth } from "../../../shared/site-auth.ts";
-import type { AnalysisResult } from "../analyze.ts";
+import type { AnalysisResult, AnalysisRun } from "../analyze.ts";
 import type { DirectoryAnswer, NameQuery } from "../detect/finders/directory.ts";
-import type { EnumerationPlan } from "../enumeration/plan.ts";
 import type { ClientLimits } from "../fetch/safe-client.ts";
 import type { Intel, IntelQuery } from "../intel/index.ts";
 
@@ -24,14 +22,7 @@ export interface ThreadSetup {
  * `intel-answer` / `names-answer` back.
  */
 export type ToThread =
-  | {
-      type: "analyze";
-      id: number;
-      url: string;
-      enumerate?: EnumerationPlan;
-      requestsPerSecond?: number;
-      siteAuth?: SiteAuth;
-    }
+  | { type: "analyze"; id: number; url: string; run: AnalysisRun }
   | { type: "abort"; id: number }
   | { type: "intel-answer"; id: number; intel: Intel | null; error?: string }
   | { type: "names-answer"; id: number; names: DirectoryAnswer | null; error?: string };

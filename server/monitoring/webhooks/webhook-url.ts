@@ -30,11 +30,11 @@ const WHAT = "a webhook must be sent to a public http or https address";
 export async function checkWebhookUrl(input: string, policy: TargetPolicy, resolve: Resolve): Promise<string> {
   const verdict = validateTargetUrl(input, policy);
   if (!verdict.ok) {
-    // The analyzer's sentences speak of analysing; say it of webhooks.
+    // The analyzer's sentences speak of analyzing; say it of webhooks.
     const detail = verdict.detail
-      .replace(/(, which)? cannot be analysed/, "$1 cannot receive webhooks")
-      .replace("can be analysed", "can receive webhooks")
-      .replace("the analysing server itself", "this service itself");
+      .replace(/(, which)? cannot be analyzed/, "$1 cannot receive webhooks")
+      .replace("can be analyzed", "can receive webhooks")
+      .replace("the analyzing server itself", "this service itself");
     throw new ApiProblem(verdict.code, detail);
   }
   const url = verdict.url;

@@ -23,6 +23,8 @@ import {
   isValidIdempotencyKey,
   requestFingerprint,
 } from "../../access/idempotency.service.ts";
+import type { ApiContext } from "../../app.ts";
+import type { ApiModule } from "../../platform/http/api-module.ts";
 import { jsonResponse } from "../../platform/http/json-response.ts";
 import type { ApiOperation } from "../../platform/http/openapi.ts";
 import { ApiProblem } from "../../platform/http/problem.ts";
@@ -252,19 +254,6 @@ export const redeliverOperation = {
   },
   errors: ["not_found", ...IDEMPOTENCY_ERRORS],
 } as const satisfies ApiOperation;
-
-export const webhooksOperations: ApiOperation[] = [
-  createWebhookOperation,
-  listWebhooksOperation,
-  getWebhookOperation,
-  updateWebhookOperation,
-  deleteWebhookOperation,
-  testWebhookOperation,
-  rotateWebhookSecretOperation,
-  listDeliveriesOperation,
-  getDeliveryOperation,
-  redeliverOperation,
-];
 
 export interface WebhooksRouteDeps extends ApiGuardDeps {
   webhooks: WebhookService;
@@ -498,3 +487,27 @@ export function webhooksRoutes(deps: WebhooksRouteDeps) {
     );
   return new Elysia({ prefix: "/api" }).use(withJson).use(withoutBody);
 }
+
+/** The webhooks API for app.ts: its operations and its routes. */
+export const webhooksApi: ApiModule<ApiContext> = {
+  name: "webhooks",
+  operations: [
+    createWebhookOperation,
+    listWebhooksOperation,
+    getWebhookOperation,
+    updateWebhookOperation,
+    deleteWebhookOperation,
+    testWebhookOperation,
+    rotateWebhookSecretOperation,
+    listDeliveriesOperation,
+    getDeliveryOperation,
+    redeliverOperation,
+  ],
+  routes: ({ guard, services, baseUrlFor }) =>
+    webhooksRoutes({
+      ...guard,
+      webhooks: services.monitoring.webhooks,
+      idempotency: services.idempotency,
+      baseUrlFor,
+    }),
+};

@@ -4,12 +4,14 @@
  */
 import { Type } from "@sinclair/typebox";
 import { Elysia, t } from "elysia";
+import { API_VERSION } from "../version.ts";
+import type { ApiModule } from "./api-module.ts";
 import { type ApiOperation, openApiDocument } from "./openapi.ts";
 import { PROBLEMS, type ProblemCode } from "./problem.ts";
 
 const JsonDocumentSchema = Type.Object({}, { additionalProperties: true });
 
-export const docsOperations: ApiOperation[] = [
+const docsOperations: ApiOperation[] = [
   {
     method: "get",
     path: "/api/openapi.json",
@@ -38,15 +40,24 @@ export const docsOperations: ApiOperation[] = [
   },
 ];
 
-export function docsRoutes(deps: {
+/** What the documents need from the app. */
+export interface DocsContext {
   /** Every operation of the API, the documents' own included. */
-  operations: ApiOperation[];
-  version: string;
+  operations: readonly ApiOperation[];
   /** The `servers` URL for this request (client-request.ts, documentServerUrl). */
   serverUrlFor: (request: Request) => string;
   /** The report's JSON Schema, served at /api/schema/report.json (reports/report-json-schema.ts). */
   reportSchema: object;
-}) {
+}
+
+/** The public documents for app.ts: their operations and routes (with the problem pages, which are not API). */
+export const docsApi: ApiModule<DocsContext> = {
+  name: "docs",
+  operations: docsOperations,
+  routes: (context) => docsRoutes({ ...context, version: API_VERSION }),
+};
+
+export function docsRoutes(deps: DocsContext & { version: string }) {
   const schemaJson = JSON.stringify(deps.reportSchema);
   // The servers entry follows the address the document was asked at (or PUBLIC_BASE_URL).
   const { servers: _, ...document } = openApiDocument(deps.operations, { version: deps.version, serverUrl: "" });

@@ -134,7 +134,7 @@ export interface OpenApiInfo {
   serverUrl: string;
 }
 
-export function openApiDocument(operations: ApiOperation[], info: OpenApiInfo): OpenApiObject {
+export function openApiDocument(operations: readonly ApiOperation[], info: OpenApiInfo): OpenApiObject {
   const writer = new JsonSchemaWriter("#/components/schemas/");
   const paths: Record<string, Record<string, OpenApiObject>> = {};
   for (const operation of operations) {

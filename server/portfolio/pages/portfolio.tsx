@@ -191,7 +191,7 @@ export function PortfolioPage({
         <h2 id="sites-heading">Sites</h2>
         {sites.data.length === 0 ? (
           <p class="muted">
-            {search ? "No site matches." : "No sites yet: analyse a site from the dashboard or with the API."}
+            {search ? "No site matches." : "No sites yet: analyze a site from the dashboard or with the API."}
           </p>
         ) : (
           <Table

@@ -1,5 +1,6 @@
 /** Two reports of one site side by side: the diff engine's output, as the Action shows it. */
-import { type Diff, metricChangeText } from "../../../shared/diff.ts";
+import type { Diff } from "../../../shared/diff-schema.ts";
+import { metricChangeText } from "../../../shared/diff-text.ts";
 import type { Report } from "../../../shared/report.ts";
 import { formatDate, GradeBadge, Table } from "../../web/pages/common.tsx";
 

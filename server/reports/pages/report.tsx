@@ -522,7 +522,7 @@ export function ReportPage({ report, siblings }: { report: Report; siblings: Rep
       {report.hosting?.blocked_by_waf ? (
         <div class="alert warning" role="status">
           The site answered with a {report.hosting.waf ?? "firewall"} challenge page instead of its homepage, so it
-          could not be analysed.
+          could not be analyzed.
         </div>
       ) : null}
       <VulnerabilityDataAlert report={report} />

@@ -24,7 +24,7 @@ document.addEventListener("click", async (event) => {
   }
 });
 
-// Forms that take a while (analysing a site): show progress and prevent double submits.
+// Forms that take a while (analyzing a site): show progress and prevent double submits.
 document.addEventListener("submit", (event) => {
   const form = event.target;
   if (!(form instanceof HTMLFormElement) || !form.hasAttribute("data-busy")) return;

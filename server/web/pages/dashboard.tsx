@@ -1,4 +1,4 @@
-/** The dashboard: usage this period, plan and rate limit, the analyse form, recent reports. */
+/** The dashboard: usage this period, plan and rate limit, the analyze form, recent reports. */
 
 import type { ReportListItem } from "../../../shared/api.ts";
 import { FormError } from "../../accounts/pages/auth.tsx";
@@ -8,12 +8,12 @@ import type { WebContext } from "../context.ts";
 import { Csrf, Notice } from "../render.tsx";
 import { formatDate, GradeBadge, Table, UsageMeter } from "./common.tsx";
 
-export function AnalyseForm({ ctx, url, error }: { ctx: WebContext; url?: string; error?: string }) {
+export function AnalyzeForm({ ctx, url, error }: { ctx: WebContext; url?: string; error?: string }) {
   return (
     <div class="card stack">
-      <h2 id="analyse-heading">Analyse a site</h2>
+      <h2 id="analyze-heading">Analyze a site</h2>
       <FormError message={error} />
-      <form method="post" action="/analyse" aria-labelledby="analyse-heading" data-busy="Analysing…">
+      <form method="post" action="/analyze" aria-labelledby="analyze-heading" data-busy="Analyzing…">
         <Csrf ctx={ctx} />
         <div class="row">
           <div class="field">
@@ -23,7 +23,7 @@ export function AnalyseForm({ ctx, url, error }: { ctx: WebContext; url?: string
             <input id="url" name="url" type="url" inputMode="url" required placeholder="https://" value={url ?? ""} />
           </div>
           <div>
-            <button type="submit">Analyse</button>
+            <button type="submit">Analyze</button>
           </div>
         </div>
         <div class="field">
@@ -106,7 +106,7 @@ export function DashboardPage(props: {
   usage: UsageSnapshot;
   rateLimit: number;
   recent: ReportListItem[];
-  analyse?: { url?: string; error?: string };
+  analyze?: { url?: string; error?: string };
 }) {
   const { ctx, plan, usage, recent } = props;
   return (
@@ -125,7 +125,7 @@ export function DashboardPage(props: {
           <UsageMeter used={usage.used} quota={usage.quota} inProgress={usage.reserved} />
           {usage.remaining === 0 ? (
             <p class="alert warning" id="quota-exhausted">
-              You have used every report of this month. <a href="/billing">Upgrade your plan</a> to analyse more sites
+              You have used every report of this month. <a href="/billing">Upgrade your plan</a> to analyze more sites
               now.
             </p>
           ) : null}
@@ -142,11 +142,11 @@ export function DashboardPage(props: {
           </p>
         </section>
       </div>
-      <AnalyseForm ctx={ctx} url={props.analyse?.url} error={props.analyse?.error} />
+      <AnalyzeForm ctx={ctx} url={props.analyze?.url} error={props.analyze?.error} />
       <section aria-labelledby="recent-heading">
         <h2 id="recent-heading">Recent reports</h2>
         {recent.length === 0 ? (
-          <p class="muted">No reports yet. Analyse a site above, or call the API with a token.</p>
+          <p class="muted">No reports yet. Analyze a site above, or call the API with a token.</p>
         ) : (
           <Table caption="Recent reports" head={REPORT_HEAD}>
             <ReportRows reports={recent} />

@@ -4,8 +4,9 @@
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { type Assertion, assertionFor, assertionMatches, diff } from "../../../shared/diff.ts";
+import { assertionFor, assertionMatches, diff } from "../../../shared/diff.ts";
 import { parseAssertions } from "../../../shared/diff-options.ts";
+import type { Assertion } from "../../../shared/diff-schema.ts";
 import type { Check, Report, Vulnerability } from "../../../shared/report.ts";
 import { baseReport, pluginInfo, reportArbitrary } from "./report-arbitrary.ts";
 

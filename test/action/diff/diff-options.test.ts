@@ -6,7 +6,6 @@
 import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
 import { diffReportsOperation } from "../../../server/reports/history.routes.ts";
-import { parseBudgets } from "../../../shared/diff.ts";
 import {
   DiffOptionsError,
   diffQuery,
@@ -16,6 +15,7 @@ import {
   type ParsedDiffOptions,
   parseAssertions,
   parseBaseline,
+  parseBudgets,
   parseDiffOptions,
 } from "../../../shared/diff-options.ts";
 

@@ -1,17 +1,12 @@
 /** The diff engine: examples, and fast-check properties (docs/diff.md). */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import {
-  type BudgetResult,
-  describeBudget,
-  diff,
-  failingChecks,
-  type MetricChange,
-  metricChangeText,
-  parseBudgets,
-} from "../../../shared/diff.ts";
-import { formatMetricValue } from "../../../shared/metrics.ts";
+import { diff, failingChecks } from "../../../shared/diff.ts";
+import { parseBudgets } from "../../../shared/diff-options.ts";
+import type { BudgetResult, MetricChange } from "../../../shared/diff-schema.ts";
+import { describeBudget, metricChangeText } from "../../../shared/diff-text.ts";
 import { type Check, type Report, SEVERITIES } from "../../../shared/report.ts";
+import { formatMetricValue } from "../../../shared/report-metrics.ts";
 import { baseReport, pluginInfo, reportArbitrary } from "./report-arbitrary.ts";
 
 const check = (id: string, status: Check["status"], severity: Check["severity"] = "high"): Check => ({

@@ -123,7 +123,7 @@ afterAll(async () => {
 describe("an allowlisted host is reachable on its allowlisted ports only", () => {
   test("a report of http://127.0.0.2:<redis port>/ is refused before anything connects", async () => {
     const body = await expectNotAllowed(ported, redisUrl());
-    expect(body.detail).toBe(`The url cannot be analysed: port ${redis.port} is not allowlisted for 127.0.0.2.`);
+    expect(body.detail).toBe(`The url cannot be analyzed: port ${redis.port} is not allowlisted for 127.0.0.2.`);
   });
 
   test("a name resolving to the allowlisted host is refused on another port, at connection time", async () => {
@@ -133,7 +133,7 @@ describe("an allowlisted host is reachable on its allowlisted ports only", () =>
     expect(dns.count("site.test", "A")).toBeGreaterThan(asked);
   });
 
-  test("the same name on an allowlisted port is analysed", async () => {
+  test("the same name on an allowlisted port is analyzed", async () => {
     const response = await generate(ported, `http://site.test:${linking.port}/`);
     expect(response.status).toBe(201);
     expect(redis.connections).toBe(0);
@@ -216,7 +216,7 @@ describe("IPv6 forms carrying an allowlisted IPv4 address (allowlist 127.0.0.2)"
     expect(benign.hits.length).toBe(before);
   });
 
-  test("the IPv4-mapped form is the same host and is analysed", async () => {
+  test("the IPv4-mapped form is the same host and is analyzed", async () => {
     const before = benign.hits.length;
     const response = await generate(plain, `http://[::ffff:127.0.0.2]:${benign.port}/`);
     expect(response.status).toBe(201);

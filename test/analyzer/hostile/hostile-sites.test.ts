@@ -71,7 +71,7 @@ function site(routes: Record<string, Route>, fallback?: Route): HostileSite {
 /** A normal WordPress-looking homepage. */
 const homepage: Route = (_request, self) => new Response(wordpressPage(self.url), { headers: HTML });
 
-async function analyse(target: string): Promise<Outcome> {
+async function analyze(target: string): Promise<Outcome> {
   const started = performance.now();
   const response = await fetch(`${service.url}/api/generate-report`, {
     method: "POST",
@@ -94,7 +94,7 @@ async function analyse(target: string): Promise<Outcome> {
 const reports: { url: string; body: unknown }[] = [];
 
 async function expectReport(target: string): Promise<Outcome> {
-  const outcome = await analyse(target);
+  const outcome = await analyze(target);
   expect(outcome.status).toBe(201);
   expect(outcome.body.status).toBe("completed");
   reports.push({ url: target, body: outcome.body });
@@ -102,7 +102,7 @@ async function expectReport(target: string): Promise<Outcome> {
 }
 
 async function expectProblem(target: string, code: string): Promise<Outcome> {
-  const outcome = await analyse(target);
+  const outcome = await analyze(target);
   expect(outcome.contentType).toStartWith("application/problem+json");
   expect({ status: outcome.status, code: outcome.body.code }).toEqual({ status: 422, code });
   return outcome;

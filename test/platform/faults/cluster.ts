@@ -2,7 +2,7 @@
  * The fault-injection suite's world: one PostgreSQL database, an API process
  * (WPREPORT_ROLE=api) and a worker process (WPREPORT_ROLE=worker) started as `npm start`
  * would, a Redis of our own on another port (the shared one on 6379 is never touched), and
- * quick loopback sites to analyse. A process the test kills is started again on the same port,
+ * quick loopback sites to analyze. A process the test kills is started again on the same port,
  * as a supervisor would; any other exit is recorded as a failure.
  *
  * FAULTS_SERVER_ROOT points the processes at another checkout (e.g. main) to take the

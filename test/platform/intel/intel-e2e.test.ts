@@ -9,7 +9,7 @@
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { importWordfenceFile } from "../../../server/intel/importer.ts";
-import type { Diff } from "../../../shared/diff.ts";
+import type { Diff } from "../../../shared/diff-schema.ts";
 import type { Report } from "../../../shared/report.ts";
 import { REPORT_SCHEMA_VERSION } from "../../../shared/report.ts";
 import { BACKENDS } from "../../helpers/databases.ts";

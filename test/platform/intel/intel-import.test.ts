@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { intelQuery } from "../../../server/analyzer/intel/index.ts";
+import { IntelDataError, intelQuery } from "../../../server/analyzer/intel/index.ts";
 import type { IntelQuery } from "../../../server/analyzer/intel/query.ts";
 import {
   IntelImportError,
@@ -119,6 +119,19 @@ describe.each(BACKENDS)("intel imports on %s", (backend) => {
     writeFileSync(bad, JSON.stringify({ format: 1, wordpress: { latest_version: "6.8", vulnerabilities: [{}] } }));
     const served = await store.source("file");
     await expect(importIntelFile(store, bad)).rejects.toThrow("wordpress.vulnerabilities[0].severity: must be one of");
+    expect((await store.source("file"))?.generation).toBe(served?.generation ?? null);
+    // Unreadable, not JSON, a bad value: one reader (readIntelFile), one error class, at start-up and in the CLI alike.
+    const notJson = path.join(dir, "not-json.json");
+    writeFileSync(notJson, "{ format: 1");
+    for (const [file, message] of [
+      [bad, "wordpress.vulnerabilities[0].severity"],
+      [notJson, `intel data ${notJson}: not valid JSON`],
+      [path.join(dir, "missing.json"), "cannot be read"],
+    ] as const) {
+      const attempt = importIntelFile(store, file);
+      await expect(attempt, file).rejects.toBeInstanceOf(IntelDataError);
+      await expect(importIntelFile(store, file), file).rejects.toThrow(message);
+    }
     expect((await store.source("file"))?.generation).toBe(served?.generation ?? null);
   });
 

@@ -8,6 +8,7 @@ import type { CheckDefinition } from "../types.ts";
 export const COMPONENT_CHECKS = {
   "components.core_outdated": {
     category: "components",
+    wordpressOnly: "check",
     severity: "medium",
     title: "WordPress core is the latest release",
     failTitle: "WordPress core is not the latest release",
@@ -16,6 +17,7 @@ export const COMPONENT_CHECKS = {
   },
   "components.core_vulnerable": {
     category: "components",
+    wordpressOnly: "check",
     severity: "high",
     title: "The installed WordPress version has no known vulnerabilities",
     failTitle: "The installed WordPress version has known vulnerabilities",
@@ -24,6 +26,7 @@ export const COMPONENT_CHECKS = {
   },
   "components.plugins_outdated": {
     category: "components",
+    wordpressOnly: "check",
     severity: "medium",
     title: "Every detected plugin is at its latest version",
     failTitle: "Detected plugins are not at their latest version",
@@ -32,6 +35,7 @@ export const COMPONENT_CHECKS = {
   },
   "components.plugins_vulnerable": {
     category: "components",
+    wordpressOnly: "check",
     severity: "high",
     title: "No detected plugin version has known vulnerabilities",
     failTitle: "Detected plugin versions have known vulnerabilities",
@@ -40,6 +44,7 @@ export const COMPONENT_CHECKS = {
   },
   "components.theme_outdated": {
     category: "components",
+    wordpressOnly: "check",
     severity: "low",
     title: "The active theme (and its parent theme) is at its latest version",
     failTitle: "The active theme (or its parent theme) is not at its latest version",
@@ -48,6 +53,7 @@ export const COMPONENT_CHECKS = {
   },
   "components.theme_vulnerable": {
     category: "components",
+    wordpressOnly: "check",
     severity: "high",
     title: "The active theme (and its parent theme) has no known vulnerabilities",
     failTitle: "The active theme (or its parent theme) has known vulnerabilities",
@@ -64,6 +70,7 @@ export const COMPONENT_CHECKS = {
   },
   "components.plugin_versions_exposed": {
     category: "components",
+    wordpressOnly: "check",
     severity: "low",
     title: "Plugins' readme.txt files do not disclose their versions",
     failTitle: "Plugins' readme.txt files disclose their versions",

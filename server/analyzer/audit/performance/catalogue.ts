@@ -28,6 +28,9 @@ export const PERFORMANCE_CHECKS = {
   },
   "performance.page_cache": {
     category: "performance",
+    // Judges whether WordPress builds the page per request; a static or other site may not
+    // need a page cache at all (performance.ttfb still measures the first byte).
+    wordpressOnly: "check",
     severity: "medium",
     title: "Homepage is served from a page cache",
     failTitle: "Homepage is not served from a page cache",
@@ -124,6 +127,7 @@ export const PERFORMANCE_CHECKS = {
   },
   "performance.emoji_script": {
     category: "performance",
+    wordpressOnly: "check",
     severity: "low",
     title: "WordPress emoji script is not loaded",
     failTitle: "WordPress emoji script is loaded",
@@ -132,6 +136,7 @@ export const PERFORMANCE_CHECKS = {
   },
   "performance.jquery_migrate": {
     category: "performance",
+    wordpressOnly: "check",
     severity: "low",
     title: "jQuery Migrate is not loaded on the front end",
     failTitle: "jQuery Migrate is loaded on the front end",

@@ -41,6 +41,7 @@ export const SECURITY_CHECKS = {
   },
   "security.login_over_https": {
     category: "security",
+    wordpressOnly: "check",
     severity: "high",
     title: "The login page is served over HTTPS",
     failTitle: "The login page is not served over HTTPS",
@@ -101,6 +102,7 @@ export const SECURITY_CHECKS = {
   // Disclosure
   "security.wp_version_disclosed": {
     category: "security",
+    wordpressOnly: "check",
     severity: "low",
     title: "WordPress version is not disclosed",
     failTitle: "WordPress version is disclosed",
@@ -125,6 +127,7 @@ export const SECURITY_CHECKS = {
   },
   "security.readme_exposed": {
     category: "security",
+    wordpressOnly: "files",
     severity: "info",
     title: "WordPress's readme.html is not public",
     failTitle: "WordPress's readme.html is public",
@@ -135,6 +138,7 @@ export const SECURITY_CHECKS = {
   // XML-RPC
   "security.xmlrpc_enabled": {
     category: "security",
+    wordpressOnly: "check",
     severity: "low",
     title: "XML-RPC (xmlrpc.php) is disabled",
     failTitle: "XML-RPC (xmlrpc.php) is enabled",
@@ -143,6 +147,7 @@ export const SECURITY_CHECKS = {
   },
   "security.xmlrpc_multicall": {
     category: "security",
+    wordpressOnly: "check",
     severity: "medium",
     title: "XML-RPC does not offer system.multicall (many password guesses per request)",
     failTitle: "XML-RPC offers system.multicall (many password guesses per request)",
@@ -151,6 +156,7 @@ export const SECURITY_CHECKS = {
   },
   "security.xmlrpc_pingback": {
     category: "security",
+    wordpressOnly: "check",
     severity: "low",
     title: "XML-RPC does not offer pingback.ping (DDoS reflection, internal port scans)",
     failTitle: "XML-RPC offers pingback.ping (DDoS reflection, internal port scans)",
@@ -161,6 +167,7 @@ export const SECURITY_CHECKS = {
   // Users
   "security.user_enumeration": {
     category: "security",
+    wordpressOnly: "check",
     severity: "low",
     title: "Visitors cannot list the site's login names",
     failTitle: "Visitors can list the site's login names",
@@ -169,6 +176,7 @@ export const SECURITY_CHECKS = {
   },
   "security.rest_user_enumeration": {
     category: "security",
+    wordpressOnly: "check",
     severity: "low",
     title: "The REST API does not list user accounts to visitors",
     failTitle: "The REST API lists user accounts to visitors",
@@ -177,6 +185,7 @@ export const SECURITY_CHECKS = {
   },
   "security.author_enumeration": {
     category: "security",
+    wordpressOnly: "check",
     severity: "low",
     title: "/?author=N does not reveal login names",
     failTitle: "/?author=N reveals login names",
@@ -185,6 +194,7 @@ export const SECURITY_CHECKS = {
   },
   "security.admin_username": {
     category: "security",
+    wordpressOnly: "check",
     severity: "medium",
     title: 'No disclosed account uses the login name "admin"',
     failTitle: 'A disclosed account uses the login name "admin"',
@@ -195,6 +205,7 @@ export const SECURITY_CHECKS = {
   // Files that must never be public
   "security.config_backup_exposed": {
     category: "security",
+    wordpressOnly: "files",
     severity: "critical",
     title: "No backup copy of wp-config.php is downloadable",
     failTitle: "A backup copy of wp-config.php is downloadable",
@@ -216,6 +227,7 @@ export const SECURITY_CHECKS = {
   },
   "security.installer_exposed": {
     category: "security",
+    wordpressOnly: "files",
     severity: "critical",
     title: "The WordPress installer is not open to the public",
     failTitle: "The WordPress installer is open to the public",
@@ -224,6 +236,7 @@ export const SECURITY_CHECKS = {
   },
   "security.emergency_script_exposed": {
     category: "security",
+    wordpressOnly: "files",
     severity: "critical",
     title: "No emergency password-reset script (emergency.php) is public",
     failTitle: "An emergency password-reset script (emergency.php) is public",
@@ -240,6 +253,7 @@ export const SECURITY_CHECKS = {
   },
   "security.debug_log_exposed": {
     category: "security",
+    wordpressOnly: "files",
     severity: "high",
     title: "The WordPress debug log is not public",
     failTitle: "The WordPress debug log is public",
@@ -248,6 +262,7 @@ export const SECURITY_CHECKS = {
   },
   "security.installer_log_exposed": {
     category: "security",
+    wordpressOnly: "files",
     severity: "high",
     title: "No migration installer log (Duplicator installer-log.txt) is public",
     failTitle: "A migration installer log (Duplicator installer-log.txt) is public",
@@ -256,6 +271,7 @@ export const SECURITY_CHECKS = {
   },
   "security.backup_dir_exposed": {
     category: "security",
+    wordpressOnly: "files",
     severity: "high",
     title: "The backup directory (backup-db/ in the content directory) cannot be browsed",
     failTitle: "The backup directory (backup-db/ in the content directory) can be browsed",
@@ -264,6 +280,7 @@ export const SECURITY_CHECKS = {
   },
   "security.directory_listing": {
     category: "security",
+    wordpressOnly: "files",
     severity: "medium",
     title: "Directories (uploads, plugins, themes) do not list their files",
     failTitle: "Directories (uploads, plugins, themes) list their files",

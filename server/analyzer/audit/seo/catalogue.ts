@@ -156,6 +156,7 @@ export const SEO_CHECKS = {
   },
   "seo.seo_plugin": {
     category: "seo",
+    wordpressOnly: "check",
     severity: "info",
     title: "An SEO plugin manages titles, descriptions and sitemaps",
     failTitle: "No SEO plugin manages titles, descriptions and sitemaps",

@@ -1,8 +1,10 @@
 /**
- * The numeric metrics the diff compares and budgets limit. Each says where its value comes
- * from in a report, which direction is better, and how much change is noise: a change only
- * counts when it exceeds BOTH the relative and the absolute threshold (timings wobble by a
- * few ms on every run; a 2-byte change of a 30 kB page is not news).
+ * The numeric metrics of a report (its scores, timings, sizes and counts — not the service's
+ * Prometheus metrics, server/platform/prometheus.ts) that the diff compares and budgets
+ * limit. Each says where its value comes from in a report, which direction is better, and how
+ * much change is noise: a change only counts when it exceeds BOTH the relative and the
+ * absolute threshold (timings wobble by a few ms on every run; a 2-byte change of a 30 kB page
+ * is not news).
  */
 import type { Static } from "@sinclair/typebox";
 import type { Report } from "./report.ts";

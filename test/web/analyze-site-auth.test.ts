@@ -1,5 +1,5 @@
 /**
- * The dashboard's analyse form on a password-protected site: the optional fields (basic auth,
+ * The dashboard's analyze form on a password-protected site: the optional fields (basic auth,
  * headers, cookies) open it — every request the analyzer made to it was admitted — by the same
  * rules as the API's site_auth; a refused header is a 400 page naming the field, never its value,
  * and no page shows a secret back.
@@ -18,7 +18,7 @@ import {
 import { startTestService, type TestService } from "../helpers/service.ts";
 import { WebSession } from "../helpers/web-session.ts";
 
-describe("analyse form: a password-protected site", () => {
+describe("analyze form: a password-protected site", () => {
   const secrets = newSecrets();
   const forms = secretForms(secrets);
   let service: TestService;
@@ -47,7 +47,7 @@ describe("analyse form: a password-protected site", () => {
   });
 
   test("filled in, they open the site; the report and its page show no secret", async () => {
-    const response = await web.post("/analyse", {
+    const response = await web.post("/analyze", {
       url: site.url,
       http_user: secrets.username,
       http_password: secrets.password,
@@ -64,9 +64,9 @@ describe("analyse form: a password-protected site", () => {
     expect(found(JSON.stringify(other.requests), forms)).toEqual([]);
   });
 
-  test("a header that may not be set is a 400 page naming it, not its value; nothing is analysed", async () => {
+  test("a header that may not be set is a 400 page naming it, not its value; nothing is analyzed", async () => {
     const admitted = site.admitted.length;
-    const response = await web.post("/analyse", {
+    const response = await web.post("/analyze", {
       url: site.url,
       http_password: secrets.password,
       http_user: secrets.username,
@@ -77,7 +77,7 @@ describe("analyse form: a password-protected site", () => {
     expect(html).toContain("Headers: X-Forwarded-For is not a header site credentials may set");
     expect(found(html, forms)).toEqual([]);
     expect(site.admitted.length).toBe(admitted);
-    const passwordOnly = await web.post("/analyse", { url: site.url, http_password: secrets.password });
+    const passwordOnly = await web.post("/analyze", { url: site.url, http_password: secrets.password });
     expect(passwordOnly.status).toBe(400);
     expect(await passwordOnly.text()).toContain("User name is required with a password");
   });
