@@ -29,6 +29,7 @@ import type { ServiceMetrics } from "../platform/prometheus.ts";
 import { ANALYSIS_QUEUE, type AnalysisJob, type AnalysisQueue } from "./analysis-queue.ts";
 import { settleCharge } from "./charges.ts";
 import { completedReport, failedReport, logAllowlistHint, storedFailure, toProblem } from "./report-outcome.ts";
+import type { ReportOutcomes } from "./report-outcomes.ts";
 import type { AnalyzeFn } from "./reports.service.ts";
 import type { SiteAuthVault } from "./site-auth-vault.ts";
 import type { Slots } from "./slots.ts";
@@ -53,6 +54,8 @@ export interface WorkerDeps {
   startWithinMs: number;
   logger: Logger;
   metrics: ServiceMetrics;
+  /** Told of each report this worker finishes, in the transaction that stores it (report-outcomes.ts). */
+  outcomes: ReportOutcomes;
 }
 
 /** An error as a log field, with the site credentials' secrets replaced. */
@@ -88,6 +91,7 @@ interface ReportRow {
   status: string;
   created_at: Date;
   reservation_id: string | null;
+  monitor_id: string | null;
   body: Report;
 }
 
@@ -171,7 +175,7 @@ export class AnalysisWorker {
     const { sql, slots, targets, queue, config, startWithinMs } = this.deps;
     const [row] = await retried(
       () => sql<ReportRow[]>`
-      select status, created_at, reservation_id, body from reports where id = ${job.reportId}`,
+      select status, created_at, reservation_id, monitor_id, body from reports where id = ${job.reportId}`,
     );
     if (!row || (row.status !== "queued" && row.status !== "running")) return; // finished already
 
@@ -302,6 +306,7 @@ export class AnalysisWorker {
       sql.begin(async (tx) => {
         const stored = await this.store(tx, report, null, billable);
         if (stored && billable) await settleCharge(tx, quota, report.id);
+        if (stored) await this.ended(tx, row, job, { report, failure: null, billable });
         if (job.siteAuth) await this.deps.siteAuth?.discard(tx, job.reportId);
       }),
     );
@@ -316,7 +321,9 @@ export class AnalysisWorker {
     try {
       await retried(() =>
         this.deps.sql.begin(async (tx) => {
-          await this.store(tx, failed, problem, false);
+          const stored = await this.store(tx, failed, problem, false);
+          if (stored)
+            await this.ended(tx, row, job, { report: failed, failure: storedFailure(problem), billable: false });
           if (job.siteAuth) await this.deps.siteAuth?.discard(tx, job.reportId);
         }),
       );
@@ -326,6 +333,16 @@ export class AnalysisWorker {
     // Idempotent: a credit already committed (or released) is not touched again.
     const reservation = row.reservation_id;
     if (reservation) await retried(() => this.deps.quota.release(reservation)).catch(() => {});
+  }
+
+  /** Tells the other features (events, monitors, site components) in the storing transaction. */
+  private ended(
+    tx: Queryable,
+    row: ReportRow,
+    job: AnalysisJob,
+    outcome: { report: Report; failure: ReturnType<typeof storedFailure> | null; billable: boolean },
+  ): Promise<void> {
+    return this.deps.outcomes.ended(tx, { accountId: job.accountId, monitorId: row.monitor_id, ...outcome });
   }
 
   /** The report's sealed credentials; a report whose credentials cannot be opened fails (uncharged). */

@@ -33,6 +33,7 @@ import { type AnalysisQueue, FAIR_PRIORITY_BASE } from "./analysis-queue.ts";
 import { deliverReport } from "./charges.ts";
 import type { ReportOptions } from "./report-options.ts";
 import { cancelledFailure, logAllowlistHint, problemFrom, type StoredFailure } from "./report-outcome.ts";
+import type { ReportOutcomes } from "./report-outcomes.ts";
 import type { SiteAuthVault } from "./site-auth-vault.ts";
 
 /**
@@ -79,6 +80,8 @@ export interface GenerateOptions {
    * one it goes on, uncharged until a retry with the key delivers it.
    */
   signal?: AbortSignal;
+  /** The monitor whose run this is (reports.monitor_id): its report events name it. */
+  monitorId?: string;
 }
 
 export interface GenerateOutcome {
@@ -104,6 +107,8 @@ interface ReportsDeps {
   metrics: ServiceMetrics;
   /** Seals site credentials for the worker; undefined → requests with site_auth are refused (501). */
   siteAuth: SiteAuthVault | undefined;
+  /** Told of reports the sweeper fails (report-outcomes.ts); the worker tells of the rest. */
+  outcomes: ReportOutcomes;
 }
 
 /** Retry-After of a refusal for a full account queue: about one short analysis. */
@@ -228,10 +233,11 @@ export class ReportService {
         const unfinished = await this.assertQueueRoom(tx, caller);
         await tx`
           insert into reports (id, account_id, url, site_key, status, metadata, body, created_at, reservation_id,
-                               target, delivered_at, idempotency_key)
+                               target, delivered_at, idempotency_key, monitor_id)
           values (${report.id}, ${caller.accountId}, ${report.url}, ${siteKey(verdict.url)}, 'queued',
                   ${tx.json(report.metadata as never)}, ${tx.json(report as never)}, ${report.created_at},
-                  ${reservation.id}, ${target}, ${respondAsync ? new Date() : null}, ${claim?.key ?? null})`;
+                  ${reservation.id}, ${target}, ${respondAsync ? new Date() : null}, ${claim?.key ?? null},
+                  ${options.monitorId ?? null})`;
         if (claim) await this.deps.idempotency.bind(tx, claim, report.id, respondAsync);
         const job = {
           reportId: report.id,
@@ -514,12 +520,25 @@ export class ReportService {
       code: "internal_error",
       detail: "The analysis was interrupted and did not finish.",
     };
-    const rows = await this.deps.sql`
-      update reports set
-        status = 'failed', completed_at = now(), failure = ${this.deps.sql.json(stored as never)},
-        body = body || jsonb_build_object('status', 'failed', 'completed_at', to_jsonb(now()), 'errors', ${this.deps.sql.json(failure)}::jsonb)
-      where status in ('queued', 'running') and created_at < now() - ${this.deps.staleAfterMs} * interval '1 millisecond'
-      returning id`;
+    // One transaction: the reports it fails and what the other features learn of them commit together.
+    const rows = await this.deps.sql.begin(async (tx) => {
+      const swept = await tx<{ account_id: string; monitor_id: string | null; body: Report }[]>`
+        update reports set
+          status = 'failed', completed_at = now(), failure = ${tx.json(stored as never)},
+          body = body || jsonb_build_object('status', 'failed', 'completed_at', to_jsonb(now()), 'errors', ${tx.json(failure)}::jsonb)
+        where status in ('queued', 'running') and created_at < now() - ${this.deps.staleAfterMs} * interval '1 millisecond'
+        returning account_id, monitor_id, body`;
+      for (const row of swept) {
+        await this.deps.outcomes.ended(tx, {
+          accountId: row.account_id,
+          report: row.body,
+          failure: stored,
+          monitorId: row.monitor_id,
+          billable: false,
+        });
+      }
+      return swept;
+    });
     // Sealed site credentials never outlive their report's analysis (a crash could leave some).
     await this.deps.siteAuth?.sweep();
     return rows.length;

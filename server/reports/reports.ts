@@ -22,6 +22,7 @@ import { AnalysisWorker, TICK_MS } from "./analysis-worker.ts";
 import { analyzeOnThreads } from "./analyze-site.ts";
 import { reportDeadlines } from "./deadlines.ts";
 import { ReportHistoryService } from "./report-history.service.ts";
+import { ReportOutcomes } from "./report-outcomes.ts";
 import { type AnalyzeFn, ReportService } from "./reports.service.ts";
 import { SiteAuthVault } from "./site-auth-vault.ts";
 import { Slots } from "./slots.ts";
@@ -36,6 +37,8 @@ export interface Reports {
   analysisQueue: AnalysisQueue;
   /** The worker role's job runner; started by platform/runtime.ts when the role includes it. */
   worker: AnalysisWorker;
+  /** Where other features listen for reports that end (report-outcomes.ts). */
+  outcomes: ReportOutcomes;
   close(): Promise<void>;
 }
 
@@ -74,7 +77,9 @@ export async function createReports(deps: ReportsDeps): Promise<Reports> {
     : db.kind === "embedded"
       ? SiteAuthVault.ephemeral(sql)
       : undefined;
+  const outcomes = new ReportOutcomes();
   const reports = new ReportService({
+    outcomes,
     sql,
     siteAuth,
     quota: deps.quota,
@@ -88,6 +93,7 @@ export async function createReports(deps: ReportsDeps): Promise<Reports> {
     metrics,
   });
   const worker = new AnalysisWorker({
+    outcomes,
     sql,
     quota: deps.quota,
     queue: analysisQueue,
@@ -114,6 +120,7 @@ export async function createReports(deps: ReportsDeps): Promise<Reports> {
     history: new ReportHistoryService(sql),
     analysisQueue,
     worker,
+    outcomes,
     close: () => threads.close(),
   };
 }
