@@ -21,7 +21,6 @@ import type { IntelService } from "./intel/intel.service.ts";
 import { createIntel } from "./intel/intel.ts";
 import { createIntelRefreshQueue } from "./intel/intel-jobs.ts";
 import type { IntelRefresher } from "./intel/refresh.ts";
-import { reportEvents } from "./monitoring/events/report-events.ts";
 import { createMonitoring, type Monitoring } from "./monitoring/monitoring.ts";
 import type { Config } from "./platform/config.ts";
 import type { Database } from "./platform/db/database.ts";
@@ -119,10 +118,8 @@ export async function createServices(
   });
   const billing = createBilling(config, sql, logger, overrides.billing);
   const auth = new AccountAuthService(sql);
-  const monitoring = await createMonitoring({ config, db, queue, policy, logger });
-  // What features learn when a report ends, in the transaction that stores it.
-  reports.outcomes.listen(reportEvents(monitoring.events, config.publicBaseUrl));
-  const portfolio = createPortfolio(config, sql, logger);
+  const monitoring = await createMonitoring({ config, db, queue, policy, logger, reports });
+  const portfolio = createPortfolio(config, sql, logger, monitoring.monitors);
   return {
     config,
     logger,

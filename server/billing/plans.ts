@@ -26,6 +26,8 @@ export interface Plan {
    * everyone else (docs/plans.md, "Fair queues").
    */
   unreachablePerMinute: number;
+  /** Monitors (scheduled audits) the account may have; more are refused (monitor_limit_reached). */
+  maxMonitors: number;
 }
 
 export const PLAN_IDS = ["free", "premium", "starter", "business", "professional", "enterprise"] as const;
@@ -41,6 +43,7 @@ export const PLANS: readonly Plan[] = [
     concurrentAnalyses: 1,
     maxQueued: 3,
     unreachablePerMinute: 2,
+    maxMonitors: 1,
   },
   {
     id: "premium",
@@ -51,6 +54,7 @@ export const PLANS: readonly Plan[] = [
     concurrentAnalyses: 2,
     maxQueued: 8,
     unreachablePerMinute: 4,
+    maxMonitors: 3,
   },
   {
     id: "starter",
@@ -61,6 +65,7 @@ export const PLANS: readonly Plan[] = [
     concurrentAnalyses: 2,
     maxQueued: 8,
     unreachablePerMinute: 4,
+    maxMonitors: 5,
   },
   {
     id: "business",
@@ -71,6 +76,7 @@ export const PLANS: readonly Plan[] = [
     concurrentAnalyses: 3,
     maxQueued: 12,
     unreachablePerMinute: 6,
+    maxMonitors: 20,
   },
   {
     id: "professional",
@@ -81,6 +87,7 @@ export const PLANS: readonly Plan[] = [
     concurrentAnalyses: 5,
     maxQueued: 20,
     unreachablePerMinute: 10,
+    maxMonitors: 100,
   },
   {
     id: "enterprise",
@@ -91,6 +98,7 @@ export const PLANS: readonly Plan[] = [
     concurrentAnalyses: 10,
     maxQueued: 40,
     unreachablePerMinute: 20,
+    maxMonitors: 500,
   },
 ];
 

@@ -4,6 +4,8 @@
  * role, platform/runtime.ts); `close()` stops them and lets go of connections.
  *
  * Other features tell accounts about things through `events.emit(...)` (event.service.ts).
+ * Monitors (monitors/) run reports on a schedule through the reports feature, and learn how
+ * each ended from its outcomes (report events and regressions are listeners on them).
  */
 import type { TargetPolicy } from "../analyzer/fetch/target-policy.ts";
 import type { Config } from "../platform/config.ts";
@@ -12,11 +14,18 @@ import { ApiProblem } from "../platform/http/problem.ts";
 import type { Logger } from "../platform/logger.ts";
 import type { QueueEngine } from "../platform/queue.ts";
 import { SERVICE_VERSION } from "../platform/version.ts";
+import type { ReportHistoryService } from "../reports/report-history.service.ts";
+import type { ReportOutcomes } from "../reports/report-outcomes.ts";
+import type { ReportService } from "../reports/reports.service.ts";
 import { AlertQueue, createAlertQueues, MONITORING_DAILY_QUEUE } from "./email/alert-jobs.ts";
 import { AlertSettingsService } from "./email/alert-settings.service.ts";
 import { AlertWorker } from "./email/alerts.worker.ts";
 import { Mailer } from "./email/mailer.ts";
 import { EventService } from "./events/event.service.ts";
+import { reportEvents } from "./events/report-events.ts";
+import { MonitorService } from "./monitors/monitors.service.ts";
+import { monitorRegressions } from "./monitors/regressions.ts";
+import { MonitorScheduler } from "./monitors/scheduler.ts";
 import { DeliveryWorker } from "./webhooks/delivery.worker.ts";
 import { createDeliveryQueue, DeliveryQueue } from "./webhooks/delivery-queue.ts";
 import { keyFromFile, SecretBox } from "./webhooks/secret-box.ts";
@@ -34,6 +43,10 @@ export interface Monitoring {
   webhooks: WebhookService;
   /** Per-account email alert settings. */
   alerts: AlertSettingsService;
+  /** Monitors: scheduled audits (docs/monitoring.md#monitors). */
+  monitors: MonitorService;
+  /** Starts each due monitor's run; ticks in the worker role (start()). */
+  scheduler: MonitorScheduler;
   /** Whether alert emails can be sent (SMTP_URL is set). */
   emailEnabled: boolean;
   deliveryWorker: DeliveryWorker;
@@ -72,6 +85,8 @@ export async function createMonitoring(deps: {
   queue: QueueEngine;
   policy: TargetPolicy;
   logger: Logger;
+  /** The reports feature: monitors' runs are its reports, and its outcomes tell how they ended. */
+  reports: { reports: ReportService; history: ReportHistoryService; outcomes: ReportOutcomes };
 }): Promise<Monitoring> {
   const { config, db, queue, policy, logger } = deps;
   const { boss } = queue;
@@ -119,12 +134,19 @@ export async function createMonitoring(deps: {
           logger,
         })
       : undefined;
+  const monitors = new MonitorService({ sql: db.sql, policy, reports: deps.reports.reports });
+  const scheduler = new MonitorScheduler({ sql: db.sql, reports: deps.reports.reports, events, logger });
+  // What features learn when a report ends, in the transaction that stores it.
+  deps.reports.outcomes.listen(reportEvents(events, config.publicBaseUrl));
+  deps.reports.outcomes.listen(monitorRegressions(deps.reports.history, events, config.publicBaseUrl));
   let started = false;
   let dailyWorker: string | undefined;
   const monitoring: Monitoring = {
     events,
     webhooks,
     alerts,
+    monitors,
+    scheduler,
     emailEnabled: mailer !== undefined,
     deliveryWorker,
     alertWorker,
@@ -146,9 +168,11 @@ export async function createMonitoring(deps: {
           await monitoring.daily();
         },
       );
+      scheduler.start();
     },
     async close() {
       if (started) {
+        await scheduler.stop().catch(() => {});
         await deliveryWorker.stop().catch(() => {});
         await alertWorker?.stop().catch(() => {});
         if (dailyWorker) await boss.offWork(MONITORING_DAILY_QUEUE, { id: dailyWorker, wait: true }).catch(() => {});

@@ -8,7 +8,7 @@ import type { Logger } from "../platform/logger.ts";
 import { BrandingService } from "./branding.service.ts";
 import { ClientReportService } from "./client-report.service.ts";
 import { PdfRenderer } from "./pdf-renderer.ts";
-import { PortfolioService } from "./portfolio.service.ts";
+import { NO_MONITORS, PortfolioService, type SiteMonitorSource } from "./portfolio.service.ts";
 import { PortfolioStore } from "./portfolio.store.ts";
 
 export interface Portfolio {
@@ -18,11 +18,15 @@ export interface Portfolio {
   close(): Promise<void>;
 }
 
-export function createPortfolio(config: Config, sql: Sql, logger: Logger): Portfolio {
+/** `monitors` fills `monitor` in GET /api/sites: the monitors feature (monitoring/monitors/). */
+export function createPortfolio(
+  config: Config,
+  sql: Sql,
+  logger: Logger,
+  monitors: SiteMonitorSource = NO_MONITORS,
+): Portfolio {
   const store = new PortfolioStore(sql);
-  // The monitors feature passes its SiteMonitorSource as PortfolioService's second argument to
-  // fill `monitor` in GET /api/sites.
-  const portfolio = new PortfolioService(store);
+  const portfolio = new PortfolioService(store, monitors);
   const branding = new BrandingService(sql);
   const pdf = config.chromiumPath ? new PdfRenderer(config.chromiumPath, logger) : undefined;
   return {

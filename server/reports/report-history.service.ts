@@ -11,7 +11,7 @@ import { type Baseline, formatAssertions, type ParsedDiffOptions } from "../../s
 import type { BaselineChoice, Diff, GateVerdict } from "../../shared/diff-schema.ts";
 import type { Grade, Report, ReportMetadata, ReportStatus } from "../../shared/report.ts";
 import { siteKey } from "../analyzer/target-url.ts";
-import type { Sql } from "../platform/db/database.ts";
+import type { Queryable, Sql } from "../platform/db/database.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
 import { isId } from "../platform/ids.ts";
 
@@ -96,6 +96,14 @@ export function siteKeyOf(url: string): string {
 
 export class ReportHistoryService {
   constructor(private readonly sql: Sql) {}
+
+  /**
+   * The same service reading and writing through `tx`: a listener of report outcomes judges a
+   * report inside the transaction that stores it (monitors, monitoring/monitors/regressions.ts).
+   */
+  within(tx: Queryable): ReportHistoryService {
+    return new ReportHistoryService(tx as Sql);
+  }
 
   /**
    * GET /api/report/{id}/diff: the report compared with its baseline by `base`'s rule, with the

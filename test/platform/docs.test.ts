@@ -198,7 +198,7 @@ describe("docs", () => {
     for (const plan of PLANS) {
       const price = plan.priceEurCents === null ? "—" : String(plan.priceEurCents / 100);
       expect(text).toContain(
-        `|\`${plan.id}\`|${price}|${plan.monthlyQuota}|${plan.requestsPerMinute}|${plan.concurrentAnalyses}|${plan.maxQueued}|${plan.unreachablePerMinute}|`,
+        `|\`${plan.id}\`|${price}|${plan.monthlyQuota}|${plan.requestsPerMinute}|${plan.concurrentAnalyses}|${plan.maxQueued}|${plan.unreachablePerMinute}|${plan.maxMonitors}|`,
       );
     }
   });

@@ -1,0 +1,337 @@
+/**
+ * Monitors of an account: scheduled audits of one site (and environment). Create, list, read,
+ * change, pause, delete, run one now, and what GET /api/sites shows of them. Knows nothing of
+ * HTTP; refusals are ApiProblems. The scheduled runs: scheduler.ts; what a finished run tells:
+ * regressions.ts.
+ */
+
+import { formatAssertions, parseAssertions } from "../../../shared/diff-options.ts";
+import type { EventData } from "../../../shared/events.ts";
+import {
+  type CreateMonitorRequest,
+  type Monitor,
+  type MonitorList,
+  SCHEDULE_KEYWORDS,
+  type UpdateMonitorRequest,
+} from "../../../shared/monitors-api.ts";
+import type { SiteMonitor } from "../../../shared/portfolio-api.ts";
+import { type AnalysisMode, DEFAULT_ANALYSIS_MODE, type Grade, type ReportStatus } from "../../../shared/report.ts";
+import type { TargetPolicy } from "../../analyzer/fetch/target-policy.ts";
+import { siteKey, validateTargetUrl } from "../../analyzer/target-url.ts";
+import { getPlan } from "../../billing/plans.ts";
+import type { Queryable, Sql } from "../../platform/db/database.ts";
+import { ApiProblem } from "../../platform/http/problem.ts";
+import { isId, newId, siteId } from "../../platform/ids.ts";
+import type { GenerateOutcome, ReportCaller, ReportService } from "../../reports/reports.service.ts";
+import { checkSchedule, nextRun } from "./schedule.ts";
+
+export const DEFAULT_PAGE = 20;
+export const MAX_PAGE = 100;
+
+/** The columns of a monitor, with its last run and last skip (monitorSelect). */
+export interface MonitorRow {
+  id: string;
+  account_id: string;
+  url: string;
+  site_key: string;
+  environment: string | null;
+  schedule: string;
+  mode: AnalysisMode;
+  fail_on: string;
+  assertions: string;
+  enabled: boolean;
+  next_slot: Date;
+  next_run_at: Date;
+  created_at: Date;
+  updated_at: Date;
+  lr_report_id: string | null;
+  lr_trigger: "schedule" | "manual" | null;
+  lr_scheduled_for: Date | null;
+  lr_created_at: Date | null;
+  lr_status: ReportStatus | null;
+  lr_grade: Grade | null;
+  lr_gate: "pass" | "fail" | null;
+  ls_scheduled_for: Date | null;
+  ls_created_at: Date | null;
+  ls_reason: string | null;
+  ls_detail: string | null;
+}
+
+export function monitorOf(row: MonitorRow): Monitor {
+  const lastRun =
+    row.lr_report_id && row.lr_trigger && row.lr_scheduled_for && row.lr_status
+      ? {
+          report_id: row.lr_report_id,
+          trigger: row.lr_trigger,
+          scheduled_for: row.lr_scheduled_for.toISOString(),
+          status: row.lr_status,
+          grade: row.lr_grade,
+          gate: row.lr_gate,
+        }
+      : null;
+  const skipIsNewer =
+    row.ls_created_at !== null && (row.lr_created_at === null || row.ls_created_at > row.lr_created_at);
+  return {
+    id: row.id,
+    url: row.url,
+    environment: row.environment,
+    schedule: row.schedule,
+    mode: row.mode,
+    fail_on: row.fail_on as Monitor["fail_on"],
+    assert: row.assertions,
+    enabled: row.enabled,
+    status: row.enabled ? "active" : "paused",
+    next_run_at: row.enabled ? row.next_run_at.toISOString() : null,
+    last_run: lastRun,
+    last_skip:
+      skipIsNewer && row.ls_scheduled_for
+        ? {
+            scheduled_for: row.ls_scheduled_for.toISOString(),
+            reason: row.ls_reason ?? "",
+            detail: row.ls_detail ?? "",
+          }
+        : null,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/** A monitor as events name it. */
+export function eventMonitor(row: Pick<MonitorRow, "id" | "url" | "environment" | "schedule">) {
+  return {
+    id: row.id,
+    url: row.url,
+    environment: row.environment,
+    schedule: row.schedule,
+  } satisfies EventData<"monitor.skipped">["monitor"];
+}
+
+const NO_MONITOR = "There is no monitor with this id in your account.";
+
+/** A 400 naming the body field, as schema validation answers. */
+function fieldProblem(field: string, detail: string): ApiProblem {
+  return new ApiProblem("invalid_request", detail.endsWith(".") ? detail : `${detail}.`, {
+    extensions: { errors: [{ location: "body", pointer: `/${field}`, detail }] },
+  });
+}
+
+export interface Paging {
+  before?: string;
+  limit?: number;
+}
+
+/** The owner of monitors: who creates them (the plan's limit) and whose quota their runs use. */
+export type MonitorCaller = ReportCaller;
+
+export class MonitorService {
+  constructor(
+    private readonly deps: {
+      sql: Sql;
+      policy: TargetPolicy;
+      reports: ReportService;
+    },
+  ) {}
+
+  /** The url checked by the target policy of reports: its site key, or the problem generate-report answers. */
+  private checkUrl(url: string): string {
+    const verdict = validateTargetUrl(url, this.deps.policy);
+    if (!verdict.ok) throw new ApiProblem(verdict.code, verdict.detail);
+    return siteKey(verdict.url);
+  }
+
+  private checkSchedule(schedule: string): string {
+    const checked = checkSchedule(schedule);
+    if (!checked.ok) throw fieldProblem("schedule", checked.detail);
+    const text = schedule.trim();
+    return (SCHEDULE_KEYWORDS as readonly string[]).includes(text.toLowerCase()) ? text.toLowerCase() : text;
+  }
+
+  private checkAssert(assert: string | undefined): string {
+    try {
+      return formatAssertions(parseAssertions(assert ?? ""));
+    } catch (error) {
+      throw fieldProblem("assert", `assert: ${(error as Error).message}`);
+    }
+  }
+
+  async create(caller: MonitorCaller, input: CreateMonitorRequest, now = new Date()): Promise<Monitor> {
+    const key = this.checkUrl(input.url);
+    const schedule = this.checkSchedule(input.schedule);
+    const assertions = this.checkAssert(input.assert);
+    const plan = getPlan(caller.planId);
+    const id = newId("mon");
+    const next = nextRun(id, schedule, now);
+    const inserted = await this.deps.sql.begin(async (tx) => {
+      // One creation per account at a time: the count and the insert cannot interleave.
+      await tx`select pg_advisory_xact_lock(hashtext(${`wpreport:monitors:${caller.accountId}`}))`;
+      const [count] = await tx<{ n: number }[]>`
+        select count(*)::int as n from monitors where account_id = ${caller.accountId}`;
+      if ((count?.n ?? 0) >= plan.maxMonitors) return false;
+      await tx`
+        insert into monitors (id, account_id, url, site_key, environment, schedule, mode, fail_on, assertions,
+                              next_slot, next_run_at)
+        values (${id}, ${caller.accountId}, ${input.url.trim()}, ${key}, ${input.environment ?? null}, ${schedule},
+                ${input.mode ?? DEFAULT_ANALYSIS_MODE}, ${input.fail_on ?? "high"}, ${assertions},
+                ${next.slot}, ${next.runAt})`;
+      return true;
+    });
+    if (!inserted)
+      throw new ApiProblem(
+        "monitor_limit_reached",
+        `The ${plan.name} plan allows ${plan.maxMonitors} monitor${plan.maxMonitors === 1 ? "" : "s"}. Delete one you no longer need, or upgrade the plan for more.`,
+        { extensions: { max_monitors: plan.maxMonitors } },
+      );
+    return this.get(caller.accountId, id);
+  }
+
+  async list(accountId: string, paging: Paging = {}): Promise<MonitorList> {
+    const { sql } = this.deps;
+    const limit = Math.min(Math.max(paging.limit ?? DEFAULT_PAGE, 1), MAX_PAGE);
+    let cursor: { created_at: Date; id: string } | undefined;
+    if (paging.before !== undefined) {
+      [cursor] = isId("mon", paging.before)
+        ? await sql<{ created_at: Date; id: string }[]>`
+            select created_at, id from monitors where id = ${paging.before} and account_id = ${accountId}`
+        : [];
+      if (!cursor) throw new ApiProblem("invalid_request", "The before cursor is not a monitor of this account.");
+    }
+    const rows = await this.select(
+      sql,
+      sql`m.account_id = ${accountId}
+        ${cursor ? sql`and (m.created_at, m.id) < (${cursor.created_at}, ${cursor.id})` : sql``}`,
+      limit + 1,
+    );
+    const page = rows.slice(0, limit).map(monitorOf);
+    return { data: page, next_cursor: rows.length > limit ? (page.at(-1)?.id ?? null) : null };
+  }
+
+  async get(accountId: string, monitorId: string): Promise<Monitor> {
+    return monitorOf(await this.mustRow(accountId, monitorId));
+  }
+
+  async update(accountId: string, monitorId: string, patch: UpdateMonitorRequest, now = new Date()): Promise<Monitor> {
+    const current = await this.mustRow(accountId, monitorId);
+    const url = patch.url === undefined ? current.url : patch.url.trim();
+    const key = patch.url === undefined ? current.site_key : this.checkUrl(patch.url);
+    const schedule = patch.schedule === undefined ? current.schedule : this.checkSchedule(patch.schedule);
+    const assertions = patch.assert === undefined ? current.assertions : this.checkAssert(patch.assert);
+    const enabled = patch.enabled ?? current.enabled;
+    // A new schedule, or a resumed monitor, starts from now: runs missed while paused are not made up.
+    const reschedule = schedule !== current.schedule || (enabled && !current.enabled);
+    const next = reschedule
+      ? nextRun(monitorId, schedule, now)
+      : { slot: current.next_slot, runAt: current.next_run_at };
+    const environment = patch.environment === undefined ? current.environment : patch.environment;
+    const rows = await this.deps.sql`
+      update monitors set url = ${url}, site_key = ${key}, environment = ${environment}, schedule = ${schedule},
+        mode = ${patch.mode ?? current.mode}, fail_on = ${patch.fail_on ?? current.fail_on}, assertions = ${assertions},
+        enabled = ${enabled}, next_slot = ${next.slot}, next_run_at = ${next.runAt}, updated_at = now()
+      where id = ${monitorId} and account_id = ${accountId}
+      returning id`;
+    if (rows.length === 0) throw new ApiProblem("not_found", NO_MONITOR);
+    return this.get(accountId, monitorId);
+  }
+
+  /** Deletes the monitor and its runs; its reports stay (with their monitor_id). */
+  async delete(accountId: string, monitorId: string): Promise<void> {
+    if (!isId("mon", monitorId)) throw new ApiProblem("not_found", NO_MONITOR);
+    const rows = await this.deps.sql`
+      delete from monitors where id = ${monitorId} and account_id = ${accountId} returning id`;
+    if (rows.length === 0) throw new ApiProblem("not_found", NO_MONITOR);
+  }
+
+  /**
+   * Runs the monitor now, paused or not: a report asked for as POST /api/generate-report with
+   * `Prefer: respond-async` asks it (the same queue, limits and quota; one credit), answered
+   * 202 with the queued report. A refusal (quota, limits) is the caller's answer, not an event.
+   */
+  async runNow(
+    caller: MonitorCaller,
+    monitorId: string,
+    options: { idempotencyKey?: string } = {},
+  ): Promise<GenerateOutcome> {
+    const row = await this.mustRow(caller.accountId, monitorId);
+    const outcome = await this.deps.reports.generate(caller, runInput(row), {
+      respondAsync: true,
+      monitorId: row.id,
+      idempotencyKey: options.idempotencyKey,
+    });
+    if (!outcome.replayed) {
+      await this.deps.sql`
+        insert into monitor_runs (monitor_id, scheduled_for, trigger, status, report_id)
+        values (${row.id}, ${new Date(outcome.report.created_at)}, 'manual', 'queued', ${outcome.report.id})
+        on conflict do nothing`;
+    }
+    return outcome;
+  }
+
+  /** GET /api/sites: each site's monitor (the one that runs next when several watch it), by site id. */
+  async forSites(accountId: string, sites: { id: string }[]): Promise<Map<string, SiteMonitor>> {
+    const wanted = new Set(sites.map((site) => site.id));
+    const found = new Map<string, SiteMonitor & { order: number }>();
+    if (wanted.size === 0) return found;
+    const { sql } = this.deps;
+    const rows = await this.select(sql, sql`m.account_id = ${accountId}`, 10_000);
+    for (const row of rows) {
+      const id = siteId(accountId, row.site_key, row.environment);
+      if (!wanted.has(id)) continue;
+      // Active before paused, then the sooner run.
+      const order = (row.enabled ? 0 : 1e15) + row.next_run_at.getTime();
+      const current = found.get(id);
+      if (current && current.order <= order) continue;
+      const monitor = monitorOf(row);
+      found.set(id, {
+        id: row.id,
+        schedule: row.schedule,
+        paused: !row.enabled,
+        next_run_at: monitor.next_run_at,
+        last_run_at: row.lr_created_at?.toISOString() ?? null,
+        last_report_id: row.lr_report_id,
+        order,
+      });
+    }
+    return new Map([...found].map(([id, { order: _order, ...monitor }]) => [id, monitor]));
+  }
+
+  private async mustRow(accountId: string, monitorId: string): Promise<MonitorRow> {
+    if (!isId("mon", monitorId)) throw new ApiProblem("not_found", NO_MONITOR);
+    const { sql } = this.deps;
+    const [row] = await this.select(sql, sql`m.id = ${monitorId} and m.account_id = ${accountId}`, 1);
+    if (!row) throw new ApiProblem("not_found", NO_MONITOR);
+    return row;
+  }
+
+  /** Monitors with their last run (that made a report) and last skipped run, newest first. */
+  private select(db: Queryable, where: ReturnType<Sql>, limit: number): Promise<MonitorRow[]> {
+    return db<MonitorRow[]>`
+      select m.*,
+        lr.report_id as lr_report_id, lr.trigger as lr_trigger, lr.scheduled_for as lr_scheduled_for,
+        lr.created_at as lr_created_at, lr.status as lr_status, lr.grade as lr_grade, lr.gate_result as lr_gate,
+        ls.scheduled_for as ls_scheduled_for, ls.created_at as ls_created_at, ls.reason as ls_reason,
+        ls.detail as ls_detail
+      from monitors m
+      left join lateral (
+        select mr.report_id, mr.trigger, mr.scheduled_for, mr.created_at, r.status, r.grade, r.gate_result
+        from monitor_runs mr join reports r on r.id = mr.report_id
+        where mr.monitor_id = m.id and mr.status = 'queued'
+        order by mr.created_at desc limit 1
+      ) lr on true
+      left join lateral (
+        select scheduled_for, created_at, reason, detail from monitor_runs
+        where monitor_id = m.id and status = 'skipped'
+        order by created_at desc limit 1
+      ) ls on true
+      where ${where}
+      order by m.created_at desc, m.id desc
+      limit ${limit}`;
+  }
+}
+
+/** What a monitor's run asks for: its URL, its environment as the report's metadata, its mode. */
+export function runInput(row: Pick<MonitorRow, "url" | "environment" | "mode">) {
+  return {
+    url: row.url,
+    metadata: row.environment ? { environment: row.environment } : undefined,
+    options: { mode: row.mode },
+  };
+}
