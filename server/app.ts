@@ -10,6 +10,7 @@ import { billingRoutes } from "./billing/billing.web.tsx";
 import { stripeWebhookRoutes } from "./billing/stripe-webhooks.routes.ts";
 import { usageApi } from "./billing/usage.routes.ts";
 import { alertsRoutes } from "./monitoring/alerts.web.tsx";
+import { monitorsApi } from "./monitoring/monitors/monitors.routes.ts";
 import { webhooksApi } from "./monitoring/webhooks/webhooks.routes.ts";
 import { type HealthContext, healthApi } from "./platform/health.routes.ts";
 import { type ApiModule, mountApiModule } from "./platform/http/api-module.ts";
@@ -53,6 +54,7 @@ const API_MODULES: readonly ApiModule<ApiContext>[] = [
   portfolioApi,
   usageApi,
   webhooksApi,
+  monitorsApi,
   docsApi,
   healthApi,
 ];

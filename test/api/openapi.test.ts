@@ -169,6 +169,12 @@ describe("the OpenAPI document", () => {
       redeliver: 202,
       rotateSecret: 200,
       deleteWebhook: 204,
+      createMonitor: 201,
+      listMonitors: 200,
+      getMonitor: 200,
+      updateMonitor: 200,
+      runMonitor: 202,
+      deleteMonitor: 204,
       schema: 200,
       openapi: 200,
     });

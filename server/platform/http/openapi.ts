@@ -119,6 +119,7 @@ export const API_TAGS = {
   Reports: "Generate reports, read them (JSON or SARIF), list them and compare two",
   Portfolio: "Your sites with their grades and trends, which sites run a component, and monthly client reports",
   Account: "Your plan, quota and rate limit",
+  Monitors: "Scheduled audits of your sites, judged against their baseline like the Action's runs",
   Webhooks: "Signed deliveries of events to your endpoints: subscribe, test, rotate secrets, read the delivery log",
   Schema: "Machine-readable descriptions of the API and the report",
   Operations: "Liveness and readiness probes for load balancers and orchestrators",

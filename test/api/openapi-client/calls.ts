@@ -170,6 +170,30 @@ export async function callEveryRoute(baseUrl: string, token: string, siteUrl: st
     await client.DELETE("/api/webhooks/{webhook_id}", { params: { path: { webhook_id } } })
   ).response.status;
 
+  // Monitors: every route, typed from the document.
+  const monitor = await client.POST("/api/monitors", {
+    body: { url: siteUrl, schedule: "weekly", environment: "typed-client", fail_on: "medium", assert: "seo.*: warn" },
+    params: { header: { "Idempotency-Key": `typed-client-monitor-${Date.now()}` } },
+  });
+  statuses.createMonitor = monitor.response.status;
+  if (!monitor.data) throw new Error(`createMonitor failed: ${JSON.stringify(monitor.error)}`);
+  expectType<Equal<typeof monitor.data.status, "active" | "paused">>();
+  expectType<Equal<typeof monitor.data.next_run_at, string | null>>();
+  const monitor_id = monitor.data.id;
+  statuses.listMonitors = (await client.GET("/api/monitors", { params: { query: { limit: 10 } } })).response.status;
+  statuses.getMonitor = (
+    await client.GET("/api/monitors/{monitor_id}", { params: { path: { monitor_id } } })
+  ).response.status;
+  statuses.updateMonitor = (
+    await client.PATCH("/api/monitors/{monitor_id}", { params: { path: { monitor_id } }, body: { enabled: false } })
+  ).response.status;
+  const ran = await client.POST("/api/monitors/{monitor_id}/run", { params: { path: { monitor_id } } });
+  statuses.runMonitor = ran.response.status;
+  expectType<Equal<NonNullable<typeof ran.data>["status"], "queued" | "running" | "completed" | "failed">>();
+  statuses.deleteMonitor = (
+    await client.DELETE("/api/monitors/{monitor_id}", { params: { path: { monitor_id } } })
+  ).response.status;
+
   const schema = await client.GET("/api/schema/report.json");
   statuses.schema = schema.response.status;
   const openapi = await client.GET("/api/openapi.json");
