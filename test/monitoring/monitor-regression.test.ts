@@ -4,7 +4,8 @@
  * then the site regresses the way a bad deploy does — a wp-content/debug.log appears, as in
  * test/action/action-e2e.test.ts — and the next run fails the gate against the first, and the
  * subscribed webhook receives the event, its signature verified with `standardwebhooks`. The
- * debug log is removed afterwards.
+ * debug log is removed afterwards. And, as in the Action, a run with no grade where its baseline
+ * had one — the site answered 503 — counts as a regression.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
@@ -16,6 +17,7 @@ import type { Report } from "../../shared/report.ts";
 import { BACKENDS } from "../helpers/databases.ts";
 import { HAS_WORDPRESS, WORDPRESS_URL } from "../helpers/env.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
+import { blogFeed, blogHomepage, startSite } from "../helpers/sites.ts";
 import { eventually, type Receiver, startReceiver } from "./helpers.ts";
 
 setDefaultTimeout(90_000);
@@ -103,6 +105,63 @@ for (const backend of BACKENDS) {
       const [count] = await service.db.sql<{ n: number }[]>`
         select count(*)::int as n from events where account_id = ${accountId} and type = 'monitor.regressed'`;
       expect(count?.n).toBe(1);
+    });
+  });
+}
+
+for (const backend of BACKENDS) {
+  describe(`a monitor's run with no grade (${backend})`, () => {
+    let service: TestService;
+
+    beforeAll(async () => {
+      service = await startTestService({ backend });
+      await service.running.services.monitoring.scheduler.stop();
+    });
+    afterAll(async () => {
+      await service?.stop();
+    });
+
+    test("the site answers 503: an ungraded report after a graded baseline emits monitor.regressed", async () => {
+      let down = false;
+      let origin = "";
+      const site = startSite({
+        "/": () =>
+          down
+            ? new Response("Service Unavailable", { status: 503 })
+            : new Response(blogHomepage(origin), { headers: { "content-type": "text/html; charset=UTF-8" } }),
+        "/feed/": () => new Response(blogFeed, { headers: { "content-type": "application/rss+xml" } }),
+      });
+      origin = site.url.replace(/\/$/, "");
+      try {
+        const { token, accountId } = await service.token(undefined, "business");
+        const monitor = (
+          await service.call<Monitor>("POST", "/api/monitors", { token, body: { url: site.url, schedule: "daily" } })
+        ).body;
+        const run = async () => {
+          const ran = await service.call<Report>("POST", `/api/monitors/${monitor.id}/run`, { token });
+          return eventually("the run's report", async () => {
+            const report = (await service.call<Report>("GET", `/api/report/${ran.body.id}`, { token })).body;
+            return report.status === "completed" ? report : undefined;
+          });
+        };
+        const graded = await run();
+        expect(graded.summary?.grade).toMatch(/^[A-F]$/);
+        down = true;
+        const ungraded = await run();
+        expect(ungraded.summary?.grade ?? null).toBeNull();
+
+        const events = await service.db.sql<{ data: EventEnvelope<"monitor.regressed">["data"] }[]>`
+          select data from events where account_id = ${accountId} and type = 'monitor.regressed'`;
+        expect(events).toHaveLength(1);
+        const data = events[0]?.data;
+        expect(data?.report.id).toBe(ungraded.id);
+        expect(data?.report.grade).toBeNull();
+        expect(data?.baseline.id).toBe(graded.id);
+        expect(data?.verdict.result).toBe("fail");
+        expect(data?.verdict.reasons.join(" ")).toContain("no grade");
+      } finally {
+        site.stop();
+      }
     });
   });
 }

@@ -61,18 +61,21 @@ export class MonitorScheduler {
   async tick(now = new Date()): Promise<TickResult> {
     const result: TickResult = { claimed: 0, queued: 0, skipped: 0 };
     for (;;) {
-      const claimed = await this.claim(now);
+      const { claimed, due } = await this.claim(now);
       result.claimed += claimed.length;
       for (const run of claimed) {
         if (await this.run(run)) result.queued++;
         else result.skipped++;
       }
-      if (claimed.length < BATCH) return result;
+      if (due < BATCH) return result;
     }
   }
 
-  /** One batch of due monitors, each with its run recorded and its next run set, in one transaction. */
-  async claim(now: Date): Promise<Claimed[]> {
+  /**
+   * One batch of due monitors, each with its run recorded and its next run set, in one
+   * transaction; `due` is how many were due in the batch (a full batch: look again).
+   */
+  async claim(now: Date): Promise<{ claimed: Claimed[]; due: number }> {
     return this.deps.sql.begin(async (tx) => {
       const due = await tx<DueRow[]>`
         select m.id, m.account_id, m.url, m.environment, m.schedule, m.mode, m.next_slot,
@@ -93,7 +96,7 @@ export class MonitorScheduler {
           on conflict do nothing returning monitor_id`;
         if (recorded) claimed.push({ monitor, slot: monitor.next_slot });
       }
-      return claimed;
+      return { claimed, due: due.length };
     });
   }
 
@@ -104,9 +107,16 @@ export class MonitorScheduler {
     let problem: ApiProblem;
     try {
       const outcome = await reports.generate(caller, runInput(monitor), { respondAsync: true, monitorId: monitor.id });
+      // The report exists from here on: a failure to record it leaves the run `claimed`, never skipped.
       await sql`
         update monitor_runs set status = 'queued', report_id = ${outcome.report.id}
-        where monitor_id = ${monitor.id} and scheduled_for = ${slot}`;
+        where monitor_id = ${monitor.id} and scheduled_for = ${slot}`.catch((error) =>
+        logger.error("a monitor's run was not recorded", {
+          monitor_id: monitor.id,
+          report_id: outcome.report.id,
+          error,
+        }),
+      );
       return true;
     } catch (error) {
       if (error instanceof ApiProblem) problem = error;
