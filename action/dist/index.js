@@ -45711,6 +45711,7 @@ var PROBLEMS = {
   invalid_request: { status: 400, title: "The request is not valid" },
   unauthorized: { status: 401, title: "Authentication required" },
   quota_exhausted: { status: 402, title: "Monthly report quota exhausted" },
+  monitor_limit_reached: { status: 403, title: "The account has as many monitors as its plan allows" },
   not_found: { status: 404, title: "Not found" },
   method_not_allowed: { status: 405, title: "Method not allowed" },
   not_acceptable: { status: 406, title: "No acceptable representation" },
