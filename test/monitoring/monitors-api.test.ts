@@ -2,7 +2,8 @@
  * The monitor routes as an API client sees them, on both backends: create (201, Location,
  * next_run_at), read, list with paging and Link, change (pause, resume), delete; a bad
  * schedule is a 400 problem naming the field; the URL is checked as generate-report checks it;
- * the plan's limit; run now → 202 with the report's Location, the report being the monitor's;
+ * the plan's limit; run now → 202 with the report's Location, the report being the monitor's,
+ * and GET /api/sites showing the site's monitor;
  * another account's monitor is 404. The scheduler is stopped: scheduled runs are
  * monitor-runs.test.ts's.
  */
@@ -187,6 +188,22 @@ for (const backend of BACKENDS) {
       expect(read.body.last_run).toMatchObject({ report_id: ran.body.id, trigger: "manual" });
       const report = await service.call<Report>("GET", `/api/report/${ran.body.id}`, { token: runner });
       expect(report.status).toBe(200);
+      // GET /api/sites shows the site's monitor.
+      const sites = await service.call<{ data: { monitor: Record<string, unknown> | null }[] }>(
+        "GET",
+        "/api/sites?environment=run-now",
+        { token: runner },
+      );
+      expect(sites.status).toBe(200);
+      expect(sites.body.data).toHaveLength(1);
+      expect(sites.body.data[0]?.monitor).toEqual({
+        id: monitor.id,
+        schedule: "weekly",
+        paused: false,
+        next_run_at: monitor.next_run_at,
+        last_run_at: expect.any(String),
+        last_report_id: ran.body.id,
+      });
     });
 
     test("another account's monitor is 404 on every route", async () => {

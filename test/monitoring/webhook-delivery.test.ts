@@ -260,12 +260,13 @@ for (const backend of BACKENDS) {
       const blog = startBlog();
       const receiver = startReceiver();
       try {
-        const hook = await create(receiver, { events: ["report.completed", "report.failed"] });
         const made = await service.call<Report>("POST", "/api/generate-report", {
           token,
           body: { url: blog.url, metadata: { environment: "staging" } },
         });
         expect(made.status).toBe(201);
+        // Subscribed only now: the report's own report.completed (emitted when it was stored) is not this test's.
+        const hook = await create(receiver, { events: ["report.completed", "report.failed"] });
         const report = made.body;
         const { events } = service.running.services.monitoring;
         const completed = { report: eventReport(report, service.url), monitor_id: null };
