@@ -110,6 +110,13 @@ for (const backend of BACKENDS) {
       expect((await problemOf(monitors.create(caller, { url: "not a url", schedule: "daily" }))).code).toBe(
         "invalid_url",
       );
+      // What the API's schema refuses first is refused here too (the web pages call the service directly).
+      const badFailOn = await problemOf(monitors.create(caller, { url: SITE, schedule: "daily", fail_on: "severe" }));
+      expect(badFailOn.detail).toStartWith("fail_on");
+      const badEnvironment = await problemOf(
+        monitors.create(caller, { url: SITE, schedule: "daily", environment: "x".repeat(65) }),
+      );
+      expect(badEnvironment.detail).toStartWith("environment");
       const badAssert = await problemOf(monitors.create(caller, { url: SITE, schedule: "daily", assert: "seo: fail" }));
       expect(badAssert.code).toBe("invalid_request");
       expect(badAssert.detail).toStartWith("assert");

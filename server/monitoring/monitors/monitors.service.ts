@@ -15,7 +15,14 @@ import {
   type UpdateMonitorRequest,
 } from "../../../shared/monitors-api.ts";
 import type { SiteMonitor } from "../../../shared/portfolio-api.ts";
-import { type AnalysisMode, DEFAULT_ANALYSIS_MODE, type Grade, type ReportStatus } from "../../../shared/report.ts";
+import {
+  ANALYSIS_MODES,
+  type AnalysisMode,
+  DEFAULT_ANALYSIS_MODE,
+  type Grade,
+  type ReportStatus,
+  SEVERITIES,
+} from "../../../shared/report.ts";
 import type { TargetPolicy } from "../../analyzer/fetch/target-policy.ts";
 import { siteKey, validateTargetUrl } from "../../analyzer/target-url.ts";
 import { getPlan } from "../../billing/plans.ts";
@@ -106,6 +113,8 @@ export function eventMonitor(row: Pick<MonitorRow, "id" | "url" | "environment" 
   } satisfies EventData<"monitor.skipped">["monitor"];
 }
 
+const FAIL_ON = [...SEVERITIES, "none"] as const;
+
 const NO_MONITOR = "There is no monitor with this id in your account.";
 
 /** A 400 naming the body field, as schema validation answers. */
@@ -146,6 +155,23 @@ export class MonitorService {
     return (SCHEDULE_KEYWORDS as readonly string[]).includes(text.toLowerCase()) ? text.toLowerCase() : text;
   }
 
+  /**
+   * What the API's schema checks already, checked again here for callers without it (the web
+   * pages): fail_on, mode, environment.
+   */
+  private checkFields(input: { fail_on?: string; mode?: string; environment?: string | null }): void {
+    if (input.fail_on !== undefined && !(FAIL_ON as readonly string[]).includes(input.fail_on))
+      throw fieldProblem(
+        "fail_on",
+        `fail_on must be one of ${FAIL_ON.join(", ")}, got "${input.fail_on.slice(0, 40)}"`,
+      );
+    if (input.mode !== undefined && !(ANALYSIS_MODES as readonly string[]).includes(input.mode))
+      throw fieldProblem("mode", `mode must be one of ${ANALYSIS_MODES.join(", ")}`);
+    const environment = input.environment;
+    if (environment !== undefined && environment !== null && (environment.length < 1 || environment.length > 64))
+      throw fieldProblem("environment", "environment must be 1 to 64 characters");
+  }
+
   private checkAssert(assert: string | undefined): string {
     try {
       return formatAssertions(parseAssertions(assert ?? ""));
@@ -155,6 +181,7 @@ export class MonitorService {
   }
 
   async create(caller: MonitorCaller, input: CreateMonitorRequest, now = new Date()): Promise<Monitor> {
+    this.checkFields(input);
     const key = this.checkUrl(input.url);
     const schedule = this.checkSchedule(input.schedule);
     const assertions = this.checkAssert(input.assert);
@@ -211,6 +238,7 @@ export class MonitorService {
 
   async update(accountId: string, monitorId: string, patch: UpdateMonitorRequest, now = new Date()): Promise<Monitor> {
     const current = await this.mustRow(accountId, monitorId);
+    this.checkFields(patch);
     const url = patch.url === undefined ? current.url : patch.url.trim();
     const key = patch.url === undefined ? current.site_key : this.checkUrl(patch.url);
     const schedule = patch.schedule === undefined ? current.schedule : this.checkSchedule(patch.schedule);
