@@ -131,10 +131,7 @@ describe.skipIf(!HAS_CHROMIUM)("the monitor pages in a browser", () => {
   test("run now lands on the report; the monitor then shows it as its last run", async () => {
     const { page } = member;
     await page.goto(visited.monitor as string);
-    await Promise.all([
-      page.waitForURL(/\/reports\/rep_\w+/),
-      page.getByRole("button", { name: "Run now" }).click(),
-    ]);
+    await Promise.all([page.waitForURL(/\/reports\/rep_\w+/), page.getByRole("button", { name: "Run now" }).click()]);
     const reportPath = new URL(page.url()).pathname;
     await page.goto(visited.monitor as string);
     const link = page.locator(`dl.facts a[href="${reportPath}"]`);
