@@ -11,6 +11,7 @@ import { stripeWebhookRoutes } from "./billing/stripe-webhooks.routes.ts";
 import { usageApi } from "./billing/usage.routes.ts";
 import { alertsRoutes } from "./monitoring/alerts.web.tsx";
 import { monitorsApi } from "./monitoring/monitors/monitors.routes.ts";
+import { monitorsWebRoutes } from "./monitoring/monitors.web.tsx";
 import { webhooksApi } from "./monitoring/webhooks/webhooks.routes.ts";
 import { type HealthContext, healthApi } from "./platform/health.routes.ts";
 import { type ApiModule, mountApiModule } from "./platform/http/api-module.ts";
@@ -145,6 +146,7 @@ export function createApp(
     .use(reportsWebRoutes(webDeps))
     .use(tokensRoutes(webDeps))
     .use(billingRoutes(webDeps))
+    .use(monitorsWebRoutes(webDeps))
     .use(alertsRoutes(webDeps))
     .use(portfolioWebRoutes(webDeps))
     .use(stripeWebhookRoutes({ service: services.stripeWebhooks, maxBodyBytes: config.maxBodyBytes }));

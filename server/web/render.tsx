@@ -32,6 +32,7 @@ const SIGNED_IN_NAV: [string, string][] = [
   ["/dashboard", "Dashboard"],
   ["/reports", "Reports"],
   ["/portfolio", "Portfolio"],
+  ["/monitors", "Monitors"],
   ["/tokens", "API tokens"],
   ["/alerts", "Alerts"],
   ["/billing", "Plan & billing"],
