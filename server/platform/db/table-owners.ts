@@ -32,6 +32,8 @@ export const TABLE_OWNERS = {
   webhooks: "monitoring",
   webhook_deliveries: "monitoring",
   alert_settings: "monitoring",
+  site_components: "monitoring",
+  vulnerability_notices: "monitoring",
   branding: "portfolio",
 } as const satisfies Record<string, string>;
 
