@@ -23,6 +23,7 @@ import { createIntelRefreshQueue } from "./intel/intel-jobs.ts";
 import type { IntelRefresher } from "./intel/refresh.ts";
 import { reportEvents } from "./monitoring/events/report-events.ts";
 import { createMonitoring, type Monitoring } from "./monitoring/monitoring.ts";
+import { siteComponentsListener } from "./monitoring/vulnerabilities/site-components.ts";
 import type { Config } from "./platform/config.ts";
 import type { Database } from "./platform/db/database.ts";
 import { withinDeadline } from "./platform/deadline.ts";
@@ -122,6 +123,9 @@ export async function createServices(
   const monitoring = await createMonitoring({ config, db, queue, policy, logger });
   // What features learn when a report ends, in the transaction that stores it.
   reports.outcomes.listen(reportEvents(monitoring.events, config.publicBaseUrl));
+  reports.outcomes.listen(siteComponentsListener());
+  // What monitoring learns when an intel import adds advisories, in the transaction that serves them.
+  intel.intel.store.added.listen(monitoring.vulnerabilities.advisoriesAdded);
   const portfolio = createPortfolio(config, sql, logger);
   return {
     config,

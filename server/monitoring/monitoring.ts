@@ -17,6 +17,8 @@ import { AlertSettingsService } from "./email/alert-settings.service.ts";
 import { AlertWorker } from "./email/alerts.worker.ts";
 import { Mailer } from "./email/mailer.ts";
 import { EventService } from "./events/event.service.ts";
+import { VulnerabilityFanOut } from "./vulnerabilities/fan-out.ts";
+import { createFanOutQueue, FanOutQueue } from "./vulnerabilities/fan-out-queue.ts";
 import { DeliveryWorker } from "./webhooks/delivery.worker.ts";
 import { createDeliveryQueue, DeliveryQueue } from "./webhooks/delivery-queue.ts";
 import { keyFromFile, SecretBox } from "./webhooks/secret-box.ts";
@@ -39,6 +41,8 @@ export interface Monitoring {
   deliveryWorker: DeliveryWorker;
   /** Undefined when email is off. */
   alertWorker: AlertWorker | undefined;
+  /** vulnerability.found: intel's added advisories matched against the sites' latest components. */
+  vulnerabilities: VulnerabilityFanOut;
   /** The daily job (monitoring-daily, 07:00 UTC): events past retention dropped, then the digests. */
   daily(now?: Date): Promise<{ swept: number; digests: number }>;
   /** Runs the delivery, email and daily workers in this process (the worker role). */
@@ -82,6 +86,7 @@ export async function createMonitoring(deps: {
       : undefined;
   await createDeliveryQueue(boss, notify);
   await createAlertQueues(boss, notify);
+  await createFanOutQueue(boss, notify);
   const deliveries = new DeliveryQueue(boss);
   const alertQueue = mailer ? new AlertQueue(boss) : undefined;
   const alerts = new AlertSettingsService(db.sql);
@@ -119,6 +124,13 @@ export async function createMonitoring(deps: {
           logger,
         })
       : undefined;
+  const vulnerabilities = new VulnerabilityFanOut({
+    sql: db.sql,
+    boss,
+    queue: new FanOutQueue(boss),
+    events,
+    logger,
+  });
   let started = false;
   let dailyWorker: string | undefined;
   const monitoring: Monitoring = {
@@ -128,6 +140,7 @@ export async function createMonitoring(deps: {
     emailEnabled: mailer !== undefined,
     deliveryWorker,
     alertWorker,
+    vulnerabilities,
     async daily(now = new Date()) {
       const swept = await events.sweep(EVENT_RETENTION_DAYS);
       if (swept > 0) logger.info("events past retention dropped", { events: swept, days: EVENT_RETENTION_DAYS });
@@ -139,6 +152,7 @@ export async function createMonitoring(deps: {
       started = true;
       await deliveryWorker.start();
       await alertWorker?.start();
+      await vulnerabilities.start();
       dailyWorker = await boss.work(
         MONITORING_DAILY_QUEUE,
         { localConcurrency: 1, pollingIntervalSeconds: 5 },
@@ -151,6 +165,7 @@ export async function createMonitoring(deps: {
       if (started) {
         await deliveryWorker.stop().catch(() => {});
         await alertWorker?.stop().catch(() => {});
+        await vulnerabilities.stop().catch(() => {});
         if (dailyWorker) await boss.offWork(MONITORING_DAILY_QUEUE, { id: dailyWorker, wait: true }).catch(() => {});
       }
       await deliveryWorker.close();
