@@ -101,9 +101,18 @@ export async function createServices(
   const quota = new QuotaService(sql, reportDeadlines(config).holdMs);
   const idempotency = new IdempotencyService(sql);
   const limiter = overrides.limiter ?? createRateLimiter(config.redisUrl, logger);
-  const intel = await createIntel(config, db, logger);
   const metrics = createServiceMetrics(sql);
   const queue = await openQueueEngine(config, db, logger);
+  const monitoring = await createMonitoring({ config, db, queue, policy, logger });
+  // What monitoring learns when an intel import adds advisories, in the transaction that serves them.
+  const intel = await createIntel(config, db, logger, [monitoring.vulnerabilities.advisoriesAdded]).catch(
+    async (error: unknown) => {
+      // A bad INTEL_FILE stops the start-up: let go of what is open already.
+      await monitoring.close().catch(() => {});
+      await queue.stop({ graceful: false, timeoutMs: 1_000 }).catch(() => {});
+      throw error;
+    },
+  );
   await createIntelRefreshQueue(queue.boss, config.intel);
   const reports = await createReports({
     config,
@@ -120,12 +129,9 @@ export async function createServices(
   });
   const billing = createBilling(config, sql, logger, overrides.billing);
   const auth = new AccountAuthService(sql);
-  const monitoring = await createMonitoring({ config, db, queue, policy, logger });
   // What features learn when a report ends, in the transaction that stores it.
   reports.outcomes.listen(reportEvents(monitoring.events, config.publicBaseUrl));
   reports.outcomes.listen(siteComponentsListener());
-  // What monitoring learns when an intel import adds advisories, in the transaction that serves them.
-  intel.intel.store.added.listen(monitoring.vulnerabilities.advisoriesAdded);
   const portfolio = createPortfolio(config, sql, logger);
   return {
     config,

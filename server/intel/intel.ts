@@ -7,6 +7,7 @@ import type { Config } from "../platform/config.ts";
 import type { Database } from "../platform/db/database.ts";
 import type { Logger } from "../platform/logger.ts";
 import { SERVICE_USER_AGENT } from "../platform/version.ts";
+import type { AdvisoriesAddedListener } from "./advisories-added.ts";
 import { DirectoryStore } from "./directory/directory.store.ts";
 import { DirectoryRefresher } from "./directory/directory-refresh.ts";
 import { importIntelFile } from "./importer.ts";
@@ -26,9 +27,16 @@ export interface Intel {
   names: DirectoryStore;
 }
 
-export async function createIntel(config: Config, db: Database, logger: Logger): Promise<Intel> {
+export async function createIntel(
+  config: Config,
+  db: Database,
+  logger: Logger,
+  /** Told which advisories each import adds (advisories-added.ts), INTEL_FILE's at start-up included. */
+  advisoriesAdded: AdvisoriesAddedListener[] = [],
+): Promise<Intel> {
   const { sql } = db;
   const store = new IntelStore(sql, undefined, db.kind === "embedded");
+  for (const listener of advisoriesAdded) store.added.listen(listener);
   // A bad intel file stops the start-up with its reason, rather than reports without data;
   // an unchanged one is not imported again.
   if (config.intelFile) await importIntelFile(store, config.intelFile);
