@@ -57,7 +57,7 @@ from (
   order by account_id, site_key, coalesce(environment, ''), created_at desc, id desc
 ) r
 cross join lateral (
-  select x.n, x.component_type, x.slug, x.name, x.version,
+  select x.n, x.component_type, lower(x.slug) as slug, x.name, x.version,
     case when jsonb_typeof(x.component -> 'vulnerabilities') = 'array' then x.component -> 'vulnerabilities'
       else '[]'::jsonb end as vulnerabilities
   from (
