@@ -118,7 +118,18 @@ export async function createServices(
   });
   const billing = createBilling(config, sql, logger, overrides.billing);
   const auth = new AccountAuthService(sql);
+  // Monitoring listens to the reports that end (events, monitors' verdicts, the sites' components)…
   const monitoring = await createMonitoring({ config, db, queue, policy, logger, reports });
+  // …and to the advisories an intel import adds (vulnerability.found), INTEL_FILE's included:
+  // so that file is imported only now, with every listener in place.
+  intel.advisoriesAdded.listen(monitoring.vulnerabilities.advisoriesAdded);
+  await intel.importIntelFile().catch(async (error: unknown) => {
+    // A bad INTEL_FILE stops the start-up: let go of what is open already.
+    await monitoring.close().catch(() => {});
+    await queue.stop({ graceful: false, timeoutMs: 1_000 }).catch(() => {});
+    await reports.close().catch(() => {});
+    throw error;
+  });
   const portfolio = createPortfolio(config, sql, logger, monitoring.monitors);
   return {
     config,
@@ -129,7 +140,9 @@ export async function createServices(
     signIn: new SignInService(auth, limiter),
     sessions: new SessionService(sql),
     ...billing,
-    ...intel,
+    intel: intel.intel,
+    intelRefresher: intel.intelRefresher,
+    names: intel.names,
     tokens: new TokenService(sql),
     quota,
     idempotency,

@@ -12,9 +12,11 @@ import { IntelStore } from "../intel/intel.store.ts";
 import { LatestVersions } from "../intel/latest-versions.ts";
 import { IntelRefresher } from "../intel/refresh.ts";
 import { WporgClient } from "../intel/wporg.ts";
+import { createFanOutQueue, FanOutQueue } from "../monitoring/vulnerabilities/fan-out-queue.ts";
 import type { Config } from "../platform/config.ts";
 import type { Sql } from "../platform/db/database.ts";
 import { silentLogger } from "../platform/logger.ts";
+import { openQueueEngine } from "../platform/queue.ts";
 import { SERVICE_USER_AGENT } from "../platform/version.ts";
 import type { CliIO, ParsedArgs } from "./commands.ts";
 import { UsageError } from "./commands.ts";
@@ -57,8 +59,9 @@ export async function runIntelCommand(
         io.err(`Imported ${counts.join(" and ")} from ${resolved} in ${seconds} s.`);
         return;
       }
-      const result =
-        source === "wordfence" ? await importWordfenceFile(store, resolved) : await importIntelFile(store, resolved);
+      const result = await withFanOut(sql, config, store, () =>
+        source === "wordfence" ? importWordfenceFile(store, resolved) : importIntelFile(store, resolved),
+      );
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       io.err(
         result.imported
@@ -149,5 +152,29 @@ export async function runIntelCommand(
     }
     default:
       throw new UsageError(`unknown command "intel ${action ?? ""}"; run with --help`);
+  }
+}
+
+/**
+ * Runs an import whose added advisories get their vulnerability.found fan-out queued, in the
+ * transaction that serves them, as the service's imports do (docs/monitoring.md#vulnerabilityfound):
+ * the CLI only queues the job; a worker of the service runs it.
+ */
+async function withFanOut<T>(
+  sql: Sql,
+  config: Config | undefined,
+  store: IntelStore,
+  run: () => Promise<T>,
+): Promise<T> {
+  if (!config) return run();
+  const db = { sql, kind: config.databaseUrl ? ("postgres" as const) : ("embedded" as const), close: async () => {} };
+  const engine = await openQueueEngine({ role: "api" }, db, silentLogger);
+  try {
+    await createFanOutQueue(engine.boss, engine.notify);
+    const queue = new FanOutQueue(engine.boss);
+    store.added.listen((tx, batch) => queue.enqueue(tx, batch));
+    return await run();
+  } finally {
+    await engine.stop({ graceful: false, timeoutMs: 1_000 });
   }
 }

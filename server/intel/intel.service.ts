@@ -80,7 +80,9 @@ export function mergeAdvisories(entries: readonly IntelVulnerability[]): IntelVu
   return merged;
 }
 
-function vulnerabilityOf(row: AdvisoryRow & { source: string }): IntelVulnerability {
+export function vulnerabilityOf(
+  row: Omit<AdvisoryRow, "published_at" | "updated_at"> & { source: string },
+): IntelVulnerability {
   return {
     id: row.id,
     title: row.title,

@@ -9,7 +9,8 @@ import type { LatestVersionReason, Severity } from "../../shared/report.ts";
 import type { IntelVulnerability } from "../analyzer/intel/data.ts";
 import type { IntelQuery } from "../analyzer/intel/query.ts";
 import type { VersionRange } from "../analyzer/intel/versions.ts";
-import type { Sql } from "../platform/db/database.ts";
+import type { Queryable, Sql } from "../platform/db/database.ts";
+import { type AddedAdvisory, AdvisoriesAdded } from "./advisories-added.ts";
 
 export type ComponentType = "wordpress" | "plugin" | "theme";
 
@@ -109,6 +110,7 @@ export class ImportSession {
     readonly generation: string,
     private readonly previous: string | null,
     private readonly leaseMs: number,
+    private readonly added: AdvisoriesAdded,
   ) {}
 
   async addAdvisories(rows: readonly AdvisoryRow[]): Promise<void> {
@@ -142,7 +144,9 @@ export class ImportSession {
 
   /** Serves the new generation (one statement), then drops the old one. */
   async commit(summary: ImportSummary): Promise<void> {
-    const rows = await this.sql`
+    // The swap and what the listeners write on learning of the added advisories (advisories-added.ts) commit together.
+    const rows = await this.sql.begin(async (tx) => {
+      const swapped = await tx`
       update intel_sources set
         generation = ${this.generation}, as_of = ${summary.as_of}, fetched_at = now(), checked_at = now(),
         etag = ${summary.etag ?? null}, last_modified = ${summary.last_modified ?? null},
@@ -151,6 +155,12 @@ export class ImportSession {
         importing_generation = null, import_lease_until = null
       where id = ${this.source} and importing_generation = ${this.generation}
       returning 1`;
+      if (swapped.length > 0 && this.previous !== null && this.added.wanted) {
+        const advisories = await addedAdvisories(tx, this.source, this.generation, this.previous);
+        await this.added.added(tx, { source: this.source, generation: this.generation, advisories });
+      }
+      return swapped;
+    });
     if (rows.length === 0) throw new ImportBusyError(`the ${this.source} import lost its lease to another import`);
     this.committed = true;
     if (this.previous !== null) await dropGeneration(this.sql, this.source, this.previous);
@@ -170,12 +180,34 @@ export class ImportSession {
   }
 }
 
+/** The rows of `generation` whose (component, advisory id) the previous generation did not have. */
+async function addedAdvisories(
+  tx: Queryable,
+  source: string,
+  generation: string,
+  previous: string,
+): Promise<AddedAdvisory[]> {
+  return tx<AddedAdvisory[]>`
+    select a.source, a.component_type, a.slug, a.id, a.title, a.severity, a.cvss_score, a.cvss_rating,
+           a.cvss_vector, a.cve, a.affected, a.patched, a.refs
+    from intel_advisories a
+    where a.source = ${source} and a.generation = ${generation}
+      and not exists (
+        select 1 from intel_advisories p
+        where p.component_type = a.component_type and p.slug = a.slug and p.source = a.source
+          and p.generation = ${previous} and p.id = a.id)
+    order by a.component_type, a.slug, a.id`;
+}
+
 async function dropGeneration(sql: Sql, source: string, generation: string): Promise<void> {
   await sql`delete from intel_advisories where source = ${source} and generation = ${generation}`;
   await sql`delete from intel_latest_versions where source = ${source} and generation = ${generation}`;
 }
 
 export class IntelStore {
+  /** Listeners told, in the transaction that serves an import, which advisories it added. */
+  readonly added = new AdvisoriesAdded();
+
   constructor(
     private readonly sql: Sql,
     private readonly leaseMs = IMPORT_LEASE_MS,
@@ -201,7 +233,7 @@ export class IntelStore {
     await sql`
       delete from intel_latest_versions where source = ${source}
         and generation <> ${row.generation} and generation is distinct from ${row.previous}::bigint`;
-    return new ImportSession(sql, source, row.generation, row.previous, this.leaseMs);
+    return new ImportSession(sql, source, row.generation, row.previous, this.leaseMs, this.added);
   }
 
   /** A refresh that did not import (304, or an error before any row): when, and why it failed. */

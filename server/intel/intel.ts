@@ -7,6 +7,7 @@ import type { Config } from "../platform/config.ts";
 import type { Database } from "../platform/db/database.ts";
 import type { Logger } from "../platform/logger.ts";
 import { SERVICE_USER_AGENT } from "../platform/version.ts";
+import type { AdvisoriesAdded } from "./advisories-added.ts";
 import { DirectoryStore } from "./directory/directory.store.ts";
 import { DirectoryRefresher } from "./directory/directory-refresh.ts";
 import { importIntelFile } from "./importer.ts";
@@ -24,14 +25,18 @@ export interface Intel {
   intelRefresher: IntelRefresher;
   /** The WordPress.org names index: name → slug lookups for reports (docs/intel.md). */
   names: DirectoryStore;
+  /** Where other features learn which advisories each import adds (advisories-added.ts). */
+  advisoriesAdded: AdvisoriesAdded;
+  /**
+   * Imports INTEL_FILE when it is set and changed (an unchanged one is not imported again);
+   * services.ts calls it once every listener of advisoriesAdded is in place.
+   */
+  importIntelFile(): Promise<void>;
 }
 
 export async function createIntel(config: Config, db: Database, logger: Logger): Promise<Intel> {
   const { sql } = db;
   const store = new IntelStore(sql, undefined, db.kind === "embedded");
-  // A bad intel file stops the start-up with its reason, rather than reports without data;
-  // an unchanged one is not imported again.
-  if (config.intelFile) await importIntelFile(store, config.intelFile);
   const wporg = config.intel.wporgApiUrl ? new WporgClient(config.intel.wporgApiUrl, SERVICE_USER_AGENT) : null;
   const latestVersions = new LatestVersions(store, wporg, logger);
   const wpvulnerability = new WpvulnerabilityLookups(
@@ -52,5 +57,14 @@ export async function createIntel(config: Config, db: Database, logger: Logger):
     logger,
     namesRefresher,
   );
-  return { intel, intelRefresher, names };
+  return {
+    intel,
+    intelRefresher,
+    names,
+    advisoriesAdded: store.added,
+    // A bad intel file stops the start-up with its reason, rather than reports without data.
+    importIntelFile: async () => {
+      if (config.intelFile) await importIntelFile(store, config.intelFile);
+    },
+  };
 }

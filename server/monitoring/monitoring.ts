@@ -26,6 +26,9 @@ import { reportEvents } from "./events/report-events.ts";
 import { MonitorService } from "./monitors/monitors.service.ts";
 import { monitorRegressions } from "./monitors/regressions.ts";
 import { MonitorScheduler } from "./monitors/scheduler.ts";
+import { VulnerabilityFanOut } from "./vulnerabilities/fan-out.ts";
+import { createFanOutQueue, FanOutQueue } from "./vulnerabilities/fan-out-queue.ts";
+import { siteComponentsListener } from "./vulnerabilities/site-components.ts";
 import { DeliveryWorker } from "./webhooks/delivery.worker.ts";
 import { createDeliveryQueue, DeliveryQueue } from "./webhooks/delivery-queue.ts";
 import { keyFromFile, SecretBox } from "./webhooks/secret-box.ts";
@@ -52,6 +55,8 @@ export interface Monitoring {
   deliveryWorker: DeliveryWorker;
   /** Undefined when email is off. */
   alertWorker: AlertWorker | undefined;
+  /** vulnerability.found: intel's added advisories matched against the sites' latest components. */
+  vulnerabilities: VulnerabilityFanOut;
   /** The daily job (monitoring-daily, 07:00 UTC): events past retention dropped, then the digests. */
   daily(now?: Date): Promise<{ swept: number; digests: number }>;
   /** Runs the delivery, email and daily workers in this process (the worker role). */
@@ -97,6 +102,7 @@ export async function createMonitoring(deps: {
       : undefined;
   await createDeliveryQueue(boss, notify);
   await createAlertQueues(boss, notify);
+  await createFanOutQueue(boss, notify);
   const deliveries = new DeliveryQueue(boss);
   const alertQueue = mailer ? new AlertQueue(boss) : undefined;
   const alerts = new AlertSettingsService(db.sql);
@@ -136,9 +142,18 @@ export async function createMonitoring(deps: {
       : undefined;
   const monitors = new MonitorService({ sql: db.sql, policy, reports: deps.reports.reports });
   const scheduler = new MonitorScheduler({ sql: db.sql, reports: deps.reports.reports, events, logger });
-  // What features learn when a report ends, in the transaction that stores it.
+  const vulnerabilities = new VulnerabilityFanOut({
+    sql: db.sql,
+    boss,
+    queue: new FanOutQueue(boss),
+    events,
+    logger,
+  });
+  // What monitoring learns when a report ends, in the transaction that stores it: the event,
+  // a monitor's verdict, the site's components (matched later against new advisories).
   deps.reports.outcomes.listen(reportEvents(events, config.publicBaseUrl));
   deps.reports.outcomes.listen(monitorRegressions(deps.reports.history, events, config.publicBaseUrl));
+  deps.reports.outcomes.listen(siteComponentsListener());
   let started = false;
   let dailyWorker: string | undefined;
   const monitoring: Monitoring = {
@@ -150,6 +165,7 @@ export async function createMonitoring(deps: {
     emailEnabled: mailer !== undefined,
     deliveryWorker,
     alertWorker,
+    vulnerabilities,
     async daily(now = new Date()) {
       const swept = await events.sweep(EVENT_RETENTION_DAYS);
       if (swept > 0) logger.info("events past retention dropped", { events: swept, days: EVENT_RETENTION_DAYS });
@@ -161,6 +177,7 @@ export async function createMonitoring(deps: {
       started = true;
       await deliveryWorker.start();
       await alertWorker?.start();
+      await vulnerabilities.start();
       dailyWorker = await boss.work(
         MONITORING_DAILY_QUEUE,
         { localConcurrency: 1, pollingIntervalSeconds: 5 },
@@ -175,6 +192,7 @@ export async function createMonitoring(deps: {
         await scheduler.stop().catch(() => {});
         await deliveryWorker.stop().catch(() => {});
         await alertWorker?.stop().catch(() => {});
+        await vulnerabilities.stop().catch(() => {});
         if (dailyWorker) await boss.offWork(MONITORING_DAILY_QUEUE, { id: dailyWorker, wait: true }).catch(() => {});
       }
       await deliveryWorker.close();

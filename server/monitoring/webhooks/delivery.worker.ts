@@ -64,6 +64,9 @@ export interface AttemptOutcome {
   durationMs: number | null;
 }
 
+/** Delivery jobs one slot takes per fetch, attempted at once. */
+const DELIVERY_BATCH = 10;
+
 export interface DeliveryWorkerDeps {
   sql: Sql;
   boss: PgBoss;
@@ -94,14 +97,19 @@ export class DeliveryWorker {
       WEBHOOK_DELIVERY_QUEUE,
       {
         localConcurrency: this.deps.concurrency ?? 4,
-        batchSize: 1,
+        // A backlog (one advisory fanned out to thousands of sites: bench:fan-out) is fetched
+        // back to back while batches come full, not one job per slot per poll (4 deliveries/s).
+        batchSize: DELIVERY_BATCH,
+        burstWhenBatchFull: true,
         // Retries are jobs with a start time: NOTIFY fires when they are queued, not when they
         // come due, so the poll is what finds them (and it is cheap).
         pollingIntervalSeconds: 1,
         notifyPollingIntervalSeconds: 1,
       },
-      async ([job]) => {
-        if (job) await this.attempt(job.data);
+      // Each attempt records its own outcome; one that throws (a database error) fails the
+      // batch, and pg-boss offers its jobs again: the attempts already made are skipped.
+      async (jobs) => {
+        await Promise.all(jobs.map((job) => this.attempt(job.data)));
       },
     );
     const id = this.workerId;

@@ -34,6 +34,8 @@ export const TABLE_OWNERS = {
   alert_settings: "monitoring",
   monitors: "monitoring",
   monitor_runs: "monitoring",
+  site_components: "monitoring",
+  vulnerability_notices: "monitoring",
   branding: "portfolio",
 } as const satisfies Record<string, string>;
 
