@@ -5,7 +5,6 @@
  * when MonitorService refuses it — the same rules the API goes through.
  */
 import { Elysia } from "elysia";
-import { SEVERITIES } from "../../shared/report.ts";
 import type { Account } from "../accounts/account.service.ts";
 import { getPlan } from "../billing/plans.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
@@ -34,14 +33,6 @@ function formFrom(form: Record<string, string>): MonitorForm {
     fail_on: (form.fail_on ?? "high").trim(),
     assert: form.assert ?? "",
   };
-}
-
-const FAIL_ON = new Set<string>([...SEVERITIES, "none"]);
-
-/** The form's own check before the service's: the select offers only these (the API's schema checks the same). */
-function failOnProblem(typed: MonitorForm): ApiProblem | undefined {
-  if (FAIL_ON.has(typed.fail_on)) return undefined;
-  return new ApiProblem("invalid_request", "Choose the regression severity from the list.");
 }
 
 /** A refusal of the service as the page shows it; a missing monitor is the 404 page; the rest go on. */
@@ -121,8 +112,6 @@ export function monitorsWebRoutes(deps: MonitorsWebDeps) {
       async ({ ctx, account, form }) => {
         const typed = formFrom(form);
         try {
-          const invalid = failOnProblem(typed);
-          if (invalid) throw invalid;
           const created = await monitors.create(callerOf(account), {
             url: typed.url,
             schedule: typed.schedule,
@@ -146,8 +135,6 @@ export function monitorsWebRoutes(deps: MonitorsWebDeps) {
       async ({ ctx, session, params, form }) => {
         const typed = formFrom(form);
         try {
-          const invalid = failOnProblem(typed);
-          if (invalid) throw invalid;
           await monitors.update(session.accountId, params.id, {
             url: typed.url,
             schedule: typed.schedule,
