@@ -200,14 +200,19 @@ export async function advisoryFanOutBench(options: AdvisoryFanOutOptions = {}): 
   }
 }
 
-if (import.meta.main) {
-  const sites = Number(process.env.BENCH_SITES ?? 2_000);
-  const adminUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-  const figures = await advisoryFanOutBench({ sites, adminUrl });
+/** Prints the figures (bench:fan-out, and bench:monitors after the scheduler's). */
+export function printFanOut(figures: AdvisoryFanOutFigures): void {
   console.log(`vulnerability.found fan-out: one advisory, ${figures.sites} affected sites, PostgreSQL`);
   console.log(`  events written:       ${figures.events}`);
   console.log(`  deliveries received:  ${figures.deliveries}`);
   console.log(`  commit → last event:    ${figures.toLastEventMs} ms (${figures.eventsPerSecond} events/s)`);
   console.log(`  commit → last delivery: ${figures.toLastDeliveryMs} ms (${figures.deliveriesPerSecond} deliveries/s)`);
+}
+
+export const FAN_OUT_SITES = Number(process.env.BENCH_SITES ?? 2_000);
+
+if (import.meta.main) {
+  const adminUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  printFanOut(await advisoryFanOutBench({ sites: FAN_OUT_SITES, adminUrl }));
   process.exit(0);
 }

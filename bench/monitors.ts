@@ -27,6 +27,7 @@ import { loadConfig } from "../server/platform/config.ts";
 import { type Database, openDatabase } from "../server/platform/db/database.ts";
 import { silentLogger } from "../server/platform/logger.ts";
 import { createServices } from "../server/services.ts";
+import { advisoryFanOutBench, FAN_OUT_SITES, printFanOut } from "./advisory-fan-out.ts";
 
 const adminUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const monitorCount = Number(process.env.BENCH_MONITORS ?? 2000);
@@ -157,3 +158,8 @@ try {
   await admin.unsafe(`drop database ${name} with (force)`);
   await admin.end();
 }
+
+// The other half of issue 25's figures: one advisory fanned out to FAN_OUT_SITES sites.
+console.log("");
+printFanOut(await advisoryFanOutBench({ sites: FAN_OUT_SITES, adminUrl }));
+process.exit(0);
