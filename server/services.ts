@@ -36,6 +36,7 @@ import type { AnalysisQueue } from "./reports/analysis-queue.ts";
 import type { AnalysisWorker } from "./reports/analysis-worker.ts";
 import { reportDeadlines } from "./reports/deadlines.ts";
 import type { ReportHistoryService } from "./reports/report-history.service.ts";
+import type { ReportOutcomes } from "./reports/report-outcomes.ts";
 import type { AnalyzeFn, ReportService } from "./reports/reports.service.ts";
 import { createReports } from "./reports/reports.ts";
 
@@ -61,6 +62,8 @@ export interface Services {
   quota: QuotaService;
   idempotency: IdempotencyService;
   reports: ReportService;
+  /** Where features learn of reports that end (reports/report-outcomes.ts). */
+  reportOutcomes: ReportOutcomes;
   history: ReportHistoryService;
   limiter: RateLimiter;
   policy: TargetPolicy;
@@ -147,6 +150,7 @@ export async function createServices(
     quota,
     idempotency,
     reports: reports.reports,
+    reportOutcomes: reports.outcomes,
     history: reports.history,
     analysisQueue: reports.analysisQueue,
     worker: reports.worker,

@@ -135,7 +135,8 @@ export async function runIntelCommand(
           silentLogger,
         ),
       );
-      const outcomes = await refresher.refreshAll();
+      // Advisories a refresh adds are announced as the service's own refresh announces them.
+      const outcomes = await withFanOut(sql, config, store, () => refresher.refreshAll());
       for (const outcome of outcomes) {
         const detail =
           outcome.result === "updated"

@@ -151,9 +151,12 @@ export async function createMonitoring(deps: {
   });
   // What monitoring learns when a report ends, in the transaction that stores it: the event,
   // a monitor's verdict, the site's components (matched later against new advisories).
-  deps.reports.outcomes.listen(reportEvents(events, config.publicBaseUrl));
-  deps.reports.outcomes.listen(monitorRegressions(deps.reports.history, events, config.publicBaseUrl));
-  deps.reports.outcomes.listen(siteComponentsListener());
+  deps.reports.outcomes.listen("report events", reportEvents(events, config.publicBaseUrl));
+  deps.reports.outcomes.listen(
+    "monitor regressions",
+    monitorRegressions(deps.reports.history, events, config.publicBaseUrl),
+  );
+  deps.reports.outcomes.listen("site components", siteComponentsListener());
   let started = false;
   let dailyWorker: string | undefined;
   const monitoring: Monitoring = {

@@ -126,7 +126,9 @@ export async function startService(
         const answerWaiting = setTimeout(() => services.reports.drain(), config.analysisTimeoutMs);
         await http.stop();
         clearTimeout(answerWaiting);
-        // Running analyses finish (up to their deadline); no new job is taken.
+        // No monitor starts a run while the rest winds down; running analyses finish (up to
+        // their deadline); no new job is taken.
+        if (runsJobs) await services.monitoring.scheduler.stop();
         if (runsJobs) await services.worker.stop(config.analysisTimeoutMs + 2_000);
         await services.close();
         if (!options.db) await db.close();

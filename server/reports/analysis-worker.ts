@@ -20,7 +20,7 @@ import { isIncomplete } from "../analyzer/completeness.ts";
 import { TargetNotAllowedError } from "../analyzer/errors.ts";
 import type { QuotaService } from "../billing/quota.service.ts";
 import type { Config } from "../platform/config.ts";
-import type { Queryable, Sql } from "../platform/db/database.ts";
+import type { Queryable, Sql, Transaction } from "../platform/db/database.ts";
 import { retryTransient } from "../platform/db/transient.ts";
 import { withinDeadline } from "../platform/deadline.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
@@ -337,7 +337,7 @@ export class AnalysisWorker {
 
   /** Tells the other features (events, monitors, site components) in the storing transaction. */
   private ended(
-    tx: Queryable,
+    tx: Transaction,
     row: ReportRow,
     job: AnalysisJob,
     outcome: { report: Report; failure: ReturnType<typeof storedFailure> | null; billable: boolean },

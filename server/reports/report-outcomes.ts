@@ -4,13 +4,18 @@
  * run, the site's components) commits exactly when the report does, and never for a report
  * another attempt already finished.
  *
- *   reports.outcomes.listen(async (tx, outcome) => { … });   // services.ts wires them
+ *   reports.outcomes.listen("site components", async (tx, outcome) => { … });   // monitoring.ts
  *
- * A listener must be quick (a few statements, no network) and must not swallow errors: a
- * failing listener rolls the report's transaction back, and the worker retries it.
+ * A listener must be quick (a few statements, no network). Each runs in a savepoint of its
+ * own: one that fails is rolled back alone and logged, and the report is stored all the same
+ * — a bug or a bad row in one feature never leaves a report unfinished, makes the worker crawl
+ * the site again, or stops the sweeper. A database that went away fails the whole
+ * transaction instead, which the caller retries as before.
  */
 import type { Report } from "../../shared/report.ts";
-import type { Queryable } from "../platform/db/database.ts";
+import type { Queryable, Transaction } from "../platform/db/database.ts";
+import { isTransientDbError } from "../platform/db/transient.ts";
+import type { Logger } from "../platform/logger.ts";
 import type { StoredFailure } from "./report-outcome.ts";
 
 export interface ReportOutcome {
@@ -28,14 +33,28 @@ export interface ReportOutcome {
 export type ReportOutcomeListener = (tx: Queryable, outcome: ReportOutcome) => Promise<void>;
 
 export class ReportOutcomes {
-  private readonly listeners: ReportOutcomeListener[] = [];
+  private readonly listeners: { name: string; listener: ReportOutcomeListener }[] = [];
 
-  listen(listener: ReportOutcomeListener): void {
-    this.listeners.push(listener);
+  constructor(private readonly logger: Logger) {}
+
+  /** `name` says whose listener it is in the log line of a failure. */
+  listen(name: string, listener: ReportOutcomeListener): void {
+    this.listeners.push({ name, listener });
   }
 
-  /** Runs every listener, in the order they were added, in the caller's transaction. */
-  async ended(tx: Queryable, outcome: ReportOutcome): Promise<void> {
-    for (const listener of this.listeners) await listener(tx, outcome);
+  /** Runs every listener, in the order they were added, each in a savepoint of the caller's transaction. */
+  async ended(tx: Transaction, outcome: ReportOutcome): Promise<void> {
+    for (const { name, listener } of this.listeners) {
+      try {
+        await tx.savepoint((savepoint) => listener(savepoint, outcome));
+      } catch (error) {
+        if (isTransientDbError(error)) throw error;
+        this.logger.error("a report outcome listener failed; the report is stored without what it writes", {
+          listener: name,
+          report_id: outcome.report.id,
+          error,
+        });
+      }
+    }
   }
 }

@@ -145,7 +145,12 @@ export class ReportService {
     if (!isValidIdempotencyKey(key)) {
       throw new ApiProblem("invalid_request", "Idempotency-Key must be 1–255 printable ASCII characters.");
     }
-    const fingerprint = requestFingerprint({ ...requestIdentity(input), respond_async: options.respondAsync === true });
+    // A monitor's run is its own request: its key never replays another route's report of the same URL.
+    const fingerprint = requestFingerprint({
+      ...requestIdentity(input),
+      respond_async: options.respondAsync === true,
+      ...(options.monitorId ? { monitor_id: options.monitorId } : {}),
+    });
     const claim = await idempotency.claim(caller.accountId, key, fingerprint);
     switch (claim.kind) {
       case "mismatch":

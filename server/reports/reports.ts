@@ -77,7 +77,7 @@ export async function createReports(deps: ReportsDeps): Promise<Reports> {
     : db.kind === "embedded"
       ? SiteAuthVault.ephemeral(sql)
       : undefined;
-  const outcomes = new ReportOutcomes();
+  const outcomes = new ReportOutcomes(logger);
   const reports = new ReportService({
     outcomes,
     sql,

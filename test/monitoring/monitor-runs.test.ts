@@ -133,6 +133,17 @@ for (const backend of BACKENDS) {
       });
       // The next run is tomorrow's: a skipped run is not retried.
       expect(Date.parse(shown.next_run_at as string)).toBeGreaterThan(due.getTime() + 86_400_000 - 15 * 60_000);
+
+      // Tomorrow's run is skipped for the same reason: recorded, but not told again (one alert
+      // per streak, not one a run until the month ends).
+      expect(await scheduler().tick(new Date(shown.next_run_at as string))).toEqual({
+        claimed: 1,
+        queued: 0,
+        skipped: 1,
+      });
+      expect((await runs(monitor.id)).map((row) => row.status)).toEqual(["skipped", "skipped"]);
+      const after = await service.db.sql`select id from events where account_id = ${accountId}`;
+      expect(after).toHaveLength(1);
     });
 
     test("a paused monitor does not run, however late", async () => {

@@ -8,7 +8,7 @@ import type { EventEnvelope } from "../../shared/events.ts";
 import type { CreatedWebhook } from "../../shared/monitoring-api.ts";
 import { BACKENDS } from "../helpers/databases.ts";
 import { freePort, startTestService, type TestService } from "../helpers/service.ts";
-import { startBlog } from "../helpers/sites.ts";
+import { startBlog, startSlowSite } from "../helpers/sites.ts";
 import { eventually, startReceiver } from "./helpers.ts";
 
 setDefaultTimeout(60_000);
@@ -82,6 +82,63 @@ for (const backend of BACKENDS) {
       } finally {
         receiver.stop();
         blog.stop();
+      }
+    });
+
+    test("a listener that throws is rolled back alone: the report is stored, charged once, its event written — by the worker and by the sweeper", async () => {
+      const { token, accountId } = await service.token();
+      const services = service.running.services;
+      const [before] = await service.db.sql<{ rate: number | null }[]>`
+        select rate_limit_per_minute as rate from accounts where id = ${accountId}`;
+      const rate = before?.rate ?? null;
+      let calls = 0;
+      // A feature with a bug: it writes, then throws — only for this test's account.
+      services.reportOutcomes.listen("broken (test)", async (tx, outcome) => {
+        if (outcome.accountId !== accountId) return;
+        calls++;
+        await tx`update accounts set rate_limit_per_minute = 7 where id = ${accountId}`;
+        throw new Error("a bug in a listener");
+      });
+      const blog = startBlog();
+      const slow = startSlowSite(20_000);
+      try {
+        const done = await service.call<{ id: string; status: string }>("POST", "/api/generate-report", {
+          token,
+          body: { url: blog.url },
+        });
+        expect(done.status).toBe(201);
+        expect(done.body.status).toBe("completed");
+        expect(calls).toBe(1);
+        const usage = await service.call<{ used: number; in_progress: number }>("GET", "/api/usage", { token });
+        expect(usage.body).toMatchObject({ used: 1, in_progress: 0 });
+
+        // An analysis that outlived every deadline: the sweeper fails it, listeners and all.
+        const stuck = await service.call<{ id: string }>("POST", "/api/generate-report", {
+          token,
+          body: { url: slow.url },
+          headers: { Prefer: "respond-async" },
+        });
+        expect(stuck.status).toBe(202);
+        await service.db.sql`update reports set created_at = now() - interval '1 day' where id = ${stuck.body.id}`;
+        expect(await services.reports.sweepStale()).toBeGreaterThanOrEqual(1);
+        expect(calls).toBe(2);
+        const [swept] = await service.db.sql<{ status: string }[]>`
+          select status from reports where id = ${stuck.body.id}`;
+        expect(swept?.status).toBe("failed");
+
+        // The other listeners' writes are there; the broken one's write is not.
+        const rows = await service.db.sql<{ type: string; report: string }[]>`
+          select type, data->'report'->>'id' as report from events where account_id = ${accountId} order by created_at`;
+        expect(rows.map((row) => ({ ...row }))).toEqual([
+          { type: "report.completed", report: done.body.id },
+          { type: "report.failed", report: stuck.body.id },
+        ]);
+        const [after] = await service.db.sql<{ rate: number | null }[]>`
+          select rate_limit_per_minute as rate from accounts where id = ${accountId}`;
+        expect(after?.rate ?? null).toBe(rate);
+      } finally {
+        blog.stop();
+        slow.stop();
       }
     });
   });

@@ -163,5 +163,16 @@ for (const backend of BACKENDS) {
       await listener(db.sql, { ...outcome(failed), failure: { code: "site_unreachable", detail: "x" } });
       expect((await rows("b.example")).map((row) => row.report_id)).toEqual([newer.id]);
     });
+
+    test("reports of one site finishing at once take turns: the newest's components, no key collision", async () => {
+      const listener = siteComponentsListener();
+      const made: Report[] = [];
+      for (let i = 0; i < 4; i++)
+        made.push(await store("https://c.example/", { plugins: [component("jetpack", `13.${i}`)] }));
+      const outcome = (report: Report) => ({ accountId, report, failure: null, monitorId: null, billable: true });
+      // Each in its own transaction, all at once (on PostgreSQL, on separate connections).
+      await Promise.all(made.map((report) => db.sql.begin((tx) => listener(tx, outcome(report)))));
+      expect((await rows("c.example")).map((row) => row.version)).toEqual(["13.3"]);
+    });
   });
 }

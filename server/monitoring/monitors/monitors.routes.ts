@@ -137,7 +137,15 @@ export const runMonitorOperation = {
       headers: ["Location", "Idempotent-Replayed"],
     },
   },
-  errors: ["not_found", "quota_exhausted", "rate_limited", "overloaded", ...URL_ERRORS, ...IDEMPOTENCY_ERRORS],
+  errors: [
+    "invalid_request",
+    "not_found",
+    "quota_exhausted",
+    "rate_limited",
+    "overloaded",
+    ...URL_ERRORS,
+    ...IDEMPOTENCY_ERRORS,
+  ],
 } as const satisfies ApiOperation;
 
 export interface MonitorsRouteDeps extends ApiGuardDeps {

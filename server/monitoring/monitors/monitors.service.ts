@@ -246,14 +246,15 @@ export class MonitorService {
     const enabled = patch.enabled ?? current.enabled;
     // A new schedule, or a resumed monitor, starts from now: runs missed while paused are not made up.
     const reschedule = schedule !== current.schedule || (enabled && !current.enabled);
-    const next = reschedule
-      ? nextRun(monitorId, schedule, now)
-      : { slot: current.next_slot, runAt: current.next_run_at };
     const environment = patch.environment === undefined ? current.environment : patch.environment;
-    const rows = await this.deps.sql`
+    const { sql } = this.deps;
+    // The next run is written only when it changes: a tick may have advanced it since it was read.
+    const next = reschedule ? nextRun(monitorId, schedule, now) : undefined;
+    const rows = await sql`
       update monitors set url = ${url}, site_key = ${key}, environment = ${environment}, schedule = ${schedule},
         mode = ${patch.mode ?? current.mode}, fail_on = ${patch.fail_on ?? current.fail_on}, assertions = ${assertions},
-        enabled = ${enabled}, next_slot = ${next.slot}, next_run_at = ${next.runAt}, updated_at = now()
+        enabled = ${enabled}, updated_at = now()
+        ${next ? sql`, next_slot = ${next.slot}, next_run_at = ${next.runAt}` : sql``}
       where id = ${monitorId} and account_id = ${accountId}
       returning id`;
     if (rows.length === 0) throw new ApiProblem("not_found", NO_MONITOR);

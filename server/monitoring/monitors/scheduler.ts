@@ -64,7 +64,16 @@ export class MonitorScheduler {
       const { claimed, due } = await this.claim(now);
       result.claimed += claimed.length;
       for (const run of claimed) {
-        if (await this.run(run)) result.queued++;
+        // One run that fails in an unexpected way (its skip could not be recorded: the database
+        // went away) must not lose the others claimed with it.
+        const queued = await this.run(run).catch((error: unknown) => {
+          this.deps.logger.error("a monitor's run was claimed but neither queued nor skipped", {
+            monitor_id: run.monitor.id,
+            error,
+          });
+          return false;
+        });
+        if (queued) result.queued++;
         else result.skipped++;
       }
       if (due < BATCH) return result;
@@ -89,7 +98,19 @@ export class MonitorScheduler {
       for (const monitor of due) {
         // The slot after now: a monitor that was due long ago (the service was down) runs once,
         // not once per missed slot.
-        const next = nextRun(monitor.id, monitor.schedule, now > monitor.next_slot ? now : monitor.next_slot);
+        let next: { slot: Date; runAt: Date };
+        try {
+          next = nextRun(monitor.id, monitor.schedule, now > monitor.next_slot ? now : monitor.next_slot);
+        } catch (error) {
+          // A schedule the parser no longer reads (checked at creation, so after an upgrade):
+          // this monitor pauses, with a log line, rather than rolling back everyone's batch.
+          this.deps.logger.error("a monitor's schedule cannot be read; the monitor is paused", {
+            monitor_id: monitor.id,
+            error,
+          });
+          await tx`update monitors set enabled = false, updated_at = now() where id = ${monitor.id}`;
+          continue;
+        }
         await tx`update monitors set next_slot = ${next.slot}, next_run_at = ${next.runAt} where id = ${monitor.id}`;
         const [recorded] = await tx`
           insert into monitor_runs (monitor_id, scheduled_for) values (${monitor.id}, ${monitor.next_slot})
@@ -125,10 +146,18 @@ export class MonitorScheduler {
         problem = new ApiProblem("internal_error", "The run could not be started because of an error of the service.");
       }
     }
-    await sql.begin(async (tx) => {
+    const told = await sql.begin(async (tx) => {
       await tx`
         update monitor_runs set status = 'skipped', reason = ${problem.code}, detail = ${problem.detail}
         where monitor_id = ${monitor.id} and scheduled_for = ${slot}`;
+      // Told once per streak: a monitor every minute with its quota used up would otherwise
+      // send an alert a minute until the month ends. The next skip for another reason, or
+      // after a run, is told again.
+      const [previous] = await tx<{ status: string; reason: string | null }[]>`
+        select status, reason from monitor_runs
+        where monitor_id = ${monitor.id} and scheduled_for < ${slot}
+        order by scheduled_for desc limit 1`;
+      if (previous?.status === "skipped" && previous.reason === problem.code) return false;
       await events.emit(
         monitor.account_id,
         "monitor.skipped",
@@ -140,8 +169,9 @@ export class MonitorScheduler {
         },
         { tx },
       );
+      return true;
     });
-    logger.info("a monitor's run was skipped", { monitor_id: monitor.id, reason: problem.code });
+    logger.info("a monitor's run was skipped", { monitor_id: monitor.id, reason: problem.code, told });
     return false;
   }
 

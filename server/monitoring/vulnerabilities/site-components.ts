@@ -52,6 +52,10 @@ export function siteComponentsListener() {
     const [stored] = await tx<{ site_key: string; env: string; created_at: Date }[]>`
       select site_key, coalesce(environment, '') as env, created_at from reports where id = ${report.id}`;
     if (!stored) return;
+    // Two reports of one site finishing at once (an Action matrix, a monitor's run beside an API
+    // call) take turns here: without it the second's delete misses the first's fresh rows and its
+    // insert collides with them. Held to the end of the storing transaction.
+    await tx`select pg_advisory_xact_lock(hashtext(${`wpreport:site-components:${accountId}:${stored.site_key}:${stored.env}`}))`;
     // Reports may finish out of order: the newest completed one describes the site.
     const [newer] = await tx`
       select 1 from reports

@@ -15,6 +15,8 @@ import { migrate } from "./migrate.ts";
 export type Sql = postgres.Sql;
 /** A connection or an open transaction: anything a query can run on. */
 export type Queryable = postgres.Sql | postgres.TransactionSql;
+/** An open transaction (sql.begin's handle): it can also make savepoints. */
+export type Transaction = postgres.TransactionSql;
 
 export interface Database {
   sql: Sql;
