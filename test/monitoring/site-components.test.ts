@@ -75,7 +75,7 @@ for (const backend of BACKENDS) {
     async function store(
       url: string,
       parts: Partial<Record<keyof Report, unknown>>,
-      options: { status?: "completed" | "failed"; environment?: string; monitorId?: string } = {},
+      options: { status?: "completed" | "failed" | "running"; environment?: string; monitorId?: string } = {},
     ): Promise<Report> {
       const id = newId("rep");
       const report = body(id, url, { ...parts, status: options.status ?? "completed" });
@@ -168,10 +168,28 @@ for (const backend of BACKENDS) {
       const listener = siteComponentsListener();
       const made: Report[] = [];
       for (let i = 0; i < 4; i++)
-        made.push(await store("https://c.example/", { plugins: [component("jetpack", `13.${i}`)] }));
+        made.push(
+          await store("https://c.example/", { plugins: [component("jetpack", `13.${i}`)] }, { status: "running" }),
+        );
       const outcome = (report: Report) => ({ accountId, report, failure: null, monitorId: null, billable: true });
-      // Each in its own transaction, all at once (on PostgreSQL, on separate connections).
-      await Promise.all(made.map((report) => db.sql.begin((tx) => listener(tx, outcome(report)))));
+      // As the worker stores them: each report completed and its listener run in one transaction,
+      // all at once (on PostgreSQL, on separate connections, none seeing the others' uncommitted rows).
+      // A barrier after the updates makes them overlap for sure.
+      let arrived = 0;
+      let release = () => {};
+      const allUpdated = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await Promise.all(
+        made.map((report) =>
+          db.sql.begin(async (tx) => {
+            await tx`update reports set status = 'completed' where id = ${report.id}`;
+            if (++arrived === made.length || backend === "pglite") release();
+            await allUpdated;
+            await listener(tx, outcome({ ...report, status: "completed" }));
+          }),
+        ),
+      );
       expect((await rows("c.example")).map((row) => row.version)).toEqual(["13.3"]);
     });
   });
