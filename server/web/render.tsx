@@ -215,8 +215,20 @@ export const NOTICES: Record<string, { kind: "success" | "error" | "warning"; te
   logged_out: { kind: "success", text: "You are logged out." },
 };
 
-export function Notice({ query }: { query: Record<string, string | undefined> }) {
-  const notice = query.notice ? NOTICES[query.notice] : undefined;
+/**
+ * The notice named by `?notice=` — from the shell's own table, or from `notices` (a feature's
+ * pages pass theirs: key → text, shown as a success).
+ */
+export function Notice({
+  query,
+  notices,
+}: {
+  query: Record<string, string | undefined>;
+  notices?: Record<string, string>;
+}) {
+  const key = query.notice;
+  const own = key && notices && Object.hasOwn(notices, key) ? notices[key] : undefined;
+  const notice = own ? { kind: "success", text: own } : key && Object.hasOwn(NOTICES, key) ? NOTICES[key] : undefined;
   if (!notice) return null;
   return (
     <div class={`alert ${notice.kind}`} role="status">

@@ -13,14 +13,15 @@ import {
   acquireBrowser,
   describeViolations,
   HAS_CHROMIUM,
+  inOtherViews,
   openPage,
   overflowsHorizontally,
   releaseBrowser,
   runAxe,
   screenshot,
-  shareSession,
   signUp,
   type TestPage,
+  unlabelledControls,
 } from "../web/browser.ts";
 
 setDefaultTimeout(60_000);
@@ -162,40 +163,11 @@ describe.skipIf(!HAS_CHROMIUM)("the monitor pages in a browser", () => {
       member.page.getByRole("button", { name: "Add monitor" }).click(),
     ]);
     const pages = { list: "/monitors", monitor: new URL(member.page.url()).pathname };
-    for (const [viewport, scheme] of [
-      ["phone", "light"],
-      ["desktop", "dark"],
-    ] as const) {
-      const other = await openPage(service.url, viewport);
-      try {
-        await shareSession(member, other);
-        await other.page.emulateMedia({ colorScheme: scheme });
-        for (const [name, path] of Object.entries(pages)) {
-          await other.page.goto(path);
-          await axeClean(`${name} (${viewport}, ${scheme})`, other.page);
-        }
-      } finally {
-        await other.close();
-      }
-    }
+    await inOtherViews(service.url, member, pages, axeClean);
     const unlabelled: string[] = [];
     for (const path of Object.values(pages)) {
       await member.page.goto(path);
-      unlabelled.push(
-        ...(await member.page.evaluate(() =>
-          [...document.querySelectorAll("input, select, textarea, button")]
-            .filter((element) => (element as HTMLInputElement).type !== "hidden")
-            .filter((element) => {
-              const control = element as HTMLInputElement;
-              return !(
-                (control.labels?.length ?? 0) > 0 ||
-                control.getAttribute("aria-label") ||
-                (element.tagName === "BUTTON" && element.textContent?.trim())
-              );
-            })
-            .map((element) => element.outerHTML.slice(0, 120)),
-        )),
-      );
+      unlabelled.push(...(await unlabelledControls(member.page)));
     }
     expect(unlabelled).toEqual([]);
   });

@@ -26,6 +26,7 @@ import {
   shareSession,
   signUp,
   type TestPage,
+  unlabelledControls,
   type ViewportName,
 } from "./browser.ts";
 
@@ -169,20 +170,7 @@ describe.skipIf(!HAS_CHROMIUM)("accessibility of the web interface", () => {
     const unlabelled: string[] = [];
     for (const path of [...Object.values(pages), "/"]) {
       await page.goto(path);
-      const found = await page.evaluate(() =>
-        [...document.querySelectorAll("input, select, textarea, button")]
-          .filter((element) => (element as HTMLInputElement).type !== "hidden")
-          .filter((element) => {
-            const control = element as HTMLInputElement;
-            const named =
-              (control.labels?.length ?? 0) > 0 ||
-              control.getAttribute("aria-label") ||
-              control.getAttribute("aria-labelledby") ||
-              (element.tagName === "BUTTON" && element.textContent?.trim());
-            return !named;
-          })
-          .map((element) => element.outerHTML.slice(0, 120)),
-      );
+      const found = await unlabelledControls(page);
       unlabelled.push(...found.map((html) => `${path}: ${html}`));
     }
     expect(unlabelled).toEqual([]);

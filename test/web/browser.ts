@@ -229,3 +229,53 @@ export function loadedResources(page: Page): Promise<{ url: string; bytes: numbe
     })),
   );
 }
+
+/**
+ * The visible form controls of the page with no accessible name: no <label>, aria-label or
+ * aria-labelledby, or a button without text. Each as the start of its HTML.
+ */
+export function unlabelledControls(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll("input, select, textarea, button")]
+      .filter((element) => (element as HTMLInputElement).type !== "hidden")
+      .filter((element) => {
+        const control = element as HTMLInputElement;
+        const named =
+          (control.labels?.length ?? 0) > 0 ||
+          control.getAttribute("aria-label") ||
+          control.getAttribute("aria-labelledby") ||
+          (element.tagName === "BUTTON" && element.textContent?.trim());
+        return !named;
+      })
+      .map((element) => element.outerHTML.slice(0, 120)),
+  );
+}
+
+/**
+ * Visits `pages` (name → path) with `member`'s session on a phone in the light scheme and on a
+ * desktop in the dark one, calling `check(label, page)` on each — the views a desktop-light
+ * walk through a feature's pages does not cover.
+ */
+export async function inOtherViews(
+  baseUrl: string,
+  member: TestPage,
+  pages: Record<string, string>,
+  check: (label: string, page: Page) => Promise<void>,
+): Promise<void> {
+  for (const [viewport, scheme] of [
+    ["phone", "light"],
+    ["desktop", "dark"],
+  ] as const) {
+    const other = await openPage(baseUrl, viewport);
+    try {
+      await shareSession(member, other);
+      await other.page.emulateMedia({ colorScheme: scheme });
+      for (const [name, path] of Object.entries(pages)) {
+        await other.page.goto(path);
+        await check(`${name} (${viewport}, ${scheme})`, other.page);
+      }
+    } finally {
+      await other.close();
+    }
+  }
+}

@@ -9,7 +9,7 @@ import type { Delivery, Webhook } from "../../../shared/monitoring-api.ts";
 import { FormError } from "../../accounts/pages/auth.tsx";
 import type { WebContext } from "../../web/context.ts";
 import { formatDate, Table } from "../../web/pages/common.tsx";
-import { Csrf } from "../../web/render.tsx";
+import { Csrf, Notice } from "../../web/render.tsx";
 import type { AlertSettings } from "../email/alert-settings.service.ts";
 
 /** What each event means, in the forms. */
@@ -32,16 +32,6 @@ const NOTICES: Record<string, string> = {
 };
 
 export const eventField = (type: string) => `event:${type}`;
-
-function Notice({ query }: { query: Record<string, string | undefined> }) {
-  const text = query.notice ? NOTICES[query.notice] : undefined;
-  if (!text) return null;
-  return (
-    <div class="alert success" role="status">
-      {text}
-    </div>
-  );
-}
 
 function EventChoices({ legend, chosen, id }: { legend: string; chosen: readonly string[]; id: string }) {
   return (
@@ -89,7 +79,7 @@ export function AlertsPage(props: {
   const { ctx, settings } = props;
   return (
     <div class="stack">
-      <Notice query={props.query} />
+      <Notice query={props.query} notices={NOTICES} />
       <h1>Alerts</h1>
       <AlertsNav current="email" />
       {props.emailEnabled ? null : (
@@ -175,7 +165,7 @@ export function WebhooksPage(props: {
   const form = props.form ?? { url: "", events: ["monitor.regressed"], format: "standard", description: "" };
   return (
     <div class="stack">
-      <Notice query={props.query} />
+      <Notice query={props.query} notices={NOTICES} />
       <h1>Webhooks</h1>
       <AlertsNav current="webhooks" />
       {created ? (
@@ -280,7 +270,7 @@ export function WebhookPage(props: {
   const base = `/alerts/webhooks/${webhook.id}`;
   return (
     <div class="stack">
-      <Notice query={props.query} />
+      <Notice query={props.query} notices={NOTICES} />
       <p class="small">
         <a href="/alerts/webhooks">← Webhooks</a>
       </p>

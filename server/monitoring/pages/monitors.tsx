@@ -9,7 +9,7 @@ import { SEVERITIES } from "../../../shared/report.ts";
 import { FormError } from "../../accounts/pages/auth.tsx";
 import type { WebContext } from "../../web/context.ts";
 import { formatDate, GradeBadge, Table } from "../../web/pages/common.tsx";
-import { Csrf } from "../../web/render.tsx";
+import { Csrf, Notice } from "../../web/render.tsx";
 
 /** What a person types into the forms; kept on a refusal so nothing typed is lost. */
 export interface MonitorForm {
@@ -46,16 +46,6 @@ const NOTICES: Record<string, string> = {
   monitor_resumed: "Monitor resumed: the next run is shown below.",
   monitor_deleted: "Monitor deleted. Its reports stay in your history.",
 };
-
-function Notice({ query }: { query: Record<string, string | undefined> }) {
-  const text = query.notice ? NOTICES[query.notice] : undefined;
-  if (!text) return null;
-  return (
-    <div class="alert success" role="status">
-      {text}
-    </div>
-  );
-}
 
 function Status({ monitor }: { monitor: Monitor }) {
   if (monitor.status === "paused") return <span class="status-revoked">paused</span>;
@@ -157,7 +147,7 @@ export function MonitorsPage(props: {
   const { ctx, monitors } = props;
   return (
     <div class="stack">
-      <Notice query={props.query} />
+      <Notice query={props.query} notices={NOTICES} />
       <h1>Monitors</h1>
       <p class="muted">
         A monitor audits a site on a schedule, one report (and one credit) per run, and compares each run with the
@@ -225,7 +215,7 @@ export function MonitorPage(props: {
   const action = (path: string) => `/monitors/${monitor.id}/${path}`;
   return (
     <div class="stack">
-      <Notice query={props.query} />
+      <Notice query={props.query} notices={NOTICES} />
       <p>
         <a href="/monitors">← Monitors</a>
       </p>
