@@ -4,10 +4,12 @@
  * answer that comes later is still cached for the next report. A stale answer is served as
  * it is while a fresh one is fetched in the background.
  */
+
 import type { LatestVersionReason } from "../../shared/report.ts";
 import type { IntelQuery } from "../analyzer/intel/query.ts";
 import type { Logger } from "../platform/logger.ts";
 import type { ComponentType, IntelStore, WporgAnswer } from "./intel.store.ts";
+import { answersWithin, LookupPool } from "./lookup-pool.ts";
 import type { LatestAnswer, WporgClient } from "./wporg.ts";
 
 /** How long an answer is kept: a release changes often, a directory listing rarely, a failure is retried soon. */
@@ -38,9 +40,7 @@ export function queriedComponents(query: IntelQuery): [ComponentType, string][] 
 }
 
 export class LatestVersions {
-  private readonly inFlight = new Map<string, Promise<LatestVersion>>();
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly lookups = new LookupPool<LatestVersion>(CONCURRENCY);
 
   constructor(
     private readonly store: IntelStore,
@@ -73,34 +73,19 @@ export class LatestVersions {
       pending.push([key, this.fetch(type, slug)]);
     }
     if (pending.length === 0) return answers;
-    const settled = new Map<string, LatestVersion>();
-    const all = Promise.allSettled(
-      pending.map(([key, promise]) =>
-        promise.then(
-          (value) => settled.set(key, value),
-          () => settled.set(key, { latest_version: null, reason: "lookup_failed", fetched_at: null }),
-        ),
-      ),
-    );
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const deadline = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, budgetMs);
-    });
-    await Promise.race([all, deadline]);
-    clearTimeout(timer);
-    for (const [key] of pending) {
-      // Not answered within the budget: this report says so; the answer still lands in the cache.
-      answers.set(key, settled.get(key) ?? { latest_version: null, reason: "lookup_failed", fetched_at: null });
-    }
+    const late = await answersWithin(pending, budgetMs, () => ({
+      latest_version: null,
+      reason: "lookup_failed" as const,
+      fetched_at: null,
+    }));
+    for (const [key, answer] of late) answers.set(key, answer);
     return answers;
   }
 
   /** One lookup per component at a time, however many reports ask; the answer is cached. */
   fetch(type: ComponentType, slug: string): Promise<LatestVersion> {
     const key = componentKey(type, slug);
-    const running = this.inFlight.get(key);
-    if (running) return running;
-    const promise = this.limited(async () => {
+    return this.lookups.run(key, async () => {
       const client = this.client as WporgClient;
       let answer: LatestAnswer;
       let ttl: number;
@@ -114,19 +99,6 @@ export class LatestVersions {
       }
       await this.store.saveWporgAnswer({ component_type: type, slug, ...answer }, ttl);
       return { ...answer, fetched_at: answer.reason === "lookup_failed" ? null : new Date() };
-    }).finally(() => this.inFlight.delete(key));
-    this.inFlight.set(key, promise);
-    return promise;
-  }
-
-  private async limited<T>(work: () => Promise<T>): Promise<T> {
-    while (this.active >= CONCURRENCY) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.active++;
-    try {
-      return await work();
-    } finally {
-      this.active--;
-      this.waiting.shift()?.();
-    }
+    });
   }
 }
