@@ -26,7 +26,10 @@ describe.each(BACKENDS)("crash recovery on %s", (backend) => {
     const env: Record<string, string> = {
       ANALYSIS_TIMEOUT_MS: "1500",
       SWEEP_INTERVAL_MS: "200",
-      SYNC_WAIT_MS: "2000",
+      // Long enough for the retry below to end in its analysis timeout even when it first waits
+      // for the site's slots, which the survivor's take-over analyses release a moment after
+      // they end (at 2000 it answered 202 in about one run in five).
+      SYNC_WAIT_MS: "6000",
       // Bounds the sweeper's path too (a credit reserved just before the kill, with no report yet).
       QUEUE_WAIT_MS: "3000",
     };
