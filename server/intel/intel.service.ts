@@ -14,12 +14,11 @@ import {
   WORDFENCE_SOURCE_ID,
   WORDFENCE_SOURCE_NAME,
   WPORG_SOURCE_ID,
-  WPORG_SOURCE_NAME,
   WPVULNERABILITY_ATTRIBUTION,
-  WPVULNERABILITY_SITE_URL,
   WPVULNERABILITY_SOURCE_ID,
   WPVULNERABILITY_SOURCE_NAME,
 } from "./source-ids.ts";
+import { atSentenceStart, ORIGINAL_SOURCE_NAMES, type SourceNames } from "./source-names.ts";
 import {
   type WpvulnerabilityLookups,
   type WpvulnerabilityResult,
@@ -98,14 +97,14 @@ export function vulnerabilityOf(
   };
 }
 
-function sourceInfo(row: SourceRow): IntelSource {
+function sourceInfo(row: SourceRow, names: SourceNames): IntelSource {
   if (row.id === WORDFENCE_SOURCE_ID) {
     return {
       id: row.id,
-      name: WORDFENCE_SOURCE_NAME,
+      name: names.wordfence.name,
       as_of: row.as_of ? new Date(row.as_of).toISOString() : null,
       attribution: row.attribution,
-      url: "https://www.wordfence.com/threat-intel/vulnerabilities/",
+      url: names.wordfence.url,
     };
   }
   return {
@@ -140,6 +139,8 @@ export class IntelService {
     private readonly budgetMs: number,
     /** WPVulnerability's on-demand advisories; null: off. */
     readonly wpvulnerability: WpvulnerabilityLookups | null = null,
+    /** How the report names each source: the originals, or the mirrors the service is configured with. */
+    private readonly names: SourceNames = ORIGINAL_SOURCE_NAMES,
   ) {}
 
   /** Slugs with known vulnerabilities, worst first, for aggressive enumeration's plan; cached like lookups. */
@@ -223,23 +224,23 @@ export class IntelService {
       }
     }
 
-    const reportSources = served.map(sourceInfo);
+    const reportSources = served.map((row) => sourceInfo(row, this.names));
     if (wpvUsed) {
       reportSources.push({
         id: WPVULNERABILITY_SOURCE_ID,
-        name: WPVULNERABILITY_SOURCE_NAME,
+        name: this.names.wpvulnerability.name,
         as_of: wpvOldest ? (wpvOldest as Date).toISOString() : null,
         attribution: WPVULNERABILITY_ATTRIBUTION,
-        url: WPVULNERABILITY_SITE_URL,
+        url: this.names.wpvulnerability.url,
       });
     }
     if (wporgUsed) {
       reportSources.push({
         id: WPORG_SOURCE_ID,
-        name: WPORG_SOURCE_NAME,
+        name: this.names.wporg.name,
         as_of: wporgOldest ? (wporgOldest as Date).toISOString() : null,
         attribution: null,
-        url: "https://wordpress.org/plugins/",
+        url: this.names.wporg.url,
       });
     }
     const byType = (type: ComponentType) =>
@@ -252,7 +253,7 @@ export class IntelService {
     const wordfence = sources.find((source) => source.id === WORDFENCE_SOURCE_ID);
     const feedState =
       wordfence && wordfence.generation === null
-        ? `Wordfence Intelligence has no data yet${wordfence.last_error ? ` (${wordfence.last_error.replace(/\.+$/, "")})` : ""}`
+        ? `${this.names.wordfence.name} has no data yet${wordfence.last_error ? ` (${wordfence.last_error.replace(/\.+$/, "")})` : ""}`
         : undefined;
     const coverage = vulnerabilityCoverage(
       query,
@@ -260,6 +261,7 @@ export class IntelService {
       this.wpvulnerability?.enabled ?? false,
       wpv,
       feedState,
+      this.names.wpvulnerability.name,
     );
     return {
       updated: file?.as_of ? new Date(file.as_of).toISOString().slice(0, 10) : null,
@@ -333,7 +335,9 @@ export function vulnerabilityCoverage(
   wpvulnerabilityOn: boolean,
   results: ReadonlyMap<string, WpvulnerabilityResult>,
   /** Why no feed is served when one is configured ("Wordfence Intelligence has no data yet (…)"). */
-  feedState = "Wordfence Intelligence is not configured (WORDFENCE_API_KEY)",
+  feedState = `${WORDFENCE_SOURCE_NAME} is not configured (WORDFENCE_API_KEY)`,
+  /** How the report names WPVulnerability: itself, or the configured mirror (source-names.ts). */
+  wpvName = WPVULNERABILITY_SOURCE_NAME,
 ): VulnerabilityData {
   if (feedServed) return { status: "complete", message: null, unchecked: [] };
   const asked = wpvulnerabilityComponents(query);
@@ -343,7 +347,7 @@ export function vulnerabilityCoverage(
     if (result?.status === "answered") continue;
     const reason = !wpvulnerabilityOn
       ? `No vulnerability source is available: ${feedState} and WPVulnerability lookups are off.`
-      : `${(result?.reason ?? "WPVulnerability did not answer").replace(/\.+$/, "")}.`;
+      : `${(result?.reason ?? `${atSentenceStart(wpvName)} did not answer`).replace(/\.+$/, "")}.`;
     unchecked.push({
       type: type === "wordpress" ? "core" : type,
       slug: type === "wordpress" ? "wordpress" : key,
@@ -364,14 +368,14 @@ export function vulnerabilityCoverage(
   if (unchecked.length === asked.length) {
     return {
       status: "none",
-      message: `No vulnerability data source answered for this report: ${feedState.replace(/ \(WORDFENCE_API_KEY\)$/, "")} and WPVulnerability did not answer (${first.reason.replace(/\.$/, "")}). The known vulnerabilities of the components are unknown, ${NOT_CONCLUSIVE}.`,
+      message: `No vulnerability data source answered for this report: ${feedState.replace(/ \(WORDFENCE_API_KEY\)$/, "")} and ${wpvName} did not answer (${first.reason.replace(/\.$/, "")}). The known vulnerabilities of the components are unknown, ${NOT_CONCLUSIVE}.`,
       unchecked: gaps,
     };
   }
   const named = unchecked.slice(0, 5).map((gap) => gap.name);
   return {
     status: "partial",
-    message: `WPVulnerability did not answer for ${unchecked.length} of ${asked.length} components (${named.join(", ")}${unchecked.length > 5 ? ", …" : ""}: ${first.reason.replace(/\.$/, "")}). Their known vulnerabilities are not checked in this report, ${NOT_CONCLUSIVE}.`,
+    message: `${atSentenceStart(wpvName)} did not answer for ${unchecked.length} of ${asked.length} components (${named.join(", ")}${unchecked.length > 5 ? ", …" : ""}: ${first.reason.replace(/\.$/, "")}). Their known vulnerabilities are not checked in this report, ${NOT_CONCLUSIVE}.`,
     unchecked: gaps,
   };
 }

@@ -15,6 +15,7 @@ import { IntelService } from "./intel.service.ts";
 import { IntelStore } from "./intel.store.ts";
 import { LatestVersions } from "./latest-versions.ts";
 import { IntelRefresher } from "./refresh.ts";
+import { sourceNames } from "./source-names.ts";
 import { WporgClient } from "./wporg.ts";
 import { WpvulnerabilityClient } from "./wpvulnerability.ts";
 import { WpvulnerabilityLookups } from "./wpvulnerability-lookups.ts";
@@ -37,16 +38,24 @@ export interface Intel {
 export async function createIntel(config: Config, db: Database, logger: Logger): Promise<Intel> {
   const { sql } = db;
   const store = new IntelStore(sql, undefined, db.kind === "embedded");
-  const wporg = config.intel.wporgApiUrl ? new WporgClient(config.intel.wporgApiUrl, SERVICE_USER_AGENT) : null;
+  const sourceNaming = sourceNames(config.intel);
+  const wporg = config.intel.wporgApiUrl
+    ? new WporgClient(config.intel.wporgApiUrl, SERVICE_USER_AGENT, undefined, sourceNaming.wporg.name)
+    : null;
   const latestVersions = new LatestVersions(store, wporg, logger);
   const wpvulnerability = new WpvulnerabilityLookups(
     store,
     config.intel.wpvulnerabilityApiUrl
-      ? new WpvulnerabilityClient(config.intel.wpvulnerabilityApiUrl, SERVICE_USER_AGENT)
+      ? new WpvulnerabilityClient(
+          config.intel.wpvulnerabilityApiUrl,
+          SERVICE_USER_AGENT,
+          undefined,
+          sourceNaming.wpvulnerability.name,
+        )
       : null,
     logger,
   );
-  const intel = new IntelService(store, latestVersions, config.intel.lookupBudgetMs, wpvulnerability);
+  const intel = new IntelService(store, latestVersions, config.intel.lookupBudgetMs, wpvulnerability, sourceNaming);
   const names = new DirectoryStore(sql);
   const namesRefresher = new DirectoryRefresher(names, config.intel.wporgApiUrl ?? null, SERVICE_USER_AGENT, logger);
   const intelRefresher = new IntelRefresher(

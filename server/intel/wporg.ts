@@ -9,6 +9,9 @@
 import type { LatestVersionReason } from "../../shared/report.ts";
 import { isDataVersion } from "../analyzer/intel/versions.ts";
 import type { ComponentType } from "./intel.store.ts";
+import { readCappedText } from "./read-capped.ts";
+import { WPORG_SOURCE_NAME } from "./source-ids.ts";
+import { atSentenceStart } from "./source-names.ts";
 
 export interface LatestAnswer {
   latest_version: string | null;
@@ -42,6 +45,8 @@ export class WporgClient {
     private readonly baseUrl: string,
     private readonly userAgent: string,
     private readonly timeoutMs = 10_000,
+    /** As notices name it: "WordPress.org", or "mirror of WordPress.org at <host>" (source-names.ts). */
+    readonly name = WPORG_SOURCE_NAME,
   ) {}
 
   url(type: ComponentType, slug: string): string {
@@ -63,9 +68,11 @@ export class WporgClient {
         redirect: "follow",
       });
     } catch (error) {
-      throw new WporgError(`WordPress.org did not answer: ${(error as Error).message}`);
+      throw new WporgError(`${atSentenceStart(this.name)} did not answer: ${(error as Error).message}`);
     }
-    const body = await readCapped(response);
+    const body = await readCappedText(response, MAX_ANSWER_BYTES, {
+      tooLarge: () => new WporgError(`${atSentenceStart(this.name)}'s answer is too large`),
+    });
     let data: unknown = null;
     try {
       data = JSON.parse(body);
@@ -77,10 +84,10 @@ export class WporgClient {
     if (response.status === 404 || (typeof record.error === "string" && /not found/i.test(record.error))) {
       return { latest_version: null, reason: "not_in_directory" };
     }
-    if (!response.ok) throw new WporgError(`WordPress.org answered ${response.status}`);
+    if (!response.ok) throw new WporgError(`${atSentenceStart(this.name)} answered ${response.status}`);
     const version = type === "wordpress" ? newestOffer(record.offers) : record.version;
     if (typeof version !== "string" || !isDataVersion(version.trim())) {
-      throw new WporgError("WordPress.org's answer holds no version");
+      throw new WporgError(`${atSentenceStart(this.name)}'s answer holds no version`);
     }
     return { latest_version: version.trim(), reason: null };
   }
@@ -93,19 +100,4 @@ function newestOffer(offers: unknown): string | null {
   );
   // The first offer is the newest release (the others are older branches' updates).
   return first ? (first.version as string) : null;
-}
-
-async function readCapped(response: Response): Promise<string> {
-  if (!response.body) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of response.body) {
-    size += chunk.byteLength;
-    if (size > MAX_ANSWER_BYTES) {
-      await response.body.cancel().catch(() => {});
-      throw new WporgError("WordPress.org's answer is too large");
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }

@@ -17,6 +17,7 @@
  */
 import type { DirectoryType } from "../../analyzer/detect/finders/directory.ts";
 import type { Logger } from "../../platform/logger.ts";
+import { readCappedText } from "../read-capped.ts";
 import type { DirectoryStore } from "./directory.store.ts";
 import { type DirectoryEntry, type DirectoryFormatError, type DirectoryPage, parsePage } from "./entries.ts";
 
@@ -316,7 +317,9 @@ export class DirectoryRefresher {
         response.status >= 500 || response.status === 429,
       );
     }
-    const text = await readCapped(response);
+    const text = await readCappedText(response, MAX_PAGE_BYTES, {
+      tooLarge: () => new PageError("the answer is too large", false),
+    });
     let data: unknown;
     try {
       data = JSON.parse(text);
@@ -339,19 +342,4 @@ export class DirectoryRefresher {
       });
     return { page: parsed, etag: response.headers.get("etag"), lastModified: response.headers.get("last-modified") };
   }
-}
-
-async function readCapped(response: Response): Promise<string> {
-  if (!response.body) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of response.body) {
-    size += chunk.byteLength;
-    if (size > MAX_PAGE_BYTES) {
-      await response.body.cancel().catch(() => {});
-      throw new PageError("the answer is too large", false);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }
