@@ -5,7 +5,7 @@ import { type ApiGuardDeps, apiGuard } from "../access/api-guard.plugin.ts";
 import { limitForWindow } from "../access/rate-limiter.ts";
 import type { ApiContext } from "../app.ts";
 import type { ApiModule } from "../platform/http/api-module.ts";
-import { jsonResponse } from "../platform/http/json-response.ts";
+import { jsonDocument } from "../platform/http/json-response.ts";
 import type { ApiOperation } from "../platform/http/openapi.ts";
 import { requestContext } from "../platform/http/request-context.ts";
 import { getPlan } from "./plans.ts";
@@ -49,7 +49,7 @@ export function usageRoutes(deps: ApiGuardDeps & { quota: QuotaService }) {
         remaining: Number(headers["x-ratelimit-remaining"]),
       },
     };
-    return jsonResponse(body);
+    return jsonDocument(body);
   });
 }
 

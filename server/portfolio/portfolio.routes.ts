@@ -12,7 +12,7 @@ import { StringEnum } from "../../shared/schema.ts";
 import { type ApiGuardDeps, apiGuard } from "../access/api-guard.plugin.ts";
 import type { ApiContext } from "../app.ts";
 import type { ApiModule } from "../platform/http/api-module.ts";
-import { jsonResponse } from "../platform/http/json-response.ts";
+import { jsonDocument } from "../platform/http/json-response.ts";
 import { chooseMediaType } from "../platform/http/media-type.ts";
 import type { ApiOperation } from "../platform/http/openapi.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
@@ -238,7 +238,7 @@ export function portfolioRoutes(
       );
       const headers: Record<string, string> = { vary: "accept" };
       if (page.next_cursor) headers.link = nextLink(`${base}/api/sites`, query, page.next_cursor);
-      return jsonResponse(page, 200, headers);
+      return jsonDocument(page, headers);
     })
     .get("/sites.csv", async ({ query: rawQuery, principal, request }) =>
       csvAnswer(principal.accountId, parseQuery(exportSitesOperation.query, rawQuery), deps.baseUrlFor(request), false),
@@ -248,7 +248,7 @@ export function portfolioRoutes(
       async ({ params, principal, request }) => {
         const site = await deps.portfolio.get(principal.accountId, params.site_id, deps.baseUrlFor(request));
         if (!site) throw new ApiProblem("not_found", "There is no site with this id in your account.");
-        return jsonResponse(site);
+        return jsonDocument(site);
       },
       { params: getSiteOperation.params },
     )
@@ -307,7 +307,7 @@ export function portfolioRoutes(
       const headers: Record<string, string> = {};
       if (page.next_cursor)
         headers.link = nextLink(`${deps.baseUrlFor(request)}/api/components`, query, page.next_cursor);
-      return jsonResponse(page, 200, headers);
+      return jsonDocument(page, headers);
     });
 }
 

@@ -16,7 +16,7 @@ import { StringEnum } from "../../shared/schema.ts";
 import { type ApiGuardDeps, apiGuard } from "../access/api-guard.plugin.ts";
 import type { ApiContext } from "../app.ts";
 import type { ApiModule } from "../platform/http/api-module.ts";
-import { jsonResponse } from "../platform/http/json-response.ts";
+import { jsonDocument } from "../platform/http/json-response.ts";
 import type { ApiOperation } from "../platform/http/openapi.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
 import { parseQuery } from "../platform/http/query.ts";
@@ -157,7 +157,7 @@ export function historyRoutes(
         next.searchParams.set("before", page.next_cursor);
         headers.link = `<${next}>; rel="next"`;
       }
-      return jsonResponse(page, 200, headers);
+      return jsonDocument(page, headers);
     })
     .get(
       "/report/:report_id/diff",
@@ -169,7 +169,7 @@ export function historyRoutes(
           options,
           preferRef: query.prefer_ref,
         });
-        return jsonResponse(result);
+        return jsonDocument(result);
       },
       { params: diffReportsOperation.params },
     );

@@ -15,7 +15,7 @@ import { type ApiGuardDeps, apiGuard } from "../../access/api-guard.plugin.ts";
 import type { IdempotencyService } from "../../access/idempotency.service.ts";
 import type { ApiContext } from "../../app.ts";
 import type { ApiModule } from "../../platform/http/api-module.ts";
-import { jsonResponse } from "../../platform/http/json-response.ts";
+import { jsonDocument, jsonResponse } from "../../platform/http/json-response.ts";
 import type { ApiOperation } from "../../platform/http/openapi.ts";
 import {
   answer,
@@ -179,11 +179,11 @@ export function monitorsRoutes(deps: MonitorsRouteDeps) {
     .get("/monitors", async ({ principal, query: raw, request }) => {
       const query = queryOf(listMonitorsOperation.query, raw);
       const page = await monitors.list(principal.accountId, query);
-      return jsonResponse(page, 200, nextLink(deps.baseUrlFor(request), "/api/monitors", query, page.next_cursor));
+      return jsonDocument(page, nextLink(deps.baseUrlFor(request), "/api/monitors", query, page.next_cursor));
     })
     .get(
       "/monitors/:monitor_id",
-      async ({ principal, params }) => jsonResponse(await monitors.get(principal.accountId, params.monitor_id)),
+      async ({ principal, params }) => jsonDocument(await monitors.get(principal.accountId, params.monitor_id)),
       { params: getMonitorOperation.params },
     )
     .patch(

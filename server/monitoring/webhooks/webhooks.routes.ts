@@ -20,7 +20,7 @@ import { type ApiGuardDeps, apiGuard } from "../../access/api-guard.plugin.ts";
 import type { IdempotencyService } from "../../access/idempotency.service.ts";
 import type { ApiContext } from "../../app.ts";
 import type { ApiModule } from "../../platform/http/api-module.ts";
-import { jsonResponse } from "../../platform/http/json-response.ts";
+import { jsonDocument, jsonResponse } from "../../platform/http/json-response.ts";
 import type { ApiOperation } from "../../platform/http/openapi.ts";
 import {
   answer,
@@ -286,11 +286,11 @@ export function webhooksRoutes(deps: WebhooksRouteDeps) {
     .get("/webhooks", async ({ principal, query: raw, request }) => {
       const query = queryOf(listWebhooksOperation.query, raw);
       const page = await webhooks.list(principal.accountId, query);
-      return jsonResponse(page, 200, nextLink(deps.baseUrlFor(request), "/api/webhooks", query, page.next_cursor));
+      return jsonDocument(page, nextLink(deps.baseUrlFor(request), "/api/webhooks", query, page.next_cursor));
     })
     .get(
       "/webhooks/:webhook_id",
-      async ({ principal, params }) => jsonResponse(await webhooks.get(principal.accountId, params.webhook_id)),
+      async ({ principal, params }) => jsonDocument(await webhooks.get(principal.accountId, params.webhook_id)),
       { params: getWebhookOperation.params },
     )
     .patch(
@@ -305,14 +305,14 @@ export function webhooksRoutes(deps: WebhooksRouteDeps) {
         const query = queryOf(listDeliveriesOperation.query, raw);
         const page = await webhooks.deliveries(principal.accountId, params.webhook_id, query);
         const path = `/api/webhooks/${params.webhook_id}/deliveries`;
-        return jsonResponse(page, 200, nextLink(deps.baseUrlFor(request), path, query, page.next_cursor));
+        return jsonDocument(page, nextLink(deps.baseUrlFor(request), path, query, page.next_cursor));
       },
       { params: listDeliveriesOperation.params },
     )
     .get(
       "/webhooks/:webhook_id/deliveries/:delivery_id",
       async ({ principal, params }) =>
-        jsonResponse(await webhooks.delivery(principal.accountId, params.webhook_id, params.delivery_id)),
+        jsonDocument(await webhooks.delivery(principal.accountId, params.webhook_id, params.delivery_id)),
       { params: getDeliveryOperation.params },
     );
   const withoutBody = new Elysia()

@@ -25,6 +25,7 @@ import zlib from "node:zlib";
 import fresh from "fresh";
 import { LRUCache } from "lru-cache";
 import Negotiator from "negotiator";
+import { entityTag } from "./etag.ts";
 
 export const COMPRESS_MIN_BYTES = 1024;
 
@@ -129,6 +130,23 @@ function isFresh(request: Request, etag: string): boolean {
   );
 }
 
+const JSON_TYPE = /^\s*application\/(json|[^;]*\+json)\s*(;|$)/i;
+
+/**
+ * Whether a response gets a weak ETag from its content: a 200 GET of JSON with a body, that
+ * has no tag of its own and is not marked no-store (a queued report changes under the client).
+ */
+function wantsWeakTag(method: string, status: number, headers: Headers, hasBody: boolean): boolean {
+  return (
+    method === "GET" &&
+    status === 200 &&
+    hasBody &&
+    !headers.has("content-encoding") &&
+    JSON_TYPE.test(headers.get("content-type") ?? "") &&
+    !/\bno-store\b/i.test(headers.get("cache-control") ?? "")
+  );
+}
+
 /** The response as it should leave: coded for this client, or a 304 if the client has it. */
 export async function finishRepresentation(request: Request, response: Response): Promise<Response> {
   const { status, headers } = response;
@@ -154,7 +172,16 @@ export async function finishRepresentation(request: Request, response: Response)
     if (bytes.length < COMPRESS_MIN_BYTES) coding = "identity";
   }
 
-  const etag = headers.get("etag");
+  let etag = headers.get("etag");
+  if (!etag && wantsWeakTag(method, status, headers, response.body !== null)) {
+    // Every JSON document or list a GET returns carries a validator, so clients that poll or
+    // cache it (the OpenAPI document, the schemas, /api/reports, /api/sites, a diff) can ask
+    // If-None-Match and get a 304. Weak: it names the JSON's content, the same whichever coding
+    // carries it; the routes whose bytes a client keeps (a finished report) set a strong one.
+    bytes ??= await response.bytes();
+    etag = `W/${entityTag(bytes)}`;
+    headers.set("etag", etag);
+  }
   if (etag && coding !== "identity") headers.set("etag", codedEtag(etag, coding));
   if (etag && status === 200 && (method === "GET" || method === "HEAD") && request.headers.has("if-none-match")) {
     if (isFresh(request, headers.get("etag") ?? etag)) {
