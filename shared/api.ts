@@ -15,6 +15,7 @@ import {
 } from "./report.ts";
 import { Count, Nullable, named, Percent, StringEnum } from "./schema.ts";
 import { SiteAuthSchema } from "./site-auth.ts";
+import { TlsCaSchema, TlsModeSchema } from "./site-tls.ts";
 
 /**
  * Semver of the v1 API contract (routes, parameters, answers): in the OpenAPI document, and the
@@ -30,6 +31,8 @@ export const GenerateReportRequestSchema = named(
       metadata: Type.Optional(ReportMetadataSchema),
       mode: Type.Optional(AnalysisModeSchema),
       site_auth: Type.Optional(SiteAuthSchema),
+      tls: Type.Optional(TlsModeSchema),
+      tls_ca: Type.Optional(TlsCaSchema),
     },
     { additionalProperties: false },
   ),

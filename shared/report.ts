@@ -11,7 +11,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Count, Nullable, named, Percent, StringEnum } from "./schema.ts";
 
-export const REPORT_SCHEMA_VERSION = "1.4.0";
+export const REPORT_SCHEMA_VERSION = "1.5.0";
 
 // ── Enumerations ────────────────────────────────────────────────────────────────────────────
 
@@ -666,6 +666,12 @@ export const SecurityInfoSchema = named(
   "SecurityInfo",
   Type.Object({
     https: Type.Boolean(),
+    tls_verification: Type.Optional(
+      StringEnum(["insecure", "private_ca"], {
+        description:
+          'How the site\'s certificate was checked when the request asked for it (a staging site): "insecure" — not verified (tls: insecure); "private_ca" — verified against the CA given in tls_ca, not the public roots. Absent when it was verified as browsers do. The TLS checks (security.https, security.hsts, security.login_over_https) then skip. Since 1.5.0.',
+      }),
+    ),
     http_to_https_redirect: Nullable(Type.Boolean(), {
       description: "Whether http:// redirects to https://; null when not tested (site not on HTTPS)",
     }),

@@ -15,6 +15,7 @@
 import type { Agent } from "undici/index.js";
 import { DEFAULT_ANALYSIS_MODE, type Report, type ThemeInfo } from "../../shared/report.ts";
 import { isEmptySiteAuth, type SiteAuth, siteAuthHeaders } from "../../shared/site-auth.ts";
+import type { SiteTls } from "../../shared/site-tls.ts";
 import type { Artifacts } from "./artifacts.ts";
 import { runAudits } from "./audit/index.ts";
 import { completeness, incompleteEntry } from "./completeness.ts";
@@ -86,6 +87,11 @@ export interface AnalyzeOptions {
   /** Credentials of a protected site, sent to the origin of `url` only (fetch/safe-client.ts). */
   siteAuth?: SiteAuth;
   /**
+   * How the site's certificate was checked when not by the public roots: `agent` must be one made
+   * for it (createSafeAgent's `siteTls`); the report states it and its TLS checks skip.
+   */
+  siteTls?: SiteTls;
+  /**
    * Handed the artifacts once gathered (and enumerated), before detection: what the detection
    * evaluation (scripts/eval-detection.ts) saves, so its figures can be recomputed without a network.
    */
@@ -103,6 +109,8 @@ export interface AnalysisRun {
   requestsPerSecond?: number;
   /** Credentials of a protected site. */
   siteAuth?: SiteAuth;
+  /** A staging site's certificate: not verified, or by a private CA (shared/site-tls.ts). */
+  siteTls?: SiteTls;
 }
 
 export async function analyze(url: string, options: AnalyzeOptions, signal: AbortSignal): Promise<AnalysisResult> {
@@ -118,6 +126,7 @@ export async function analyze(url: string, options: AnalyzeOptions, signal: Abor
     credentials,
   );
   const artifacts = await gather(url, client, { names: options.names, signal });
+  if (options.siteTls) artifacts.tls_verification = options.siteTls.mode;
   if (credentials) noteCredentialsOrigin(artifacts, credentials.origin);
   // What the probes added (REST namespaces, redirects' credit headers), if anything new.
   if (options.names) await askNames(artifacts, options.names, signal);

@@ -3,7 +3,9 @@
  * Detectors, extractors and audits are pure functions of these, so their tests run on
  * saved artifacts (test/analyzer/artifacts/*.json) without a network.
  */
+
 import type { AnalysisMode, EnumerationSummary, Redirect, ReportError, TimingRow } from "../../shared/report.ts";
+import type { TlsVerification } from "../../shared/site-tls.ts";
 import type { DirectoryAnswer } from "./detect/finders/directory.ts";
 import type { ProbeKey } from "./gather/probes.ts";
 
@@ -76,6 +78,11 @@ export interface Artifacts {
    * (detect/finders/names-question.ts); absent when it was not asked.
    */
   directory?: DirectoryAnswer;
+  /**
+   * How the site's certificate was checked when not by the public roots (a staging site's
+   * `tls: "insecure"` or `tls_ca`, shared/site-tls.ts); absent when it was verified as browsers do.
+   */
+  tls_verification?: TlsVerification;
 }
 
 /** Every probe answer, in key order. */

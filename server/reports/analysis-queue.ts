@@ -6,8 +6,10 @@
  * its account, with the account's plan as the group tier; the worker's account slot
  * (slots.ts) is the rule across processes.
  */
+
 import type { PgBoss } from "pg-boss";
 import type { AnalysisMode } from "../../shared/report.ts";
+import type { SiteTls } from "../../shared/site-tls.ts";
 import type { PlanId } from "../billing/plans.ts";
 import type { Config } from "../platform/config.ts";
 import type { Queryable } from "../platform/db/database.ts";
@@ -43,6 +45,11 @@ export interface AnalysisJob {
    * to open. The job itself never carries them: pg-boss keeps job rows after they finish.
    */
   siteAuth?: boolean;
+  /**
+   * How the site's certificate is checked when not by the public roots (shared/site-tls.ts): a
+   * private CA's PEM is public data, so unlike credentials it travels in the job.
+   */
+  siteTls?: SiteTls;
 }
 
 /** The priority of an account's first unfinished report; its n-th gets FAIR_PRIORITY_BASE − n + 1. */

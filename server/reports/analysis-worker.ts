@@ -261,7 +261,14 @@ export class AnalysisWorker {
       try {
         const siteAuth = job.siteAuth ? await this.openSiteAuth(job) : undefined;
         redact = redactor(siteAuthSecrets(siteAuth));
-        result = await this.deps.analyze(job.target, signal, { mode, requestsPerSecond, aggressiveRequests, siteAuth });
+        const siteTls = job.siteTls;
+        result = await this.deps.analyze(job.target, signal, {
+          mode,
+          requestsPerSecond,
+          aggressiveRequests,
+          siteAuth,
+          siteTls,
+        });
       } catch (error) {
         if (stop.signal.aborted) return done("cancelled"); // the report was ended elsewhere
         const problem = toProblem(error);

@@ -7,9 +7,12 @@
  * again. (Only readers of data an older release stored — a queued job, saved artifacts — fill
  * in the same constant.)
  */
+import { X509Certificate } from "node:crypto";
 import type { GenerateReportRequest } from "../../shared/api.ts";
 import { type AnalysisMode, DEFAULT_ANALYSIS_MODE } from "../../shared/report.ts";
 import { isEmptySiteAuth, type SiteAuth } from "../../shared/site-auth.ts";
+import { pemCertificates, type SiteTls } from "../../shared/site-tls.ts";
+import { ApiProblem } from "../platform/http/problem.ts";
 
 export interface ReportOptions {
   mode: AnalysisMode;
@@ -18,12 +21,42 @@ export interface ReportOptions {
    * `site_auth` is none. ReportService checks them against the service's rules.
    */
   siteAuth?: SiteAuth;
+  /**
+   * How the site's certificate is checked when it is not the public roots' (shared/site-tls.ts):
+   * absent for the default, verified against the public roots.
+   */
+  siteTls?: SiteTls;
 }
 
 /** The options as a request carries them: the API's body fields (validated by its schema), or the web form's. */
-export type RawReportOptions = Pick<GenerateReportRequest, "mode" | "site_auth">;
+export type RawReportOptions = Pick<GenerateReportRequest, "mode" | "site_auth" | "tls" | "tls_ca">;
 
+/** Throws `400 invalid_request` (naming the field) for a `tls_ca` that is no certificate, or one asked with `tls: insecure`. */
 export function parseReportOptions(raw: RawReportOptions): ReportOptions {
   const mode = raw.mode ?? DEFAULT_ANALYSIS_MODE;
-  return isEmptySiteAuth(raw.site_auth) ? { mode } : { mode, siteAuth: raw.site_auth };
+  const options: ReportOptions = isEmptySiteAuth(raw.site_auth) ? { mode } : { mode, siteAuth: raw.site_auth };
+  const siteTls = parseSiteTls(raw.tls, raw.tls_ca);
+  return siteTls ? { ...options, siteTls } : options;
+}
+
+/** `tls` and `tls_ca` as one SiteTls; undefined for the default (verified against the public roots). */
+export function parseSiteTls(tls: string | undefined, tlsCa: string | undefined): SiteTls | undefined {
+  const field = (pointer: string, detail: string) =>
+    new ApiProblem("invalid_request", `${pointer.slice(1)} ${detail}.`, {
+      extensions: { errors: [{ location: "body", pointer, detail }] },
+    });
+  if (tlsCa === undefined) return tls === "insecure" ? { mode: "insecure" } : undefined;
+  if (tls === "insecure") {
+    throw field("/tls_ca", 'cannot be given with tls: "insecure" (a certificate that is not verified needs no CA)');
+  }
+  const blocks = pemCertificates(tlsCa);
+  if (blocks.length === 0) throw field("/tls_ca", "must be a PEM with at least one CERTIFICATE block");
+  for (const [index, block] of blocks.entries()) {
+    try {
+      new X509Certificate(block);
+    } catch {
+      throw field("/tls_ca", `certificate ${index + 1} of ${blocks.length} is not a readable X.509 certificate`);
+    }
+  }
+  return { mode: "private_ca", ca: blocks.join("\n") };
 }

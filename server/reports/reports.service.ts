@@ -250,6 +250,7 @@ export class ReportService {
           target,
           host: verdict.url.hostname,
           mode: input.options.mode,
+          ...(input.options.siteTls ? { siteTls: input.options.siteTls } : {}),
         };
         if (siteAuth) {
           // Sealed beside the report; the job only says there is something to open (no secret in it).

@@ -140,6 +140,8 @@ export function extractSecurity({ artifacts, users }: Detected): SecurityInfo {
   const generator = metaContents(pageOf(homepage), "generator").find((content) => /wordpress/i.test(content));
   return {
     https,
+    // Stated only when it was asked: an ordinary report's security section is unchanged.
+    ...(artifacts.tls_verification ? { tls_verification: artifacts.tls_verification } : {}),
     http_to_https_redirect: httpToHttps,
     hsts:
       https && homepage.headers["strict-transport-security"]

@@ -14,6 +14,7 @@ import dns from "node:dns";
 import net from "node:net";
 import tls from "node:tls";
 import { Agent, buildConnector, Client, type Dispatcher, Pool } from "undici/index.js";
+import { pemCertificates, type SiteTls } from "../../../shared/site-tls.ts";
 import { resolverLookup } from "./dns-servers.ts";
 import { TargetBlockedError, type TargetPolicy } from "./target-policy.ts";
 
@@ -89,8 +90,21 @@ export function policyConnector(
   resolve: typeof dns.lookup,
   timeoutMs: number,
   ca?: string[],
+  site?: SiteTlsOrigin,
 ): buildConnector.connector {
   const byPort = new Map<number, buildConnector.connector>();
+  // The staging site's own origin gets its own connector, with its own certificate rule; every
+  // other origin (a redirect elsewhere, a CDN) is verified as usual.
+  const siteConnector = site
+    ? buildConnector({
+        timeout: timeoutMs,
+        lookup: policyLookup(policy, resolve, site.port) as never,
+        allowH2: true,
+        ...(site.tls.mode === "insecure"
+          ? { rejectUnauthorized: false }
+          : { ca: [...(ca ?? tls.rootCertificates), ...pemCertificates(site.tls.ca)] }),
+      })
+    : undefined;
   const connectorFor = (port: number) => {
     let connector = byPort.get(port);
     if (connector) byPort.delete(port);
@@ -114,6 +128,16 @@ export function policyConnector(
       // Asynchronously, like a failed socket: undici does not expect its callback re-entered.
       const refused = new TargetBlockedError(options.hostname, reason);
       queueMicrotask(() => callback(refused, null));
+      return;
+    }
+    if (
+      siteConnector &&
+      site &&
+      options.protocol === "https:" &&
+      port === site.port &&
+      options.hostname.toLowerCase() === site.hostname
+    ) {
+      siteConnector(options, callback);
       return;
     }
     connectorFor(port)(options, callback);
@@ -162,6 +186,30 @@ export interface SafeAgentOptions {
    * HTTPS on loopback with a certificate made on the spot; the service never sets it.
    */
   extraCa?: string[];
+  /**
+   * A staging site's certificate rule (tls: insecure, or tls_ca), for the origin of `url` only.
+   * Such an agent serves that one analysis: its pooled connections to the site were made under
+   * the relaxed rule and must never carry another analysis's requests.
+   */
+  siteTls?: { url: string; tls: SiteTls };
+}
+
+/** The one origin a relaxed certificate rule applies to: https, its host (no brackets) and port. */
+export interface SiteTlsOrigin {
+  hostname: string;
+  port: number;
+  tls: SiteTls;
+}
+
+function siteTlsOrigin(siteTls: SafeAgentOptions["siteTls"]): SiteTlsOrigin | undefined {
+  if (!siteTls) return undefined;
+  const url = new URL(siteTls.url);
+  if (url.protocol !== "https:") return undefined;
+  return {
+    hostname: url.hostname.replace(/^\[|\]$/g, "").toLowerCase(),
+    port: Number(url.port) || 443,
+    tls: siteTls.tls,
+  };
 }
 
 /**
@@ -202,7 +250,7 @@ export function createSafeAgent(
   const agent = new Agent({
     // The policy is in the connector, which every connection of every origin goes through,
     // HTTP/2 or not: h2 only changes what is spoken on a connection the policy let through.
-    connect: policyConnector(policy, resolve, limits.connectTimeoutMs, ca),
+    connect: policyConnector(policy, resolve, limits.connectTimeoutMs, ca, siteTlsOrigin(options.siteTls)),
     allowH2: true,
     headersTimeout: limits.headersTimeoutMs,
     bodyTimeout: limits.bodyTimeoutMs,

@@ -447,6 +447,8 @@ function classify(error: unknown, url: string, deadlinePassed: boolean): FetchFa
   ) {
     return new FetchFailure("refused", "the connection was refused or reset", url);
   }
+  const certificate = CERTIFICATE_ERRORS[code];
+  if (certificate) return new FetchFailure("tls", `its TLS certificate could not be verified: ${certificate}`, url);
   if (
     code.startsWith("ERR_TLS") ||
     code.includes("CERT") ||
@@ -458,6 +460,23 @@ function classify(error: unknown, url: string, deadlinePassed: boolean): FetchFa
   if (code.startsWith("Z_")) return new FetchFailure("protocol", "the response body could not be decompressed", url);
   return new FetchFailure("protocol", `the response could not be read (${code || name || "error"})`, url);
 }
+
+/**
+ * OpenSSL's verification errors (Node's `code`), as the report words them: the usual reasons a
+ * staging site's certificate is refused. Its message says how to analyze it anyway.
+ */
+const CERTIFICATE_ERRORS: Record<string, string> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: "it is self-signed",
+  SELF_SIGNED_CERT_IN_CHAIN: "its chain ends in a self-signed certificate that is not a public root",
+  UNABLE_TO_GET_ISSUER_CERT: "its issuer is not a public root (a private CA?)",
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "its issuer is not a public root (a private CA?)",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "its issuer is not a public root (a private CA?) or the chain is incomplete",
+  CERT_HAS_EXPIRED: "it has expired",
+  CERT_NOT_YET_VALID: "it is not valid yet",
+  ERR_TLS_CERT_ALTNAME_INVALID: "it is not issued for this host name",
+  CERT_REVOKED: "it was revoked",
+  CERT_UNTRUSTED: "it is not trusted",
+};
 
 function round(ms: number): number {
   return Math.round(ms * 10) / 10;

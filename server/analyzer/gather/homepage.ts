@@ -34,6 +34,12 @@ export async function fetchHomepage(client: SafeClient, url: string): Promise<Ho
   } catch (error) {
     if (error instanceof FetchFailure) {
       if (error.kind === "blocked") throw new TargetNotAllowedError(error.message);
+      if (error.kind === "tls" && error.message.startsWith("its TLS certificate")) {
+        throw new SiteUnreachableError(
+          error.kind,
+          `The site could not be analyzed: ${error.message}. For a staging site with a self-signed or internal-CA certificate, ask again with tls: "insecure" (the certificate is not verified) or tls_ca (the PEM of the CA to trust); the report then says so.`,
+        );
+      }
       throw new SiteUnreachableError(error.kind, `The site did not answer: ${error.message}.`);
     }
     throw error;

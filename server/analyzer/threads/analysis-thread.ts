@@ -48,15 +48,23 @@ function describe(error: unknown): ThreadError {
   return { name: error.name, message: error.message, kind, stack: error.stack };
 }
 
-async function run(id: number, url: string, { enumerate, requestsPerSecond, siteAuth }: AnalysisRun): Promise<void> {
+async function run(
+  id: number,
+  url: string,
+  { enumerate, requestsPerSecond, siteAuth, siteTls }: AnalysisRun,
+): Promise<void> {
   const controller = new AbortController();
   running.set(id, controller);
+  // A staging site's relaxed certificate rule gets an agent of its own, closed with the
+  // analysis: the thread's shared pool never holds a connection made without verification.
+  const own = siteTls ? createSafeAgent(policy, undefined, setup.dnsServers, { siteTls: { url, tls: siteTls } }) : null;
   let reply: FromThread;
   try {
     const result = await analyze(
       url,
       {
-        agent,
+        agent: own ?? agent,
+        siteTls,
         policy,
         userAgent: setup.userAgent,
         intel: lookupIntel(id),
@@ -71,6 +79,7 @@ async function run(id: number, url: string, { enumerate, requestsPerSecond, site
   } catch (error) {
     reply = { type: "failed", id, error: describe(error) };
   } finally {
+    await own?.destroy().catch(() => {});
     running.delete(id);
     intelAnswers.delete(id);
     namesAnswers.delete(id);

@@ -1,4 +1,5 @@
 /** The login page: passwords typed into a page served over plain HTTP travel in clear text. */
+import { tlsVerificationNote } from "../../../../shared/site-tls.ts";
 import { siteUrl } from "../../untrusted-text.ts";
 import { makeCheck } from "../catalogue.ts";
 import { unreachedReason } from "../placement.ts";
@@ -23,6 +24,10 @@ export const auditLogin: Audit = ({ wordpress, security, probes, paths }) => {
         [seen],
       ),
     ];
+  }
+  if (login.over_https && security.tls_verification) {
+    const note = tlsVerificationNote(security.tls_verification);
+    return [makeCheck(id, "skip", `The login form is served over HTTPS, but ${note}: not checked.`, [login.url])];
   }
   if (login.over_https) return [makeCheck(id, "pass", "The login form is served over HTTPS.", [login.url])];
   return [

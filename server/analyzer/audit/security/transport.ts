@@ -2,7 +2,9 @@
  * Transport security: is the site on HTTPS, does http:// lead there, and does HSTS keep
  * browsers from ever trying plain HTTP again?
  */
+
 import type { Check } from "../../../../shared/report.ts";
+import { tlsVerificationNote } from "../../../../shared/site-tls.ts";
 import type { ProbeAnswer } from "../../facts.ts";
 import { siteUrl } from "../../untrusted-text.ts";
 import { makeCheck } from "../catalogue.ts";
@@ -14,6 +16,20 @@ export const HSTS_MIN_SECONDS = 180 * 24 * 60 * 60;
 export const auditTransport: Audit = ({ homepage, probes, security }) => {
   const finalUrl = new URL(homepage.url);
   const checks: Check[] = [];
+  if (security.tls_verification && finalUrl.protocol === "https:") {
+    // The certificate was not verified as a browser does (a staging site's tls: insecure or
+    // tls_ca): what a visitor's browser would say of this HTTPS is unknown, so nothing passes.
+    const note = tlsVerificationNote(security.tls_verification);
+    return [
+      makeCheck("security.https", "skip", `HTTPS was not checked: ${note}.`, [homepage.url]),
+      redirectCheck(security.https, security.http_to_https_redirect, probes.answers.http_redirect),
+      makeCheck(
+        "security.hsts",
+        "skip",
+        `HSTS was not checked: ${note}, and browsers refuse HSTS over an untrusted certificate.`,
+      ),
+    ];
+  }
   if (finalUrl.protocol === "https:") {
     checks.push(makeCheck("security.https", "pass", "The homepage is served over HTTPS.", [homepage.url]));
   } else {
