@@ -21,7 +21,7 @@ import { TlsCaSchema, TlsModeSchema } from "./site-tls.ts";
  * Semver of the v1 API contract (routes, parameters, answers): in the OpenAPI document, and the
  * version of the `wpreport` tool in SARIF output, whichever side (service or CLI) writes it.
  */
-export const API_VERSION = "1.4.0";
+export const API_VERSION = "1.5.0";
 
 export const GenerateReportRequestSchema = named(
   "GenerateReportRequest",
