@@ -3,9 +3,11 @@
  * report made through the same queue, limits and quota as any other, judged against the
  * site's baseline by the Action's rule (docs/monitoring.md#monitors).
  */
+
 import { type Static, Type } from "@sinclair/typebox";
 import { AnalysisModeSchema, GradeSchema, ReportStatusSchema, SEVERITIES } from "./report.ts";
 import { Nullable, named, StringEnum } from "./schema.ts";
+import { TlsCaSchema, TlsModeSchema } from "./site-tls.ts";
 
 /** The schedule keywords; anything else must be a 5-field cron expression (UTC). */
 export const SCHEDULE_KEYWORDS = ["hourly", "daily", "weekly"] as const;
@@ -48,6 +50,8 @@ export const CreateMonitorRequestSchema = named(
       mode: Type.Optional(AnalysisModeSchema),
       fail_on: Type.Optional({ ...FailOn, default: "high" }),
       assert: Type.Optional(Assert),
+      tls: Type.Optional(TlsModeSchema),
+      tls_ca: Type.Optional(TlsCaSchema),
     },
     { additionalProperties: false },
   ),
@@ -64,6 +68,10 @@ export const UpdateMonitorRequestSchema = named(
       mode: Type.Optional(AnalysisModeSchema),
       fail_on: Type.Optional(FailOn),
       assert: Type.Optional(Assert),
+      tls: Type.Optional(TlsModeSchema),
+      tls_ca: Type.Optional(
+        Nullable(TlsCaSchema, { description: "The private CA's PEM; null removes it. Since 1.5.0." }),
+      ),
       enabled: Type.Optional(
         Type.Boolean({ description: "false pauses the monitor (no scheduled runs); true resumes it" }),
       ),
@@ -106,6 +114,10 @@ export const MonitorSchema = named(
     mode: AnalysisModeSchema,
     fail_on: FailOn,
     assert: Type.String({ description: "The assertions in their canonical form (pattern:level,…); empty for none" }),
+    tls: Type.Optional(TlsModeSchema),
+    tls_ca: Type.Optional(
+      Nullable(Type.String(), { description: "The private CA's PEM the runs trust; null when none. Since 1.5.0." }),
+    ),
     enabled: Type.Boolean(),
     status: StringEnum(["active", "paused"]),
     next_run_at: Nullable(Type.String({ format: "date-time" }), {

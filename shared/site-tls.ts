@@ -27,7 +27,7 @@ export const TlsModeSchema = Type.Union(
   {
     description:
       'How the site\'s TLS certificate is checked: "verify" (the default: public roots, or tls_ca) or "insecure" (not verified: a staging site with a self-signed certificate). Applies to the site\'s own origin only; the report says so and its TLS checks skip. Since 1.5.0.',
-    default: "verify",
+    // No `default` keyword: generated clients (openapi-typescript) read a default as a required field.
   },
 );
 

@@ -136,6 +136,60 @@ describe.skipIf(!HAS_WORDPRESS || !hasOpenssl)("a staging WordPress over HTTPS w
     expect(plain.body.detail).toContain("self-signed");
   });
 
+  /** Runs a monitor now and waits for its report to end. */
+  const runMonitor = async (monitorId: string): Promise<Report> => {
+    const ran = await service.call<Report>("POST", `/api/monitors/${monitorId}/run`, { token });
+    expect(ran.status).toBe(202);
+    for (let attempt = 0; attempt < 240; attempt++) {
+      const read = await service.call<Report>("GET", `/api/report/${ran.body.id}`, { token });
+      if (read.body.status === "completed" || read.body.status === "failed") return read.body;
+      await Bun.sleep(250);
+    }
+    throw new Error("the monitor's report did not end");
+  };
+
+  test("monitors: no relaxed rule unless it is set on the monitor; set, its runs use it; PATCH changes it", async () => {
+    const plain = await service.call<{ id: string; tls: string; tls_ca: string | null }>("POST", "/api/monitors", {
+      token,
+      body: { url: site.url, schedule: "weekly" },
+    });
+    expect(plain.status).toBe(201);
+    expect(plain.body).toMatchObject({ tls: "verify", tls_ca: null });
+    const refused = await runMonitor(plain.body.id);
+    expect(refused.status).toBe("failed");
+    expect(JSON.stringify(refused.errors)).toContain("self-signed");
+
+    const staged = await service.call<{ id: string; tls: string }>("POST", "/api/monitors", {
+      token,
+      body: { url: site.url, schedule: "weekly", tls: "insecure" },
+    });
+    expect(staged.status).toBe(201);
+    expect(staged.body.tls).toBe("insecure");
+    const report = await runMonitor(staged.body.id);
+    expect(report.status).toBe("completed");
+    expect(report.security?.tls_verification).toBe("insecure");
+
+    const withCa = await service.call<{ tls: string; tls_ca: string | null }>(
+      "PATCH",
+      `/api/monitors/${staged.body.id}`,
+      {
+        token,
+        body: { tls: "verify", tls_ca: certificate.cert },
+      },
+    );
+    expect(withCa.status).toBe(200);
+    expect(withCa.body.tls).toBe("verify");
+    expect(withCa.body.tls_ca).toContain("BEGIN CERTIFICATE");
+    expect((await runMonitor(staged.body.id)).security?.tls_verification).toBe("private_ca");
+    const contradictory = await service.call<{ errors?: { pointer: string }[] }>(
+      "PATCH",
+      `/api/monitors/${staged.body.id}`,
+      { token, body: { tls: "insecure" } },
+    );
+    expect(contradictory.status).toBe(400);
+    expect(contradictory.body.errors?.[0]?.pointer).toBe("/tls_ca");
+  });
+
   test("bad tls_ca, and tls_ca with tls: insecure, are 400s naming the field", async () => {
     for (const body of [
       { url: site.url, tls_ca: "not a certificate" },

@@ -51,6 +51,8 @@ for (const backend of BACKENDS) {
         mode: "passive",
         fail_on: "high",
         assert: "",
+        tls: "verify",
+        tls_ca: null,
         enabled: true,
         status: "active",
         next_run_at: expect.any(String),

@@ -23,12 +23,14 @@ import {
   type ReportStatus,
   SEVERITIES,
 } from "../../../shared/report.ts";
+import type { SiteTls, TlsMode } from "../../../shared/site-tls.ts";
 import type { TargetPolicy } from "../../analyzer/fetch/target-policy.ts";
 import { siteKey, validateTargetUrl } from "../../analyzer/target-url.ts";
 import { getPlan } from "../../billing/plans.ts";
 import type { Queryable, Sql } from "../../platform/db/database.ts";
 import { ApiProblem } from "../../platform/http/problem.ts";
 import { isId, newId, siteId } from "../../platform/ids.ts";
+import { parseSiteTls } from "../../reports/report-options.ts";
 import type { GenerateOutcome, ReportCaller, ReportService } from "../../reports/reports.service.ts";
 import { checkSchedule, nextRun } from "./schedule.ts";
 
@@ -46,6 +48,9 @@ export interface MonitorRow {
   mode: AnalysisMode;
   fail_on: string;
   assertions: string;
+  /** A staging site's certificate rule (migration 0025): "verify" unless set on the monitor. */
+  tls: TlsMode;
+  tls_ca: string | null;
   enabled: boolean;
   next_slot: Date;
   next_run_at: Date;
@@ -86,6 +91,8 @@ export function monitorOf(row: MonitorRow): Monitor {
     mode: row.mode,
     fail_on: row.fail_on as Monitor["fail_on"],
     assert: row.assertions,
+    tls: row.tls,
+    tls_ca: row.tls_ca,
     enabled: row.enabled,
     status: row.enabled ? "active" : "paused",
     next_run_at: row.enabled ? row.next_run_at.toISOString() : null,
@@ -182,6 +189,7 @@ export class MonitorService {
 
   async create(caller: MonitorCaller, input: CreateMonitorRequest, now = new Date()): Promise<Monitor> {
     this.checkFields(input);
+    const siteTls = parseSiteTls(input.tls, input.tls_ca);
     const key = this.checkUrl(input.url);
     const schedule = this.checkSchedule(input.schedule);
     const assertions = this.checkAssert(input.assert);
@@ -196,10 +204,11 @@ export class MonitorService {
       if ((count?.n ?? 0) >= plan.maxMonitors) return false;
       await tx`
         insert into monitors (id, account_id, url, site_key, environment, schedule, mode, fail_on, assertions,
-                              next_slot, next_run_at)
+                              tls, tls_ca, next_slot, next_run_at)
         values (${id}, ${caller.accountId}, ${input.url.trim()}, ${key}, ${input.environment ?? null}, ${schedule},
                 ${input.mode ?? DEFAULT_ANALYSIS_MODE}, ${input.fail_on ?? "high"}, ${assertions},
-                ${next.slot}, ${next.runAt})`;
+                ${siteTls?.mode === "insecure" ? "insecure" : "verify"},
+                ${siteTls?.mode === "private_ca" ? siteTls.ca : null}, ${next.slot}, ${next.runAt})`;
       return true;
     });
     if (!inserted)
@@ -247,12 +256,18 @@ export class MonitorService {
     // A new schedule, or a resumed monitor, starts from now: runs missed while paused are not made up.
     const reschedule = schedule !== current.schedule || (enabled && !current.enabled);
     const environment = patch.environment === undefined ? current.environment : patch.environment;
+    // The rule as it will stand, checked whole: a CA kept from before cannot meet a new tls: insecure.
+    const tls = patch.tls ?? current.tls;
+    const tlsCa = patch.tls_ca === undefined ? current.tls_ca : patch.tls_ca;
+    const siteTls = parseSiteTls(tls, tlsCa ?? undefined);
     const { sql } = this.deps;
     // The next run is written only when it changes: a tick may have advanced it since it was read.
     const next = reschedule ? nextRun(monitorId, schedule, now) : undefined;
     const rows = await sql`
       update monitors set url = ${url}, site_key = ${key}, environment = ${environment}, schedule = ${schedule},
         mode = ${patch.mode ?? current.mode}, fail_on = ${patch.fail_on ?? current.fail_on}, assertions = ${assertions},
+        tls = ${siteTls?.mode === "insecure" ? "insecure" : "verify"},
+        tls_ca = ${siteTls?.mode === "private_ca" ? siteTls.ca : null},
         enabled = ${enabled}, updated_at = now()
         ${next ? sql`, next_slot = ${next.slot}, next_run_at = ${next.runAt}` : sql``}
       where id = ${monitorId} and account_id = ${accountId}
@@ -356,11 +371,20 @@ export class MonitorService {
   }
 }
 
-/** What a monitor's run asks for: its URL, its environment as the report's metadata, its mode. */
-export function runInput(row: Pick<MonitorRow, "url" | "environment" | "mode">) {
+/**
+ * What a monitor's run asks for: its URL, its environment as the report's metadata, its mode,
+ * and the certificate rule set on the monitor (none unless it was: runs never relax TLS on their own).
+ */
+export function runInput(row: Pick<MonitorRow, "url" | "environment" | "mode" | "tls" | "tls_ca">) {
+  const siteTls: SiteTls | undefined =
+    row.tls_ca !== null
+      ? { mode: "private_ca", ca: row.tls_ca }
+      : row.tls === "insecure"
+        ? { mode: "insecure" }
+        : undefined;
   return {
     url: row.url,
     metadata: row.environment ? { environment: row.environment } : undefined,
-    options: { mode: row.mode },
+    options: siteTls ? { mode: row.mode, siteTls } : { mode: row.mode },
   };
 }
