@@ -27,7 +27,8 @@ const MAX_LINES = 10;
 export function describeEvent<T extends EventType>(type: T, data: EventData<T>): EventText {
   // The switch narrows `type`, not `data`: each branch reads the data of its own type.
   const any = data as EventData<EventType>;
-  switch (type) {
+  const kind: EventType = type;
+  switch (kind) {
     case "report.completed": {
       const { report } = any as EventData<"report.completed">;
       const grade = report.grade ? `grade ${report.grade}, score ${report.score}` : "no grade";
@@ -89,6 +90,10 @@ export function describeEvent<T extends EventType>(type: T, data: EventData<T>):
       const { message } = any as EventData<"webhook.test">;
       return { title: `Test event from wpreport: ${clean(message)}`, lines: [], link: null };
     }
+    default: {
+      // A new event type must be given its words here: without a branch, this does not compile.
+      const unhandled: never = kind;
+      throw new Error(`No text for the event type ${String(unhandled)}`);
+    }
   }
-  return { title: type, lines: [], link: null };
 }
