@@ -10,7 +10,7 @@
 # Dependencies: exactly the lockfile (`npm ci`, as CI installs), without dev dependencies.
 # package.json lists an npm workspace (test/api/openapi-client, the typed-client check);
 # npm ci does not need its folder, and the image does not ship it.
-FROM node:24-slim AS deps
+FROM node:24-slim@sha256:a9f5f7c91a432850b2a8a7797adf5eadb6c733ceed61167806cee7ea7fbc29df AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 # Fixes to dependencies (patches/, applied by patch-package): the server refuses to start on
@@ -25,7 +25,7 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
   && rm -rf node_modules/bun node_modules/@oven node_modules/.bin/bun node_modules/.bin/bunx \
   && mkdir -p data
 
-FROM oven/bun:1.4-slim
+FROM oven/bun:1.4-slim@sha256:cb3bbbb08e13a4a2ff400f24c7a2a1d5efa83f6ef8544d52d95a519631e2fc61
 WORKDIR /app
 ENV NODE_ENV=production PORT=3000
 COPY --from=deps /app/node_modules ./node_modules
