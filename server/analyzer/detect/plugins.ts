@@ -217,18 +217,24 @@ export function pluginSightings(
   const listed = listedComponents(artifacts, "plugins");
   const listedSlugs = new Set(listed?.slugs);
   const named = namedPlugins(artifacts, paths, fromPage, coreVersion);
-  const slugs = new Set<string>([
-    ...fromPage.keys(),
-    ...Object.keys(PLUGIN_SIGNATURES),
-    ...named.keys(),
-    ...listedSlugs,
-  ]);
+  // One plugin per folder, whatever the case a credit or the directory spells it in: a folder
+  // with capitals (`LayerSlider`) keeps its own spelling (its files are asked there), and a
+  // credit resolved to `layerslider` joins it instead of standing as a second plugin.
+  const spelling = new Map<string, string>();
+  for (const slug of [...fromPage.keys(), ...listedSlugs]) {
+    if (!spelling.has(slug.toLowerCase())) spelling.set(slug.toLowerCase(), slug);
+  }
+  const variants = new Map<string, Set<string>>();
+  for (const slug of [...fromPage.keys(), ...Object.keys(PLUGIN_SIGNATURES), ...named.keys(), ...listedSlugs]) {
+    const folder = spelling.get(slug.toLowerCase()) ?? slug;
+    variants.set(folder, (variants.get(folder) ?? new Set()).add(slug));
+  }
   const sightings = new Map<
     string,
     { signature?: PluginSignature; presence: WeightedEvidence[]; note?: WeightedEvidence }
   >();
-  for (const slug of slugs) {
-    const signature = PLUGIN_SIGNATURES[slug];
+  for (const [slug, spellings] of variants) {
+    const signature = PLUGIN_SIGNATURES[slug] ?? PLUGIN_SIGNATURES[slug.toLowerCase()];
     const seen = new Set<string>();
     const presence: WeightedEvidence[] = [
       ...assetVersionSignals(fromPage.get(slug) ?? [], coreVersion, {
@@ -239,12 +245,19 @@ export function pluginSightings(
       ...(signature ? signatureSignals(signature, artifacts, namespaces, seen) : []),
     ];
     // One signal per class (finders/resolve.ts); none for text a signature pattern read already.
-    const found = named.get(slug);
-    for (const credit of found?.signals ?? []) {
-      if (!seen.has(credit.seen)) presence.push(credit.signal);
+    const classes = new Set(presence.map((signal) => signal.source));
+    let note: WeightedEvidence | undefined;
+    for (const variant of spellings) {
+      const found = named.get(variant);
+      for (const credit of found?.signals ?? []) {
+        if (seen.has(credit.seen) || (variant !== slug && classes.has(credit.signal.source))) continue;
+        presence.push(credit.signal);
+        classes.add(credit.signal.source);
+      }
+      note ??= found?.note;
     }
     if (listed && listedSlugs.has(slug)) presence.push(listingSignal(listed, slug));
-    if (presence.length > 0) sightings.set(slug, { signature, presence, note: found?.note });
+    if (presence.length > 0) sightings.set(slug, { signature, presence, note });
   }
   return sightings;
 }
