@@ -196,6 +196,13 @@ export function commentObservations(
   return found;
 }
 
+/** The words before `start` that belong to the same name (at most four), if any. */
+function wordsOfNameBefore(words: readonly string[], start: number): string[] | undefined {
+  let first = start;
+  while (first > 0 && start - first < 4 && longerNameBefore(words, first)) first--;
+  return first < start ? words.slice(first, start) : undefined;
+}
+
 /**
  * "Name X.Y" anywhere in a comment: for each version (strict), the last one to six words
  * before it (fillers skipped) as exact names. Only names an index knows count (resolve.ts).
@@ -230,7 +237,7 @@ export function versionSpans(
         version,
         phrase: "anywhere",
         // "Simple Events Calendar 1.3.5": "Events Calendar" is only the end of a longer name.
-        endOfLongerName: longerNameBefore(words, start) || undefined,
+        nameBefore: wordsOfNameBefore(words, start),
         subject: { kind: "name", words: words.slice(start, end), needs: "version" },
       });
     }

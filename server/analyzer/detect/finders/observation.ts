@@ -63,10 +63,10 @@ export interface Observation {
    */
   beside?: string;
   /**
-   * For an `anywhere` name: a word of the same name stands before it ("Simple Events Calendar
-   * 1.3.5" read as "Events Calendar"): it is only the end of a longer name.
+   * For an `anywhere` name: the words of the same name that stand before it ("Simple" of
+   * "Simple Events Calendar 1.3.5" read as "Events Calendar"): it is only the end of a longer name.
    */
-  endOfLongerName?: boolean;
+  nameBefore?: string[];
   /** For identifier and slug subjects: the version the site states next to it (strictly validated). */
   version?: string;
   /**

@@ -337,7 +337,7 @@ function resolveSpan(
   words: readonly string[],
   version: string,
   context: ResolveContext,
-  endOfLongerName = false,
+  nameBefore: readonly string[] = [],
 ): Resolution {
   const text = words.join(" ");
   const key = normalizeName(text);
@@ -346,9 +346,14 @@ function resolveSpan(
   if (!found || found === "theme" || found.via === "backed") return null;
   if (context.themeKeys.has(identifierKey(found.slug))) return null;
   // The end of a longer name names nothing ("Simple Events Calendar" is not The Events Calendar),
-  // unless it spells the plugin's slug in two words or more: a vendor before its product
-  // ("Smash Balloon Custom Facebook Feed").
-  if (endOfLongerName && !(words.length >= 2 && slugify(text) === found.slug)) return null;
+  // unless it spells the plugin's slug in two words or more and the words before it are the
+  // plugin's own (its vendor: "Smash Balloon Custom Facebook Feed", listed as "Smash Balloon
+  // Social Post Feed"); "Quick Gallery Grid" is not Gallery Grid.
+  if (nameBefore.length > 0) {
+    const listed = new Set(normalizeName(context.directory.slug("plugin", found.slug)?.name ?? "").split(/[\s-]+/));
+    const own = nameBefore.every((word) => listed.has(normalizeName(word)));
+    if (!(own && words.length >= 2 && slugify(text) === found.slug)) return null;
+  }
   return { kind: "plugin", slug: found.slug, via: found.via, version };
 }
 
@@ -356,7 +361,7 @@ export function resolveObservation(observation: Observation, context: ResolveCon
   const { subject } = observation;
   if (subject.kind === "name" && observation.phrase === "anywhere")
     return observation.version
-      ? resolveSpan(subject.words, observation.version, context, observation.endOfLongerName)
+      ? resolveSpan(subject.words, observation.version, context, observation.nameBefore)
       : null;
   if (subject.kind === "name") return resolveName(subject.words, subject, context);
   if (subject.kind === "identifier") {
