@@ -383,7 +383,7 @@ function besideOwner(
   found: NonNullable<Resolution>,
   context: ResolveContext,
 ): NonNullable<Resolution> {
-  const owner = observation.beside;
+  const owner = observation.beside ?? abbreviatedFolder(found, context);
   if (!owner || found.slug.toLowerCase() === owner.toLowerCase()) return found;
   if (found.kind === "plugin" && context.pageSlugs.get(found.slug.toLowerCase())?.source === "asset") return found;
   const stated = observation.phrase === "opening" || observation.phrase === "credit" ? found.version : undefined;
@@ -391,6 +391,25 @@ function besideOwner(
   const agrees = stated !== undefined && (own.size === 0 || own.has(stated));
   // The page ties the credit to the plugin's files, as it ties a script handle to them.
   return { kind: "plugin", slug: owner, via: "page", version: agrees ? stated : undefined };
+}
+
+/**
+ * A folder the page loads files from whose name is the credited slug cut short, word by word
+ * (`simple-events-cal` for "Simple Events Calendar" → simple-events-calendar): a plugin
+ * installed under a folder of its own naming. A credit to a plugin that shows no file of its
+ * own is that folder's. Two words at least, the same number of words, each a prefix.
+ */
+function abbreviatedFolder(found: NonNullable<Resolution>, context: ResolveContext): string | undefined {
+  if (context.pageSlugs.get(found.slug.toLowerCase())?.source === "asset") return undefined;
+  const words = found.slug.toLowerCase().split("-");
+  if (words.length < 2) return undefined;
+  for (const [key, shown] of context.pageSlugs) {
+    if (shown.source !== "asset" || key === found.slug.toLowerCase()) continue;
+    const folder = key.split("-");
+    if (folder.length !== words.length) continue;
+    if (folder.every((word, index) => word.length >= 3 && (words[index] ?? "").startsWith(word))) return shown.slug;
+  }
+  return undefined;
 }
 
 /** A signal and the text it read (so that a signature match of the same text is not counted twice). */
