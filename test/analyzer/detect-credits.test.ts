@@ -221,6 +221,16 @@ describe("a credit printed beside a plugin's own files is that plugin's", () => 
   });
 });
 
+test("a credit to a plugin with no file of its own goes to the folder named after it, cut short or with its edition", async () => {
+  const cut = page(asset("simple-events-cal", "1.3.5"), "<p>x</p><!-- Simple Events Calendar 1.3.5 -->");
+  expect(await found(cut)).toEqual({ "simple-events-cal": "1.3.5" });
+  const lite = page(asset("quick-gallery-grid-lite", "1.8.0"), "<p>x</p><!-- Quick Gallery Grid 1.8.0 -->");
+  expect(await found(lite)).toEqual({ "quick-gallery-grid-lite": "1.8.0" });
+  // Another folder, of another plugin, takes nothing.
+  const other = page(asset("gallery-tools", "2.0.0"), "<p>x</p><!-- Quick Gallery Grid 1.8.0 -->");
+  expect(await found(other)).toEqual({ "gallery-tools": "2.0.0", "quick-gallery-grid": "1.8.0" });
+});
+
 test("a folder spelt with capitals and the directory's slug for it are one plugin", async () => {
   const html = `<link rel='stylesheet' id='acme-forms-css' href='${ORIGIN}/wp-content/plugins/Acme-Forms/css/forms.css?ver=3.0.2' media='all' />`;
   expect(await found(page(html, "<!-- Acme Forms 3.0.2 -->"))).toEqual({ "Acme-Forms": "3.0.2" });

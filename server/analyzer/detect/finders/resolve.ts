@@ -393,21 +393,33 @@ function besideOwner(
   return { kind: "plugin", slug: owner, via: "page", version: agrees ? stated : undefined };
 }
 
+/** Words a folder may add to a plugin's slug: its edition or kind (`social-share-buttons-lite`). */
+const EDITION_WORDS = new Set(["lite", "pro", "free", "premium", "plugin", "wp", "addon"]);
+
 /**
- * A folder the page loads files from whose name is the credited slug cut short, word by word
- * (`simple-events-cal` for "Simple Events Calendar" → simple-events-calendar): a plugin
- * installed under a folder of its own naming. A credit to a plugin that shows no file of its
- * own is that folder's. Two words at least, the same number of words, each a prefix.
+ * A folder the page loads files from that is the credited plugin under a name of its own:
+ * the credited slug cut short, word by word (`simple-events-cal` for "Simple Events Calendar"
+ * → simple-events-calendar; two words at least, the same number of words, each a prefix of
+ * three letters or more), or that slug with an edition word before or after it
+ * (`social-share-buttons-lite`). A credit to a plugin that shows no file of its own is that
+ * folder's: the name is the folder's plugin's, under the name its author prints.
  */
 function abbreviatedFolder(found: NonNullable<Resolution>, context: ResolveContext): string | undefined {
-  if (context.pageSlugs.get(found.slug.toLowerCase())?.source === "asset") return undefined;
-  const words = found.slug.toLowerCase().split("-");
+  const credited = found.slug.toLowerCase();
+  if (context.pageSlugs.get(credited)?.source === "asset") return undefined;
+  const words = credited.split("-");
   if (words.length < 2) return undefined;
   for (const [key, shown] of context.pageSlugs) {
-    if (shown.source !== "asset" || key === found.slug.toLowerCase()) continue;
+    if (shown.source !== "asset" || key === credited) continue;
     const folder = key.split("-");
-    if (folder.length !== words.length) continue;
-    if (folder.every((word, index) => word.length >= 3 && (words[index] ?? "").startsWith(word))) return shown.slug;
+    const cut =
+      folder.length === words.length &&
+      folder.every((word, index) => word.length >= 3 && (words[index] ?? "").startsWith(word));
+    const edition =
+      folder.length === words.length + 1 &&
+      ((EDITION_WORDS.has(folder.at(-1) ?? "") && key.startsWith(`${credited}-`)) ||
+        (EDITION_WORDS.has(folder[0] ?? "") && key.endsWith(`-${credited}`)));
+    if (cut || edition) return shown.slug;
   }
   return undefined;
 }
