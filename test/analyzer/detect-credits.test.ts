@@ -128,6 +128,7 @@ describe("only a whole name names a plugin", () => {
     expect(longerNameAfter(["WooCommerce", "8.9.1"], 1, isVersion, isFiller)).toBe(false);
     expect(longerNameAfter(["Yoast", "SEO", "plugin"], 2, isVersion, isFiller)).toBe(false);
     expect(longerNameAfter(["breeze", "CACHE"], 1, isVersion, isFiller)).toBe(false);
+    expect(longerNameAfter(["PixelYourSite", "Free", "version"], 1, isVersion, isFiller)).toBe(false);
     expect(longerNameAfter(["Foo", "on", "Bar"], 1, isVersion, isFiller)).toBe(false);
   });
 });

@@ -35,15 +35,19 @@ export function commentsBesideAssets(
   };
   const beside = new Map<string, string>();
   const ambiguous = new Set<string>();
-  let seen = 0;
-  for (const match of html.matchAll(/<!--([\s\S]*?)-->/g)) {
-    if (++seen > MAX_COMMENTS) break;
-    const start = match.index;
-    const end = start + match[0].length;
+  // indexOf, not a regular expression: a hostile page of unclosed "<!--" stays linear.
+  let from = 0;
+  for (let seen = 0; seen < MAX_COMMENTS; seen++) {
+    const start = html.indexOf("<!--", from);
+    if (start < 0) break;
+    const close = html.indexOf("-->", start + 4);
+    if (close < 0) break;
+    const end = close + 3;
+    from = end;
     const after = slugOf(TAG_AFTER.exec(html.slice(end, end + LOOK_AROUND))?.[1]);
     const before = slugOf(TAG_BEFORE.exec(html.slice(Math.max(0, start - LOOK_AROUND), start))?.[1]);
     const slugs = new Set([after, before].filter((slug): slug is string => slug !== undefined));
-    const text = (match[1] ?? "").slice(0, MAX_COMMENT_LENGTH);
+    const text = html.slice(start + 4, Math.min(close, start + 4 + MAX_COMMENT_LENGTH));
     if (slugs.size !== 1 || ambiguous.has(text)) continue;
     const slug = [...slugs][0] as string;
     // The same text beside two plugins' files says nothing of which it is.

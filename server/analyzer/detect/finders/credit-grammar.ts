@@ -63,8 +63,12 @@ const NAME_GOES_ON = new Set([
   "x",
 ]);
 
-/** Words that say what a plugin is after its name, not which one: "breeze CACHE" is Breeze. */
-const KIND_AFTER = new Set(["cache", "caching", "engine"]);
+/**
+ * Words that say what a plugin is after its name, not which one: "breeze CACHE" is Breeze,
+ * and "Foo Lite" / "Foo Free" the free edition of Foo (a directory plugin named "Foo Lite" is
+ * matched whole first).
+ */
+const KIND_AFTER = new Set(["cache", "caching", "engine", "lite", "free"]);
 
 /** Written like a name's word: starts with a capital or a digit ("Simple", "WooCommerce", "365"). */
 export const NAME_LIKE = /^[([{"']?[A-Z0-9]/;
