@@ -195,7 +195,9 @@ function table(run: RunName, outcomes: CaseOutcome[], cases: CorpusCase[]): stri
   }
   const all = rows.at(-1);
   for (const wrong of all?.wrong ?? []) {
-    const truth = cases.find((item) => item.id === wrong.id)?.version ?? "none";
+    const [id = "", other] = wrong.id.split(/ \((.+)\)$/);
+    const item = cases.find((candidate) => candidate.id === id);
+    const truth = (other ? item?.others.find((entry) => entry.slug === other)?.version : item?.version) ?? "none";
     lines.push(`  WRONG ${wrong.id}: reported ${wrong.version}, runs ${truth}`);
   }
   for (const fp of all?.falsePositives ?? []) lines.push(`  FALSE POSITIVE ${fp.id}: ${fp.plugins.join(", ")}`);
@@ -251,7 +253,7 @@ async function main(): Promise<void> {
   if (flag("verbose") || flag("misses")) {
     for (const result of results) {
       const outcome = scoreCase(result.item, result.plugins);
-      const fine = result.item.slug ? outcome.right : true;
+      const fine = (result.item.slug ? outcome.right : true) && outcome.others.every((other) => other.right);
       if (!flag("verbose") && fine && outcome.extra.length === 0) continue;
       console.log(`\n${result.item.id} [${result.run}] runs ${result.item.version ?? "-"}`);
       for (const plugin of result.plugins) {

@@ -38,9 +38,18 @@ const FLOORS: Record<RunName, Partial<Record<CorpusClass | "all", [found: number
     header: [100, 100],
     asset_ver: [100, 97],
     files: [97, 72],
-    all: [90, 84],
+    credit_trap: [100, 100],
+    shared_ver: [100, 100],
+    all: [92, 86],
   },
-  "passive-none": { html_comment: [21, 13], asset_ver: [100, 97], files: [76, 60], all: [47, 41] },
+  "passive-none": {
+    html_comment: [21, 13],
+    asset_ver: [100, 97],
+    files: [76, 60],
+    credit_trap: [80, 80],
+    shared_ver: [100, 100],
+    all: [55, 49],
+  },
   "aggressive-index": { files: [97, 94], all: [97, 94] },
   "aggressive-none": { files: [76, 73], all: [76, 73] },
 };
@@ -81,9 +90,16 @@ describe("the captures are what gather fetches now (a few cases, live on 127.0.0
   const agent = createSafeAgent(policy);
   afterAll(() => agent.close());
   // One case of each class, without the names index (the harness imports it into a database).
-  const sample = ["html_comment", "meta_tag", "inline_script", "asset_ver", "files", "negative"].map(
-    (cls) => corpus.cases.find((item) => item.class === cls && saved.has(item.id)) ?? corpus.cases[0],
-  );
+  const sample = [
+    "html_comment",
+    "meta_tag",
+    "inline_script",
+    "asset_ver",
+    "files",
+    "credit_trap",
+    "shared_ver",
+    "negative",
+  ].map((cls) => corpus.cases.find((item) => item.class === cls && saved.has(item.id)) ?? corpus.cases[0]);
 
   test.each(sample.map((item) => [item?.id ?? "", item] as const))("%s", async (_id, item) => {
     if (!item) throw new Error("no case");

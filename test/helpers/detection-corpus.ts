@@ -34,6 +34,8 @@ export const CORPUS_CLASSES = [
   "header",
   "asset_ver",
   "files",
+  "credit_trap",
+  "shared_ver",
   "negative",
 ] as const;
 export type CorpusClass = (typeof CORPUS_CLASSES)[number];
@@ -62,6 +64,19 @@ export interface CorpusCase {
   files: Record<string, string>;
   /** REST namespaces the site's index lists besides WordPress's own. */
   namespaces: string[];
+  /**
+   * Other plugins the case's page shows (a page of several plugins: the shared `?ver=` cases),
+   * each with its directory name, true version and files; they are scored like the case's own
+   * plugin, and are not false positives.
+   */
+  others: OtherPlugin[];
+}
+
+export interface OtherPlugin {
+  slug: string;
+  name: string | null;
+  version: string | null;
+  files: Record<string, string>;
 }
 
 export interface Base {
@@ -114,6 +129,8 @@ function parseCase(raw: Record<string, unknown>, cls: CorpusClass, file: string,
   const namespaces = raw.namespaces ?? [];
   if (!Array.isArray(namespaces)) throw new CorpusError(`${where}.namespaces: expected a list`);
   const id = text(raw.id, `${where}.id`) || `${cls}/${slug}`;
+  const others = raw.others ?? [];
+  if (!Array.isArray(others)) throw new CorpusError(`${where}.others: expected a list`);
   return {
     id,
     class: cls,
@@ -128,6 +145,20 @@ function parseCase(raw: Record<string, unknown>, cls: CorpusClass, file: string,
     headers: record(raw.headers, `${where}.headers`),
     files: record(raw.files, `${where}.files`),
     namespaces: namespaces.map((item, n) => text(item, `${where}.namespaces[${n}]`)),
+    others: (others as Record<string, unknown>[]).map((other, n) => {
+      const at = `${where}.others[${n}]`;
+      const otherSlug = text(other.slug, `${at}.slug`);
+      if (!SLUG_SHAPE.test(otherSlug.toLowerCase())) throw new CorpusError(`${at}: bad slug ${otherSlug}`);
+      const otherVersion = other.version ?? null;
+      if (otherVersion !== null && (typeof otherVersion !== "string" || !/^\d[\w.-]{0,30}$/.test(otherVersion)))
+        throw new CorpusError(`${at}: the version must be a quoted version string`);
+      return {
+        slug: otherSlug,
+        name: text(other.name, `${at}.name`) || null,
+        version: otherVersion as string | null,
+        files: record(other.files, `${at}.files`),
+      };
+    }),
   } satisfies CorpusCase;
 }
 
@@ -168,7 +199,10 @@ export function loadCorpus(dir = CORPUS_DIR): Corpus {
  */
 export function directoryLines(corpus: Corpus): { plugins: string; themes: string } {
   const plugins = new Map<string, string>();
-  for (const item of corpus.cases) if (item.slug && item.name) plugins.set(item.slug, item.name);
+  for (const item of corpus.cases) {
+    if (item.slug && item.name) plugins.set(item.slug, item.name);
+    for (const other of item.others) if (other.name && !plugins.has(other.slug)) plugins.set(other.slug, other.name);
+  }
   for (const [slug, name] of Object.entries(corpus.directory.plugins)) if (!plugins.has(slug)) plugins.set(slug, name);
   const themes = new Map(Object.entries(corpus.directory.themes));
   for (const base of Object.values(corpus.bases)) {
@@ -191,20 +225,42 @@ export interface CaseOutcome {
   wrong: string | null;
   /** Plugins reported that the case does not show. */
   extra: string[];
+  /** The case's other plugins (`others`): each one's outcome, as for the case's own. */
+  others: { slug: string; found: boolean; right: boolean; wrong: string | null; versioned: boolean }[];
+}
+
+const sameVersion = (a: string | null, b: string | null) =>
+  a === null || b === null ? a === b : versionKey(a) === versionKey(b);
+
+function outcomeOf(slug: string, version: string | null, plugins: readonly Pick<PluginInfo, "slug" | "version">[]) {
+  const mine = plugins.find((plugin) => plugin.slug.toLowerCase() === slug.toLowerCase());
+  const reported = mine?.version ?? null;
+  return {
+    mine,
+    found: mine !== undefined,
+    right: mine !== undefined && sameVersion(reported, version),
+    wrong: mine !== undefined && reported !== null && !sameVersion(reported, version) ? reported : null,
+  };
 }
 
 export function scoreCase(item: CorpusCase, plugins: readonly Pick<PluginInfo, "slug" | "version">[]): CaseOutcome {
-  const mine = item.slug ? plugins.find((plugin) => plugin.slug.toLowerCase() === item.slug?.toLowerCase()) : undefined;
-  const reported = mine?.version ?? null;
-  const same = (a: string | null, b: string | null) =>
-    a === null || b === null ? a === b : versionKey(a) === versionKey(b);
+  const own = item.slug ? outcomeOf(item.slug, item.version, plugins) : undefined;
+  const others = item.others.map((other) => ({ other, ...outcomeOf(other.slug, other.version, plugins) }));
+  const shown = new Set([own?.mine, ...others.map((other) => other.mine)].filter(Boolean));
   return {
     id: item.id,
     class: item.class,
-    found: mine !== undefined,
-    right: mine !== undefined && same(reported, item.version),
-    wrong: mine !== undefined && reported !== null && !same(reported, item.version) ? reported : null,
-    extra: plugins.filter((plugin) => plugin !== mine).map((plugin) => `${plugin.slug}@${plugin.version ?? "-"}`),
+    found: own?.found ?? false,
+    right: own?.right ?? false,
+    wrong: own?.wrong ?? null,
+    extra: plugins.filter((plugin) => !shown.has(plugin)).map((plugin) => `${plugin.slug}@${plugin.version ?? "-"}`),
+    others: others.map(({ other, found, right, wrong }) => ({
+      slug: other.slug,
+      found,
+      right,
+      wrong,
+      versioned: other.version !== null,
+    })),
   };
 }
 
@@ -226,14 +282,23 @@ export function figures(outcomes: readonly CaseOutcome[], cases: readonly Corpus
   const sum = (cls: ClassFigures["class"], list: readonly CaseOutcome[]): ClassFigures => {
     const positives = list.filter((outcome) => byId.get(outcome.id)?.slug);
     const versioned = positives.filter((outcome) => byId.get(outcome.id)?.version);
+    // A case's other plugins count as positives of their own.
+    const others = list.flatMap((outcome) => outcome.others);
     return {
       class: cls,
       cases: list.length,
-      positives: positives.length,
-      found: positives.filter((outcome) => outcome.found).length,
-      versioned: versioned.length,
-      right: versioned.filter((outcome) => outcome.right).length,
-      wrong: list.flatMap((outcome) => (outcome.wrong ? [{ id: outcome.id, version: outcome.wrong }] : [])),
+      positives: positives.length + others.length,
+      found: positives.filter((outcome) => outcome.found).length + others.filter((other) => other.found).length,
+      versioned: versioned.length + others.filter((other) => other.versioned).length,
+      right:
+        versioned.filter((outcome) => outcome.right).length +
+        others.filter((other) => other.versioned && other.right).length,
+      wrong: list.flatMap((outcome) => [
+        ...(outcome.wrong ? [{ id: outcome.id, version: outcome.wrong }] : []),
+        ...outcome.others.flatMap((other) =>
+          other.wrong ? [{ id: `${outcome.id} (${other.slug})`, version: other.wrong }] : [],
+        ),
+      ]),
       falsePositives: list.flatMap((outcome) =>
         outcome.extra.length ? [{ id: outcome.id, plugins: outcome.extra }] : [],
       ),
@@ -394,9 +459,13 @@ export function serveCase(corpus: Corpus, item: CorpusCase): { url: string; stop
           "text/css",
         );
       }
-      const own = item.slug ? `/wp-content/plugins/${item.slug}/` : null;
-      if (own && pathname.startsWith(own)) {
-        const file = item.files[pathname.slice(own.length)];
+      for (const [slug, files] of [
+        [item.slug, item.files] as const,
+        ...item.others.map((other) => [other.slug, other.files] as const),
+      ]) {
+        const own = slug ? `/wp-content/plugins/${slug}/` : null;
+        if (!own || !pathname.startsWith(own)) continue;
+        const file = files[pathname.slice(own.length)];
         const extension = path.extname(pathname).slice(1).toLowerCase();
         if (file !== undefined) return respond(fill(file, origin, item), TYPES[extension] ?? "text/plain");
       }

@@ -9,7 +9,8 @@
  * readmes and the WordPress.org names index (finders/resolve.ts); an open listing of the
  * plugins folder (finders/listing.ts). Versions from all of these, from `ver=` on the
  * plugin's own files (never when it
- * is WordPress's version or a cache buster: version-sanity.ts) and from its public files —
+ * is WordPress's version or a cache buster: version-sanity.ts; a value several plugins share
+ * stands unless something shows it is the site's stamp: ver-stamps.ts) and from its public files —
  * readme.txt, changelogs, translation template, manifests, banners (finders/files.ts) —
  * weighed together by pickVersion. docs/detection.md lists every class with its weight.
  */
@@ -31,6 +32,7 @@ import { namedPlugins } from "./finders/observations.ts";
 import { restNamespaces } from "./rest.ts";
 import { PLUGIN_SIGNATURES, type PluginSignature } from "./signatures.ts";
 import { componentAssets, type SitePaths } from "./site-paths.ts";
+import { readmeContradicts, siteVerStamps, type VerSpread, verSpread } from "./ver-stamps.ts";
 import { versionParameterProblem } from "./version-sanity.ts";
 
 const DETECTED_AT = 50;
@@ -148,7 +150,12 @@ function signatureSignals(
 function assetVersionSignals(
   urls: readonly string[],
   coreVersion: string | null,
-  componentsWithValue: ReadonlyMap<string, number>,
+  shared: {
+    spread: VerSpread;
+    stamps: ReadonlyMap<string, string>;
+    /** Whether this plugin's readme states another version than a value. */
+    contradicts: (value: string) => boolean;
+  },
 ): WeightedEvidence[] {
   const signals: WeightedEvidence[] = [];
   const seen = new Set<string>();
@@ -164,9 +171,11 @@ function assetVersionSignals(
     const version = url.searchParams.get("ver");
     if (!version || seen.has(url.pathname)) continue;
     seen.add(url.pathname);
+    const isShared = (shared.spread.components.get(version) ?? 0) >= 2;
     const problem = versionParameterProblem(version, {
       coreVersion,
-      componentsWithValue: componentsWithValue.get(version) ?? 0,
+      siteStamp: shared.stamps.get(version) ?? null,
+      readmeContradicts: isShared && shared.contradicts(version),
       pathname: url.pathname,
     });
     // An implausible value (a hash, a timestamp) was never evidence; the others say why they do not count.
@@ -182,16 +191,6 @@ function assetVersionSignals(
     );
   }
   return signals;
-}
-
-/** How many components (plugins and themes) the page loads with each `ver=` value: a value on many is the site's cache buster. */
-function verValueSpread(homepage: HttpArtifact, paths: SitePaths): Map<string, number> {
-  const spread = new Map<string, number>();
-  for (const [, urls] of componentAssets(homepage, paths, ["plugins", "mu-plugins", "themes"])) {
-    const values = new Set(urls.map((raw) => new URL(raw).searchParams.get("ver")).filter((value) => value !== null));
-    for (const value of values) spread.set(value, (spread.get(value) ?? 0) + 1);
-  }
-  return spread;
 }
 
 /** The plugin's name as the WordPress.org directory gives it, when the names index was asked about it. */
@@ -213,34 +212,52 @@ export function pluginSightings(
 ): Map<string, { signature?: PluginSignature; presence: WeightedEvidence[]; note?: WeightedEvidence }> {
   const namespaces = restNamespaces(artifacts);
   const fromPage = pluginSlugsFromPage(artifacts.homepage, paths);
-  const spread = verValueSpread(artifacts.homepage, paths);
+  const spread = verSpread(artifacts.homepage, paths);
+  const stamps = siteVerStamps(artifacts, paths, spread);
   const listed = listedComponents(artifacts, "plugins");
   const listedSlugs = new Set(listed?.slugs);
   const named = namedPlugins(artifacts, paths, fromPage, coreVersion);
-  const slugs = new Set<string>([
-    ...fromPage.keys(),
-    ...Object.keys(PLUGIN_SIGNATURES),
-    ...named.keys(),
-    ...listedSlugs,
-  ]);
+  // One plugin per folder, whatever the case a credit or the directory spells it in: a folder
+  // with capitals (`LayerSlider`) keeps its own spelling (its files are asked there), and a
+  // credit resolved to `layerslider` joins it instead of standing as a second plugin.
+  const spelling = new Map<string, string>();
+  for (const slug of [...fromPage.keys(), ...listedSlugs]) {
+    if (!spelling.has(slug.toLowerCase())) spelling.set(slug.toLowerCase(), slug);
+  }
+  const variants = new Map<string, Set<string>>();
+  for (const slug of [...fromPage.keys(), ...Object.keys(PLUGIN_SIGNATURES), ...named.keys(), ...listedSlugs]) {
+    const folder = spelling.get(slug.toLowerCase()) ?? slug;
+    variants.set(folder, (variants.get(folder) ?? new Set()).add(slug));
+  }
   const sightings = new Map<
     string,
     { signature?: PluginSignature; presence: WeightedEvidence[]; note?: WeightedEvidence }
   >();
-  for (const slug of slugs) {
-    const signature = PLUGIN_SIGNATURES[slug];
+  for (const [slug, spellings] of variants) {
+    const signature = PLUGIN_SIGNATURES[slug] ?? PLUGIN_SIGNATURES[slug.toLowerCase()];
     const seen = new Set<string>();
     const presence: WeightedEvidence[] = [
-      ...assetVersionSignals(fromPage.get(slug) ?? [], coreVersion, spread),
+      ...assetVersionSignals(fromPage.get(slug) ?? [], coreVersion, {
+        spread,
+        stamps,
+        contradicts: (value) => readmeContradicts(artifacts, slug, value),
+      }),
       ...(signature ? signatureSignals(signature, artifacts, namespaces, seen) : []),
     ];
     // One signal per class (finders/resolve.ts); none for text a signature pattern read already.
-    const found = named.get(slug);
-    for (const credit of found?.signals ?? []) {
-      if (!seen.has(credit.seen)) presence.push(credit.signal);
+    const classes = new Set(presence.map((signal) => signal.source));
+    let note: WeightedEvidence | undefined;
+    for (const variant of spellings) {
+      const found = named.get(variant);
+      for (const credit of found?.signals ?? []) {
+        if (seen.has(credit.seen) || (variant !== slug && classes.has(credit.signal.source))) continue;
+        presence.push(credit.signal);
+        classes.add(credit.signal.source);
+      }
+      note ??= found?.note;
     }
     if (listed && listedSlugs.has(slug)) presence.push(listingSignal(listed, slug));
-    if (presence.length > 0) sightings.set(slug, { signature, presence, note: found?.note });
+    if (presence.length > 0) sightings.set(slug, { signature, presence, note });
   }
   return sightings;
 }

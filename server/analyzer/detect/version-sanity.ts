@@ -22,8 +22,13 @@ export function versionParameterProblem(
   context: {
     /** This site's WordPress version, when known. */
     coreVersion: string | null;
-    /** How many components (plugins and themes) the page loads with this same value. */
-    componentsWithValue: number;
+    /**
+     * Why this value, shared by several components, is the site's stamp rather than their
+     * releases (ver-stamps.ts), or null when nothing shows it is one.
+     */
+    siteStamp?: string | null;
+    /** This plugin's readme.txt states another version, and the value is shared: the readme wins. */
+    readmeContradicts?: boolean;
     /** The file's path: a bundled library's file states the library's release. */
     pathname?: string;
   },
@@ -35,7 +40,9 @@ export function versionParameterProblem(
   if (/^\d+$/.test(value)) return "a bare number (a cache buster, not a release)";
   if (DATE_STAMP.test(value)) return "a date stamp";
   if (isPlaceholderVersion(value)) return "a placeholder";
-  if (context.componentsWithValue >= SITE_WIDE_BUSTER) return "the same value on the files of several components";
+  if (context.siteStamp) return `the site's stamp, not a release (${context.siteStamp})`;
+  if (context.readmeContradicts)
+    return "a value several components share, and this plugin's readme.txt states another version";
   return null;
 }
 
@@ -52,9 +59,6 @@ const BUNDLED =
 export function isBundledLibrary(pathname: string): boolean {
   return BUNDLED.test(pathname);
 }
-
-/** A `?ver=` value shared by this many components is the site's cache buster, not a release of each. */
-export const SITE_WIDE_BUSTER = 3;
 
 /** `0`, `0.0`, `0.0.0`: what package managers and templates start with. */
 export function isPlaceholderVersion(value: string): boolean {

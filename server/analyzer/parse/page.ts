@@ -58,7 +58,7 @@ export interface PageModel {
 const MAX_ITEMS = 2_000;
 const MAX_INLINE = 100_000;
 const MAX_COMMENTS = 200;
-const MAX_COMMENT_LENGTH = 2_000;
+export const MAX_COMMENT_LENGTH = 2_000;
 const MAX_TEXT = 500;
 /** Hidden inputs and version-bearing elements kept: real pages have a handful. */
 const MAX_MARKED = 200;

@@ -17,7 +17,8 @@
 import type { HttpArtifact } from "../../artifacts.ts";
 import { metaContents, type PageModel } from "../../parse/page.ts";
 import { siteText, siteUrl } from "../../untrusted-text.ts";
-import { strictVersion } from "./name-keys.ts";
+import { bare, hostMarked, longerNameBefore, WORKS_WITH } from "./credit-grammar.ts";
+import { slugify, strictVersion } from "./name-keys.ts";
 import type { Observation } from "./observation.ts";
 
 /** Words that introduce a credit: the context itself says software is named. Fixed words: linear, no nested quantifiers. */
@@ -104,13 +105,45 @@ function markedVersion(comment: string): string | undefined {
   return [...found][0];
 }
 
+/** Words of a slug or a name that say nothing of which plugin it is ("mailchimp-for-wp" is Mailchimp). */
+const NOISE_TOKENS = new Set([
+  "wp",
+  "wordpress",
+  "for",
+  "the",
+  "and",
+  "plugin",
+  "by",
+  "of",
+  "a",
+  "lite",
+  "pro",
+  "free",
+]);
+const tokenOf = (token: string) => (token === "wordpress" ? "wp" : token);
+function slugTokens(slug: string): string[] {
+  const tokens = slug.split(/[-_.]+/).filter((token) => token && !NOISE_TOKENS.has(token));
+  return tokens.length > 0 ? tokens : [slug];
+}
+
+/** A loose "…ed with" that does not credit what follows: "tested with", "integrated with" (what it works with). */
+function hostCredit(phrase: string): boolean {
+  const [verb = "", link = ""] = phrase.trim().split(/\s+/);
+  return link.toLowerCase() === "with" && WORKS_WITH.has(bare(verb));
+}
+
 /** Comments that may credit a plugin: after a credit phrase, as "Name v1.2" at the start, or by a directory link. */
-export function commentObservations(page: PageModel): Observation[] {
+export function commentObservations(
+  page: PageModel,
+  /** Comment text → the plugin folder whose file the page loads right beside it (beside.ts). */
+  besideAssets: ReadonlyMap<string, string> = new Map(),
+): Observation[] {
   const found: Observation[] = [];
   for (const [n, comment] of page.comments.entries()) {
     if (comment.startsWith("[if") || comment.startsWith("<![endif]")) continue; // conditional comments: markup
     const value = siteText(comment, 200);
     const seen = `comment:${n}`;
+    const first = found.length;
     const name = (
       words: string[],
       needs: "version" | "version-or-plugin" | "nothing",
@@ -126,7 +159,7 @@ export function commentObservations(page: PageModel): Observation[] {
     const follow = (pattern: RegExp, needs: "version" | "nothing", phrase: Observation["phrase"]) => {
       for (const credit of comment.matchAll(pattern)) {
         const start = credit.index + credit[0].length;
-        if (phrase === "loose" && PEOPLE.test(credit[0])) continue;
+        if (phrase === "loose" && (PEOPLE.test(credit[0]) || hostCredit(credit[0]))) continue;
         if (read.has(start)) continue; // "powered by" is a credit and also a loose "… by"
         read.add(start);
         if (++credits > MAX_CREDITS_PER_COMMENT) break;
@@ -138,6 +171,12 @@ export function commentObservations(page: PageModel): Observation[] {
     follow(LOOSE_CREDIT, "version", "loose");
     found.push(...versionSpans(comment, value, seen));
     const slugs = new Set<string>();
+    // What the comment says, its links aside: a link names a plugin only when the comment's own words do too.
+    const said = new Set(
+      slugify(comment.slice(0, 2_000).replace(/\S*(?:https?:\/\/|www\.)\S*/gi, " "))
+        .split("-")
+        .map(tokenOf),
+    );
     for (const link of comment.matchAll(DIRECTORY_LINK)) {
       const slug = (link[1] ?? "").toLowerCase().replace(/[._-]+$/, "");
       if (!slug || slugs.has(slug) || slugs.size >= 3) continue;
@@ -148,10 +187,20 @@ export function commentObservations(page: PageModel): Observation[] {
         seen,
         subject: { kind: "slug", slug },
         version: markedVersion(comment),
+        linkNamed: slugTokens(slug).every((token) => said.has(token)),
       });
     }
+    const beside = besideAssets.get(comment);
+    if (beside) for (const observation of found.slice(first)) observation.beside = beside;
   }
   return found;
+}
+
+/** The words before `start` that belong to the same name (at most four), if any. */
+function wordsOfNameBefore(words: readonly string[], start: number): string[] | undefined {
+  let first = start;
+  while (first > 0 && start - first < 4 && longerNameBefore(words, first)) first--;
+  return first < start ? words.slice(first, start) : undefined;
 }
 
 /**
@@ -179,12 +228,16 @@ export function versionSpans(
       // "Designed by Studio Pixel 2.0": a name after a credit to people is not software.
       if (start >= 2 && (words[start - 1] ?? "").toLowerCase() === "by" && PEOPLE.test(`${words[start - 2]} `))
         continue;
+      // "… for WooCommerce 2.3.1", "requires WPML 4.6.9": what the plugin is made for is not credited.
+      if (hostMarked(words, start)) continue;
       found.push({
         source,
         value,
         seen,
         version,
         phrase: "anywhere",
+        // "Simple Events Calendar 1.3.5": "Events Calendar" is only the end of a longer name.
+        nameBefore: wordsOfNameBefore(words, start),
         subject: { kind: "name", words: words.slice(start, end), needs: "version" },
       });
     }

@@ -51,6 +51,22 @@ export interface Observation {
    */
   seen: string;
   subject: Subject;
+  /**
+   * For a link to a plugin's page in the WordPress.org directory: whether the comment's own
+   * words name that plugin too ("Optimized with WP Meteor v3.4.0 - https://wordpress.org/plugins/wp-meteor/").
+   * A bare link, or a link beside another plugin's credit, is a recommendation, not proof it is installed.
+   */
+  linkNamed?: boolean;
+  /**
+   * The plugin whose files the page loads right beside this comment (only whitespace between
+   * the comment and the `<script>`/`<link>` of that plugin's folder): a credit there is that plugin's.
+   */
+  beside?: string;
+  /**
+   * For an `anywhere` name: the words of the same name that stand before it ("Simple" of
+   * "Simple Events Calendar 1.3.5" read as "Events Calendar"): it is only the end of a longer name.
+   */
+  nameBefore?: string[];
   /** For identifier and slug subjects: the version the site states next to it (strictly validated). */
   version?: string;
   /**

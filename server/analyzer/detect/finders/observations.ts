@@ -6,12 +6,14 @@
 import { type Artifacts, probeAnswers } from "../../artifacts.ts";
 import { probeKey } from "../../gather/probes.ts";
 import { pageOf } from "../../parse/page.ts";
+import { isPlausibleComponentVersion } from "../evidence.ts";
 import { parseThemeHeader } from "../readme.ts";
 import { restNamespaces } from "../rest.ts";
 import { PLUGIN_SIGNATURES } from "../signatures.ts";
 import { componentAssets, detectSitePaths, type SitePaths } from "../site-paths.ts";
 import { themeSlugsFromPage } from "../theme.ts";
 import { assetParamObservations } from "./asset-params.ts";
+import { commentsBesideAssets } from "./beside.ts";
 import { commentObservations, creditHeaderObservations, generatorObservations } from "./credits.ts";
 import { Directory, MAX_QUERY_NAMES, MAX_QUERY_SLUGS, type NameQuery } from "./directory.ts";
 import { dataAttributeObservations, hiddenInputObservations } from "./form-attributes.ts";
@@ -43,7 +45,7 @@ export function siteObservations(
   const redirects = probeAnswers(artifacts).filter((answer) => answer.status >= 300 && answer.status < 400);
   return [
     ...generatorObservations(page),
-    ...commentObservations(page),
+    ...commentObservations(page, commentsBesideAssets(homepage.body, homepage.url, fromPage)),
     ...creditHeaderObservations([homepage, ...redirects]),
     ...headerObservations(homepage),
     ...metaTagObservations(page),
@@ -80,6 +82,11 @@ export function resolveContext(
     if (!pageSlugs.has(slug.toLowerCase())) pageSlugs.set(slug.toLowerCase(), { slug, source });
   };
   for (const slug of fromPage.keys()) show(slug, "asset");
+  const assetVersions = new Map<string, Set<string>>();
+  for (const [slug, urls] of fromPage) {
+    const values = urls.map((raw) => new URL(raw).searchParams.get("ver") ?? "").filter(isPlausibleComponentVersion);
+    assetVersions.set(slug.toLowerCase(), new Set(values));
+  }
   for (const slug of listedComponents(artifacts, "plugins")?.slugs ?? []) show(slug, "listing");
   for (const root of namespaceRoots(restNamespaces(artifacts)).keys()) show(root, "rest");
   const signatureKeys = new Map<string, string>();
@@ -93,6 +100,7 @@ export function resolveContext(
     directory: new Directory(artifacts.directory),
     vocabulary: pageVocabulary(artifacts.homepage, paths),
     pageSlugs,
+    assetVersions,
     signatureKeys,
     themeKeys: themes.keys,
     themeNames: themes.names,

@@ -19,6 +19,7 @@
  */
 import { siteText } from "../../untrusted-text.ts";
 import type { WeightedEvidence } from "../evidence.ts";
+import { longerNameAfter } from "./credit-grammar.ts";
 import { type Directory, MAX_QUERY_NAMES, MAX_QUERY_SLUGS } from "./directory.ts";
 import { identifierStems } from "./identifiers.ts";
 import {
@@ -55,6 +56,8 @@ export interface ResolveContext {
   vocabulary: PageVocabulary;
   /** Plugin slugs the site shows (keyed lower-case: folders such as LayerSlider keep their case), and how. */
   pageSlugs: ReadonlyMap<string, { slug: string; source: PageSlugSource }>;
+  /** Plugin folders the page loads files from (keyed lower-case): the `ver=` values on them. */
+  assetVersions?: ReadonlyMap<string, ReadonlySet<string>>;
   /** Signature slugs by identifierKey (wpcf7-style identifiers included). */
   signatureKeys: ReadonlyMap<string, string>;
   /** The active theme and its parent: identifierKeys of their slugs, normalised names. */
@@ -191,6 +194,9 @@ function resolveName(words: readonly string[], needs: Subject & { kind: "name" }
     const found = findName(text, key, context);
     if (found === "theme") return null;
     if (!found) continue;
+    // Only a whole name names a plugin: "WooCommerce Stripe Gateway", "WPML Multilingual Forms",
+    // "Foo for Elementor" are other plugins' names, whose first words another plugin's name is.
+    if (longerNameAfter(words, count, (word) => strictVersion(word) !== undefined, isFiller)) continue;
     let next = count;
     while (next < words.length && next < count + 2 && isFiller(words[next])) next++;
     // "Foo Gallery by FooPlugins v2.1.0", "… by ExpressTech - version 4.3.2": its author between
@@ -315,27 +321,48 @@ function resolveSlug(observation: Observation, slug: string, context: ResolveCon
       if (shown && shown.source !== "rest") return { kind: "plugin", slug: shown.slug, via: "page" };
       return context.directory.slug("plugin", slug) ? { kind: "plugin", slug, via: "directory_slug" } : null;
     }
-    default:
-      // A link to the plugin's page in the WordPress.org directory names its slug outright.
-      return { kind: "plugin", slug, via: "link" };
+    default: {
+      // A link to the plugin's page in the WordPress.org directory names its slug when the
+      // comment's words name the plugin too, or the site shows it otherwise; a bare link is a
+      // recommendation ("try …"), not proof the plugin is installed.
+      const shown = context.pageSlugs.get(slug.toLowerCase());
+      if (shown) return { kind: "plugin", slug: shown.slug, via: "link" };
+      return observation.linkNamed ? { kind: "plugin", slug, via: "link" } : null;
+    }
   }
 }
 
 /** The exact words before a version, anywhere in a comment: a name an index knows, or nothing. */
-function resolveSpan(words: readonly string[], version: string, context: ResolveContext): Resolution {
+function resolveSpan(
+  words: readonly string[],
+  version: string,
+  context: ResolveContext,
+  nameBefore: readonly string[] = [],
+): Resolution {
   const text = words.join(" ");
   const key = normalizeName(text);
   if (text.length > 120 || !isUsableKey(key) || context.themeNames.has(key)) return null;
   const found = findName(text, key, context, false);
   if (!found || found === "theme" || found.via === "backed") return null;
   if (context.themeKeys.has(identifierKey(found.slug))) return null;
+  // The end of a longer name names nothing ("Simple Events Calendar" is not The Events Calendar),
+  // unless it spells the plugin's slug in two words or more and the words before it are the
+  // plugin's own (its vendor: "Smash Balloon Custom Facebook Feed", listed as "Smash Balloon
+  // Social Post Feed"); "Quick Gallery Grid" is not Gallery Grid.
+  if (nameBefore.length > 0) {
+    const listed = new Set(normalizeName(context.directory.slug("plugin", found.slug)?.name ?? "").split(/[\s-]+/));
+    const own = nameBefore.every((word) => listed.has(normalizeName(word)));
+    if (!(own && words.length >= 2 && slugify(text) === found.slug)) return null;
+  }
   return { kind: "plugin", slug: found.slug, via: found.via, version };
 }
 
 export function resolveObservation(observation: Observation, context: ResolveContext): Resolution {
   const { subject } = observation;
   if (subject.kind === "name" && observation.phrase === "anywhere")
-    return observation.version ? resolveSpan(subject.words, observation.version, context) : null;
+    return observation.version
+      ? resolveSpan(subject.words, observation.version, context, observation.nameBefore)
+      : null;
   if (subject.kind === "name") return resolveName(subject.words, subject, context);
   if (subject.kind === "identifier") {
     const found = resolveIdentifier(subject, context);
@@ -343,6 +370,58 @@ export function resolveObservation(observation: Observation, context: ResolveCon
   }
   const found = resolveSlug(observation, subject.slug, context);
   return found && observation.version ? { ...found, version: observation.version } : found;
+}
+
+/**
+ * A credit printed right beside a plugin's own files is that plugin's (beside.ts): a name
+ * read as another plugin that shows no file of its own on the page, or a name no index knows,
+ * is given to the plugin beside it. Its version goes with it only from the comment's start or
+ * a credit phrase, and only when the plugin's own `ver=` do not say otherwise.
+ */
+function besideOwner(
+  observation: Observation,
+  found: NonNullable<Resolution>,
+  context: ResolveContext,
+): NonNullable<Resolution> {
+  const owner = observation.beside ?? abbreviatedFolder(found, context);
+  if (!owner || found.slug.toLowerCase() === owner.toLowerCase()) return found;
+  if (found.kind === "plugin" && context.pageSlugs.get(found.slug.toLowerCase())?.source === "asset") return found;
+  const stated = observation.phrase === "opening" || observation.phrase === "credit" ? found.version : undefined;
+  const own = context.assetVersions?.get(owner.toLowerCase()) ?? new Set<string>();
+  const agrees = stated !== undefined && (own.size === 0 || own.has(stated));
+  // The page ties the credit to the plugin's files, as it ties a script handle to them.
+  return { kind: "plugin", slug: owner, via: "page", version: agrees ? stated : undefined };
+}
+
+/** Words a folder may add to a plugin's slug: its edition or kind (`social-share-buttons-lite`). */
+const EDITION_WORDS = new Set(["lite", "pro", "free", "premium", "plugin", "wp", "addon"]);
+
+/**
+ * A folder the page loads files from that is the credited plugin under a name of its own:
+ * the credited slug cut short, word by word (`simple-events-cal` for "Simple Events Calendar"
+ * → simple-events-calendar; two words at least, the same number of words, each a prefix of
+ * three letters or more), or that slug with an edition word before or after it
+ * (`social-share-buttons-lite`). A credit to a plugin that shows no file of its own is that
+ * folder's: the name is the folder's plugin's, under the name its author prints.
+ */
+function abbreviatedFolder(found: NonNullable<Resolution>, context: ResolveContext): string | undefined {
+  const credited = found.slug.toLowerCase();
+  if (context.pageSlugs.get(credited)?.source === "asset") return undefined;
+  const words = credited.split("-");
+  if (words.length < 2) return undefined;
+  for (const [key, shown] of context.pageSlugs) {
+    if (shown.source !== "asset" || key === credited) continue;
+    const folder = key.split("-");
+    const cut =
+      folder.length === words.length &&
+      folder.every((word, index) => word.length >= 3 && (words[index] ?? "").startsWith(word));
+    const edition =
+      folder.length === words.length + 1 &&
+      ((EDITION_WORDS.has(folder.at(-1) ?? "") && key.startsWith(`${credited}-`)) ||
+        (EDITION_WORDS.has(folder[0] ?? "") && key.endsWith(`-${credited}`)));
+    if (cut || edition) return shown.slug;
+  }
+  return undefined;
 }
 
 /** A signal and the text it read (so that a signature match of the same text is not counted twice). */
@@ -399,8 +478,9 @@ export function resolveAll(observations: readonly Observation[], context: Resolv
       .filter(({ observation, found }) => observation.phrase === "opening" && found?.kind === "plugin")
       .map(({ observation }) => observation.seen),
   );
-  for (const { observation, found: resolution } of resolved) {
-    if (!resolution || (observation.phrase === "using" && named.has(observation.seen))) continue;
+  for (const { observation, found: read } of resolved) {
+    if (!read || (observation.phrase === "using" && named.has(observation.seen))) continue;
+    const resolution = besideOwner(observation, read, context);
     // A plugin rarely shares WordPress's version; a version key that does is more likely WordPress's.
     const found =
       context.coreVersion &&
