@@ -17,6 +17,7 @@ import { DEFAULT_ANALYSIS_MODE, type Report, type ThemeInfo } from "../../shared
 import { isEmptySiteAuth, type SiteAuth, siteAuthHeaders } from "../../shared/site-auth.ts";
 import type { Artifacts } from "./artifacts.ts";
 import { runAudits } from "./audit/index.ts";
+import { notCheckedOf } from "./audit/obstacles.ts";
 import { completeness, incompleteEntry } from "./completeness.ts";
 import { enumeratedPlugins, installedThemes } from "./detect/enumerated.ts";
 import type { NameLookup } from "./detect/finders/directory.ts";
@@ -56,6 +57,7 @@ export type AnalysisResult = Pick<
   | "seo"
   | "security"
   | "checks"
+  | "not_checked"
   | "errors"
   | "intel"
   | "mode"
@@ -274,6 +276,7 @@ function resultFrom(found: Detected, given: Intel): AnalysisResult {
       seo: null,
       security: null,
       checks: [],
+      not_checked: [],
       errors: [
         ...artifacts.errors,
         {
@@ -302,6 +305,7 @@ function resultFrom(found: Detected, given: Intel): AnalysisResult {
     seo: facts.seo,
     security: facts.security,
     checks,
+    not_checked: notCheckedOf(checks),
     errors: [...incomplete, ...notWordPress, ...artifacts.errors],
   };
 }

@@ -4,6 +4,7 @@
  * saved artifacts (test/analyzer/artifacts/*.json) without a network.
  */
 import type { AnalysisMode, EnumerationSummary, Redirect, ReportError, TimingRow } from "../../shared/report.ts";
+import type { BlockPage } from "./detect/block-pages.ts";
 import type { DirectoryAnswer } from "./detect/finders/directory.ts";
 import type { ProbeKey } from "./gather/probes.ts";
 
@@ -22,6 +23,11 @@ export interface HttpArtifact {
   truncated: boolean;
   /** Redirects followed on the way, when any. */
   redirects?: Redirect[];
+  /**
+   * A challenge or block page recognised in the whole body, when the marks that gave it away
+   * were past the part kept of an error page (detect/block-pages.ts reads it first).
+   */
+  block?: BlockPage;
 }
 
 export interface HomepageArtifact extends HttpArtifact {
