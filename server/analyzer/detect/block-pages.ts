@@ -66,7 +66,7 @@ export const VENDORS: readonly VendorSignature[] = [
       /<title>\s*Just a moment(?:\.\.\.|…)\s*<\/title>/i,
       /Verifying you are human/i,
       /cf-browser-verification|challenge-platform|cf_chl_opt|__cf_chl_|cf-chl-/i,
-      /Checking (?:if the site connection is secure|your browser before accessing)/i,
+      /Checking if the site connection is secure/i,
     ],
     block: [
       /Attention Required! \| Cloudflare/i,
@@ -99,8 +99,9 @@ export const VENDORS: readonly VendorSignature[] = [
       ["x-iinfo", /./],
       ["x-cdn", /Incapsula|Imperva/i],
     ],
-    challenge: [/_Incapsula_Resource/i],
-    block: [/Incapsula incident ID/i, /Request unsuccessful\. Incapsula/i],
+    // Its JavaScript check loads _Incapsula_Resource?SWJIYLWA=…; its block page frames ?CWUDNSAI=….
+    challenge: [/_Incapsula_Resource\?SWJIYLWA=/i],
+    block: [/Incapsula incident ID/i, /Request unsuccessful\. Incapsula/i, /_Incapsula_Resource\?CWUDNSAI=/i],
   },
   {
     name: "Akamai",
@@ -133,7 +134,7 @@ export const VENDORS: readonly VendorSignature[] = [
     blockHeaders: [["x-vercel-mitigated", /deny|block/i]],
   },
   // Hosts' bot walls.
-  { name: "SiteGround", challenge: [/\/\.well-known\/sgcaptcha\//i] },
+  { name: "SiteGround", challengeHeaders: [["sg-captcha", /challenge/i]], challenge: [/\/\.well-known\/sgcaptcha\//i] },
   {
     name: "Imunify360",
     presence: [["server", /imunify360/i]],
@@ -182,7 +183,9 @@ const bodyMark = (head: string, patterns: readonly RegExp[] | undefined): string
 /**
  * The challenge or block page this answer is, or null when it is the site's own answer. A
  * vendor's page counts on an error status, a 202 (AWS WAF's and SiteGround's challenges) or a
- * small 200 (Sucuri's JavaScript check); a vendor's challenge or block header on any status.
+ * small 200 (Sucuri's JavaScript check, F5's "Request Rejected"); a vendor's challenge or
+ * block header on any status. A captcha or JavaScript check of a firewall not known counts on
+ * 403, 429 and 503 only: a contact form's captcha on a 200 page is the site's.
  */
 export function blockPageOf(answer: Answer): BlockPage | null {
   if (answer.block) return answer.block;
@@ -196,13 +199,14 @@ export function blockPageOf(answer: Answer): BlockPage | null {
   const head = answer.body.slice(0, READ);
   const pageStatus = status >= 400 || status === 202 || (status === 200 && head.length < 20_000);
   if (pageStatus) {
-    for (const vendor of VENDORS) {
+    // The firewall whose headers are on the answer is asked first: its page is the likeliest.
+    const present = presentVendor(answer);
+    const ordered = [...VENDORS].sort((a, b) => Number(b.name === present) - Number(a.name === present));
+    for (const vendor of ordered) {
       const challenge = bodyMark(head, vendor.challenge);
       if (challenge) return { kind: "challenge", vendor: vendor.name, marker: challenge, certain: true };
       const block = bodyMark(head, vendor.block);
-      if (block && (status >= 400 || status === 202)) {
-        return { kind: "block", vendor: vendor.name, marker: block, certain: true };
-      }
+      if (block) return { kind: "block", vendor: vendor.name, marker: block, certain: true };
     }
   }
   if (FIREWALL_STATUSES.has(status)) {
