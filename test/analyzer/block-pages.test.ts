@@ -27,7 +27,7 @@ const EXPECTED: Record<string, { kind: "challenge" | "block"; vendor: string | n
   "f5-asm-rejected.http": { kind: "block", vendor: "F5 BIG-IP ASM", certain: true },
   "siteground-captcha.http": { kind: "challenge", vendor: "SiteGround", certain: true },
   "imunify360-bot-protection.http": { kind: "challenge", vendor: "Imunify360", certain: true },
-  "vercel-challenge.http": { kind: "challenge", vendor: "Vercel Firewall", certain: true },
+  "vercel-challenge.http": { kind: "challenge", vendor: "Vercel", certain: true },
   "ddos-guard-check.http": { kind: "challenge", vendor: "DDoS-Guard", certain: true },
   "generic-captcha-429.http": { kind: "challenge", vendor: null, certain: true },
   "generic-js-check-503.http": { kind: "challenge", vendor: null, certain: true },
@@ -80,6 +80,7 @@ describe("saved answers of firewalls and hosts", () => {
     expect(describeBlock({ kind: "challenge", vendor: null })).toBe("a firewall challenge");
     expect(describeBlock({ kind: "block", vendor: "Sucuri" })).toBe("a Sucuri block page");
     expect(describeBlock({ kind: "block", vendor: null })).toBe("a firewall's block page");
+    expect(describeBlock({ kind: "block", vendor: "Akamai" })).toBe("an Akamai block page");
   });
 
   test("the same page for two paths: ids and the path itself set aside; another page is another page", () => {

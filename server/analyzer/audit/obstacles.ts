@@ -31,7 +31,19 @@ export function exposedKeys(probes: ProbeFacts, kind: ExposedKind): ProbeKey[] {
   return keysOf(probes, "exposed", (path) => suffixes.some((suffix) => path.endsWith(suffix)));
 }
 
-const USER_PROBES: readonly ProbeKey[] = ["rest_root", "rest_users", "author_1", "users_sitemap", "oembed", "feed"];
+/**
+ * The REST probes a users check rests on: the users route; the root too only when the route
+ * itself got no clean answer (the route is asked beside the root, on a guess).
+ */
+const restProbes = (probes: ProbeFacts): ProbeKey[] =>
+  probes.answers.rest_users && !probes.obstacles.rest_users ? ["rest_users"] : ["rest_root", "rest_users"];
+const userProbes = (probes: ProbeFacts): ProbeKey[] => [
+  ...restProbes(probes),
+  "author_1",
+  "users_sitemap",
+  "oembed",
+  "feed",
+];
 const exposed = (kind: ExposedKind) => (probes: ProbeFacts) => exposedKeys(probes, kind);
 
 /** The probes each check that passes on a miss rests on. */
@@ -50,10 +62,10 @@ export const MISS_PROBES: Partial<Record<CheckId, (probes: ProbeFacts) => readon
   "security.xmlrpc_enabled": () => ["xmlrpc_methods", "xmlrpc_get"],
   "security.xmlrpc_multicall": () => ["xmlrpc_methods"],
   "security.xmlrpc_pingback": () => ["xmlrpc_methods"],
-  "security.rest_user_enumeration": () => ["rest_root", "rest_users"],
+  "security.rest_user_enumeration": restProbes,
   "security.author_enumeration": () => ["author_1"],
-  "security.user_enumeration": () => USER_PROBES,
-  "security.admin_username": () => USER_PROBES,
+  "security.user_enumeration": userProbes,
+  "security.admin_username": userProbes,
   "security.wp_version_disclosed": () => ["feed"],
   "security.login_over_https": () => ["login"],
   "components.plugin_versions_exposed": (probes) => keysOf(probes, "plugin_readme", () => true),

@@ -128,7 +128,7 @@ export const VENDORS: readonly VendorSignature[] = [
     block: [/The requested URL was rejected\. Please consult with your administrator\./i],
   },
   {
-    name: "Vercel Firewall",
+    name: "Vercel",
     presence: [["x-vercel-id", /./]],
     challengeHeaders: [["x-vercel-mitigated", /challenge/i]],
     blockHeaders: [["x-vercel-mitigated", /deny|block/i]],
@@ -230,8 +230,9 @@ export function presentVendor(answer: Pick<Answer, "headers">): string | null {
 
 /** How a block page reads in a sentence: "a Cloudflare firewall challenge", "a firewall's block page". */
 export function describeBlock(page: Pick<BlockPage, "kind" | "vendor">): string {
-  if (page.kind === "challenge") return page.vendor ? `a ${page.vendor} firewall challenge` : "a firewall challenge";
-  return page.vendor ? `a ${page.vendor} block page` : "a firewall's block page";
+  if (!page.vendor) return page.kind === "challenge" ? "a firewall challenge" : "a firewall's block page";
+  const article = /^[AEIOU]/i.test(page.vendor) ? "an" : "a";
+  return `${article} ${page.vendor} ${page.kind === "challenge" ? "firewall challenge" : "block page"}`;
 }
 
 /**
