@@ -177,6 +177,16 @@ describe("a challenge or block page instead of the file", () => {
     expect(buildResult(notFound).not_checked).toEqual([]);
   });
 
+  test('robots.txt behind a challenge: "nothing is disallowed" is not checked; a 5xx stays a finding', () => {
+    const challenged = answered({ robots: met("cloudflare-challenge.http", "/robots.txt") });
+    expect(checkOf(challenged, "seo.robots_txt_blocks_all")).toMatchObject({
+      status: "skip",
+      message: "A Cloudflare firewall challenge answered /robots.txt: not checked.",
+    });
+    const broken = answered({ robots: answer(`${ORIGIN}/robots.txt`, 503, "down") });
+    expect(checkOf(broken, "seo.robots_txt_blocks_all").status).toBe("fail");
+  });
+
   test("a persistent 429, a server error and no answer are no answers either", () => {
     const tooMany = answered({
       "exposed:/.env": answer(`${ORIGIN}/.env`, 429, "Too Many Requests", { "retry-after": "2" }),

@@ -69,6 +69,8 @@ export const MISS_PROBES: Partial<Record<CheckId, (probes: ProbeFacts) => readon
   "security.wp_version_disclosed": () => ["feed"],
   "security.login_over_https": () => ["login"],
   "components.plugin_versions_exposed": (probes) => keysOf(probes, "plugin_readme", () => true),
+  // "No robots.txt, so nothing is disallowed" is no answer when a challenge stood before it.
+  "seo.robots_txt_blocks_all": () => ["robots"],
 };
 
 /** What met the probes a check rests on (each once, in the order given). */
