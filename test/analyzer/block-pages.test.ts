@@ -39,6 +39,11 @@ const EXPECTED: Record<string, { kind: "challenge" | "block"; vendor: string | n
   "wordpress-maintenance-503.http": null,
   "contact-page-captcha-200.http": null,
   "wordpress-404.http": null,
+  // Ordinary pages behind a firewall carry its scripts: not a challenge.
+  "cloudflare-404-javascript-detections.http": null,
+  "imperva-404-injected-script.http": null,
+  "imperva-js-challenge.http": { kind: "challenge", vendor: "Imperva Incapsula", certain: true },
+  "plugin-readme-mentions-mod-security.http": null,
 };
 
 describe("saved answers of firewalls and hosts", () => {
