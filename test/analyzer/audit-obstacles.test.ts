@@ -232,6 +232,21 @@ describe("the last line and the count", () => {
     expect(guardPasses([other], facts)).toEqual([other]);
   });
 
+  test("an audit that gave up (error) because a probe got no answer says what met it, as not checked", () => {
+    const timedOut = answered({ robots: null });
+    timedOut.errors.push({ stage: "robots", url: `${ORIGIN}/robots.txt`, kind: "timeout", message: "timed out" });
+    for (const id of ["seo.robots_txt", "seo.robots_txt_blocks_all"]) {
+      expect(checkOf(timedOut, id)).toMatchObject({
+        status: "skip",
+        message: "The request for /robots.txt timed out: not checked.",
+      });
+    }
+    expect(notCheckedOf(checksOf(timedOut)).map((entry) => entry.check)).toEqual([
+      "seo.robots_txt",
+      "seo.robots_txt_blocks_all",
+    ]);
+  });
+
   test("every check in MISS_PROBES is a check the audits produce", () => {
     const ids = new Set(checksOf(fixture).map((check) => check.id));
     expect(Object.keys(MISS_PROBES).filter((id) => !ids.has(id))).toEqual([]);

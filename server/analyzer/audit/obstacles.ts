@@ -71,6 +71,9 @@ export const MISS_PROBES: Partial<Record<CheckId, (probes: ProbeFacts) => readon
   "components.plugin_versions_exposed": (probes) => keysOf(probes, "plugin_readme", () => true),
   // "No robots.txt, so nothing is disallowed" is no answer when a challenge stood before it.
   "seo.robots_txt_blocks_all": () => ["robots"],
+  // These pass only on what was seen; a request that got no answer makes them not checked.
+  "seo.robots_txt": () => ["robots"],
+  "security.http_to_https_redirect": () => ["http_redirect"],
 };
 
 /** What met the probes a check rests on (each once, in the order given). */
@@ -106,10 +109,13 @@ export function unlessObstructed(check: Check, probes: ProbeFacts): Check {
 
 /**
  * The last line: a check that passes on a miss never passes while one of its probes met an
- * obstacle, whatever its audit concluded (a pass is a statement about what was observed).
+ * obstacle, whatever its audit concluded (a pass is a statement about what was observed); and
+ * one whose audit gave up (`error`) because of it says what met it, as not checked.
  */
 export function guardPasses(checks: readonly Check[], { probes }: Pick<Facts, "probes">): Check[] {
-  return checks.map((check) => (check.status === "pass" ? unlessObstructed(check, probes) : check));
+  return checks.map((check) =>
+    check.status === "pass" || check.status === "error" ? unlessObstructed(check, probes) : check,
+  );
 }
 
 /** The checks that could not run because of what the site answered, with why (report.not_checked). */
