@@ -14,6 +14,7 @@ import { TargetPolicy } from "../../server/analyzer/fetch/target-policy.ts";
 import { expectValidReport } from "../helpers/report-schema.ts";
 import { blogFeed, blogHomepage, EXPOSED_ENV_FILE, startSite, type TestSite } from "../helpers/sites.ts";
 import { loadAnswer } from "./block-page-samples.ts";
+import { hasOpenssl, makeCertificate, startRemoteTlsSite } from "./remote-site.ts";
 
 const policy = new TargetPolicy(["127.0.0.1", "localhost"]);
 const GIT_HEAD = "ref: refs/heads/main\n";
@@ -265,4 +266,46 @@ describe("an ordinary site", () => {
     expect(result.not_checked).toEqual([]);
     expect(result.summary?.not_checked).toBe(0);
   }, 30_000);
+});
+
+describe.skipIf(!hasOpenssl)("HEAD first over HTTP/2", () => {
+  test("a HEAD with a vendor's challenge header needs no GET; a 403 HEAD without one is read with GET to see its page", async () => {
+    const certificate = makeCertificate();
+    const challenge = loadAnswer("cloudflare-challenge.http");
+    const captcha = loadAnswer("generic-captcha-429.http");
+    const h2 = await startRemoteTlsSite(certificate, (method, path) => {
+      if (path === "/.git/HEAD") {
+        return new Response(method === "HEAD" ? null : challenge.body, { status: 403, headers: challenge.headers });
+      }
+      // A firewall whose HEAD says nothing but 403: only its page says it is a captcha.
+      if (path === "/.env" || /^\/\.wpreport-/.test(path)) {
+        return new Response(method === "HEAD" ? null : captcha.body, {
+          status: 403,
+          headers: { "content-type": "text/html" },
+        });
+      }
+      return undefined;
+    });
+    try {
+      const h2Policy = new TargetPolicy([`localhost:${new URL(h2.url).port}`]);
+      const agent = createSafeAgent(h2Policy, undefined, [], { extraCa: [certificate.cert] });
+      const result = await analyze(
+        h2.url,
+        { agent, policy: h2Policy, userAgent: "wpreport-test" },
+        AbortSignal.timeout(25_000),
+      );
+      await agent.close();
+      expect(result.performance?.http_version).toBe("2");
+      const asked = (path: string) => h2.log.filter((entry) => entry.path === path).map((entry) => entry.method);
+      expect(asked("/.git/HEAD")).toEqual(["HEAD"]);
+      expect(asked("/.env")).toEqual(["HEAD", "GET"]);
+      expect(checkOf(result, "security.git_exposed").message).toStartWith(
+        "A Cloudflare firewall challenge answered /.git/HEAD",
+      );
+      expect(checkOf(result, "security.env_file_exposed").message).toStartWith("A firewall challenge answered /.env");
+      expect(result.hosting?.waf).toBe("Cloudflare");
+    } finally {
+      h2.stop();
+    }
+  }, 40_000);
 });
