@@ -8,6 +8,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { type AnalysisResult, analyze } from "../../server/analyzer/analyze.ts";
+import { RATE_LIMIT_RETRIES } from "../../server/analyzer/fetch/rate-limit.ts";
 import { createSafeAgent } from "../../server/analyzer/fetch/safe-agent.ts";
 import { DEFAULT_CLIENT_LIMITS } from "../../server/analyzer/fetch/safe-client.ts";
 import { TargetPolicy } from "../../server/analyzer/fetch/target-policy.ts";
@@ -238,6 +239,26 @@ describe("a firewalled host", () => {
     expect(target.hits.filter((hit) => hit === "GET /.env").length).toBe(1);
     expect(checkOf(result, "security.env_file_exposed").message).toBe(
       "The site answered 429 (too many requests) for /.env and asked to wait 120 s, longer than a report waits: not checked.",
+    );
+  }, 30_000);
+
+  test("a site that answers 429 to every probe: at most RATE_LIMIT_RETRIES of them are asked again", async () => {
+    const everything = (wait: string) =>
+      startFirewalled((path) =>
+        path === "/" ? undefined : new Response("slow down", { status: 429, headers: { "retry-after": wait } }),
+      );
+    // Asked to wait longer than a report can: nothing is asked again — the requests of a report.
+    const patient = everything("120");
+    await analyzed(patient);
+    const asked = patient.hits.length;
+    patient.stop();
+    const target = everything("0");
+    const result = await analyzed(target);
+    const retried = target.hits.length - asked;
+    expect(retried).toBe(RATE_LIMIT_RETRIES);
+    for (const id of FILE_CHECKS) expect(checkOf(result, id).status).toBe("skip");
+    expect(result.checks.filter((check) => check.status === "pass").map((check) => check.id)).not.toContain(
+      "security.xmlrpc_enabled",
     );
   }, 30_000);
 
