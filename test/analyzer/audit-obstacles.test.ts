@@ -247,6 +247,15 @@ describe("the last line and the count", () => {
     ]);
   });
 
+  test("the http:// homepage's probe is quoted by its whole URL", () => {
+    const https = variant(fixture, { url: "https://127.0.0.1:8088/", probes: { http_redirect: null } });
+    https.errors.push({ stage: "http_redirect", url: `${ORIGIN}/`, kind: "timeout", message: "timed out" });
+    expect(checkOf(https, "security.http_to_https_redirect")).toMatchObject({
+      status: "skip",
+      message: `The request for ${ORIGIN}/ timed out: not checked.`,
+    });
+  });
+
   test("every check in MISS_PROBES is a check the audits produce", () => {
     const ids = new Set(checksOf(fixture).map((check) => check.id));
     expect(Object.keys(MISS_PROBES).filter((id) => !ids.has(id))).toEqual([]);

@@ -13,13 +13,17 @@ import type { Obstacle } from "../facts.ts";
 import { RATE_LIMIT_MAX_WAIT_MS } from "../fetch/rate-limit.ts";
 import { controlKeyOf, isControlKey } from "../gather/block-controls.ts";
 import { isProbeKey, type ProbeKey } from "../gather/probes.ts";
-import { siteText } from "../untrusted-text.ts";
+import { siteText, siteUrl } from "../untrusted-text.ts";
 
-/** The path (and query) of a URL, as a reason quotes it. */
-export function quotedPath(url: string | undefined): string {
+/**
+ * The path (and query) of a URL, as a reason quotes it; the whole URL for the probe of the
+ * http:// homepage, whose path alone would read as the site's own homepage.
+ */
+export function quotedPath(url: string | undefined, key?: ProbeKey): string {
   if (!url) return "the probe's URL";
   try {
     const parsed = new URL(url);
+    if (key === "http_redirect") return siteUrl(url);
     return siteText(`${parsed.pathname}${parsed.search}`, 120);
   } catch {
     return "the probe's URL";
@@ -42,8 +46,13 @@ function controlFor(
 }
 
 /** The obstacle of a block page, or null when its control shows it is the site's own answer. */
-function blockObstacle(probes: Artifacts["probes"], answer: HttpArtifact, page: BlockPage): Obstacle | null {
-  const path = quotedPath(askedAt(answer));
+function blockObstacle(
+  probes: Artifacts["probes"],
+  key: ProbeKey,
+  answer: HttpArtifact,
+  page: BlockPage,
+): Obstacle | null {
+  const path = quotedPath(askedAt(answer), key);
   const what = describeBlock(page);
   const found = controlFor(probes, answer);
   const base = { kind: page.kind, vendor: page.vendor, path };
@@ -64,10 +73,10 @@ function blockObstacle(probes: Artifacts["probes"], answer: HttpArtifact, page: 
 }
 
 /** What met an answer, if anything. */
-function answerObstacle(probes: Artifacts["probes"], answer: HttpArtifact): Obstacle | null {
+function answerObstacle(probes: Artifacts["probes"], key: ProbeKey, answer: HttpArtifact): Obstacle | null {
   const page = blockPageOf(answer);
-  if (page) return blockObstacle(probes, answer, page);
-  const path = quotedPath(askedAt(answer));
+  if (page) return blockObstacle(probes, key, answer, page);
+  const path = quotedPath(askedAt(answer), key);
   if (answer.status === 429) {
     const asked = answer.headers["retry-after"];
     const seconds = asked && /^\d+$/.test(asked.trim()) ? Number(asked.trim()) : null;
@@ -93,8 +102,8 @@ function answerObstacle(probes: Artifacts["probes"], answer: HttpArtifact): Obst
 }
 
 /** What a failed request met. */
-function failureObstacle(error: ReportError): Obstacle {
-  const path = quotedPath(error.url);
+function failureObstacle(key: ProbeKey, error: ReportError): Obstacle {
+  const path = quotedPath(error.url, key);
   if (error.kind === "timeout")
     return { kind: "timeout", vendor: null, path, reason: `the request for ${path} timed out` };
   return {
@@ -110,12 +119,12 @@ export function probeObstacles(artifacts: Artifacts): Partial<Record<ProbeKey, O
   const obstacles: Partial<Record<ProbeKey, Obstacle>> = {};
   for (const [key, answer] of Object.entries(artifacts.probes) as [ProbeKey, HttpArtifact | undefined][]) {
     if (!answer || isControlKey(key)) continue;
-    const obstacle = answerObstacle(artifacts.probes, answer);
+    const obstacle = answerObstacle(artifacts.probes, key, answer);
     if (obstacle) obstacles[key] = obstacle;
   }
   for (const error of artifacts.errors) {
     if (!isProbeKey(error.stage) || isControlKey(error.stage) || error.stage in artifacts.probes) continue;
-    obstacles[error.stage] ??= failureObstacle(error);
+    obstacles[error.stage] ??= failureObstacle(error.stage, error);
   }
   return obstacles;
 }
