@@ -13,9 +13,11 @@ import { HttpClient } from "@actions/http-client";
 import type { Problem, Usage } from "./api.ts";
 import type { Diff } from "./diff-schema.ts";
 import type { AnalysisMode, Report, ReportMetadata } from "./report.ts";
+import { retryAfterMs } from "./retry-after.ts";
 import type { SiteAuth } from "./site-auth.ts";
 
 export type { Problem, ReportListItem, Usage } from "./api.ts";
+export { retryAfterMs };
 
 export class ApiError extends Error {
   constructor(
@@ -58,21 +60,6 @@ export interface ClientOptions {
  */
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 
-/**
- * Milliseconds to wait from a Retry-After header (RFC 9110 §10.2.3): delay-seconds, or an
- * HTTP-date (IMF-fixdate, and the obsolete RFC 850 and asctime forms Date.parse reads too),
- * measured against `now`; a date in the past is 0. Undefined when absent or unreadable, so the
- * caller falls back to its own backoff.
- */
-export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
-  const value = (Array.isArray(header) ? header[0] : header)?.trim();
-  if (!value) return undefined;
-  if (/^\d+$/.test(value)) return Number(value) * 1000;
-  // An HTTP-date names a weekday or month; anything else (a negative or fractional number) is not one.
-  if (!/[A-Za-z]/.test(value)) return undefined;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
 const NETWORK_BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 16_000];
 
 /** The body of POST /api/generate-report. */

@@ -143,6 +143,24 @@ export const ReportErrorSchema = named(
 );
 export type ReportError = Static<typeof ReportErrorSchema>;
 
+export const NotCheckedSchema = named(
+  "NotChecked",
+  Type.Object(
+    {
+      check: Type.String({ description: "The check's id, as in checks[]" }),
+      reason: Type.String({
+        description:
+          'What the site answered instead, e.g. "A Cloudflare firewall challenge answered /.git/HEAD: not checked"',
+      }),
+    },
+    {
+      description:
+        "A check that could not run because of what the site answered: its status is skip, never pass. Since 1.5.0.",
+    },
+  ),
+);
+export type NotChecked = Static<typeof NotCheckedSchema>;
+
 export const RedirectSchema = named("Redirect", Type.Object({ url: Type.String(), status: Type.Integer() }));
 export type Redirect = Static<typeof RedirectSchema>;
 
@@ -184,6 +202,12 @@ export const SummarySchema = named(
       Type.Array(GradeCapSchema, {
         description:
           "Why the grade is lower than the score alone gives: each failed critical check caps it at F, each failed high one at C (docs/scoring.md). Empty when nothing capped it. Since 1.2.0.",
+      }),
+    ),
+    not_checked: Type.Optional(
+      Count({
+        description:
+          "How many checks could not run because of what the site answered (a firewall challenge or block page, a persistent 429, a server error, a timeout): they are skipped, listed in the report's not_checked, and count neither for nor against the score (docs/scoring.md). Since 1.5.0.",
       }),
     ),
   }),
@@ -815,6 +839,12 @@ export const ReportSchema = named(
       seo: Nullable(SeoInfoSchema),
       security: Nullable(SecurityInfoSchema),
       checks: Type.Array(CheckSchema),
+      not_checked: Type.Optional(
+        Type.Array(NotCheckedSchema, {
+          description:
+            'The checks that could not run because of what the site answered — a firewall challenge or block page, a 429 that persisted after its Retry-After, a server error, a timeout — each with why (docs/report.md, "Not checked"). Empty when every check ran. Since 1.5.0.',
+        }),
+      ),
       errors: Type.Array(ReportErrorSchema),
       intel: Type.Optional(
         Nullable(ReportIntelSchema, {

@@ -18,6 +18,7 @@ import { isEmptySiteAuth, type SiteAuth, siteAuthHeaders } from "../../shared/si
 import type { SiteTls } from "../../shared/site-tls.ts";
 import type { Artifacts } from "./artifacts.ts";
 import { runAudits } from "./audit/index.ts";
+import { notCheckedOf } from "./audit/obstacles.ts";
 import { completeness, incompleteEntry } from "./completeness.ts";
 import { enumeratedPlugins, installedThemes } from "./detect/enumerated.ts";
 import type { NameLookup } from "./detect/finders/directory.ts";
@@ -57,6 +58,7 @@ export type AnalysisResult = Pick<
   | "seo"
   | "security"
   | "checks"
+  | "not_checked"
   | "errors"
   | "intel"
   | "mode"
@@ -283,6 +285,7 @@ function resultFrom(found: Detected, given: Intel): AnalysisResult {
       seo: null,
       security: null,
       checks: [],
+      not_checked: [],
       errors: [
         ...artifacts.errors,
         {
@@ -311,6 +314,7 @@ function resultFrom(found: Detected, given: Intel): AnalysisResult {
     seo: facts.seo,
     security: facts.security,
     checks,
+    not_checked: notCheckedOf(checks),
     errors: [...incomplete, ...notWordPress, ...artifacts.errors],
   };
 }

@@ -6,6 +6,7 @@
 
 import type { AnalysisMode, EnumerationSummary, Redirect, ReportError, TimingRow } from "../../shared/report.ts";
 import type { TlsVerification } from "../../shared/site-tls.ts";
+import type { BlockPage } from "./detect/block-pages.ts";
 import type { DirectoryAnswer } from "./detect/finders/directory.ts";
 import type { ProbeKey } from "./gather/probes.ts";
 
@@ -24,6 +25,11 @@ export interface HttpArtifact {
   truncated: boolean;
   /** Redirects followed on the way, when any. */
   redirects?: Redirect[];
+  /**
+   * A challenge or block page recognised in the whole body, when the marks that gave it away
+   * were past the part kept of an error page (detect/block-pages.ts reads it first).
+   */
+  block?: BlockPage;
 }
 
 export interface HomepageArtifact extends HttpArtifact {

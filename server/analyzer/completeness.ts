@@ -34,7 +34,7 @@ export interface Completeness {
   incomplete: boolean;
 }
 
-export function completeness(probes: ProbeFacts, homepageStatus: number): Completeness {
+export function completeness(probes: Pick<ProbeFacts, "answers" | "failed">, homepageStatus: number): Completeness {
   const failed = probes.failed.size;
   const asked = Object.keys(probes.answers).length + failed;
   const homepageError = homepageStatus >= 400 ? homepageStatus : null;

@@ -86,12 +86,30 @@ export interface ProbeAnswer {
   location?: string;
 }
 
+/**
+ * What met a probe instead of an answer about what it asked: a firewall's challenge or block
+ * page, a 429 that persisted after its Retry-After, a server error, a timeout or no answer at
+ * all. A check that would pass on a miss skips when one of its probes met one
+ * (audit/obstacles.ts): a challenge is not an answer.
+ */
+export interface Obstacle {
+  kind: "challenge" | "block" | "rate_limited" | "server_error" | "timeout" | "no_answer";
+  /** The firewall whose page it was, when its marks name it. */
+  vendor: string | null;
+  /** The path asked, as quoted: "/.git/HEAD". */
+  path: string;
+  /** What met it, as a clause: "a Cloudflare firewall challenge answered /.git/HEAD". */
+  reason: string;
+}
+
 /** What the probes got (extract/probe-answers.ts). */
 export interface ProbeFacts {
   /** Answers by probe key (gather/probe-kinds.ts); a probe that got no answer is absent. */
   answers: Partial<Record<ProbeKey, ProbeAnswer>>;
   /** Probes that were asked and got no answer: each has an entry in the report's errors. */
   failed: ReadonlySet<ProbeKey>;
+  /** Probes whose answer says nothing about what they asked, with what met them (Obstacle). */
+  obstacles: Partial<Record<ProbeKey, Obstacle>>;
 }
 
 /** A directory that lists its files (security.directory_listing), with what the listing shows. */

@@ -7,7 +7,9 @@
  * problems add up without one of them zeroing a category. A failed critical check also caps
  * its category at 30, a failed high one at 60 — one exposed database dump is never averaged
  * away. The overall score is the mean of the categories that had at least one check that
- * passed, warned or failed; the grade follows from it.
+ * passed, warned or failed; the grade follows from it. Skipped checks — those that could not
+ * run because of what the site answered among them (`not_checked`) — and errors count neither
+ * way: a check that did not run never counts as a pass.
  *
  * The grade then follows the worst finding, as SSL Labs and Mozilla Observatory cap theirs:
  * a failed critical check (an exposed wp-config backup, .env, database dump…) caps it at F,
@@ -24,6 +26,7 @@ import {
   type Severity,
   type Summary,
 } from "../../shared/report.ts";
+import { notCheckedOf } from "./audit/obstacles.ts";
 
 /** What is left of a category after one failed check of this severity. */
 export const FAIL_FACTOR: Record<Severity, number> = { critical: 0.5, high: 0.75, medium: 0.9, low: 0.96, info: 1 };
@@ -94,5 +97,5 @@ export function summarise(checks: readonly Check[]): Summary {
   const grade = caps.reduce<Grade>((best, cap) => worse(best, cap.grade), measured);
   // Only the caps that lowered the grade explain it; a C site with a high finding is just C.
   const binding = caps.filter((cap) => worse(measured, cap.grade) !== measured);
-  return { score, grade, categories, failed, grade_caps: binding };
+  return { score, grade, categories, failed, grade_caps: binding, not_checked: notCheckedOf(checks).length };
 }

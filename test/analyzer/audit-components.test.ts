@@ -208,7 +208,7 @@ describe("plugin readme versions", () => {
     });
   });
 
-  test("readme blocked → pass; not requested → skip; request failed → error", () => {
+  test("readme refused → pass; not requested → skip; request timed out → not checked (skip)", () => {
     const url = "http://127.0.0.1:8088/wp-content/plugins/akismet/readme.txt";
     const blocked = variant(fixture, { probes: { "plugin_readme:akismet": answer(url, 403, "Forbidden") } });
     expect(check(blocked).status).toBe("pass");
@@ -216,7 +216,10 @@ describe("plugin readme versions", () => {
     expect(check(tt3).status).toBe("skip");
     const failed = variant(fixture, { probes: { "plugin_readme:akismet": null } });
     failed.errors.push({ stage: "plugin_readme:akismet", url, kind: "timeout", message: "timed out" });
-    expect(check(failed).status).toBe("error");
+    expect(check(failed)).toMatchObject({
+      status: "skip",
+      message: "The request for /wp-content/plugins/akismet/readme.txt timed out: not checked.",
+    });
   });
 });
 

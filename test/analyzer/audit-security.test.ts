@@ -153,7 +153,10 @@ describe("transport", () => {
     expect(
       status(variant(fixture, { probes: { login: answer(`${ORIGIN}/wp-login.php`, 404, "Not Found") } }), id),
     ).toBe("skip");
-    expect(status(failed(fixture, "login"), id)).toBe("error");
+    expect(check(failed(fixture, "login"), id)).toMatchObject({
+      status: "skip",
+      message: "The request for / timed out: not checked.",
+    });
     expect(status(notWordPress, id)).toBe("skip");
   });
 });
@@ -242,24 +245,26 @@ describe("exposed files", () => {
     expect(status(exposed("/dump.sql", "-- MySQL dump", 403), "security.db_dump_exposed")).toBe("pass");
   });
 
-  test("a kind whose requests got no answer is an error, naming the missing address", () => {
+  test("a kind whose requests timed out is not checked (skip), naming what met it", () => {
     const result = check(failed(fixture, "exposed:/wp-config.php.old"), "security.config_backup_exposed");
-    expect(result).toMatchObject({ status: "error", evidence: ["/wp-config.php.old"] });
-    expect(status(failed(fixture, "exposed:/.env"), "security.env_file_exposed")).toBe("error");
+    expect(result).toMatchObject({ status: "skip", message: "The request for / timed out: not checked." });
+    expect(status(failed(fixture, "exposed:/.env"), "security.env_file_exposed")).toBe("skip");
     // Other kinds are unaffected.
     expect(status(failed(fixture, "exposed:/.env"), "security.git_exposed")).toBe("pass");
   });
 
-  test("readme.html: the fixture serves it (fail); 404 passes; unanswered is an error", () => {
+  test("readme.html: the fixture serves it (fail); 404 passes; unanswered is not checked", () => {
     expect(check(fixture, "security.readme_exposed").evidence).toEqual([
       `${ORIGIN}/readme.html (200): WordPress readme.html`,
     ]);
     const gone = variant(fixture, { probes: { readme_html: answer(`${ORIGIN}/readme.html`, 404, "Not Found") } });
     expect(status(gone, "security.readme_exposed")).toBe("pass");
-    expect(status(failed(fixture, "readme_html"), "security.readme_exposed")).toBe("error");
+    // The fixture serves it: a finding stands whatever else happened; gone and timed out, it is not checked.
+    const timedOut = failed(variant(gone, {}), "readme_html");
+    expect(status(timedOut, "security.readme_exposed")).toBe("skip");
   });
 
-  test("directory listing: the uploads listing fails, 403 passes, unanswered is an error", () => {
+  test("directory listing: the uploads listing fails, 403 passes, unanswered is not checked", () => {
     const listing = variant(fixture, {
       probes: {
         uploads: answer(
@@ -274,7 +279,7 @@ describe("exposed files", () => {
       evidence: [`${ORIGIN}/wp-content/uploads/ lists its files`],
     });
     expect(status(fixture, "security.directory_listing")).toBe("pass");
-    expect(status(failed(fixture, "uploads"), "security.directory_listing")).toBe("error");
+    expect(status(failed(fixture, "uploads"), "security.directory_listing")).toBe("skip");
   });
 });
 
@@ -312,11 +317,11 @@ describe("XML-RPC", () => {
     expect(statuses(filtered)).toEqual(["fail", "pass", "pass"]);
   });
 
-  test("method list refused → skip; unanswered → error; nothing answered → all error", () => {
+  test("method list refused → skip; unanswered → not checked (skip); nothing answered → all not checked", () => {
     const refused = variant(fixture, { probes: { xmlrpc_methods: answer(`${ORIGIN}/xmlrpc.php`, 403, "Forbidden") } });
     expect(statuses(refused)).toEqual(["fail", "skip", "skip"]);
-    expect(statuses(failed(fixture, "xmlrpc_methods"))).toEqual(["fail", "error", "error"]);
-    expect(statuses(failed(failed(fixture, "xmlrpc_methods"), "xmlrpc_get"))).toEqual(["error", "error", "error"]);
+    expect(statuses(failed(fixture, "xmlrpc_methods"))).toEqual(["fail", "skip", "skip"]);
+    expect(statuses(failed(failed(fixture, "xmlrpc_methods"), "xmlrpc_get"))).toEqual(["skip", "skip", "skip"]);
   });
 
   test("not WordPress → skip", () => {
@@ -443,16 +448,16 @@ describe("user enumeration", () => {
     expect(users.every((user) => user.sources.join() === "sitemap" && /^u\d+$/.test(user.username ?? ""))).toBe(true);
   });
 
-  test("REST users refused → pass; REST unanswered → error", () => {
+  test("REST users refused → pass; REST unanswered → not checked", () => {
     const refused = variant(fixture, { probes: { rest_users: restUsers('{"code":"rest_forbidden"}', 401) } });
     expect(status(refused, "security.rest_user_enumeration")).toBe("pass");
-    expect(status(failed(fixture, "rest_users"), "security.rest_user_enumeration")).toBe("error");
+    expect(status(failed(fixture, "rest_users"), "security.rest_user_enumeration")).toBe("skip");
   });
 
-  test("author archives blocked → pass; unanswered → error", () => {
+  test("author archives refused → pass; unanswered → not checked", () => {
     const blocked = variant(fixture, { probes: { author_1: answer(`${ORIGIN}/?author=1`, 403, "Forbidden") } });
     expect(status(blocked, "security.author_enumeration")).toBe("pass");
-    expect(status(failed(fixture, "author_1"), "security.author_enumeration")).toBe("error");
+    expect(status(failed(fixture, "author_1"), "security.author_enumeration")).toBe("skip");
   });
 
   test('no disclosed "admin" login → admin_username passes', () => {

@@ -179,8 +179,11 @@ export function startRemoteSite(): RemoteSite {
   };
 }
 
-/** Over HTTPS: ALPN offers h2 and http/1.1, the client picks. */
-export async function startRemoteTlsSite(certificate: Certificate): Promise<RemoteSite> {
+/** What stands before the site for a request (a firewall), or undefined to let the site answer. */
+export type Filter = (method: string, pathname: string) => Response | undefined;
+
+/** Over HTTPS: ALPN offers h2 and http/1.1, the client picks; `filter` answers first when it will. */
+export async function startRemoteTlsSite(certificate: Certificate, filter?: Filter): Promise<RemoteSite> {
   const state = createLog();
   const sockets = new Set<Socket>();
   const server = http2.createSecureServer({ ...certificate, allowHTTP1: true });
@@ -195,7 +198,7 @@ export async function startRemoteTlsSite(certificate: Certificate): Promise<Remo
       httpVersion: request.httpVersion,
     });
     const origin = `https://${request.headers[":authority"] ?? request.headers.host}`;
-    const reply = answer(request.method, url.pathname, url.search, origin);
+    const reply = filter?.(request.method, url.pathname) ?? answer(request.method, url.pathname, url.search, origin);
     const headers: Record<string, string> = {};
     for (const [name, value] of reply.headers) headers[name] = value;
     response.writeHead(reply.status, headers);

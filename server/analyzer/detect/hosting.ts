@@ -10,7 +10,7 @@ import { siteText } from "../untrusted-text.ts";
 import type { WeightedEvidence } from "./evidence.ts";
 import { toEvidence } from "./evidence.ts";
 import { cdnItem, detectStack } from "./stack.ts";
-import { challengeOf, isChallengePage, wafInFront } from "./waf.ts";
+import { challengeOf, isChallengePage, probeFirewall, wafInFront } from "./waf.ts";
 
 interface HeaderRule {
   name: string;
@@ -178,7 +178,8 @@ export function detectHosting(artifacts: Artifacts): HostingInfo {
   if (hit === null && pageCache && Number.isFinite(age) && headers.age !== undefined) hit = age > 0;
 
   const blocked = isChallengePage(homepage);
-  const waf = (blocked ? challengeOf(homepage) : undefined) ?? wafInFront(homepage) ?? null;
+  // The homepage's own challenge, its headers, else the first firewall page a probe met.
+  const waf = (blocked ? challengeOf(homepage) : undefined) ?? wafInFront(homepage) ?? probeFirewall(artifacts);
   // The stack's evidence stays in its items: hosting.evidence is what the cache and CDN
   // facts rest on (performance.page_cache quotes it).
   const stack = detectStack(homepage);

@@ -19,6 +19,8 @@ import ipaddr from "ipaddr.js";
 import type { Agent } from "undici/index.js";
 import { request } from "undici/index.js";
 import type { TimingRow } from "../../../shared/report.ts";
+import { retryAfterMs } from "../../../shared/retry-after.ts";
+import { RATE_LIMIT_DEFAULT_WAIT_MS, RATE_LIMIT_MAX_WAIT_MS, RATE_LIMIT_RETRIES } from "./rate-limit.ts";
 import {
   H2_STREAMS_PER_CONNECTION,
   type HttpVersion,
@@ -171,6 +173,8 @@ export class SafeClient {
   private filledAt = performance.now();
   /** Requests that waited for the pace (the report says the limit was hit). */
   pacedRequests = 0;
+  /** 429 answers asked again after their Retry-After. */
+  rateLimitRetries = 0;
 
   constructor(
     private readonly agent: Agent,
@@ -199,7 +203,17 @@ export class SafeClient {
     let method = options.method ?? "GET";
     let body = options.body;
     for (let hop = 0; ; hop++) {
-      const result = await this.fetchOnce(current, method, body, options);
+      let result = await this.fetchOnce(current, method, body, options);
+      const wait = result.status === 429 ? this.rateLimitWait(result.headers.get("retry-after")) : undefined;
+      if (wait !== undefined) {
+        this.rateLimitRetries += 1;
+        try {
+          await abortableSleep(wait, this.deadline);
+        } catch (error) {
+          throw classify(error, current, this.deadline.aborted);
+        }
+        result = await this.fetchOnce(current, method, body, options);
+      }
       const location = result.headers.get("location");
       const isRedirect = [301, 302, 303, 307, 308].includes(result.status) && location;
       if (!isRedirect || options.follow === false) {
@@ -326,6 +340,13 @@ export class SafeClient {
     } finally {
       this.release();
     }
+  }
+
+  /** How long to wait before asking a 429 again, or undefined when it is not asked again. */
+  private rateLimitWait(header: string | null): number | undefined {
+    if (this.rateLimitRetries >= RATE_LIMIT_RETRIES) return undefined;
+    const wait = retryAfterMs(header ?? undefined) ?? RATE_LIMIT_DEFAULT_WAIT_MS;
+    return wait <= RATE_LIMIT_MAX_WAIT_MS ? wait : undefined;
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { HttpArtifact } from "../artifacts.ts";
+import { blockPageOf } from "../detect/block-pages.ts";
 import type { FetchResult } from "../fetch/safe-client.ts";
 import { ERROR_BODY_BYTES } from "./probes.ts";
 
@@ -22,16 +23,25 @@ export function headersToRecord(headers: Headers): Record<string, string> {
 
 /** A response as an artifact; an error page's body is cut to ERROR_BODY_BYTES (only its shape matters). */
 export function toArtifact(result: FetchResult): HttpArtifact {
-  let body = decodeBody(result.body, result.headers.get("content-type"));
-  if (result.status >= 400 && body.length > ERROR_BODY_BYTES) body = body.slice(0, ERROR_BODY_BYTES);
+  const whole = decodeBody(result.body, result.headers.get("content-type"));
+  const headers = headersToRecord(result.headers);
+  const cut = result.status >= 400 && whole.length > ERROR_BODY_BYTES;
+  const body = cut ? whole.slice(0, ERROR_BODY_BYTES) : whole;
   const artifact: HttpArtifact = {
     url: result.url,
     status: result.status,
-    headers: headersToRecord(result.headers),
+    headers,
     set_cookies: result.setCookies,
     body,
     truncated: result.truncated,
   };
+  // A firewall's page whose marks are past the part kept (Wordfence signs at the bottom). Only
+  // a certain one: a page that merely reads like a block is judged on what is kept, as the
+  // saved artifacts let it be judged again.
+  if (cut && !blockPageOf({ status: result.status, headers, body })) {
+    const block = blockPageOf({ status: result.status, headers, body: whole });
+    if (block?.certain) artifact.block = block;
+  }
   if (result.redirects.length > 0) artifact.redirects = result.redirects;
   return artifact;
 }

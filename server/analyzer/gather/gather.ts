@@ -21,6 +21,7 @@ import { pluginSlugsFromPage } from "../detect/plugins.ts";
 import { detectSitePaths, type SitePaths } from "../detect/site-paths.ts";
 import { isChallengePage } from "../detect/waf.ts";
 import type { SafeClient } from "../fetch/safe-client.ts";
+import { askBlockControls } from "./block-controls.ts";
 import { probeFeedAndOembed, probeRest, probeRobotsAndSitemaps, probeThemes, probeXmlRpc } from "./chains.ts";
 import { fetchHomepage, sampleAssets, sampleTtfb } from "./homepage.ts";
 import { probeListings } from "./listings.ts";
@@ -151,5 +152,7 @@ export async function gather(url: string, client: SafeClient, options: GatherOpt
   later(sampleAssets(client, homepage, paths, artifacts));
   probes.firstWaveQueued = true;
   await Promise.all(tasks);
+  // Only when a probe met a challenge or block page: is the path filtered, or answered?
+  await askBlockControls((spec) => probes.run(spec), artifacts);
   return artifacts;
 }

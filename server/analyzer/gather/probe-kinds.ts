@@ -467,6 +467,29 @@ export const PROBE_KINDS = {
     checks: ["security.http_to_https_redirect"],
     facts: ["security.http_to_https_redirect (extract/security.ts)"],
   },
+  block_control: {
+    key: "block_control:<slug>",
+    url: {
+      from: "found",
+      how: "the URL of a probe that met a challenge or block page, its last path segment replaced by a random name of the same shape (/.git/HEAD → /.git/wpreport-<random>, /wp-content/debug.log → /wp-content/wpreport-<random>.log); the key's <slug> is the probe's own path",
+    },
+    follow: false,
+    maxBytes: 32 * 1024,
+    askedBy: "gather",
+    when: "only after a probe met a challenge or block page: one per distinct page, at most MAX_BLOCK_CONTROLS per report",
+    proves:
+      "Whether the firewall answers a path that cannot exist with the same page: then the probe's path was filtered, not answered. A page that only reads like a block counts as one only then.",
+    checks: [
+      ...EXPOSED_CHECKS,
+      "security.readme_exposed",
+      "security.directory_listing",
+      "security.xmlrpc_enabled",
+      "security.rest_user_enumeration",
+      "security.author_enumeration",
+      ...USER_CHECKS,
+    ],
+    facts: ["probes.obstacles (extract/probe-answers.ts)", "hosting.waf (detect/hosting.ts)"],
+  },
   enum_plugin: {
     key: "enum_plugin:<slug>",
     url: { from: "content", path: "plugins/<slug>/" },

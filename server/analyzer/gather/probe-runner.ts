@@ -5,12 +5,17 @@
  */
 import type { ReportError } from "../../../shared/report.ts";
 import type { Artifacts, HttpArtifact } from "../artifacts.ts";
+import { blockPageOf } from "../detect/block-pages.ts";
 import { FetchFailure, type SafeClient } from "../fetch/safe-client.ts";
 import { toArtifact } from "./decode.ts";
 import { PROBE_MAX_BYTES, type ProbeKey, type ProbeSpec } from "./probes.ts";
 
-/** HEAD answers after which the body is still needed: found (200/206) or HEAD not supported. */
-const HEAD_NEEDS_GET = new Set([200, 206, 400, 405, 501]);
+/**
+ * HEAD answers after which the body is still needed: found (200/206), HEAD not supported, or
+ * refused in a way a firewall's block or challenge page may explain (403, 503): only the page
+ * tells a challenge from the server's own refusal (detect/block-pages.ts).
+ */
+const HEAD_NEEDS_GET = new Set([200, 206, 400, 403, 405, 501, 503]);
 
 export function failureEntry(stage: string, url: string, error: unknown): ReportError {
   if (error instanceof FetchFailure) return { stage, url, kind: error.kind, message: error.message };
@@ -66,7 +71,9 @@ export class Probes {
       };
       if (spec.headFirst && this.headFirstAllowed) {
         const head = await this.client.fetch(spec.url, { ...options, method: "HEAD", urgent: this.firstWaveQueued });
-        if (!HEAD_NEEDS_GET.has(head.status)) return { artifact: toArtifact(head) };
+        const answered = toArtifact(head);
+        // A vendor's challenge or block header says it all: no page needed.
+        if (!HEAD_NEEDS_GET.has(head.status) || blockPageOf(answered)?.certain) return { artifact: answered };
       }
       const result = await this.client.fetch(spec.url, {
         ...options,

@@ -140,4 +140,6 @@ export const MAX_THEME_STYLES = 3;
 export const MAX_PASSIVE_VERSION_READS = 12;
 export const MAX_PASSIVE_FILES_PER_PLUGIN = 3;
 export const MAX_EXTRA_SITEMAPS = 3;
+/** Control requests (probe block_control) after challenge or block pages: one per distinct page. */
+export const MAX_BLOCK_CONTROLS = 3;
 export const MAX_ASSET_SAMPLE = 12;

@@ -5,6 +5,7 @@
  */
 import { probeKey } from "../../gather/probes.ts";
 import { makeCheck } from "../catalogue.ts";
+import { notCheckedCheck, obstaclesFor } from "../obstacles.ts";
 import type { Audit } from "../types.ts";
 
 /** Evidence sources detect/plugins.ts records for a version read from readme.txt. */
@@ -14,6 +15,9 @@ export const auditPluginReadmes: Audit = ({ plugins, probes }) => {
   const id = "components.plugin_versions_exposed";
   if (plugins.length === 0) return [makeCheck(id, "skip", "No plugins were detected.")];
   const requested = plugins.filter((plugin) => probes.answers[probeKey("plugin_readme", plugin.slug)] !== undefined);
+  // A readme behind a challenge may state its version (audit/obstacles.ts).
+  const obstacles = obstaclesFor(id, probes);
+  if (requested.length === 0 && obstacles.length > 0) return [notCheckedCheck(id, obstacles)];
   if (requested.length === 0) {
     const failed = plugins.some((plugin) => probes.failed.has(probeKey("plugin_readme", plugin.slug)));
     return failed
@@ -34,6 +38,7 @@ export const auditPluginReadmes: Audit = ({ plugins, probes }) => {
       ),
     ];
   }
+  if (obstacles.length > 0) return [notCheckedCheck(id, obstacles)];
   return [
     makeCheck(id, "pass", `None of the ${requested.length} plugin readme.txt file(s) requested states a version.`),
   ];

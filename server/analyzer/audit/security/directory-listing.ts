@@ -7,6 +7,7 @@
 import type { ListedDirectory } from "../../facts.ts";
 import { siteText, siteUrl } from "../../untrusted-text.ts";
 import { makeCheck } from "../catalogue.ts";
+import { notCheckedCheck, obstaclesFor } from "../obstacles.ts";
 import { unreachedReason } from "../placement.ts";
 import type { Audit } from "../types.ts";
 
@@ -40,6 +41,9 @@ export const auditDirectoryListing: Audit = ({ security, probes, listedDirectori
       ),
     ];
   }
+  // A folder answered by a challenge or an error lists nothing we could see (audit/obstacles.ts).
+  const obstacles = obstaclesFor(id, probes);
+  if (obstacles.length > 0) return [notCheckedCheck(id, obstacles)];
   // The uploads, plugins and themes folders are probed for this; the exposed-file probes add others.
   if (!probes.answers.uploads)
     return [makeCheck(id, "error", "The uploads directory could not be requested (see errors).")];

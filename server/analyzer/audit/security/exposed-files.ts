@@ -5,13 +5,15 @@
  *
  * The security facts list a file only when its content proved it real (soft-404 guarded,
  * see extract/security.ts), so a listed file is a finding, not a guess. A kind whose probes
- * did not all get an answer is `error`, not `pass`: an unanswered request proves nothing.
+ * met a firewall's challenge, a persistent 429, a server error or a timeout is `skip`, not
+ * `pass` (audit/obstacles.ts): an unanswered request proves nothing.
  */
 import type { Check } from "../../../../shared/report.ts";
 import type { ProbeAnswer, ProbeFacts } from "../../facts.ts";
 import { EXPOSED_FILES } from "../../gather/probe-kinds.ts";
 import { probeValues } from "../../gather/probes.ts";
 import { type CheckId, makeCheck } from "../catalogue.ts";
+import { notCheckedCheck, obstaclesFor } from "../obstacles.ts";
 import { unreachedReason } from "../placement.ts";
 import type { Audit } from "../types.ts";
 
@@ -134,6 +136,9 @@ export const auditExposedFiles: Audit = ({ security, probes, paths }) =>
         found.map((file) => `${file.url} (${file.status}): ${file.evidence}`),
       );
     }
+    // A challenge, a persistent 429, a server error or a timeout is no answer (audit/obstacles.ts).
+    const obstacles = obstaclesFor(id, probes);
+    if (obstacles.length > 0) return notCheckedCheck(id, obstacles);
     const missing = unanswered(probes, kind);
     if (missing.length > 0) {
       return makeCheck(

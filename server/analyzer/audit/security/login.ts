@@ -2,6 +2,7 @@
 import { tlsVerificationNote } from "../../../../shared/site-tls.ts";
 import { siteUrl } from "../../untrusted-text.ts";
 import { makeCheck } from "../catalogue.ts";
+import { notCheckedCheck, obstaclesFor } from "../obstacles.ts";
 import { unreachedReason } from "../placement.ts";
 import type { Audit } from "../types.ts";
 
@@ -10,6 +11,9 @@ export const auditLogin: Audit = ({ wordpress, security, probes, paths }) => {
   if (!wordpress.detected) return [makeCheck(id, "skip", "The site does not look like WordPress.")];
   const { login } = security;
   const answer = probes.answers.login;
+  // A challenge or an error instead of wp-login.php: the form's transport is unknown (audit/obstacles.ts).
+  const obstacles = obstaclesFor(id, probes);
+  if (!login.reachable && obstacles.length > 0) return [notCheckedCheck(id, obstacles)];
   if (!answer) return [makeCheck(id, "error", "wp-login.php could not be requested (see errors).")];
   if (!login.reachable || login.url === null) {
     const unreached = unreachedReason(paths, "core", [[answer, "wp-login.php"]]);

@@ -16,6 +16,7 @@ import type { Check, DisclosedUser } from "../../../../shared/report.ts";
 import type { Facts } from "../../facts.ts";
 import { siteUrl } from "../../untrusted-text.ts";
 import { makeCheck } from "../catalogue.ts";
+import { notCheckedCheck, obstaclesFor, unlessObstructed } from "../obstacles.ts";
 import type { Audit } from "../types.ts";
 
 /** The login names every brute-force list starts with. */
@@ -38,6 +39,8 @@ function restCheck({ security, probes }: Facts): Check {
       listed.map(describe),
     );
   }
+  const obstacles = obstaclesFor(id, probes);
+  if (obstacles.length > 0) return notCheckedCheck(id, obstacles);
   const answer = probes.answers.rest_users;
   if (answer) {
     return makeCheck(id, "pass", `The REST users endpoint does not list accounts (answer ${answer.status}).`, [
@@ -63,6 +66,8 @@ function authorCheck({ security, probes }: Facts): Check {
       [`${answer ? siteUrl(answer.url) : "/?author=1"} (${answer?.status ?? "?"})${target}`],
     );
   }
+  const obstacles = obstaclesFor(id, probes);
+  if (obstacles.length > 0) return notCheckedCheck(id, obstacles);
   if (!answer) return makeCheck(id, "error", "/?author=1 could not be requested (see errors).");
   return makeCheck(id, "pass", "/?author=1 does not reveal a login name.", [
     `${siteUrl(answer.url)} → ${answer.status}`,
@@ -85,10 +90,11 @@ const NAME_ROUTES: readonly [source: string, name: string][] = [
 const list = (names: string[]) =>
   `${names.slice(0, 10).join(", ")}${names.length > 10 ? ` and ${names.length - 10} more` : ""}`;
 
-function enumerationCheck({ security }: Facts): Check {
+function enumerationCheck({ security, probes }: Facts): Check {
   const id = "security.user_enumeration";
   const { users, user_enumeration: routes } = security;
-  if (users.length === 0) return makeCheck(id, "pass", "No route lists user accounts.");
+  // A route behind a challenge may list what the others do not: no pass then (audit/obstacles.ts).
+  if (users.length === 0) return unlessObstructed(makeCheck(id, "pass", "No route lists user accounts."), probes);
   const open = LOGIN_ROUTES.filter(
     ([source, , flag]) => routes[flag] && users.some((user) => user.sources.includes(source) && user.username !== null),
   );
@@ -111,7 +117,10 @@ function enumerationCheck({ security }: Facts): Check {
       ? `${subject} ${namesRoutes === "oEmbed" ? "shows" : "show"} authors' display names, which are not logins.`
       : "";
   if (open.length === 0 && other.length === 0) {
-    return makeCheck(id, "pass", `No route lists login names. ${namesNote}`.trim(), nameEvidence);
+    return unlessObstructed(
+      makeCheck(id, "pass", `No route lists login names. ${namesNote}`.trim(), nameEvidence),
+      probes,
+    );
   }
   const evidence = open.map(([source, name]) => {
     const seen = users.filter((user) => user.sources.includes(source) && user.username !== null);
@@ -125,7 +134,7 @@ function enumerationCheck({ security }: Facts): Check {
   );
 }
 
-function adminCheck({ security }: Facts): Check {
+function adminCheck({ security, probes }: Facts): Check {
   const id = "security.admin_username";
   const obvious = security.users.filter((user) => user.username && OBVIOUS_LOGINS.has(user.username.toLowerCase()));
   if (obvious.length > 0) {
@@ -137,13 +146,15 @@ function adminCheck({ security }: Facts): Check {
     );
   }
   const disclosed = security.users.filter((user) => user.username !== null).length;
-  return makeCheck(
+  const pass = makeCheck(
     id,
     "pass",
     disclosed === 0
       ? "No login names are disclosed."
       : `None of the ${disclosed} disclosed login name(s) is "admin" or "administrator".`,
   );
+  // A route behind a challenge may disclose "admin" (audit/obstacles.ts).
+  return unlessObstructed(pass, probes);
 }
 
 export const auditUserEnumeration: Audit = (facts) => {

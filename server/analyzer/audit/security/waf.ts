@@ -20,14 +20,22 @@ const FIREWALL_PLUGINS = new Set([
   "malcare-security",
 ]);
 
-export const auditWaf: Audit = ({ hosting, plugins }) => {
+export const auditWaf: Audit = ({ hosting, plugins, probes }) => {
   const id = "security.waf";
   const evidence: string[] = [];
   if (hosting.waf) evidence.push(`edge: ${hosting.waf}`);
   for (const plugin of plugins) {
     if (FIREWALL_PLUGINS.has(plugin.slug)) evidence.push(`plugin: ${plugin.name ?? plugin.slug}`);
   }
-  if (evidence.length > 0) return [makeCheck(id, "pass", "A firewall protects the site.", evidence)];
+  // A firewall that challenged or blocked the analyzer's probes was seen at work, named or not.
+  const pages = Object.values(probes.obstacles).filter(
+    (obstacle) => obstacle?.kind === "challenge" || obstacle?.kind === "block",
+  );
+  evidence.push(...pages.slice(0, 3).map((obstacle) => obstacle?.reason ?? ""));
+  if (evidence.length > 0) {
+    const named = hosting.waf ? ` (${hosting.waf})` : "";
+    return [makeCheck(id, "pass", `A firewall${named} protects the site.`, evidence)];
+  }
   return [
     makeCheck(
       id,

@@ -6,6 +6,7 @@
 import type { Check } from "../../../../shared/report.ts";
 import { siteUrl } from "../../untrusted-text.ts";
 import { type CheckId, makeCheck } from "../catalogue.ts";
+import { notCheckedCheck, obstaclesFor } from "../obstacles.ts";
 import { unreachedReason } from "../placement.ts";
 import type { Audit } from "../types.ts";
 
@@ -19,6 +20,9 @@ export const auditXmlRpc: Audit = ({ wordpress, security, probes, paths }) => {
   const get = probes.answers.xmlrpc_get;
   const list = probes.answers.xmlrpc_methods;
   if (!xmlrpc.enabled) {
+    // xmlrpc.php behind a challenge, a persistent 429 or an error: whether it is on is unknown.
+    const obstacles = obstaclesFor("security.xmlrpc_enabled", probes);
+    if (obstacles.length > 0) return IDS.map((id) => notCheckedCheck(id, obstacles));
     if (!get && !list) {
       return IDS.map((id) => makeCheck(id, "error", "xmlrpc.php could not be requested (see errors)."));
     }
@@ -53,6 +57,8 @@ export const auditXmlRpc: Audit = ({ wordpress, security, probes, paths }) => {
   ];
   const method = (id: CheckId, name: string, present: boolean | null, risk: string): Check => {
     if (present === null) {
+      const obstacles = obstaclesFor(id, probes);
+      if (obstacles.length > 0) return notCheckedCheck(id, obstacles);
       return list
         ? makeCheck(
             id,
