@@ -112,6 +112,11 @@ describe.skipIf(!HAS_WORDPRESS || !hasOpenssl)("a staging WordPress over HTTPS w
       expect(check(id)?.message).toContain("certificate was not verified");
     }
     expect(check("security.login_over_https")?.status).not.toBe("pass");
+    // Listed with what else could not be checked, and counted.
+    expect(report.not_checked?.map((entry) => entry.check)).toEqual(
+      expect.arrayContaining(["security.https", "security.hsts"]),
+    );
+    expect(report.summary?.not_checked).toBeGreaterThanOrEqual(2);
     expect(site.hits.length).toBeGreaterThan(5);
   });
 

@@ -13,6 +13,8 @@ import type { Audit } from "../types.ts";
 /** 180 days: the minimum max-age security scanners (Mozilla Observatory) accept. */
 export const HSTS_MIN_SECONDS = 180 * 24 * 60 * 60;
 
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
 export const auditTransport: Audit = ({ homepage, probes, security }) => {
   const finalUrl = new URL(homepage.url);
   const checks: Check[] = [];
@@ -21,12 +23,17 @@ export const auditTransport: Audit = ({ homepage, probes, security }) => {
     // tls_ca): what a visitor's browser would say of this HTTPS is unknown, so nothing passes.
     const note = tlsVerificationNote(security.tls_verification);
     return [
-      makeCheck("security.https", "skip", `HTTPS was not checked: ${note}.`, [homepage.url]),
+      makeCheck(
+        "security.https",
+        "skip",
+        `${capitalized(note)}, so what a browser says of its HTTPS is unknown: not checked.`,
+        [homepage.url],
+      ),
       redirectCheck(security.https, security.http_to_https_redirect, probes.answers.http_redirect),
       makeCheck(
         "security.hsts",
         "skip",
-        `HSTS was not checked: ${note}, and browsers refuse HSTS over an untrusted certificate.`,
+        `${capitalized(note)}, and browsers ignore HSTS over a certificate they do not trust: not checked.`,
       ),
     ];
   }
