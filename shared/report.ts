@@ -180,6 +180,12 @@ export const SummarySchema = named(
       { critical: Count(), high: Count(), medium: Count(), low: Count(), info: Count() },
       { description: "Count of failed (fail or warn) checks by severity" },
     ),
+    not_checked: Type.Optional(
+      Count({
+        description:
+          "How many checks could not run (a firewall challenge, a block page, a persistent 429, a 5xx or a timeout answered their probes): the score and grade count only the checks that ran. See not_checked. Since 1.5.0.",
+      }),
+    ),
     grade_caps: Type.Optional(
       Type.Array(GradeCapSchema, {
         description:
@@ -826,6 +832,12 @@ export const ReportSchema = named(
         Type.Array(ComponentSchema, {
           description:
             "Themes installed besides the active one and its parent, which the site does not load: named by an open listing of the themes folder (at most 50), or found by aggressive enumeration (found_by: aggressive). Their code can still be requested directly, so their vulnerabilities are looked up. Since 1.2.0.",
+        }),
+      ),
+      not_checked: Type.Optional(
+        Type.Array(Type.Object({ check: Type.String(), reason: Type.String() }), {
+          description:
+            "The checks that could not run and why (e.g. a firewall challenge answered /.git/HEAD): they are skip, never pass. Since 1.5.0.",
         }),
       ),
       target_limits: Type.Optional(
