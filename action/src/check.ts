@@ -92,13 +92,22 @@ export interface CheckResult {
 }
 
 /**
- * The report's metadata from the CI's variables: GitHub's, then GitLab's, then Jenkins'. Cut
- * to the lengths the service takes, so that a long ref never costs a run.
+ * The report's metadata from the CI's variables: GitHub's, then GitLab's, Bitbucket's and
+ * Jenkins' (BRANCH_NAME in a multibranch pipeline, else the Git plugin's GIT_BRANCH). Cut to
+ * the lengths the service takes, so that a long ref never costs a run. The ref is stored as
+ * each system names it (refs/heads/main on GitHub, main elsewhere): default-branch.ts asks
+ * for the default branch's reports in the same form.
  */
 export function ciMetadata(env: Record<string, string | undefined>, environment: string | undefined): ReportMetadata {
   const metadata: ReportMetadata = {};
-  const sha = env.GITHUB_SHA ?? env.CI_COMMIT_SHA ?? env.GIT_COMMIT;
-  const ref = env.GITHUB_REF ?? env.CI_COMMIT_REF_NAME ?? env.GIT_BRANCH;
+  const sha = env.GITHUB_SHA ?? env.CI_COMMIT_SHA ?? env.BITBUCKET_COMMIT ?? env.GIT_COMMIT;
+  const ref =
+    env.GITHUB_REF ??
+    env.CI_COMMIT_REF_NAME ??
+    env.BITBUCKET_BRANCH ??
+    env.BITBUCKET_TAG ??
+    env.BRANCH_NAME ??
+    env.GIT_BRANCH;
   if (sha) metadata.git_sha = sha.slice(0, 64);
   if (ref) metadata.git_ref = ref.slice(0, 255);
   if (environment) metadata.environment = environment;
@@ -106,7 +115,12 @@ export function ciMetadata(env: Record<string, string | undefined>, environment:
     env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
       ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`
       : undefined;
-  const runUrl = githubRun ?? env.CI_PIPELINE_URL ?? env.BUILD_URL;
+  // BITBUCKET_GIT_HTTP_ORIGIN is http://bitbucket.org/<workspace>/<repo>; its page is on https.
+  const bitbucketRun =
+    env.BITBUCKET_GIT_HTTP_ORIGIN && env.BITBUCKET_BUILD_NUMBER
+      ? `${env.BITBUCKET_GIT_HTTP_ORIGIN.replace(/^http:/, "https:")}/pipelines/results/${env.BITBUCKET_BUILD_NUMBER}`
+      : undefined;
+  const runUrl = githubRun ?? env.CI_PIPELINE_URL ?? bitbucketRun ?? env.BUILD_URL;
   if (runUrl) metadata.ci_run_url = runUrl.slice(0, 2048);
   return metadata;
 }
@@ -194,7 +208,7 @@ export async function check(
 }
 
 /** The title of the first run's warning about findings fail-on does not gate. */
-export const ALREADY_PRESENT = "wpreport: already present, not gated (no baseline)";
+export const ALREADY_PRESENT = "wpreport: findings already present (no baseline)";
 
 /** critical = 0 … info = 4: lower is more severe. */
 const rank = (severity: Severity) => SEVERITIES.indexOf(severity);

@@ -705,7 +705,7 @@ describe("a first run (no baseline): findings at fail-on or above already presen
     expect(run.outputs.result).toBe("pass");
     const present = run
       .of("warning")
-      .filter((line) => line.title === "wpreport: already present, not gated (no baseline)");
+      .filter((line) => line.title === "wpreport: findings already present (no baseline)");
     expect(present).toHaveLength(1);
     // security.https is decided by its assertion, the medium and low ones are below fail-on.
     expect(present[0]?.message).toContain(
