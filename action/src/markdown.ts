@@ -118,7 +118,10 @@ function notCheckedLines(report: Report, limit: number): string[] {
   const entries = report.not_checked ?? [];
   const count = Math.max(entries.length, report.summary?.not_checked ?? 0);
   if (count === 0) return [];
-  const rows = entries.slice(0, limit).map((entry) => `- \`${md(entry.check, 100)}\`: ${md(entry.reason, 300)}`);
+  // A code span shows its text literally: no markdown escapes inside, only no backtick to close it.
+  const rows = entries
+    .slice(0, limit)
+    .map((entry) => `- \`${oneLine(entry.check, 100).replace(/`/g, "")}\`: ${md(entry.reason, 300)}`);
   if (entries.length > limit) rows.push(`- …and ${entries.length - limit} more`);
   return [
     `> ⚠️ **${count} check${count === 1 ? "" : "s"} could not run** — skipped, not passed; the score counts only the checks that ran.`,
