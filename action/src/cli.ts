@@ -53,7 +53,9 @@ interface Flag {
 /**
  * The CLI's flags, in the order of the help. Every input of action.yml is here under its own
  * name (and the reverse: test/action/cli-parity.test.ts), except ACTION_ONLY_INPUTS.
- * h8-lab's `lab` input goes here as { name: "lab", value: "<…>", input: true } once action.yml has it.
+ * Inputs added to action.yml later (h8-lab's `lab`, `lab-device`, `lab-throttling`, `lab-runs`)
+ * go here: `{ name: "lab", input: true, help: … }` (no `value`: a boolean flag, read as "true")
+ * and `{ name: "lab-device", value: "<d>", input: true, help: … }` — readInputs reads them.
  */
 export const FLAGS: readonly Flag[] = [
   { name: "url", value: "<url>", input: true, help: "the site to analyze" },
@@ -272,6 +274,8 @@ function inputReader(values: Values, env: NodeJS.ProcessEnv) {
       if (name === "http-headers") value = joined("http-headers", "\n") ?? joined("http-header", "\n");
       else if (name === "http-cookies") value = joined("http-cookies", "; ") ?? joined("http-cookie", "; ");
       else if (flag?.multiple) value = joined(name, "\n");
+      // A boolean flag (h8-lab's `--lab`) reads as the Action's "true".
+      else if (typeof values[name] === "boolean") value = String(values[name]);
       else value = values[name] as string | undefined;
       value ??= flag?.env ? env[flag.env] : undefined;
       if (options?.required && !value?.trim())

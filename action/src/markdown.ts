@@ -113,10 +113,13 @@ export function vulnerabilityStatus(notice: VulnerabilityDataNotice): string {
     : "Vulnerabilities partly checked: vulnerability data incomplete";
 }
 
+/** How many checks could not run (report `not_checked` and `summary.not_checked`, since schema 1.5.0). */
+const notCheckedCount = (report: Report) => Math.max(report.not_checked?.length ?? 0, report.summary?.not_checked ?? 0);
+
 /** The checks that could not run (report `not_checked`, since schema 1.5.0) and why. */
 function notCheckedLines(report: Report, limit: number): string[] {
   const entries = report.not_checked ?? [];
-  const count = Math.max(entries.length, report.summary?.not_checked ?? 0);
+  const count = notCheckedCount(report);
   if (count === 0) return [];
   // A code span shows its text literally: no markdown escapes inside, only no backtick to close it.
   const rows = entries
@@ -347,8 +350,11 @@ export function renderOverview(sites: SiteOutcome[]): string {
         : notice
           ? ` · ⚠️ vulnerabilities ${notice.status === "none" ? "not checked: no vulnerability data" : "partly checked"}`
           : "";
+    const skipped = site.report ? notCheckedCount(site.report) : 0;
+    const notRun =
+      error === undefined && skipped > 0 ? ` · ⚠️ ${skipped} check${skipped === 1 ? "" : "s"} could not run` : "";
     lines.push(
-      `| ${md(site.url, 300)} | ${result}${detail} | ${score} | ${site.diff?.base_id ? md(site.diff.base_id) : "none"} | ${report} |`,
+      `| ${md(site.url, 300)} | ${result}${detail}${notRun} | ${score} | ${site.diff?.base_id ? md(site.diff.base_id) : "none"} | ${report} |`,
     );
   }
   lines.push("");
