@@ -102,7 +102,9 @@ const segment = (value: string) => value.replace(/[^A-Za-z0-9._-]/g, "_").slice(
 
 /**
  * The Idempotency-Key of one CI step's report request: `ci-<run>-<attempt>-<hash>`, the hash
- * (SHA-256, 32 hex digits) covering the run and attempt as given, the job (GITHUB_JOB,
+ * (SHA-256, 32 hex digits) covering the run and attempt as given — GitHub's run id and
+ * attempt, GitLab's pipeline and job id, Jenkins' BUILD_TAG (a rebuild is a new build), or
+ * Bitbucket's repository and build number with the step's UUID —, the job (GITHUB_JOB,
  * CI_JOB_NAME), the step (GITHUB_ACTION: the step's id, unique within a job), the matrix
  * values (`matrix`, the Action's input) and the request body itself. So:
  *
@@ -122,11 +124,15 @@ export function idempotencyKeyFor(
   body: GenerateReportInput,
   scope: { matrix?: string } = {},
 ): string | undefined {
-  const run = env.GITHUB_RUN_ID ?? env.CI_PIPELINE_ID ?? env.BUILD_TAG;
+  // Bitbucket's build numbers count per repository: the repository makes them unique.
+  const bitbucketRun = env.BITBUCKET_BUILD_NUMBER
+    ? `${env.BITBUCKET_REPO_FULL_NAME ?? "bitbucket"}#${env.BITBUCKET_BUILD_NUMBER}`
+    : undefined;
+  const run = env.GITHUB_RUN_ID ?? env.CI_PIPELINE_ID ?? env.BUILD_TAG ?? bitbucketRun;
   if (!run) return undefined;
   // The key is sent and stored: site credentials stay out of it (rotating one is no new request).
   const { site_auth: _secret, ...request } = body;
-  const attempt = env.GITHUB_RUN_ATTEMPT ?? env.CI_JOB_ID ?? "1";
+  const attempt = env.GITHUB_RUN_ATTEMPT ?? env.CI_JOB_ID ?? env.BITBUCKET_STEP_UUID ?? "1";
   const hash = createHash("sha256")
     .update(
       canonicalJson({

@@ -17,11 +17,17 @@
  * - A report that did not complete (failed, or still queued or running) is a run with
  *   `executionSuccessful: false`, the reason as a notification, and no results: never an
  *   empty successful run, which would tell code scanning that every open alert is fixed.
+ *   So is a completed report that could not see the site (report-sight.ts: the homepage
+ *   asked for credentials, refused the analyzer, or was a firewall's challenge): its checks
+ *   graded that page, and its "passes" would close the site's open alerts.
+ * - What was not checked is said, never left to read as "none": vulnerability data that is
+ *   missing or partial, and checks that could not run (`not_checked`), as notifications.
  */
 import type { Invocation, Location, Log, Notification, ReportingDescriptor, Result, Run } from "sarif";
 import type { ComponentChange } from "./diff-schema.ts";
 import { describeVulnerability } from "./diff-text.ts";
 import type { Check, Report, Severity, Vulnerability } from "./report.ts";
+import { unseenSite } from "./report-sight.ts";
 import { oneLine } from "./untrusted-text.ts";
 import { vulnerabilityDataNotice } from "./vulnerability-data.ts";
 
@@ -216,10 +222,41 @@ function invocation(report: Report): Invocation {
   // No (or incomplete) vulnerability data: no alert for a vulnerability is not "none known".
   const vulnerabilityData = vulnerabilityDataNotice(report);
   if (vulnerabilityData) {
+    const status =
+      vulnerabilityData.status === "none"
+        ? "Vulnerabilities not checked: no vulnerability data"
+        : "Vulnerabilities partly checked: vulnerability data incomplete";
     notes.unshift({
       level: "warning",
-      message: { text: plainText(oneLine(`${vulnerabilityData.title}: ${vulnerabilityData.message}`)) },
+      message: { text: plainText(oneLine(`${status}. ${vulnerabilityData.message}`)) },
     });
+  }
+  // Checks that could not run (a challenge, a block page, a 5xx answered their probes): skipped, not passed.
+  for (const entry of report.not_checked ?? []) {
+    notes.push({
+      level: "note",
+      message: { text: plainText(oneLine(`Not checked: ${entry.check}: ${entry.reason}`)) },
+    });
+  }
+  const unseen = unseenSite(report);
+  if (unseen) {
+    return {
+      executionSuccessful: false,
+      ...times,
+      toolExecutionNotifications: [
+        {
+          level: "error",
+          message: {
+            text: plainText(
+              oneLine(
+                `The wpreport report of ${report.final_url ?? report.url} could not see the site: ${unseen.message} It has no findings, and open alerts stay as they are.`,
+              ),
+            ),
+          },
+        },
+        ...notes,
+      ],
+    };
   }
   if (report.status === "completed") {
     return { executionSuccessful: true, ...times, ...(notes.length > 0 ? { toolExecutionNotifications: notes } : {}) };
@@ -259,7 +296,11 @@ export function toSarif(
   const locations = (): Location[] => [{ physicalLocation: { artifactLocation: { uri }, region: { startLine: 1 } } }];
   const siteLine = `Site: ${site}`;
 
-  const failing = completed ? report.checks.filter((check) => check.status === "fail" || check.status === "warn") : [];
+  // A report that could not see the site graded a 401 or challenge page: none of its findings.
+  const failing =
+    completed && !unseenSite(report)
+      ? report.checks.filter((check) => check.status === "fail" || check.status === "warn")
+      : [];
   const results = failing.flatMap((check): Result[] => {
     const ruleIndex = ruleIds.indexOf(check.id);
     const perVulnerability = (VULNERABLE_CHECKS[check.id]?.(report) ?? []).flatMap((component) => {
@@ -331,6 +372,7 @@ export function toSarif(
       score: report.summary?.score ?? null,
       grade: report.summary?.grade ?? null,
       vulnerability_data: report.intel?.vulnerability_data?.status ?? null,
+      not_checked: report.summary?.not_checked ?? report.not_checked?.length ?? 0,
     },
   };
   return { $schema: "https://json.schemastore.org/sarif-2.1.0.json", version: "2.1.0", runs: [run] };

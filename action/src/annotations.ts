@@ -6,7 +6,7 @@
  * slot is kept free for what the step writes after them: the verdict (`core.setFailed` is an
  * error annotation, the last thing a failing step prints) and the run's own warnings (the site
  * is not WordPress, or did not answer in time; the report had no or incomplete vulnerability
- * data).
+ * data; on a first run, the findings already present that fail-on does not gate).
  */
 
 import { assertionFor, VULNERABLE_CHECK } from "../../shared/diff.ts";
@@ -28,9 +28,10 @@ const LEVEL: Record<Severity, Level> = {
 export const GITHUB_ANNOTATIONS_PER_LEVEL = 10;
 /**
  * Slots per level kept for annotations written after these: the verdict, and the run's own
- * warnings (the site is not WordPress or did not answer in time; no vulnerability data).
+ * warnings (the site is not WordPress or did not answer in time; no vulnerability data; the
+ * findings already present on a first run).
  */
-export const RESERVED: Record<Level, number> = { error: 1, warning: 2, notice: 0 };
+export const RESERVED: Record<Level, number> = { error: 1, warning: 3, notice: 0 };
 
 export interface Annotation {
   level: Level;

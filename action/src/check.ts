@@ -5,10 +5,18 @@
  * comment, outputs) and the CLI (text, JSON, SARIF, exit code) only render it differently.
  */
 import { ApiError, type GenerateReportInput, idempotencyKeyFor, type WpreportClient } from "../../shared/client.ts";
-import { failingChecks } from "../../shared/diff.ts";
-import { type Baseline, diffQuery, type ParsedDiffOptions } from "../../shared/diff-options.ts";
+import { assertionFor, failingChecks } from "../../shared/diff.ts";
+import { type Baseline, diffQuery, isSeverity, type ParsedDiffOptions } from "../../shared/diff-options.ts";
 import type { Diff } from "../../shared/diff-schema.ts";
-import type { AnalysisMode, Check, Report, ReportMetadata } from "../../shared/report.ts";
+import {
+  type AnalysisMode,
+  type Check,
+  type Report,
+  type ReportMetadata,
+  SEVERITIES,
+  type Severity,
+} from "../../shared/report.ts";
+import { type UnseenSite, unseenSite } from "../../shared/report-sight.ts";
 import type { SiteAuth } from "../../shared/site-auth.ts";
 import { oneLine } from "../../shared/untrusted-text.ts";
 import { type VulnerabilityDataNotice, vulnerabilityDataNotice } from "../../shared/vulnerability-data.ts";
@@ -51,8 +59,18 @@ export interface CheckEvents {
   reported(report: Report, replayed: boolean): void;
 }
 
+/**
+ * The gate's outcome for one site: the service's verdict (`pass`, `fail`), or `error` when the
+ * report could not see the site (report-sight.ts) — whatever the verdict, since a report that
+ * graded a 401 or challenge page says nothing about the site, and "pass" would be a claim.
+ */
+export type Outcome = "pass" | "fail" | "error";
+
 export interface CheckResult {
   report: Report;
+  outcome: Outcome;
+  /** Why the report could not see the site, in its own words (then `outcome` is error); null when it did. */
+  unseen: UnseenSite | null;
   /** The service answered with the report of an earlier identical request (same Idempotency-Key): not charged again. */
   replayed: boolean;
   /** The service's comparison and verdict; `base_id` is the baseline, null when there was none. */
@@ -64,18 +82,32 @@ export interface CheckResult {
   vulnerabilityData: VulnerabilityDataNotice | null;
   /** Without a baseline nothing is a regression: the checks failing now, most severe first (else empty). */
   failing: Check[];
+  /**
+   * Without a baseline: the failing checks at `fail-on` or above that no assertion decides —
+   * already present, so fail-on (which judges changes) does not fail on them (else empty).
+   */
+  present: Check[];
   /** Epoch ms around the report request: the service's share of the run's time. */
   timing: { requested: number; received: number };
 }
 
 /**
- * The report's metadata from the CI's variables: GitHub's, then GitLab's, then Jenkins'. Cut
- * to the lengths the service takes, so that a long ref never costs a run.
+ * The report's metadata from the CI's variables: GitHub's, then GitLab's, Bitbucket's and
+ * Jenkins' (BRANCH_NAME in a multibranch pipeline, else the Git plugin's GIT_BRANCH). Cut to
+ * the lengths the service takes, so that a long ref never costs a run. The ref is stored as
+ * each system names it (refs/heads/main on GitHub, main elsewhere): default-branch.ts asks
+ * for the default branch's reports in the same form.
  */
 export function ciMetadata(env: Record<string, string | undefined>, environment: string | undefined): ReportMetadata {
   const metadata: ReportMetadata = {};
-  const sha = env.GITHUB_SHA ?? env.CI_COMMIT_SHA ?? env.GIT_COMMIT;
-  const ref = env.GITHUB_REF ?? env.CI_COMMIT_REF_NAME ?? env.GIT_BRANCH;
+  const sha = env.GITHUB_SHA ?? env.CI_COMMIT_SHA ?? env.BITBUCKET_COMMIT ?? env.GIT_COMMIT;
+  const ref =
+    env.GITHUB_REF ??
+    env.CI_COMMIT_REF_NAME ??
+    env.BITBUCKET_BRANCH ??
+    env.BITBUCKET_TAG ??
+    env.BRANCH_NAME ??
+    env.GIT_BRANCH;
   if (sha) metadata.git_sha = sha.slice(0, 64);
   if (ref) metadata.git_ref = ref.slice(0, 255);
   if (environment) metadata.environment = environment;
@@ -83,7 +115,12 @@ export function ciMetadata(env: Record<string, string | undefined>, environment:
     env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
       ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`
       : undefined;
-  const runUrl = githubRun ?? env.CI_PIPELINE_URL ?? env.BUILD_URL;
+  // BITBUCKET_GIT_HTTP_ORIGIN is http://bitbucket.org/<workspace>/<repo>; its page is on https.
+  const bitbucketRun =
+    env.BITBUCKET_GIT_HTTP_ORIGIN && env.BITBUCKET_BUILD_NUMBER
+      ? `${env.BITBUCKET_GIT_HTTP_ORIGIN.replace(/^http:/, "https:")}/pipelines/results/${env.BITBUCKET_BUILD_NUMBER}`
+      : undefined;
+  const runUrl = githubRun ?? env.CI_PIPELINE_URL ?? bitbucketRun ?? env.BUILD_URL;
   if (runUrl) metadata.ci_run_url = runUrl.slice(0, 2048);
   return metadata;
 }
@@ -113,7 +150,10 @@ export async function check(
   });
   const received = Date.now();
   events.reported(report, replayed);
-  const notWordPress = notWordPressNotice(report);
+  // A report that could not see the site (a 401, a challenge page) says so itself; its checks
+  // graded that page, so "not WordPress" and what "runs on" would be about the page, not the site.
+  const unseen = unseenSite(report);
+  const notWordPress = unseen ? null : notWordPressNotice(report);
   if (notWordPress) events.warn(notWordPress, "wpreport: not WordPress");
   // "No known vulnerability" must not be read into a report where no source answered.
   const vulnerabilityData = vulnerabilityDataNotice(report);
@@ -149,14 +189,51 @@ export async function check(
       "The wpreport service did not apply the assertions (it is older than API 1.4.0): only fail-on, max-score-drop and budgets decided. Update the service.",
       "wpreport: assertions not applied",
     );
+  const failing = diff.base_id || unseen ? [] : failingChecks(report);
+  const present = alreadyPresent(failing, request.diffOptions.failOn, diff);
+  if (present.length > 0) events.warn(alreadyPresentText(report, present, request.diffOptions.failOn), ALREADY_PRESENT);
   return {
     report,
+    outcome: unseen ? "error" : diff.verdict.result,
+    unseen,
     replayed,
     diff,
     links: { report: reportUrl(request.apiUrl, report.id), api: reportApiUrl(request.apiUrl, report.id) },
     notWordPress,
     vulnerabilityData,
-    failing: diff.base_id ? [] : failingChecks(report),
+    failing,
+    present,
     timing: { requested, received },
   };
+}
+
+/** The title of the first run's warning about findings fail-on does not gate. */
+export const ALREADY_PRESENT = "wpreport: findings already present (no baseline)";
+
+/** critical = 0 … info = 4: lower is more severe. */
+const rank = (severity: Severity) => SEVERITIES.indexOf(severity);
+
+/** Failing checks at fail-on or above that no assertion decides (an `error` one fails on them already). */
+export function alreadyPresent(failing: Check[], failOn: string, diff: Pick<Diff, "assertions">): Check[] {
+  if (!isSeverity(failOn)) return [];
+  return failing.filter(
+    (check) => rank(check.severity) <= rank(failOn) && !assertionFor(check.id, diff.assertions.rules),
+  );
+}
+
+/** At most this many check ids named in the warning (the job summary lists them all). */
+const PRESENT_NAMED = 10;
+
+/**
+ * The first run's warning: fail-on judges changes against a baseline, so on a first run it
+ * fails on nothing — these findings are already there, and this is how to gate on them.
+ */
+export function alreadyPresentText(report: Report, present: Check[], failOn: string): string {
+  const named = present.slice(0, PRESENT_NAMED).map((check) => `${check.id} (${check.severity})`);
+  const more = present.length > PRESENT_NAMED ? ` and ${present.length - PRESENT_NAMED} more` : "";
+  const [first] = present;
+  return oneLine(
+    `${report.final_url ?? report.url}: no baseline, and fail-on judges changes against one, so nothing fails this run — but ${present.length} finding${present.length === 1 ? " is" : "s are"} at ${failOn} or above already: ${named.join(", ")}${more}. To fail while they fail, baseline or not, assert them, e.g. assert: "${first?.id ?? "security.*"}: error" (CLI: --assert "${first?.id ?? "security.*"}=error"; docs/diff.md#assertions).`,
+    2_000,
+  );
 }

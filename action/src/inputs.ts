@@ -32,14 +32,33 @@ export interface Inputs {
 
 export class InputError extends Error {}
 
-/** The Action's names of the diff's options, for messages. */
-const INPUT_NAMES = {
-  failOn: "Input fail-on",
-  maxScoreDrop: "Input max-score-drop",
-  budgets: "Input budgets",
-  assert: "Input assert",
-  baseline: "Input baseline",
+/**
+ * How messages name an input: the Action's `Input fail-on` (and `url` in running text), the
+ * CLI's `--fail-on` — the same inputs, read by the same code (cli.ts passes its flags as inputs).
+ */
+export interface InputNames {
+  /** The input at the start of a message: "Input fail-on", "--fail-on". */
+  input(name: string): string;
+  /** The input in running text: "urls", "--urls". */
+  bare(name: string): string;
+  /** The names of the site credentials' inputs, for parseSiteAuthInputs' messages. */
+  siteAuth: { httpAuth: string; headers: string; cookies: string };
+}
+
+export const ACTION_NAMES: InputNames = {
+  input: (name) => `Input ${name}`,
+  bare: (name) => name,
+  siteAuth: { httpAuth: "Input http-auth", headers: "Input http-headers", cookies: "Input http-cookies" },
 };
+
+/** The names of the diff's options, for parseDiffOptions' messages. */
+const diffNames = (names: InputNames) => ({
+  failOn: names.input("fail-on"),
+  maxScoreDrop: names.input("max-score-drop"),
+  budgets: names.input("budgets"),
+  assert: names.input("assert"),
+  baseline: names.input("baseline"),
+});
 
 /**
  * The `urls` input: one URL a line or comma-separated; a YAML list written into the block
@@ -52,41 +71,47 @@ function urlList(raw: string): string[] {
     .filter((line) => line !== "" && !line.startsWith("#"));
 }
 
-function checkUrl(name: string, value: string): void {
+function checkUrl(names: InputNames, name: string, value: string): void {
   try {
     const parsed = new URL(value);
     if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error();
   } catch {
     throw new InputError(
-      `Input ${name} must be ${name === "urls" ? "a list of" : "an"} http(s) URL${name === "urls" ? "s" : ""}, got "${value}".`,
+      `${names.input(name)} must be ${name === "urls" ? "a list of" : "an"} http(s) URL${name === "urls" ? "s" : ""}, got "${value}".`,
     );
   }
 }
 
-function number(name: string, raw: string, min: number, max: number): number {
+function number(names: InputNames, name: string, raw: string, min: number, max: number): number {
   const value = Number(raw);
   if (raw.trim() === "" || !Number.isFinite(value) || value < min || value > max) {
-    throw new InputError(`Input ${name} must be a number from ${min} to ${max}, got "${raw}".`);
+    throw new InputError(`${names.input(name)} must be a number from ${min} to ${max}, got "${raw}".`);
   }
   return value;
 }
 
-export function readInputs(runner: Pick<ActionCore, "getInput" | "setSecret"> = actionsCore): Inputs {
+export function readInputs(
+  runner: Pick<ActionCore, "getInput" | "setSecret"> = actionsCore,
+  names: InputNames = ACTION_NAMES,
+): Inputs {
   const apiUrl = runner.getInput("api-url", { required: true }).trim();
   const token = runner.getInput("api-token", { required: true }).trim();
   // Mask it before anything else can print it.
   runner.setSecret(token);
-  checkUrl("api-url", apiUrl);
+  checkUrl(names, "api-url", apiUrl);
   const url = runner.getInput("url").trim();
   const list = urlList(runner.getInput("urls"));
-  if (url !== "" && list.length > 0) throw new InputError("Give either url (one site) or urls (several), not both.");
-  if (url === "" && list.length === 0) throw new InputError("Input url is required (or urls, for several sites).");
+  if (url !== "" && list.length > 0)
+    throw new InputError(`Give either ${names.bare("url")} (one site) or ${names.bare("urls")} (several), not both.`);
+  if (url === "" && list.length === 0)
+    throw new InputError(`${names.input("url")} is required (or ${names.bare("urls")}, for several sites).`);
   const urls = url !== "" ? [url] : list;
-  for (const value of urls) checkUrl(url !== "" ? "url" : "urls", value);
-  if (urls.length > MAX_URLS) throw new InputError(`Input urls takes at most ${MAX_URLS} sites, got ${urls.length}.`);
+  for (const value of urls) checkUrl(names, url !== "" ? "url" : "urls", value);
+  if (urls.length > MAX_URLS)
+    throw new InputError(`${names.input("urls")} takes at most ${MAX_URLS} sites, got ${urls.length}.`);
   const twice = urls.find((value, i) => urls.indexOf(value) !== i);
-  if (twice) throw new InputError(`Input urls names ${twice} twice.`);
-  const baseline = parseBaseline(runner.getInput("baseline"), "Input baseline");
+  if (twice) throw new InputError(`${names.input("urls")} names ${twice} twice.`);
+  const baseline = parseBaseline(runner.getInput("baseline"), names.input("baseline"));
   // Inputs are case-insensitive where they name a value (fail-on, mode, comment-on-pr).
   const diffOptions = parseDiffOptions(
     {
@@ -95,7 +120,7 @@ export function readInputs(runner: Pick<ActionCore, "getInput" | "setSecret"> = 
       budgets: runner.getInput("budgets"),
       assert: runner.getInput("assert"),
     },
-    INPUT_NAMES,
+    diffNames(names),
   );
   const sarifLocationInput = runner.getInput("sarif-location").trim() || undefined;
   let sarifLocation: string | undefined;
@@ -103,25 +128,25 @@ export function readInputs(runner: Pick<ActionCore, "getInput" | "setSecret"> = 
     sarifLocation = parseSarifLocation(sarifLocationInput);
   } catch (error) {
     if (!(error instanceof SarifLocationError)) throw error;
-    throw new InputError(`Input sarif-location ${error.problem}, got "${sarifLocationInput}".`);
+    throw new InputError(`${names.input("sarif-location")} ${error.problem}, got "${sarifLocationInput}".`);
   }
   // Empty: the service's default mode (passive); the Action sends only what was asked for.
   const mode = runner.getInput("mode").trim().toLowerCase() || undefined;
   if (mode !== undefined && !ANALYSIS_MODES.includes(mode as AnalysisMode)) {
-    throw new InputError(`Input mode must be passive or aggressive, got "${mode}".`);
+    throw new InputError(`${names.input("mode")} must be passive or aggressive, got "${mode}".`);
   }
-  const siteAuth = readSiteAuth(runner);
+  const siteAuth = readSiteAuth(runner, names);
   // Credentials belong to one site: with several URLs they would go to each URL's origin, so
   // every URL must be on that one origin (another site would receive this site's secrets).
   const origins = new Set(urls.map((value) => new URL(value).origin));
   if (siteAuth && origins.size > 1) {
     throw new InputError(
-      `Inputs http-auth, http-headers and http-cookies are one site's credentials, but urls name ${origins.size} origins (${[...origins].join(", ")}); run one step per protected site.`,
+      `${names === ACTION_NAMES ? "Inputs http-auth, http-headers and http-cookies are" : "--http-auth, --http-headers and --http-cookies are"} one site's credentials, but ${names.bare("urls")} name ${origins.size} origins (${[...origins].join(", ")}); run one step per protected site.`,
     );
   }
   const commentRaw = runner.getInput("comment-on-pr").trim().toLowerCase() || "false";
   if (!["true", "false"].includes(commentRaw))
-    throw new InputError(`Input comment-on-pr must be true or false, got "${commentRaw}".`);
+    throw new InputError(`${names.input("comment-on-pr")} must be true or false, got "${commentRaw}".`);
   return {
     apiUrl: apiUrl.replace(/\/+$/, ""),
     token,
@@ -131,8 +156,8 @@ export function readInputs(runner: Pick<ActionCore, "getInput" | "setSecret"> = 
     environment: runner.getInput("environment").trim().slice(0, 64) || undefined,
     commentOnPr: commentRaw === "true",
     githubToken: runner.getInput("github-token").trim(),
-    timeoutSeconds: number("timeout", runner.getInput("timeout").trim() || "600", 10, 6 * 3600),
-    waitForSiteSeconds: number("wait-for-site", runner.getInput("wait-for-site").trim() || "0", 0, 3600),
+    timeoutSeconds: number(names, "timeout", runner.getInput("timeout").trim() || "600", 10, 6 * 3600),
+    waitForSiteSeconds: number(names, "wait-for-site", runner.getInput("wait-for-site").trim() || "0", 0, 3600),
     mode: mode as AnalysisMode | undefined,
     matrix: runner.getInput("matrix"),
     sarifLocation,
@@ -146,7 +171,7 @@ export function readInputs(runner: Pick<ActionCore, "getInput" | "setSecret"> = 
  * Every secret part is masked in the log before anything else can print it (the runner masks
  * the whole input only, not the base64 of user:password nor one line of several).
  */
-function readSiteAuth(runner: Pick<ActionCore, "getInput" | "setSecret">): SiteAuth | undefined {
+function readSiteAuth(runner: Pick<ActionCore, "getInput" | "setSecret">, names: InputNames): SiteAuth | undefined {
   const raw = {
     httpAuth: runner.getInput("http-auth"),
     headers: runner.getInput("http-headers"),
@@ -155,7 +180,7 @@ function readSiteAuth(runner: Pick<ActionCore, "getInput" | "setSecret">): SiteA
   for (const value of Object.values(raw)) if (value.trim()) runner.setSecret(value);
   let siteAuth: SiteAuth | undefined;
   try {
-    siteAuth = parseSiteAuthInputs(raw, SITE_AUTH_INPUTS);
+    siteAuth = parseSiteAuthInputs(raw, names.siteAuth);
   } catch (error) {
     if (error instanceof SiteAuthInputError) throw new InputError(`${error.message}.`);
     throw error;
@@ -163,5 +188,3 @@ function readSiteAuth(runner: Pick<ActionCore, "getInput" | "setSecret">): SiteA
   for (const secret of siteAuthSecrets(siteAuth)) runner.setSecret(secret);
   return siteAuth;
 }
-
-const SITE_AUTH_INPUTS = { httpAuth: "Input http-auth", headers: "Input http-headers", cookies: "Input http-cookies" };

@@ -10,8 +10,10 @@ import type { AssertionResult, CheckChange, Diff, VulnerabilityChange } from "..
 import { componentLabel, metricChangeText } from "../../shared/diff-text.ts";
 import type { Check, Report } from "../../shared/report.ts";
 import { formatMetricPair, formatMetricValue } from "../../shared/report-metrics.ts";
+import { type UnseenSite, unseenSite } from "../../shared/report-sight.ts";
 import { oneLine } from "../../shared/untrusted-text.ts";
-import { vulnerabilityDataNotice } from "../../shared/vulnerability-data.ts";
+import { type VulnerabilityDataNotice, vulnerabilityDataNotice } from "../../shared/vulnerability-data.ts";
+import { alreadyPresent } from "./check.ts";
 
 /** Escapes site text for GitHub-flavoured markdown (tables included). */
 export function md(text: string | number | null | undefined, max = 200): string {
@@ -90,6 +92,64 @@ function vulnerabilityRows(changes: VulnerabilityChange[], limit: number): strin
   return rows;
 }
 
+/**
+ * The score, never `null`: before → after with the change when both exist; a report without a
+ * score says why (it could not see the site, or has no grade) instead of printing nothing or null.
+ */
+function scoreText(diff: Diff, unseen: UnseenSite | null): string {
+  const { before, after, delta } = diff.score;
+  const grades = `grade ${diff.grade.before ?? "—"} → ${diff.grade.after ?? "—"}`;
+  const missing = `no score: ${unseen ? "the report could not see the site" : "the report has no grade"}`;
+  if (before !== null && after !== null && delta !== null)
+    return `**${before} → ${after}** (${delta >= 0 ? "+" : ""}${delta}), ${grades}`;
+  if (before !== null) return `**${before} → —** (${missing}), ${grades}`;
+  return after !== null ? `**${after}**, grade ${diff.grade.after ?? "—"}` : `— (${missing})`;
+}
+
+/** How far the report's vulnerabilities were checked, when not fully: never "none" or "0". */
+export function vulnerabilityStatus(notice: VulnerabilityDataNotice): string {
+  return notice.status === "none"
+    ? "Vulnerabilities not checked: no vulnerability data"
+    : "Vulnerabilities partly checked: vulnerability data incomplete";
+}
+
+/** How many checks could not run (report `not_checked` and `summary.not_checked`, since schema 1.5.0). */
+const notCheckedCount = (report: Report) => Math.max(report.not_checked?.length ?? 0, report.summary?.not_checked ?? 0);
+
+/** The checks that could not run (report `not_checked`, since schema 1.5.0) and why. */
+function notCheckedLines(report: Report, limit: number): string[] {
+  const entries = report.not_checked ?? [];
+  const count = notCheckedCount(report);
+  if (count === 0) return [];
+  // A code span shows its text literally: no markdown escapes inside, only no backtick to close it.
+  const rows = entries
+    .slice(0, limit)
+    .map((entry) => `- \`${oneLine(entry.check, 100).replace(/`/g, "")}\`: ${md(entry.reason, 300)}`);
+  if (entries.length > limit) rows.push(`- …and ${entries.length - limit} more`);
+  return [
+    `> ⚠️ **${count} check${count === 1 ? "" : "s"} could not run** — skipped, not passed; the score counts only the checks that ran.`,
+    "",
+    ...rows,
+    ...(rows.length > 0 ? [""] : []),
+  ];
+}
+
+/** On a first run, the findings fail-on does not gate (they are already there), and how to gate on them. */
+function presentLines(failing: Check[], failOn: string, diff: Diff): string[] {
+  const present = alreadyPresent(failing, failOn, diff);
+  if (present.length === 0) return [];
+  const [first] = present;
+  return [
+    `**${present.length} already present at \`${failOn}\` or above** (${present
+      .slice(0, 10)
+      .map((check) => `\`${check.id}\``)
+      .join(
+        ", ",
+      )}${present.length > 10 ? ", …" : ""}): \`fail-on\` judges changes, so they do not fail this run. To fail while they fail, baseline or not, assert them, e.g. \`assert: "${first?.id}: error"\` (CLI: \`--assert "${first?.id}=error"\`).`,
+    "",
+  ];
+}
+
 export interface RenderContext {
   report: Report;
   /** The comparison; its `base_id` names the baseline (null: there was none). */
@@ -105,12 +165,10 @@ export function renderMarkdown(
 ): string {
   const limit = options.limit ?? 50;
   const lines: string[] = [];
-  const verdict = diff.verdict.result === "pass" ? "✅ Passed" : "❌ Failed";
+  const unseen = unseenSite(report);
+  const verdict = unseen ? "❗ Could not check" : diff.verdict.result === "pass" ? "✅ Passed" : "❌ Failed";
   lines.push(`### wpreport: ${verdict} — ${md(report.final_url ?? report.url, 300)}`, "");
-  const score =
-    diff.score.before !== null
-      ? `**${diff.score.before} → ${diff.score.after}** (${(diff.score.delta ?? 0) >= 0 ? "+" : ""}${diff.score.delta}), grade ${diff.grade.before ?? "—"} → ${diff.grade.after ?? "—"}`
-      : `**${diff.score.after ?? "—"}**, grade ${diff.grade.after ?? "—"}`;
+  const score = scoreText(diff, unseen);
   const asserted = assertionsText(diff);
   lines.push(
     `Score ${score} · ${diff.base_id ? `compared with [${md(diff.base_id)}](${reportUrl.replace(report.id, diff.base_id)})` : "no baseline"} · fail-on \`${failOn}\`${asserted ? ` · assert \`${asserted.replace(/`/g, "")}\`` : ""} · [full report](${reportUrl})`,
@@ -118,9 +176,18 @@ export function renderMarkdown(
     `Baseline (\`${diff.baseline.rule}\`): ${md(diff.baseline.reason, 500)}`,
     "",
   );
+  if (unseen) {
+    lines.push(
+      `> ❗ **The report could not see the site.** ${md(unseen.message, 1_000)}`,
+      ">",
+      "> Its checks graded the page the site answered with, not the site, so none is listed here, and the gate does not pass it.",
+      "",
+    );
+  }
   if (diff.verdict.reasons.length > 0) {
     lines.push("**Why it failed**", "", ...diff.verdict.reasons.map((reason) => `- ${md(reason, 400)}`), "");
   }
+  if (unseen) return lines.join("\n");
   if (diff.verdict.warnings.length > 0) {
     lines.push("**Warnings**", "", ...diff.verdict.warnings.map((warning) => `- ${md(warning, 400)}`), "");
   }
@@ -138,9 +205,10 @@ export function renderMarkdown(
   }
   const vulnerabilityData = vulnerabilityDataNotice(report);
   if (vulnerabilityData) {
-    lines.push(`> ⚠️ **${vulnerabilityData.title}.** ${md(vulnerabilityData.message, 1_000)}`, "");
+    lines.push(`> ⚠️ **${vulnerabilityStatus(vulnerabilityData)}.** ${md(vulnerabilityData.message, 1_000)}`, "");
   }
-  if (report.wordpress?.detected === false && !report.hosting?.blocked_by_waf) {
+  lines.push(...notCheckedLines(report, limit));
+  if (report.wordpress?.detected === false && !report.hosting?.blocked_by_waf && !unseen) {
     const stack = (report.hosting?.stack ?? []).map((item) => `${item.name}${item.version ? ` ${item.version}` : ""}`);
     lines.push(
       `> ℹ️ Not WordPress${stack.length > 0 ? ` — runs on ${md(stack.join(", "), 300)}` : ""}: only the checks that apply to any site ran.`,
@@ -160,6 +228,7 @@ export function renderMarkdown(
             "",
             `There is no baseline to compare with (the first report of this site and environment, or \`baseline: none\`), so nothing counts as a regression and these do not fail the build${diff.assertions.rules.length > 0 ? " unless an error assertion matches them (Assertions)" : ""}. Later runs compare with this report once it passed the gate.`,
             "",
+            ...presentLines(failing, failOn, diff),
             ...failingRows(failing, limit),
           ]
         : ["There is no baseline to compare with, and no check fails. 🎉"]),
@@ -261,7 +330,8 @@ export interface SiteOutcome {
  * (result, score, baseline, report). Each site's own section (renderMarkdown) follows it.
  */
 export function renderOverview(sites: SiteOutcome[]): string {
-  const failed = sites.filter((site) => site.error !== undefined || site.diff?.verdict.result === "fail").length;
+  const problem = (site: SiteOutcome) => site.error ?? (site.report ? unseenSite(site.report)?.message : undefined);
+  const failed = sites.filter((site) => problem(site) !== undefined || site.diff?.verdict.result === "fail").length;
   const lines = [
     `## wpreport: ${failed === 0 ? "✅ Passed" : "❌ Failed"} — ${failed === 0 ? `all ${sites.length} sites passed` : `${failed} of ${sites.length} sites failed`}`,
     "",
@@ -269,14 +339,22 @@ export function renderOverview(sites: SiteOutcome[]): string {
     "|---|---|---|---|---|",
   ];
   for (const site of sites) {
-    const result = site.error !== undefined ? "❗ error" : site.diff?.verdict.result === "pass" ? "✅ pass" : "❌ fail";
+    const error = problem(site);
+    const result = error !== undefined ? "❗ error" : site.diff?.verdict.result === "pass" ? "✅ pass" : "❌ fail";
     const score = site.report?.summary ? `${site.report.summary.score} (${site.report.summary.grade})` : "—";
     const report = site.report && site.reportUrl ? `[${md(site.report.id)}](${site.reportUrl})` : "—";
     const notice = site.report ? vulnerabilityDataNotice(site.report) : null;
     const detail =
-      site.error !== undefined ? ` ${md(site.error, 300)}` : notice ? ` · ⚠️ ${notice.title.toLowerCase()}` : "";
+      error !== undefined
+        ? ` ${md(error, 300)}`
+        : notice
+          ? ` · ⚠️ vulnerabilities ${notice.status === "none" ? "not checked: no vulnerability data" : "partly checked"}`
+          : "";
+    const skipped = site.report ? notCheckedCount(site.report) : 0;
+    const notRun =
+      error === undefined && skipped > 0 ? ` · ⚠️ ${skipped} check${skipped === 1 ? "" : "s"} could not run` : "";
     lines.push(
-      `| ${md(site.url, 300)} | ${result}${detail} | ${score} | ${site.diff?.base_id ? md(site.diff.base_id) : "none"} | ${report} |`,
+      `| ${md(site.url, 300)} | ${result}${detail}${notRun} | ${score} | ${site.diff?.base_id ? md(site.diff.base_id) : "none"} | ${report} |`,
     );
   }
   lines.push("");

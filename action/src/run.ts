@@ -5,15 +5,24 @@
  * fail the job exactly when a verdict says (one verdict for the step: it fails when any site
  * fails or could not be checked).
  */
-import { ApiError, type ClientOptions, explain, WpreportClient } from "../../shared/client.ts";
+import { type ClientOptions, WpreportClient } from "../../shared/client.ts";
 import type { Report } from "../../shared/report.ts";
 import { oneLine } from "../../shared/untrusted-text.ts";
 import { type ActionCore, actionsCore } from "./action-core.ts";
 import { annotate, annotationsFor, annotationsForSites } from "./annotations.ts";
-import { type CheckClient, type CheckResult, check } from "./check.ts";
+import type { CheckClient, CheckResult } from "./check.ts";
+import {
+  checkSites,
+  errorText,
+  failureMessage,
+  gateOutcome,
+  type Site,
+  siteOutcome,
+  siteProblem,
+  summaryMarkdown,
+} from "./gate.ts";
 import { type Inputs, readInputs } from "./inputs.ts";
 import { reportApiUrl, reportUrl } from "./links.ts";
-import { renderMarkdown, renderOverview } from "./markdown.ts";
 import { upsertPrComment } from "./pr-comment.ts";
 import { sarifLocation, writeSarifFile } from "./sarif-file.ts";
 import { VERSION } from "./version.ts";
@@ -45,18 +54,6 @@ const RUNNER: ActionDeps = {
   upsertPrComment,
 };
 
-/** One site of the step: its report once made (even when the comparison then failed), its result, or its error. */
-interface Site {
-  url: string;
-  report?: Report;
-  result?: CheckResult;
-  /** Why the site could not be checked, in plain words. */
-  error?: string;
-}
-
-const errorText = (error: unknown) =>
-  error instanceof ApiError ? explain(error) : `wpreport: ${(error as Error).message}`;
-
 export async function run(env: NodeJS.ProcessEnv = process.env, deps: ActionDeps = RUNNER): Promise<void> {
   const { core } = deps;
   const started = Date.now();
@@ -78,34 +75,21 @@ export async function run(env: NodeJS.ProcessEnv = process.env, deps: ActionDeps
   });
   // With several sites, every line, annotation and output names its site.
   const several = inputs.urls.length > 1;
-  const sites: Site[] = [];
   try {
-    // One site after another: the log stays in order, and the service's per-site limits are kind to it.
-    for (const url of inputs.urls) {
-      const site: Site = { url };
-      sites.push(site);
-      const named = several ? `${url}: ` : "";
-      try {
-        site.result = await check(
-          client,
-          { ...inputs, url, env },
-          {
-            log: (line) => core.info(line),
-            warn: (message, title) => core.warning(message, title ? { title } : {}),
-            reported: (made, replayed) => {
-              site.report = made;
-              core.info(
-                `wpreport: ${named}report ${made.id}${replayed ? " (this step already made the same request in this run attempt: its report, not charged again)" : ""}: score ${made.summary?.score ?? "—"} (${made.summary?.grade ?? "—"})`,
-              );
-            },
-          },
+    const sites = await checkSites(client, { ...inputs, env }, inputs.urls, {
+      log: (line) => core.info(line),
+      warn: (message, title) => core.warning(message, title ? { title } : {}),
+      reported: (site, made, replayed) => {
+        core.info(
+          `wpreport: ${several ? `${site.url}: ` : ""}report ${made.id}${replayed ? " (this step already made the same request in this run attempt: its report, not charged again)" : ""}: score ${made.summary?.score ?? "—"} (${made.summary?.grade ?? "—"})`,
         );
-        logBaseline(core, site.result, named);
-      } catch (error) {
-        site.error = errorText(error);
-        if (several) core.info(`wpreport: ${named}could not check: ${site.error}`);
-      }
-    }
+      },
+      done: (site) => {
+        const named = several ? `${site.url}: ` : "";
+        if (site.result) logBaseline(core, site.result, named);
+        else if (several) core.info(`wpreport: ${named}could not check: ${site.error}`);
+      },
+    });
 
     // Outputs first: whatever happens to the SARIF file, the summary or the PR comment, later
     // steps can read what this step made (and paid for).
@@ -113,47 +97,29 @@ export async function run(env: NodeJS.ProcessEnv = process.env, deps: ActionDeps
     writeSarif(core, sites, inputs, env);
 
     const checked = sites.filter((site): site is Site & { result: CheckResult } => site.result !== undefined);
-    const [only] = checked;
+    // A report that could not see its site graded a 401 or challenge page: its regressions are
+    // that page's, not the site's. Its own error is the annotation (the failure message, last).
+    const seen = checked.filter((site) => site.result.unseen === null);
+    const [only] = seen;
     annotate(
       several
-        ? annotationsForSites(checked.map(({ url, result }) => ({ url, diff: result.diff })))
+        ? annotationsForSites(seen.map(({ url, result }) => ({ url, diff: result.diff })))
         : only
           ? annotationsFor(only.result.diff)
           : [],
       core,
     );
-    const sections = checked.map(({ result }) => ({
-      report: result.report,
-      diff: result.diff,
-      reportUrl: result.links.report,
-      failOn: inputs.diffOptions.failOn,
-    }));
-    const overview = several
-      ? renderOverview(
-          sites.map((site) => ({
-            url: site.url,
-            report: site.report,
-            diff: site.result?.diff,
-            reportUrl: site.report ? reportUrl(inputs.apiUrl, site.report.id) : undefined,
-            error: site.error,
-          })),
-        )
-      : "";
     const summary = (limit?: number) =>
-      [overview, ...sections.map((section) => renderMarkdown(section, limit ? { limit } : {}))]
-        .filter((part) => part !== "")
-        .join("\n");
-    if (several || checked.length > 0) {
-      try {
-        await core.writeSummary(summary());
-      } catch (error) {
-        // No GITHUB_STEP_SUMMARY (a runner or a local runner without it): the report, the
-        // outputs and the verdict do not depend on it.
-        core.warning(
-          `Could not write the job summary: ${(error as Error).message.replace(/\.$/, "")}. The outputs are set and the verdict stands; the log has the result.`,
-          { title: "wpreport: no job summary" },
-        );
-      }
+      summaryMarkdown(sites, { apiUrl: inputs.apiUrl, failOn: inputs.diffOptions.failOn, ...(limit ? { limit } : {}) });
+    try {
+      await core.writeSummary(summary());
+    } catch (error) {
+      // No GITHUB_STEP_SUMMARY (a runner or a local runner without it): the report, the
+      // outputs and the verdict do not depend on it.
+      core.warning(
+        `Could not write the job summary: ${(error as Error).message.replace(/\.$/, "")}. The outputs are set and the verdict stands; the log has the result.`,
+        { title: "wpreport: no job summary" },
+      );
     }
 
     if (inputs.commentOnPr && (several || checked.length > 0)) {
@@ -173,7 +139,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env, deps: ActionDeps
       const overhead = first.requested - started + (Date.now() - first.received);
       core.info(`wpreport: action overhead ${overhead} ms (service ${first.received - first.requested} ms)`);
     }
-    const verdict = failure(sites, several);
+    const verdict = failureMessage(sites);
     if (verdict) core.setFailed(verdict);
   } catch (error) {
     core.setOutput("result", "error");
@@ -184,14 +150,18 @@ export async function run(env: NodeJS.ProcessEnv = process.env, deps: ActionDeps
 }
 
 /** What the log says about the baseline: which report and why, or — without one — the checks failing now. */
-function logBaseline(core: ActionCore, { diff, failing }: CheckResult, named: string): void {
-  if (diff.base_id) {
+function logBaseline(core: ActionCore, { diff, failing, unseen }: CheckResult, named: string): void {
+  if (diff.base_id)
     core.info(
       `wpreport: ${named}comparing with ${diff.base_id} (${diff.baseline.rule}): ${logSafe(diff.baseline.reason, 500)}`,
     );
+  else core.info(`wpreport: ${named}no baseline (${diff.baseline.rule}): ${logSafe(diff.baseline.reason, 500)}`);
+  // Its checks graded the page the site answered with (a 401, a challenge): not "no check fails".
+  if (unseen) {
+    core.info(`wpreport: ${named}the report could not see the site: ${logSafe(unseen.message, 1_000)}`);
     return;
   }
-  core.info(`wpreport: ${named}no baseline (${diff.baseline.rule}): ${logSafe(diff.baseline.reason, 500)}`);
+  if (diff.base_id) return;
   core.info(
     `wpreport: ${named}no baseline to compare with, so nothing is a regression; ${failing.length === 0 ? "no check fails" : `${failing.length} check${failing.length === 1 ? " fails" : "s fail"} now:`}`,
   );
@@ -250,17 +220,13 @@ function setOutputs(core: ActionCore, sites: Site[], inputs: Inputs): void {
           grade: site.report?.summary?.grade ?? null,
           baseline_id: site.result?.diff.base_id ?? null,
           regressions: site.result?.diff.regressions.length ?? null,
-          result: site.error !== undefined ? "error" : (site.result?.diff.verdict.result ?? "error"),
-          ...(site.error !== undefined ? { error: site.error } : {}),
+          result: siteOutcome(site),
+          ...(siteProblem(site) !== undefined ? { error: siteProblem(site) } : {}),
         })),
       ),
     );
   }
-  const results = sites.map((site) => (site.error !== undefined ? "error" : site.result?.diff.verdict.result));
-  core.setOutput(
-    "result",
-    results.includes("error") || results.includes(undefined) ? "error" : results.includes("fail") ? "fail" : "pass",
-  );
+  core.setOutput("result", gateOutcome(sites));
 }
 
 /** The SARIF file from the reports this step made (no new request), as output `sarif-file`. */
@@ -275,20 +241,4 @@ function writeSarif(core: ActionCore, sites: Site[], inputs: Inputs, env: NodeJS
   } catch (error) {
     core.warning(`Could not write the SARIF file: ${(error as Error).message}.`, { title: "wpreport: no SARIF file" });
   }
-}
-
-/** The job's failure message (the last thing a failing step says), or null when every site passed. */
-function failure(sites: Site[], several: boolean): string | null {
-  const lines = sites.flatMap((site) => {
-    const named = several ? `${site.url}: ` : "";
-    if (site.error !== undefined) return [several ? `${named}could not check: ${site.error}` : site.error];
-    const verdict = site.result?.diff.verdict;
-    return verdict?.result === "fail" ? [`${named}${verdict.reasons.join("; ")}`] : [];
-  });
-  if (lines.length === 0) return null;
-  if (!several) {
-    const [site] = sites;
-    return site?.error !== undefined ? site.error : `wpreport: ${lines[0]}`;
-  }
-  return `wpreport: ${lines.length} of ${sites.length} sites failed — ${lines.join(" · ")}`;
 }

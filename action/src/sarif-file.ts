@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { Log } from "sarif";
 import { API_VERSION } from "../../shared/api.ts";
 import type { Report } from "../../shared/report.ts";
 import { DEFAULT_SARIF_LOCATION, sarifLocationProblem, toSarif } from "../../shared/sarif.ts";
@@ -33,21 +34,26 @@ export function sarifLocation(input: string | undefined, env: Record<string, str
   return input ?? workflowFile(env) ?? DEFAULT_SARIF_LOCATION;
 }
 
+/** The reports as one SARIF log, one run each (the Action's file, the CLI's --format sarif and --sarif-file). */
+export function sarifLogOf(reports: Report[], options: { apiUrl: string; location: string }): Log {
+  const logs = reports.map((report) => toSarif(report, API_VERSION, `${options.apiUrl}/docs/checks`, options.location));
+  const [first] = logs;
+  if (!first) throw new Error("no report to write as SARIF");
+  return { ...first, runs: logs.flatMap((one) => one.runs) };
+}
+
 /**
- * Writes the reports as one SARIF log (one run each) under the runner's temporary folder
- * (`RUNNER_TEMP`, else the system's), named after the first report; returns its path.
+ * Writes the reports as one SARIF log (one run each) to `file`, else under the runner's
+ * temporary folder (`RUNNER_TEMP`, else the system's) named after the first report; returns its path.
  */
 export function writeSarifFile(
   reports: Report[],
-  options: { apiUrl: string; location: string; env: Record<string, string | undefined> },
+  options: { apiUrl: string; location: string; env: Record<string, string | undefined>; file?: string },
 ): string {
-  const logs = reports.map((report) => toSarif(report, API_VERSION, `${options.apiUrl}/docs/checks`, options.location));
-  const [first] = logs;
-  if (!first || !reports[0]) throw new Error("no report to write as SARIF");
-  const log = { ...first, runs: logs.flatMap((one) => one.runs) };
-  const dir = options.env.RUNNER_TEMP || tmpdir();
+  const log = sarifLogOf(reports, options);
+  const dir = options.file ? path.dirname(options.file) : options.env.RUNNER_TEMP || tmpdir();
   mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `wpreport-${reports[0].id}.sarif`);
+  const file = options.file ?? path.join(dir, `wpreport-${reports[0]?.id}.sarif`);
   writeFileSync(file, `${JSON.stringify(log, null, 2)}\n`);
   return file;
 }

@@ -9,8 +9,11 @@ import { failingChecks } from "../../shared/diff.ts";
 import type { Diff, VulnerabilityChange } from "../../shared/diff-schema.ts";
 import { describeVulnerabilityChange, metricChangeText } from "../../shared/diff-text.ts";
 import type { Report } from "../../shared/report.ts";
+import { unseenSite } from "../../shared/report-sight.ts";
 import { withoutControls } from "../../shared/untrusted-text.ts";
 import { vulnerabilityDataNotice } from "../../shared/vulnerability-data.ts";
+import { alreadyPresent } from "./check.ts";
+import { vulnerabilityStatus } from "./markdown.ts";
 
 function vulnerabilityLines(title: string, changes: VulnerabilityChange[]): string[] {
   if (changes.length === 0) return [];
@@ -25,26 +28,55 @@ function vulnerabilityLines(title: string, changes: VulnerabilityChange[]): stri
 }
 
 /** Without a baseline nothing is a regression: what fails now, so a first run is not silent about it. */
-function failingLines(report: Report, asserted: boolean): string[] {
+function failingLines(report: Report, result: Diff, failOn: string): string[] {
   const failing = failingChecks(report);
   if (failing.length === 0) return ["", "No baseline to compare with; no check fails."];
+  const present = alreadyPresent(failing, failOn, result);
+  const [first] = present;
   return [
     "",
-    `Failing now (${failing.length}) — no baseline to compare with, so none of these is a regression or fails the build${asserted ? " unless an error assertion matches it" : ""}:`,
+    `Failing now (${failing.length}) — no baseline to compare with, so none of these is a regression or fails the build${result.assertions.rules.length > 0 ? " unless an error assertion matches it" : ""}:`,
     ...failing.map((check) => `  [${check.severity}] ${check.id}: ${check.status} — ${check.message}`),
+    ...(present.length > 0
+      ? [
+          `  ! ${present.length} of them at ${failOn} or above, already present: fail-on judges changes, so they do not fail this run. To fail while they fail, assert them, e.g. --assert "${first?.id}=error".`,
+        ]
+      : []),
   ];
+}
+
+/** The score, never "null": what the report has, or why it has none. */
+function scoreLine(result: Diff, unseen: boolean): string {
+  const { before, after } = result.score;
+  const missing = `no score (${unseen ? "the report could not see the site" : "no grade"})`;
+  if (after === null) return before !== null ? `score ${before} → ${missing}` : missing;
+  return `score ${before ?? "—"} → ${after}, grade ${result.grade.after ?? "—"}`;
 }
 
 export function renderText(report: Report, result: Diff, failOn: string, reportUrl?: string): string {
   const lines: string[] = [];
-  lines.push(`wpreport: ${result.verdict.result === "pass" ? "PASSED" : "FAILED"} — ${report.final_url ?? report.url}`);
+  const unseen = unseenSite(report);
+  const verdict = unseen ? "COULD NOT CHECK" : result.verdict.result === "pass" ? "PASSED" : "FAILED";
+  lines.push(`wpreport: ${verdict} — ${report.final_url ?? report.url}`);
   lines.push(
-    `report ${report.id}, score ${result.score.before ?? "—"} → ${result.score.after ?? "—"}, grade ${result.grade.after ?? "—"}, baseline ${result.base_id ?? "none"}, fail-on ${failOn}`,
+    `report ${report.id}, ${scoreLine(result, unseen !== null)}, baseline ${result.base_id ?? "none"}, fail-on ${failOn}`,
   );
   lines.push(`baseline (${result.baseline.rule}): ${result.baseline.reason}`);
   if (reportUrl) lines.push(`full report: ${reportUrl}`);
+  if (unseen) {
+    // Its checks graded a 401 or challenge page: the report's own error is the result.
+    lines.push(`  ✗ the report could not see the site: ${unseen.message}`);
+    for (const reason of result.verdict.reasons) lines.push(`  ✗ ${reason}`);
+    return withoutControls(lines.join("\n"));
+  }
   const vulnerabilityData = vulnerabilityDataNotice(report);
-  if (vulnerabilityData) lines.push(`  ! ${vulnerabilityData.title}: ${vulnerabilityData.message}`);
+  if (vulnerabilityData) lines.push(`  ! ${vulnerabilityStatus(vulnerabilityData)}: ${vulnerabilityData.message}`);
+  const notChecked = report.not_checked ?? [];
+  const notCheckedCount = Math.max(notChecked.length, report.summary?.not_checked ?? 0);
+  if (notCheckedCount > 0) {
+    lines.push(`  ! ${notCheckedCount} check${notCheckedCount === 1 ? "" : "s"} could not run (skipped, not passed):`);
+    for (const entry of notChecked) lines.push(`      ${entry.check}: ${entry.reason}`);
+  }
   for (const reason of result.verdict.reasons) lines.push(`  ✗ ${reason}`);
   for (const warning of result.verdict.warnings) lines.push(`  ! ${warning}`);
   for (const pattern of result.assertions.unmatched)
@@ -63,7 +95,7 @@ export function renderText(report: Report, result: Diff, failOn: string, reportU
         `  [${change.severity}] ${change.id}: ${change.before ?? "absent"} → ${change.after ?? "absent"} — ${change.message}`,
       );
   }
-  if (!result.base_id) lines.push(...failingLines(report, result.assertions.rules.length > 0));
+  if (!result.base_id) lines.push(...failingLines(report, result, failOn));
   lines.push(
     ...vulnerabilityLines(
       "New vulnerabilities in unchanged components",

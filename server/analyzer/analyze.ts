@@ -19,7 +19,7 @@ import type { SiteTls } from "../../shared/site-tls.ts";
 import type { Artifacts } from "./artifacts.ts";
 import { runAudits } from "./audit/index.ts";
 import { notCheckedOf } from "./audit/obstacles.ts";
-import { completeness, incompleteEntry } from "./completeness.ts";
+import { completeness, INCOMPLETE_KIND, incompleteEntry, refusedCredentialsText } from "./completeness.ts";
 import { enumeratedPlugins, installedThemes } from "./detect/enumerated.ts";
 import type { NameLookup } from "./detect/finders/directory.ts";
 import { askNames } from "./detect/finders/names-question.ts";
@@ -149,6 +149,7 @@ export async function analyze(url: string, options: AnalyzeOptions, signal: Abor
     );
   }
   const result = resultFrom(detected, intel);
+  if (credentials) noteRefusedCredentials(result, artifacts, credentials.origin);
   // The pace is the analyzer's part of the per-target limits; the worker adds the rest.
   if (client.pace > 0) {
     result.target_limits = {
@@ -176,6 +177,18 @@ function noteCredentialsOrigin(artifacts: Artifacts, origin: string): void {
     kind: "site_auth_not_sent",
     message: `The site redirected to ${landed}, another origin than the one the site credentials are for (${origin}); they are sent to that origin only, so requests to ${landed} went without them. Give the URL the site is served at.`,
   });
+}
+
+/**
+ * Credentials were sent and the homepage still asks for them (401, 407) or refuses (403): the
+ * incomplete report says the credentials were refused, not that the site wants some.
+ */
+function noteRefusedCredentials(result: AnalysisResult, artifacts: Artifacts, origin: string): void {
+  const { status, url } = artifacts.homepage;
+  if (new URL(url).origin !== origin) return;
+  const entry = result.errors.find((error) => error.kind === INCOMPLETE_KIND && error.stage === "analysis");
+  const refused = status === 401 || status === 403 || status === 407 ? refusedCredentialsText(status) : null;
+  if (entry && refused) entry.message = refused;
 }
 
 /** Aggressive mode: enumeration of what passive detection did not find, on WordPress sites only. */
@@ -299,13 +312,16 @@ function resultFrom(found: Detected, given: Intel): AnalysisResult {
   }
   const facts = extract(detected);
   const checks = runAudits(facts);
-  // A site that is not WordPress gets a report that says so, with what it runs on instead.
-  const notWordPress = detected.wordpress.detected
-    ? []
-    : [notWordPressNotice(detected.wordpress.confidence, detected.hosting)];
   // Most probes got no answer, or the homepage is an error page: what was learnt stays, but no
   // grade is given (completeness.ts).
   const complete = completeness(facts.probes, facts.homepage.status);
+  // A site that is not WordPress gets a report that says so, with what it runs on instead —
+  // unless the homepage was an error page (a 401 of a protected staging site): that page does
+  // not look like WordPress, and what it "runs on" is the proxy's, so nothing is said about it.
+  const notWordPress =
+    detected.wordpress.detected || complete.homepageError !== null
+      ? []
+      : [notWordPressNotice(detected.wordpress.confidence, detected.hosting)];
   const incomplete = complete.incomplete ? [incompleteEntry(complete)] : [];
   return {
     ...base,

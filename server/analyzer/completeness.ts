@@ -53,6 +53,11 @@ function homepageErrorText(status: number): string {
   return `The homepage answered HTTP ${status}: there is no page to analyse at this URL.`;
 }
 
+/** The incomplete entry's message when the site credentials were sent and the homepage still asked for them or refused. */
+export function refusedCredentialsText(status: number): string {
+  return `The homepage refused the site credentials that were sent (HTTP ${status}): check that the secret holds the current user and password (or headers, cookies) and that the URL is the origin they are for. So the report is incomplete, has no grade and is not charged.`;
+}
+
 /** The errors[] entry of an incomplete report. */
 export function incompleteEntry({ asked, failed, homepageError }: Completeness): ReportError {
   const tail = "the report is incomplete, has no grade and is not charged.";

@@ -61,11 +61,16 @@ describe.skipIf(!canChangeSite)("the Action against the real service and WordPre
     expect(run.stdout).toMatch(/no baseline to compare with, so nothing is a regression; \d+ checks? fails? now:/);
     expect(run.stdout).toContain("  [high] security.https: fail — ");
     expect(run.commands.filter((c) => c.command === "error")).toEqual([]);
-    // It is WordPress: no not-WordPress warning; only the notice that this test service has no
-    // vulnerability source (no Wordfence key, WPVulnerability off: docs/intel.md).
+    // It is WordPress: no not-WordPress warning; the notice that this test service has no
+    // vulnerability source (no Wordfence key, WPVulnerability off: docs/intel.md), and — a first
+    // run — the findings at fail-on or above already there, with how to assert them.
     expect(run.commands.filter((c) => c.command === "warning").map((c) => c.properties)).toEqual([
       "title=wpreport%3A no vulnerability data",
+      "title=wpreport%3A findings already present (no baseline)",
     ]);
+    const present = run.commands.find((c) => c.properties.includes("already present"))?.message ?? "";
+    expect(present).toContain("security.https (high)");
+    expect(present).toContain('assert: "');
     expect(run.stdout).toContain(`::add-mask::${token}`);
     const overhead = /action overhead (\d+) ms \(service (\d+) ms\)/.exec(run.stdout);
     console.log(

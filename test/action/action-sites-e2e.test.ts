@@ -120,8 +120,13 @@ describe("the Action on local sites", () => {
     expect(run.summary).toContain(`#### Failing now (${failing.length})`);
     expect(run.summary).toContain("`security.https`");
     expect(run.summary).toContain(`[full report](${service.url}/reports/${id})`);
-    // A WordPress site: no warning.
-    expect(run.commands.filter((command) => command.command === "warning")).toEqual([]);
+    // A WordPress site: no not-WordPress warning; one that names what fail-on (judging changes)
+    // does not gate on a first run — security.https (high) at least — and how to assert it.
+    const warnings = run.commands.filter((command) => command.command === "warning");
+    expect(warnings.map((warning) => warning.properties)).toEqual([
+      "title=wpreport%3A findings already present (no baseline)",
+    ]);
+    expect(warnings[0]?.message).toContain("security.https (high)");
 
     // The link, opened in a browser without a session: log in, then the report.
     const browser = new Browserless(service.url);
@@ -167,8 +172,9 @@ describe("the Action on local sites", () => {
   test("a site that is not WordPress: a warning annotation naming what it runs on", async () => {
     const run = await runAction(inputs({ url: staticSite.url, environment: "docs" }));
     expect(run.code).toBe(0);
+    // The not-WordPress warning first (a static site over http also has findings already present).
     const warnings = run.commands.filter((command) => command.command === "warning");
-    expect(warnings).toHaveLength(1);
+    expect(warnings.filter((warning) => warning.properties === "title=wpreport%3A not WordPress")).toHaveLength(1);
     expect(warnings[0]?.properties).toBe("title=wpreport%3A not WordPress");
     expect(warnings[0]?.message).toStartWith(`${staticSite.url}: This site does not look like WordPress (confidence`);
     expect(warnings[0]?.message).toContain("nginx 1.22.1");

@@ -1,5 +1,6 @@
 /**
- * A deploy that breaks the site must fail the gate, and must not become the baseline.
+ * A deploy that breaks the site must fail the gate (result error: the report could not see the
+ * site), and must not become the baseline.
  *
  * Played through the committed Action bundle as the runner runs it (run-action.ts) against a
  * real service and a site on loopback: deploy 1 (clean) passes → deploy 2 breaks the database,
@@ -77,14 +78,18 @@ describe("the gate through the committed bundle: a deploy that takes the site do
   test("deploy 2 leaves every page a database error: the job fails, saying why", async () => {
     databaseDown = true;
     const run = await deploy(2002);
-    expect(run.outputs.result).toBe("fail");
+    // The homepage is a 500 page: the report is incomplete (no grade, not charged) and could not
+    // see the site — result error, whatever the comparison says (docs/action.md, "Outcomes").
+    expect(run.outputs.result).toBe("error");
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(`wpreport: comparing with ${clean} (last-passing)`);
-    const verdict = run.commands.filter((command) => command.command === "error").at(-1)?.message ?? "";
-    // The homepage is a 500 page: the report is incomplete (no grade, not charged), and says why.
-    expect(verdict).toContain(`this report has no grade, while the baseline ${clean} had one`);
-    expect(verdict).toContain("answered an error (HTTP 500)");
+    const errors = run.commands.filter((command) => command.command === "error");
+    // The report's own error is the one annotation: not the 500 page's "regressions".
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.message).toContain("answered an error (HTTP 500)");
+    // The service's verdict is in the summary: it has no grade where the baseline had one.
     expect(run.summary).toContain("this report has no grade");
+    expect(run.summary).not.toContain("null");
   });
 
   test("the repair passes, compared with the clean report (the broken one never became the baseline)", async () => {

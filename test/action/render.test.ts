@@ -311,3 +311,43 @@ describe("new vulnerabilities by kind", () => {
     );
   });
 });
+
+describe("checks that could not run (report not_checked, schema 1.5.0)", () => {
+  const withNotChecked = () => {
+    const report = baseReport("rep_b");
+    report.checks = [check("security.git_exposed", "skip", "critical")];
+    report.not_checked = [
+      { check: "security.git_exposed", reason: "a firewall challenge answered /.git/HEAD: not checked" },
+      { check: "security.env_file_exposed", reason: "a 503 answered /.env: not checked" },
+    ];
+    (report.summary as NonNullable<Report["summary"]>).not_checked = 2;
+    return report;
+  };
+
+  test("the summary says how many could not run, each with its reason; the CLI's text too", () => {
+    const report = withNotChecked();
+    const result = diff(null, report);
+    const markdown = renderMarkdown({
+      report,
+      diff: result,
+      reportUrl: "https://w.example/reports/rep_b",
+      failOn: "high",
+    });
+    expect(markdown).toContain("> ⚠️ **2 checks could not run** — skipped, not passed");
+    expect(markdown).toContain("- `security.git_exposed`: a firewall challenge answered /.git/HEAD: not checked");
+    const text = renderText(report, result, "high");
+    expect(text).toContain("! 2 checks could not run (skipped, not passed):");
+    expect(text).toContain("security.env_file_exposed: a 503 answered /.env: not checked");
+  });
+
+  test("a report without them (before 1.5.0) says nothing of it", () => {
+    const report = baseReport("rep_b");
+    const markdown = renderMarkdown({
+      report,
+      diff: diff(null, report),
+      reportUrl: "https://w.example/r",
+      failOn: "high",
+    });
+    expect(markdown).not.toContain("could not run");
+  });
+});

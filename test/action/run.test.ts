@@ -294,7 +294,9 @@ describe("the Action's run(), in-process", () => {
       "This month's report quota is used up, so no new report could be made. It resets at 2026-02-01T00:00:00.000Z. Upgrade the plan for more reports.",
     );
     expect(run.calls.diffs).toEqual([]);
-    expect(run.summary()).toBe("");
+    // The job summary says it too (the CLI's --summary-file is the same Markdown).
+    expect(run.summary()).toStartWith(`### wpreport: ❗ Could not check — ${SITE.replace("://", ":\u200b//")}`);
+    expect(run.summary()).toContain("report quota is used up");
     expect(run.calls.closed).toBe(1);
 
     // After the report: the log has already named it.
@@ -576,6 +578,144 @@ describe("the Action's run(), in-process", () => {
     );
     expect(given.calls.diffs).toHaveLength(1);
     expect(given.outputs.result).toBe("error");
+  });
+});
+
+/**
+ * What the analyzer makes of a site that answers 401 to everything, as it did before the fix
+ * in analyze.ts: an incomplete report (no grade) whose checks graded the 401 page, with a
+ * "not WordPress … runs on Python" entry from the 401 page's Server header.
+ */
+function protectedSiteReport(id: string): Report {
+  const report = reportWith(id, [
+    check("security.https", "fail", "high", "Served over http."),
+    check("security.env_file_exposed", "pass", "critical"),
+  ]);
+  report.summary = null;
+  report.wordpress = { ...(report.wordpress as NonNullable<Report["wordpress"]>), detected: false, confidence: 0 };
+  report.hosting = {
+    ...(report.hosting as NonNullable<Report["hosting"]>),
+    stack: [{ name: "Python", category: "language", version: "3.13", confidence: 100, evidence: [] }],
+  };
+  report.errors = [
+    {
+      stage: "analysis",
+      kind: "incomplete",
+      message:
+        "The homepage asks for credentials (HTTP 401): a password-protected site is analysed with its credentials (site_auth in the API, http-auth in the Action, --http-auth in the CLI). So the report is incomplete, has no grade and is not charged.",
+    },
+    {
+      stage: "detect",
+      kind: "not_wordpress",
+      message: "This site does not look like WordPress (confidence 0%); it runs on Python 3.13.",
+    },
+  ];
+  return report;
+}
+
+describe("the gate never passes what it could not see (a report that could not see the site)", () => {
+  test("a 401 homepage, no baseline: result error, the report's own error fails the job, no 'not WordPress'", async () => {
+    const run = await runWith({ head: protectedSiteReport("rep_b"), baseline: null });
+    expect(run.outputs.result).toBe("error");
+    expect(run.failed()).toBe(
+      `wpreport: could not check ${SITE}: The homepage asks for credentials (HTTP 401): a password-protected site is analysed with its credentials (site_auth in the API, http-auth in the Action, --http-auth in the CLI). So the report is incomplete, has no grade and is not charged.`,
+    );
+    expect(run.said.filter((line) => line.title === "wpreport: not WordPress")).toEqual([]);
+    expect(JSON.stringify(run.said)).not.toContain("Python");
+    // The 401 page's failing checks are not the site's: no annotation, no "failing now" list.
+    expect(run.of("error")).toHaveLength(1);
+    expect(run.log()).toContain(
+      "wpreport: the report could not see the site: The homepage asks for credentials (HTTP 401): a password-protected site is analysed with its credentials (site_auth in the API, http-auth in the Action, --http-auth in the CLI). So the report is incomplete, has no grade and is not charged.",
+    );
+    expect(run.log().join("\n")).not.toContain("no check fails");
+    const summary = run.summary();
+    expect(summary).toStartWith("### wpreport: ❗ Could not check");
+    expect(summary).toContain("asks for credentials (HTTP 401)");
+    expect(summary).toContain("no score: the report could not see the site");
+    expect(summary).not.toContain("null");
+    expect(summary).not.toContain("Not WordPress");
+    expect(summary).not.toContain("Failing now");
+    expect(JSON.parse(run.outputs.reports as string)[0]).toMatchObject({ result: "error", score: null });
+    // SARIF: not a successful run with the 401 page's findings.
+    const log = expectValidSarif(JSON.parse(readFileSync(run.outputs["sarif-file"] as string, "utf8"))) as Log;
+    expect(log.runs[0]?.invocations?.[0]?.executionSuccessful).toBe(false);
+    expect(log.runs[0]?.results).toEqual([]);
+  });
+
+  test("with a baseline: result error, and the summary reads 62 → — (no score: …), never null", async () => {
+    const baseline = reportWith("rep_a", [check("security.https", "pass", "high")]);
+    (baseline.summary as NonNullable<Report["summary"]>).score = 62;
+    const run = await runWith({ head: protectedSiteReport("rep_b"), baseline });
+    expect(run.outputs.result).toBe("error");
+    expect(run.failed()).toContain("asks for credentials (HTTP 401)");
+    expect(run.summary()).toContain("**62 → —** (no score: the report could not see the site)");
+    expect(run.summary()).not.toContain("null");
+    // The service's verdict says the same (no grade where the baseline had one).
+    expect(run.summary()).toContain("this report has no grade, while the baseline rep\\_a had one");
+    expect(run.of("error")).toHaveLength(1);
+  });
+
+  test("several sites, one behind a 401: that site is an error, named, and the step's result is error", async () => {
+    const other = "https://shop.example.com/";
+    const fine = reportWith("rep_c", []);
+    fine.url = other;
+    fine.final_url = other;
+    const run = await runWith(
+      { head: fine, baseline: null, heads: { [SITE]: protectedSiteReport("rep_b"), [other]: fine } },
+      { url: "", urls: `${SITE}\n${other}` },
+    );
+    expect(run.outputs.result).toBe("error");
+    expect(JSON.parse(run.outputs.reports as string).map((site: { result: string }) => site.result)).toEqual([
+      "error",
+      "pass",
+    ]);
+    expect(run.failed()).toStartWith(
+      `wpreport: 1 of 2 sites failed — ${SITE}: could not check: the report could not see the site: The homepage asks for credentials (HTTP 401)`,
+    );
+    expect(run.summary()).toContain("❗ error");
+  });
+
+  test("a homepage behind a firewall challenge: result error with the report's own words", async () => {
+    const head = reportWith("rep_b", []);
+    head.summary = null;
+    head.hosting = { ...(head.hosting as NonNullable<Report["hosting"]>), blocked_by_waf: true, waf: "Cloudflare" };
+    head.errors = [
+      {
+        stage: "homepage",
+        kind: "blocked_by_waf",
+        message:
+          "The site answered with a Cloudflare challenge page instead of its homepage, so it could not be analysed.",
+      },
+    ];
+    const run = await runWith({ head, baseline: null });
+    expect(run.outputs.result).toBe("error");
+    expect(run.failed()).toContain("answered with a Cloudflare challenge page");
+  });
+});
+
+describe("a first run (no baseline): findings at fail-on or above already present", () => {
+  test("one warning lists them and says how to gate on them with assert; nothing fails", async () => {
+    const head = reportWith("rep_b", [
+      check("security.env_file_exposed", "fail", "critical"),
+      check("security.https", "fail", "high"),
+      check("seo.meta_description", "warn", "low"),
+      check("security.hsts", "fail", "medium"),
+    ]);
+    const run = await runWith({ head, baseline: null }, { "fail-on": "high", assert: "security.https: warn" });
+    expect(run.outputs.result).toBe("pass");
+    const present = run
+      .of("warning")
+      .filter((line) => line.title === "wpreport: findings already present (no baseline)");
+    expect(present).toHaveLength(1);
+    // security.https is decided by its assertion, the medium and low ones are below fail-on.
+    expect(present[0]?.message).toContain(
+      "1 finding is at high or above already: security.env_file_exposed (critical).",
+    );
+    expect(present[0]?.message).toContain('assert: "security.env_file_exposed: error"');
+    expect(run.summary()).toContain("**1 already present at `high` or above**");
+    // With a baseline there is no such warning.
+    const later = await runWith({ head, baseline: head }, { "fail-on": "high" });
+    expect(later.said.filter((line) => line.title?.includes("already present"))).toEqual([]);
   });
 });
 

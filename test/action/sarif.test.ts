@@ -396,3 +396,54 @@ describe("SARIF and untrusted site text", () => {
     expect(markdown).toEndWith(`[About this check](${DOCS}#seo.title)`);
   });
 });
+
+describe("SARIF: what was not checked", () => {
+  test("checks that could not run are notes, and counted in the run's properties", () => {
+    const made = report();
+    made.not_checked = [
+      { check: "security.git_exposed", reason: "a firewall challenge answered /.git/HEAD: not checked" },
+    ];
+    const log = expectValidSarif(toSarif(made, "1.0.0", DOCS)) as Log;
+    const notes = runOf(log).invocations?.[0]?.toolExecutionNotifications ?? [];
+    expect(notes).toContainEqual({
+      level: "note",
+      message: { text: "Not checked: security.git_exposed: a firewall challenge answered /.git/HEAD: not checked" },
+    });
+    expect(runOf(log).properties?.not_checked).toBe(1);
+  });
+
+  test("no vulnerability data reads 'not checked', never 'none'", () => {
+    const made = report();
+    made.intel = {
+      sources: [],
+      vulnerability_data: { status: "none", message: "No vulnerability source answered.", unchecked: [] },
+    } as unknown as Report["intel"];
+    const log = expectValidSarif(toSarif(made, "1.0.0", DOCS)) as Log;
+    const [first] = runOf(log).invocations?.[0]?.toolExecutionNotifications ?? [];
+    expect(first?.message.text).toBe(
+      "Vulnerabilities not checked: no vulnerability data. No vulnerability source answered.",
+    );
+  });
+
+  test("a completed report that could not see the site (a 401 homepage): an unsuccessful run without results", () => {
+    const made = report();
+    made.summary = null;
+    made.errors = [
+      {
+        stage: "analysis",
+        kind: "incomplete",
+        message: "The homepage asks for credentials (HTTP 401): … So the report is incomplete.",
+      },
+    ];
+    const log = expectValidSarif(toSarif(made, "1.0.0", DOCS)) as Log;
+    const invocation = runOf(log).invocations?.[0];
+    expect(invocation?.executionSuccessful).toBe(false);
+    expect(invocation?.toolExecutionNotifications?.[0]?.level).toBe("error");
+    expect(invocation?.toolExecutionNotifications?.[0]?.message.text).toContain(
+      "could not see the site: The homepage asks for credentials (HTTP 401)",
+    );
+    expect(resultsOf(log)).toEqual([]);
+    // The same report with its grade: its findings are results.
+    expect(resultsOf(toSarif(report(), "1.0.0", DOCS)).length).toBeGreaterThan(0);
+  });
+});

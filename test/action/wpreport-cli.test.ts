@@ -176,10 +176,14 @@ describe("wpreport: version, help, first runs, sites that are not WordPress, bud
       /Failing now \(\d+\) — no baseline to compare with, so none of these is a regression or fails the build:/,
     );
     expect(text.stdout).toContain("  [high] security.https: fail — ");
-    // WordPress: no not-WordPress warning; only the notice that this test service has no
-    // vulnerability source (docs/intel.md).
+    // WordPress: no not-WordPress warning; the notice that this test service has no
+    // vulnerability source (docs/intel.md), and — no baseline — the findings at fail-on (high)
+    // or above already there, which fail-on does not gate, and how to assert them.
     expect(text.stderr.trim().split("\n")).toEqual([
       expect.stringMatching(/^wpreport: warning: .*No vulnerability data source is available on this service/),
+      expect.stringMatching(
+        /^wpreport: warning: .*: no baseline, and fail-on judges changes against one, so nothing fails this run — but \d+ findings? (is|are) at high or above already: .*security\.https \(high\).* --assert "/,
+      ),
     ]);
     // The same request again in the same CI job: the same report, said on stderr, not charged.
     const again = await cli(["check", "--url", site.url, "--baseline", "none"], { ...env, CI_JOB_ID: "1" });

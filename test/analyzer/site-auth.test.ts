@@ -105,6 +105,12 @@ describe("site credentials in the analyzer", () => {
     expect(site.refused.length).toBeGreaterThan(0);
     expect(site.refused).toContain("GET /");
     expect(bare.wordpress?.detected).toBe(false);
+    // Incomplete, saying the site asks for credentials — and not "not WordPress": a 401 page
+    // is no evidence of what the site runs.
+    expect(bare.summary).toBeNull();
+    expect(bare.errors[0]).toMatchObject({ kind: "incomplete" });
+    expect(bare.errors[0]?.message).toContain("asks for credentials (HTTP 401)");
+    expect(bare.errors.filter((error) => error.kind === "not_wordpress")).toEqual([]);
 
     // The URL given redirects to the site: the credentials are for the URL's origin, not the site's.
     site.refused.length = 0;
@@ -118,4 +124,16 @@ describe("site credentials in the analyzer", () => {
     expect(notice?.message).toContain(`redirected to ${site.origin}`);
     expect(notice?.message).toContain(`(${other.origin})`);
   }, 40_000);
+
+  test("credentials the site refuses: incomplete, saying they were refused (not that the site wants some)", async () => {
+    const wrong = await analyze(
+      site.url,
+      { agent: createSafeAgent(policy), policy, userAgent: UA, siteAuth: siteAuthOf(newSecrets()) },
+      AbortSignal.timeout(20_000),
+    );
+    expect(wrong.summary).toBeNull();
+    expect(wrong.errors[0]?.kind).toBe("incomplete");
+    expect(wrong.errors[0]?.message).toContain("refused the site credentials that were sent (HTTP 401)");
+    expect(wrong.errors.filter((error) => error.kind === "not_wordpress")).toEqual([]);
+  }, 30_000);
 });
