@@ -17451,7 +17451,1181 @@ __export(exports_type2, {
 });
 
 // action/src/cli.ts
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { parseArgs } from "node:util";
+
+// shared/client.ts
+import { createHash } from "node:crypto";
+
+// node_modules/@actions/http-client/lib/index.js
+import * as http2 from "http";
+import * as https2 from "https";
+
+// node_modules/@actions/http-client/lib/proxy.js
+function getProxyUrl(reqUrl) {
+  const usingSsl = reqUrl.protocol === "https:";
+  if (checkBypass(reqUrl)) {
+    return;
+  }
+  const proxyVar = (() => {
+    if (usingSsl) {
+      return process.env["https_proxy"] || process.env["HTTPS_PROXY"];
+    } else {
+      return process.env["http_proxy"] || process.env["HTTP_PROXY"];
+    }
+  })();
+  if (proxyVar) {
+    try {
+      return new DecodedURL(proxyVar);
+    } catch (_a) {
+      if (!proxyVar.startsWith("http://") && !proxyVar.startsWith("https://"))
+        return new DecodedURL(`http://${proxyVar}`);
+    }
+  } else {
+    return;
+  }
+}
+function checkBypass(reqUrl) {
+  if (!reqUrl.hostname) {
+    return false;
+  }
+  const reqHost = reqUrl.hostname;
+  if (isLoopbackAddress(reqHost)) {
+    return true;
+  }
+  const noProxy = process.env["no_proxy"] || process.env["NO_PROXY"] || "";
+  if (!noProxy) {
+    return false;
+  }
+  let reqPort;
+  if (reqUrl.port) {
+    reqPort = Number(reqUrl.port);
+  } else if (reqUrl.protocol === "http:") {
+    reqPort = 80;
+  } else if (reqUrl.protocol === "https:") {
+    reqPort = 443;
+  }
+  const upperReqHosts = [reqUrl.hostname.toUpperCase()];
+  if (typeof reqPort === "number") {
+    upperReqHosts.push(`${upperReqHosts[0]}:${reqPort}`);
+  }
+  for (const upperNoProxyItem of noProxy.split(",").map((x) => x.trim().toUpperCase()).filter((x) => x)) {
+    if (upperNoProxyItem === "*" || upperReqHosts.some((x) => x === upperNoProxyItem || x.endsWith(`.${upperNoProxyItem}`) || upperNoProxyItem.startsWith(".") && x.endsWith(`${upperNoProxyItem}`))) {
+      return true;
+    }
+  }
+  return false;
+}
+function isLoopbackAddress(host) {
+  const hostLower = host.toLowerCase();
+  return hostLower === "localhost" || hostLower.startsWith("127.") || hostLower.startsWith("[::1]") || hostLower.startsWith("[0:0:0:0:0:0:0:1]");
+}
+
+class DecodedURL extends URL {
+  constructor(url, base) {
+    super(url, base);
+    this._decodedUsername = decodeURIComponent(super.username);
+    this._decodedPassword = decodeURIComponent(super.password);
+  }
+  get username() {
+    return this._decodedUsername;
+  }
+  get password() {
+    return this._decodedPassword;
+  }
+}
+
+// node_modules/tunnel/lib/tunnel.js
+var net = __require("net");
+var tls = __require("tls");
+var http = __require("http");
+var https = __require("https");
+var events = __require("events");
+var assert = __require("assert");
+var util = __require("util");
+var $httpOverHttp = httpOverHttp;
+var $httpsOverHttp = httpsOverHttp;
+var $httpOverHttps = httpOverHttps;
+var $httpsOverHttps = httpsOverHttps;
+function httpOverHttp(options) {
+  var agent = new TunnelingAgent(options);
+  agent.request = http.request;
+  return agent;
+}
+function httpsOverHttp(options) {
+  var agent = new TunnelingAgent(options);
+  agent.request = http.request;
+  agent.createSocket = createSecureSocket;
+  agent.defaultPort = 443;
+  return agent;
+}
+function httpOverHttps(options) {
+  var agent = new TunnelingAgent(options);
+  agent.request = https.request;
+  return agent;
+}
+function httpsOverHttps(options) {
+  var agent = new TunnelingAgent(options);
+  agent.request = https.request;
+  agent.createSocket = createSecureSocket;
+  agent.defaultPort = 443;
+  return agent;
+}
+function TunnelingAgent(options) {
+  var self = this;
+  self.options = options || {};
+  self.proxyOptions = self.options.proxy || {};
+  self.maxSockets = self.options.maxSockets || http.Agent.defaultMaxSockets;
+  self.requests = [];
+  self.sockets = [];
+  self.on("free", function onFree(socket, host, port, localAddress) {
+    var options = toOptions(host, port, localAddress);
+    for (var i = 0, len = self.requests.length;i < len; ++i) {
+      var pending = self.requests[i];
+      if (pending.host === options.host && pending.port === options.port) {
+        self.requests.splice(i, 1);
+        pending.request.onSocket(socket);
+        return;
+      }
+    }
+    socket.destroy();
+    self.removeSocket(socket);
+  });
+}
+util.inherits(TunnelingAgent, events.EventEmitter);
+TunnelingAgent.prototype.addRequest = function addRequest(req, host, port, localAddress) {
+  var self = this;
+  var options = mergeOptions({ request: req }, self.options, toOptions(host, port, localAddress));
+  if (self.sockets.length >= this.maxSockets) {
+    self.requests.push(options);
+    return;
+  }
+  self.createSocket(options, function(socket) {
+    socket.on("free", onFree);
+    socket.on("close", onCloseOrRemove);
+    socket.on("agentRemove", onCloseOrRemove);
+    req.onSocket(socket);
+    function onFree() {
+      self.emit("free", socket, options);
+    }
+    function onCloseOrRemove(err) {
+      self.removeSocket(socket);
+      socket.removeListener("free", onFree);
+      socket.removeListener("close", onCloseOrRemove);
+      socket.removeListener("agentRemove", onCloseOrRemove);
+    }
+  });
+};
+TunnelingAgent.prototype.createSocket = function createSocket(options, cb) {
+  var self = this;
+  var placeholder = {};
+  self.sockets.push(placeholder);
+  var connectOptions = mergeOptions({}, self.proxyOptions, {
+    method: "CONNECT",
+    path: options.host + ":" + options.port,
+    agent: false,
+    headers: {
+      host: options.host + ":" + options.port
+    }
+  });
+  if (options.localAddress) {
+    connectOptions.localAddress = options.localAddress;
+  }
+  if (connectOptions.proxyAuth) {
+    connectOptions.headers = connectOptions.headers || {};
+    connectOptions.headers["Proxy-Authorization"] = "Basic " + new Buffer(connectOptions.proxyAuth).toString("base64");
+  }
+  debug("making CONNECT request");
+  var connectReq = self.request(connectOptions);
+  connectReq.useChunkedEncodingByDefault = false;
+  connectReq.once("response", onResponse);
+  connectReq.once("upgrade", onUpgrade);
+  connectReq.once("connect", onConnect);
+  connectReq.once("error", onError);
+  connectReq.end();
+  function onResponse(res) {
+    res.upgrade = true;
+  }
+  function onUpgrade(res, socket, head) {
+    process.nextTick(function() {
+      onConnect(res, socket, head);
+    });
+  }
+  function onConnect(res, socket, head) {
+    connectReq.removeAllListeners();
+    socket.removeAllListeners();
+    if (res.statusCode !== 200) {
+      debug("tunneling socket could not be established, statusCode=%d", res.statusCode);
+      socket.destroy();
+      var error = new Error("tunneling socket could not be established, " + "statusCode=" + res.statusCode);
+      error.code = "ECONNRESET";
+      options.request.emit("error", error);
+      self.removeSocket(placeholder);
+      return;
+    }
+    if (head.length > 0) {
+      debug("got illegal response body from proxy");
+      socket.destroy();
+      var error = new Error("got illegal response body from proxy");
+      error.code = "ECONNRESET";
+      options.request.emit("error", error);
+      self.removeSocket(placeholder);
+      return;
+    }
+    debug("tunneling connection has established");
+    self.sockets[self.sockets.indexOf(placeholder)] = socket;
+    return cb(socket);
+  }
+  function onError(cause) {
+    connectReq.removeAllListeners();
+    debug(`tunneling socket could not be established, cause=%s
+`, cause.message, cause.stack);
+    var error = new Error("tunneling socket could not be established, " + "cause=" + cause.message);
+    error.code = "ECONNRESET";
+    options.request.emit("error", error);
+    self.removeSocket(placeholder);
+  }
+};
+TunnelingAgent.prototype.removeSocket = function removeSocket(socket) {
+  var pos = this.sockets.indexOf(socket);
+  if (pos === -1) {
+    return;
+  }
+  this.sockets.splice(pos, 1);
+  var pending = this.requests.shift();
+  if (pending) {
+    this.createSocket(pending, function(socket) {
+      pending.request.onSocket(socket);
+    });
+  }
+};
+function createSecureSocket(options, cb) {
+  var self = this;
+  TunnelingAgent.prototype.createSocket.call(self, options, function(socket) {
+    var hostHeader = options.request.getHeader("host");
+    var tlsOptions = mergeOptions({}, self.options, {
+      socket,
+      servername: hostHeader ? hostHeader.replace(/:.*$/, "") : options.host
+    });
+    var secureSocket = tls.connect(0, tlsOptions);
+    self.sockets[self.sockets.indexOf(socket)] = secureSocket;
+    cb(secureSocket);
+  });
+}
+function toOptions(host, port, localAddress) {
+  if (typeof host === "string") {
+    return {
+      host,
+      port,
+      localAddress
+    };
+  }
+  return host;
+}
+function mergeOptions(target) {
+  for (var i = 1, len = arguments.length;i < len; ++i) {
+    var overrides = arguments[i];
+    if (typeof overrides === "object") {
+      var keys = Object.keys(overrides);
+      for (var j = 0, keyLen = keys.length;j < keyLen; ++j) {
+        var k = keys[j];
+        if (overrides[k] !== undefined) {
+          target[k] = overrides[k];
+        }
+      }
+    }
+  }
+  return target;
+}
+var debug;
+if (process.env.NODE_DEBUG && /\btunnel\b/.test(process.env.NODE_DEBUG)) {
+  debug = function() {
+    var args = Array.prototype.slice.call(arguments);
+    if (typeof args[0] === "string") {
+      args[0] = "TUNNEL: " + args[0];
+    } else {
+      args.unshift("TUNNEL:");
+    }
+    console.error.apply(console, args);
+  };
+} else {
+  debug = function() {};
+}
+
+// node_modules/@actions/http-client/node_modules/undici/index.js
+var Client = require_client();
+var Dispatcher = require_dispatcher();
+var Pool = require_pool();
+var BalancedPool = require_balanced_pool();
+var Agent = require_agent();
+var ProxyAgent = require_proxy_agent();
+var EnvHttpProxyAgent = require_env_http_proxy_agent();
+var RetryAgent = require_retry_agent();
+var errors = require_errors();
+var util2 = require_util();
+var { InvalidArgumentError } = errors;
+var api = require_api();
+var buildConnector = require_connect();
+var MockClient = require_mock_client();
+var MockAgent = require_mock_agent();
+var MockPool = require_mock_pool();
+var mockErrors = require_mock_errors();
+var RetryHandler = require_retry_handler();
+var { getGlobalDispatcher, setGlobalDispatcher } = require_global2();
+var DecoratorHandler = require_decorator_handler();
+var RedirectHandler = require_redirect_handler();
+var createRedirectInterceptor = require_redirect_interceptor();
+Object.assign(Dispatcher.prototype, api);
+var $ProxyAgent = ProxyAgent;
+var $interceptors = {
+  redirect: require_redirect(),
+  retry: require_retry(),
+  dump: require_dump(),
+  dns: require_dns()
+};
+function makeDispatcher(fn) {
+  return (url, opts, handler) => {
+    if (typeof opts === "function") {
+      handler = opts;
+      opts = null;
+    }
+    if (!url || typeof url !== "string" && typeof url !== "object" && !(url instanceof URL)) {
+      throw new InvalidArgumentError("invalid url");
+    }
+    if (opts != null && typeof opts !== "object") {
+      throw new InvalidArgumentError("invalid opts");
+    }
+    if (opts && opts.path != null) {
+      if (typeof opts.path !== "string") {
+        throw new InvalidArgumentError("invalid opts.path");
+      }
+      let path = opts.path;
+      if (!opts.path.startsWith("/")) {
+        path = `/${path}`;
+      }
+      url = new URL(util2.parseOrigin(url).origin + path);
+    } else {
+      if (!opts) {
+        opts = typeof url === "object" ? url : {};
+      }
+      url = util2.parseURL(url);
+    }
+    const { agent, dispatcher = getGlobalDispatcher() } = opts;
+    if (agent) {
+      throw new InvalidArgumentError("unsupported opts.agent. Did you mean opts.client?");
+    }
+    return fn.call(dispatcher, {
+      ...opts,
+      origin: url.origin,
+      path: url.search ? `${url.pathname}${url.search}` : url.pathname,
+      method: opts.method || (opts.body ? "PUT" : "GET")
+    }, handler);
+  };
+}
+var fetchImpl = require_fetch().fetch;
+var $Headers = require_headers().Headers;
+var $Response = require_response().Response;
+var $Request = require_request2().Request;
+var $FormData = require_formdata().FormData;
+var $File = globalThis.File ?? __require("node:buffer").File;
+var $FileReader = require_filereader().FileReader;
+var { setGlobalOrigin, getGlobalOrigin } = require_global();
+var { CacheStorage } = require_cachestorage();
+var { kConstruct } = require_symbols4();
+var $caches = new CacheStorage(kConstruct);
+var { deleteCookie, getCookies, getSetCookies, setCookie } = require_cookies();
+var { parseMIMEType, serializeAMimeType } = require_data_url();
+var { CloseEvent, ErrorEvent, MessageEvent } = require_events();
+var $WebSocket = require_websocket().WebSocket;
+var $request = makeDispatcher(api.request);
+var $stream = makeDispatcher(api.stream);
+var $pipeline = makeDispatcher(api.pipeline);
+var $connect = makeDispatcher(api.connect);
+var $upgrade = makeDispatcher(api.upgrade);
+var { EventSource } = require_eventsource();
+
+// node_modules/@actions/http-client/lib/index.js
+var __awaiter = function(thisArg, _arguments, P, generator) {
+  function adopt(value) {
+    return value instanceof P ? value : new P(function(resolve) {
+      resolve(value);
+    });
+  }
+  return new (P || (P = Promise))(function(resolve, reject) {
+    function fulfilled(value) {
+      try {
+        step(generator.next(value));
+      } catch (e) {
+        reject(e);
+      }
+    }
+    function rejected(value) {
+      try {
+        step(generator["throw"](value));
+      } catch (e) {
+        reject(e);
+      }
+    }
+    function step(result) {
+      result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected);
+    }
+    step((generator = generator.apply(thisArg, _arguments || [])).next());
+  });
+};
+var HttpCodes;
+(function(HttpCodes) {
+  HttpCodes[HttpCodes["OK"] = 200] = "OK";
+  HttpCodes[HttpCodes["MultipleChoices"] = 300] = "MultipleChoices";
+  HttpCodes[HttpCodes["MovedPermanently"] = 301] = "MovedPermanently";
+  HttpCodes[HttpCodes["ResourceMoved"] = 302] = "ResourceMoved";
+  HttpCodes[HttpCodes["SeeOther"] = 303] = "SeeOther";
+  HttpCodes[HttpCodes["NotModified"] = 304] = "NotModified";
+  HttpCodes[HttpCodes["UseProxy"] = 305] = "UseProxy";
+  HttpCodes[HttpCodes["SwitchProxy"] = 306] = "SwitchProxy";
+  HttpCodes[HttpCodes["TemporaryRedirect"] = 307] = "TemporaryRedirect";
+  HttpCodes[HttpCodes["PermanentRedirect"] = 308] = "PermanentRedirect";
+  HttpCodes[HttpCodes["BadRequest"] = 400] = "BadRequest";
+  HttpCodes[HttpCodes["Unauthorized"] = 401] = "Unauthorized";
+  HttpCodes[HttpCodes["PaymentRequired"] = 402] = "PaymentRequired";
+  HttpCodes[HttpCodes["Forbidden"] = 403] = "Forbidden";
+  HttpCodes[HttpCodes["NotFound"] = 404] = "NotFound";
+  HttpCodes[HttpCodes["MethodNotAllowed"] = 405] = "MethodNotAllowed";
+  HttpCodes[HttpCodes["NotAcceptable"] = 406] = "NotAcceptable";
+  HttpCodes[HttpCodes["ProxyAuthenticationRequired"] = 407] = "ProxyAuthenticationRequired";
+  HttpCodes[HttpCodes["RequestTimeout"] = 408] = "RequestTimeout";
+  HttpCodes[HttpCodes["Conflict"] = 409] = "Conflict";
+  HttpCodes[HttpCodes["Gone"] = 410] = "Gone";
+  HttpCodes[HttpCodes["TooManyRequests"] = 429] = "TooManyRequests";
+  HttpCodes[HttpCodes["InternalServerError"] = 500] = "InternalServerError";
+  HttpCodes[HttpCodes["NotImplemented"] = 501] = "NotImplemented";
+  HttpCodes[HttpCodes["BadGateway"] = 502] = "BadGateway";
+  HttpCodes[HttpCodes["ServiceUnavailable"] = 503] = "ServiceUnavailable";
+  HttpCodes[HttpCodes["GatewayTimeout"] = 504] = "GatewayTimeout";
+})(HttpCodes || (HttpCodes = {}));
+var Headers;
+(function(Headers) {
+  Headers["Accept"] = "accept";
+  Headers["ContentType"] = "content-type";
+})(Headers || (Headers = {}));
+var MediaTypes;
+(function(MediaTypes) {
+  MediaTypes["ApplicationJson"] = "application/json";
+})(MediaTypes || (MediaTypes = {}));
+var HttpRedirectCodes = [
+  HttpCodes.MovedPermanently,
+  HttpCodes.ResourceMoved,
+  HttpCodes.SeeOther,
+  HttpCodes.TemporaryRedirect,
+  HttpCodes.PermanentRedirect
+];
+var HttpResponseRetryCodes = [
+  HttpCodes.BadGateway,
+  HttpCodes.ServiceUnavailable,
+  HttpCodes.GatewayTimeout
+];
+var RetryableHttpVerbs = ["OPTIONS", "GET", "DELETE", "HEAD"];
+var ExponentialBackoffCeiling = 10;
+var ExponentialBackoffTimeSlice = 5;
+
+class HttpClientError extends Error {
+  constructor(message, statusCode) {
+    super(message);
+    this.name = "HttpClientError";
+    this.statusCode = statusCode;
+    Object.setPrototypeOf(this, HttpClientError.prototype);
+  }
+}
+
+class HttpClientResponse {
+  constructor(message) {
+    this.message = message;
+  }
+  readBody() {
+    return __awaiter(this, undefined, undefined, function* () {
+      return new Promise((resolve) => __awaiter(this, undefined, undefined, function* () {
+        let output = Buffer.alloc(0);
+        this.message.on("data", (chunk) => {
+          output = Buffer.concat([output, chunk]);
+        });
+        this.message.on("end", () => {
+          resolve(output.toString());
+        });
+      }));
+    });
+  }
+  readBodyBuffer() {
+    return __awaiter(this, undefined, undefined, function* () {
+      return new Promise((resolve) => __awaiter(this, undefined, undefined, function* () {
+        const chunks = [];
+        this.message.on("data", (chunk) => {
+          chunks.push(chunk);
+        });
+        this.message.on("end", () => {
+          resolve(Buffer.concat(chunks));
+        });
+      }));
+    });
+  }
+}
+class HttpClient {
+  constructor(userAgent, handlers, requestOptions) {
+    this._ignoreSslError = false;
+    this._allowRedirects = true;
+    this._allowRedirectDowngrade = false;
+    this._maxRedirects = 50;
+    this._allowRetries = false;
+    this._maxRetries = 1;
+    this._keepAlive = false;
+    this._disposed = false;
+    this.userAgent = this._getUserAgentWithOrchestrationId(userAgent);
+    this.handlers = handlers || [];
+    this.requestOptions = requestOptions;
+    if (requestOptions) {
+      if (requestOptions.ignoreSslError != null) {
+        this._ignoreSslError = requestOptions.ignoreSslError;
+      }
+      this._socketTimeout = requestOptions.socketTimeout;
+      if (requestOptions.allowRedirects != null) {
+        this._allowRedirects = requestOptions.allowRedirects;
+      }
+      if (requestOptions.allowRedirectDowngrade != null) {
+        this._allowRedirectDowngrade = requestOptions.allowRedirectDowngrade;
+      }
+      if (requestOptions.maxRedirects != null) {
+        this._maxRedirects = Math.max(requestOptions.maxRedirects, 0);
+      }
+      if (requestOptions.keepAlive != null) {
+        this._keepAlive = requestOptions.keepAlive;
+      }
+      if (requestOptions.allowRetries != null) {
+        this._allowRetries = requestOptions.allowRetries;
+      }
+      if (requestOptions.maxRetries != null) {
+        this._maxRetries = requestOptions.maxRetries;
+      }
+    }
+  }
+  options(requestUrl, additionalHeaders) {
+    return __awaiter(this, undefined, undefined, function* () {
+      return this.request("OPTIONS", requestUrl, null, additionalHeaders || {});
+    });
+  }
+  get(requestUrl, additionalHeaders) {
+    return __awaiter(this, undefined, undefined, function* () {
+      return this.request("GET", requestUrl, null, additionalHeaders || {});
+    });
+  }
+  del(requestUrl, additionalHeaders) {
+    return __awaiter(this, undefined, undefined, function* () {
+      return this.request("DELETE", requestUrl, null, additionalHeaders || {});
+    });
+  }
+  post(requestUrl, data, additionalHeaders) {
+    return __awaiter(this, undefined, undefined, function* () {
+      return this.request("POST", requestUrl, data, additionalHeaders || {});
+    });
+  }
+  patch(requestUrl, data, additionalHeaders) {
+    return __awaiter(this, undefined, undefined, function* () {
+      return this.request("PATCH", requestUrl, data, additionalHeaders || {});
+    });
+  }
+  put(requestUrl, data, additionalHeaders) {
+    return __awaiter(this, undefined, undefined, function* () {
+      return this.request("PUT", requestUrl, data, additionalHeaders || {});
+    });
+  }
+  head(requestUrl, additionalHeaders) {
+    return __awaiter(this, undefined, undefined, function* () {
+      return this.request("HEAD", requestUrl, null, additionalHeaders || {});
+    });
+  }
+  sendStream(verb, requestUrl, stream, additionalHeaders) {
+    return __awaiter(this, undefined, undefined, function* () {
+      return this.request(verb, requestUrl, stream, additionalHeaders);
+    });
+  }
+  getJson(requestUrl_1) {
+    return __awaiter(this, arguments, undefined, function* (requestUrl, additionalHeaders = {}) {
+      additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+      const res = yield this.get(requestUrl, additionalHeaders);
+      return this._processResponse(res, this.requestOptions);
+    });
+  }
+  postJson(requestUrl_1, obj_1) {
+    return __awaiter(this, arguments, undefined, function* (requestUrl, obj, additionalHeaders = {}) {
+      const data = JSON.stringify(obj, null, 2);
+      additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+      additionalHeaders[Headers.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+      const res = yield this.post(requestUrl, data, additionalHeaders);
+      return this._processResponse(res, this.requestOptions);
+    });
+  }
+  putJson(requestUrl_1, obj_1) {
+    return __awaiter(this, arguments, undefined, function* (requestUrl, obj, additionalHeaders = {}) {
+      const data = JSON.stringify(obj, null, 2);
+      additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+      additionalHeaders[Headers.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+      const res = yield this.put(requestUrl, data, additionalHeaders);
+      return this._processResponse(res, this.requestOptions);
+    });
+  }
+  patchJson(requestUrl_1, obj_1) {
+    return __awaiter(this, arguments, undefined, function* (requestUrl, obj, additionalHeaders = {}) {
+      const data = JSON.stringify(obj, null, 2);
+      additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+      additionalHeaders[Headers.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+      const res = yield this.patch(requestUrl, data, additionalHeaders);
+      return this._processResponse(res, this.requestOptions);
+    });
+  }
+  request(verb, requestUrl, data, headers) {
+    return __awaiter(this, undefined, undefined, function* () {
+      if (this._disposed) {
+        throw new Error("Client has already been disposed.");
+      }
+      const parsedUrl = new URL(requestUrl);
+      let info = this._prepareRequest(verb, parsedUrl, headers);
+      const maxTries = this._allowRetries && RetryableHttpVerbs.includes(verb) ? this._maxRetries + 1 : 1;
+      let numTries = 0;
+      let response;
+      do {
+        response = yield this.requestRaw(info, data);
+        if (response && response.message && response.message.statusCode === HttpCodes.Unauthorized) {
+          let authenticationHandler;
+          for (const handler of this.handlers) {
+            if (handler.canHandleAuthentication(response)) {
+              authenticationHandler = handler;
+              break;
+            }
+          }
+          if (authenticationHandler) {
+            return authenticationHandler.handleAuthentication(this, info, data);
+          } else {
+            return response;
+          }
+        }
+        let redirectsRemaining = this._maxRedirects;
+        while (response.message.statusCode && HttpRedirectCodes.includes(response.message.statusCode) && this._allowRedirects && redirectsRemaining > 0) {
+          const redirectUrl = response.message.headers["location"];
+          if (!redirectUrl) {
+            break;
+          }
+          const parsedRedirectUrl = new URL(redirectUrl);
+          if (parsedUrl.protocol === "https:" && parsedUrl.protocol !== parsedRedirectUrl.protocol && !this._allowRedirectDowngrade) {
+            throw new Error("Redirect from HTTPS to HTTP protocol. This downgrade is not allowed for security reasons. If you want to allow this behavior, set the allowRedirectDowngrade option to true.");
+          }
+          yield response.readBody();
+          if (parsedRedirectUrl.hostname !== parsedUrl.hostname) {
+            for (const header in headers) {
+              if (header.toLowerCase() === "authorization") {
+                delete headers[header];
+              }
+            }
+          }
+          info = this._prepareRequest(verb, parsedRedirectUrl, headers);
+          response = yield this.requestRaw(info, data);
+          redirectsRemaining--;
+        }
+        if (!response.message.statusCode || !HttpResponseRetryCodes.includes(response.message.statusCode)) {
+          return response;
+        }
+        numTries += 1;
+        if (numTries < maxTries) {
+          yield response.readBody();
+          yield this._performExponentialBackoff(numTries);
+        }
+      } while (numTries < maxTries);
+      return response;
+    });
+  }
+  dispose() {
+    if (this._agent) {
+      this._agent.destroy();
+    }
+    this._disposed = true;
+  }
+  requestRaw(info, data) {
+    return __awaiter(this, undefined, undefined, function* () {
+      return new Promise((resolve, reject) => {
+        function callbackForResult(err, res) {
+          if (err) {
+            reject(err);
+          } else if (!res) {
+            reject(new Error("Unknown error"));
+          } else {
+            resolve(res);
+          }
+        }
+        this.requestRawWithCallback(info, data, callbackForResult);
+      });
+    });
+  }
+  requestRawWithCallback(info, data, onResult) {
+    if (typeof data === "string") {
+      if (!info.options.headers) {
+        info.options.headers = {};
+      }
+      info.options.headers["Content-Length"] = Buffer.byteLength(data, "utf8");
+    }
+    let callbackCalled = false;
+    function handleResult(err, res) {
+      if (!callbackCalled) {
+        callbackCalled = true;
+        onResult(err, res);
+      }
+    }
+    const req = info.httpModule.request(info.options, (msg) => {
+      const res = new HttpClientResponse(msg);
+      handleResult(undefined, res);
+    });
+    let socket;
+    req.on("socket", (sock) => {
+      socket = sock;
+    });
+    req.setTimeout(this._socketTimeout || 3 * 60000, () => {
+      if (socket) {
+        socket.end();
+      }
+      handleResult(new Error(`Request timeout: ${info.options.path}`));
+    });
+    req.on("error", function(err) {
+      handleResult(err);
+    });
+    if (data && typeof data === "string") {
+      req.write(data, "utf8");
+    }
+    if (data && typeof data !== "string") {
+      data.on("close", function() {
+        req.end();
+      });
+      data.pipe(req);
+    } else {
+      req.end();
+    }
+  }
+  getAgent(serverUrl) {
+    const parsedUrl = new URL(serverUrl);
+    return this._getAgent(parsedUrl);
+  }
+  getAgentDispatcher(serverUrl) {
+    const parsedUrl = new URL(serverUrl);
+    const proxyUrl = getProxyUrl(parsedUrl);
+    const useProxy = proxyUrl && proxyUrl.hostname;
+    if (!useProxy) {
+      return;
+    }
+    return this._getProxyAgentDispatcher(parsedUrl, proxyUrl);
+  }
+  _prepareRequest(method, requestUrl, headers) {
+    const info = {};
+    info.parsedUrl = requestUrl;
+    const usingSsl = info.parsedUrl.protocol === "https:";
+    info.httpModule = usingSsl ? https2 : http2;
+    const defaultPort = usingSsl ? 443 : 80;
+    info.options = {};
+    info.options.host = info.parsedUrl.hostname;
+    info.options.port = info.parsedUrl.port ? parseInt(info.parsedUrl.port) : defaultPort;
+    info.options.path = (info.parsedUrl.pathname || "") + (info.parsedUrl.search || "");
+    info.options.method = method;
+    info.options.headers = this._mergeHeaders(headers);
+    if (this.userAgent != null) {
+      info.options.headers["user-agent"] = this.userAgent;
+    }
+    info.options.agent = this._getAgent(info.parsedUrl);
+    if (this.handlers) {
+      for (const handler of this.handlers) {
+        handler.prepareRequest(info.options);
+      }
+    }
+    return info;
+  }
+  _mergeHeaders(headers) {
+    if (this.requestOptions && this.requestOptions.headers) {
+      return Object.assign({}, lowercaseKeys(this.requestOptions.headers), lowercaseKeys(headers || {}));
+    }
+    return lowercaseKeys(headers || {});
+  }
+  _getExistingOrDefaultHeader(additionalHeaders, header, _default) {
+    let clientHeader;
+    if (this.requestOptions && this.requestOptions.headers) {
+      const headerValue = lowercaseKeys(this.requestOptions.headers)[header];
+      if (headerValue) {
+        clientHeader = typeof headerValue === "number" ? headerValue.toString() : headerValue;
+      }
+    }
+    const additionalValue = additionalHeaders[header];
+    if (additionalValue !== undefined) {
+      return typeof additionalValue === "number" ? additionalValue.toString() : additionalValue;
+    }
+    if (clientHeader !== undefined) {
+      return clientHeader;
+    }
+    return _default;
+  }
+  _getExistingOrDefaultContentTypeHeader(additionalHeaders, _default) {
+    let clientHeader;
+    if (this.requestOptions && this.requestOptions.headers) {
+      const headerValue = lowercaseKeys(this.requestOptions.headers)[Headers.ContentType];
+      if (headerValue) {
+        if (typeof headerValue === "number") {
+          clientHeader = String(headerValue);
+        } else if (Array.isArray(headerValue)) {
+          clientHeader = headerValue.join(", ");
+        } else {
+          clientHeader = headerValue;
+        }
+      }
+    }
+    const additionalValue = additionalHeaders[Headers.ContentType];
+    if (additionalValue !== undefined) {
+      if (typeof additionalValue === "number") {
+        return String(additionalValue);
+      } else if (Array.isArray(additionalValue)) {
+        return additionalValue.join(", ");
+      } else {
+        return additionalValue;
+      }
+    }
+    if (clientHeader !== undefined) {
+      return clientHeader;
+    }
+    return _default;
+  }
+  _getAgent(parsedUrl) {
+    let agent;
+    const proxyUrl = getProxyUrl(parsedUrl);
+    const useProxy = proxyUrl && proxyUrl.hostname;
+    if (this._keepAlive && useProxy) {
+      agent = this._proxyAgent;
+    }
+    if (!useProxy) {
+      agent = this._agent;
+    }
+    if (agent) {
+      return agent;
+    }
+    const usingSsl = parsedUrl.protocol === "https:";
+    let maxSockets = 100;
+    if (this.requestOptions) {
+      maxSockets = this.requestOptions.maxSockets || http2.globalAgent.maxSockets;
+    }
+    if (proxyUrl && proxyUrl.hostname) {
+      const agentOptions = {
+        maxSockets,
+        keepAlive: this._keepAlive,
+        proxy: Object.assign(Object.assign({}, (proxyUrl.username || proxyUrl.password) && {
+          proxyAuth: `${proxyUrl.username}:${proxyUrl.password}`
+        }), { host: proxyUrl.hostname, port: proxyUrl.port })
+      };
+      let tunnelAgent;
+      const overHttps = proxyUrl.protocol === "https:";
+      if (usingSsl) {
+        tunnelAgent = overHttps ? $httpsOverHttps : $httpsOverHttp;
+      } else {
+        tunnelAgent = overHttps ? $httpOverHttps : $httpOverHttp;
+      }
+      agent = tunnelAgent(agentOptions);
+      this._proxyAgent = agent;
+    }
+    if (!agent) {
+      const options = { keepAlive: this._keepAlive, maxSockets };
+      agent = usingSsl ? new https2.Agent(options) : new http2.Agent(options);
+      this._agent = agent;
+    }
+    if (usingSsl && this._ignoreSslError) {
+      agent.options = Object.assign(agent.options || {}, {
+        rejectUnauthorized: false
+      });
+    }
+    return agent;
+  }
+  _getProxyAgentDispatcher(parsedUrl, proxyUrl) {
+    let proxyAgent;
+    if (this._keepAlive) {
+      proxyAgent = this._proxyAgentDispatcher;
+    }
+    if (proxyAgent) {
+      return proxyAgent;
+    }
+    const usingSsl = parsedUrl.protocol === "https:";
+    proxyAgent = new $ProxyAgent(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, (proxyUrl.username || proxyUrl.password) && {
+      token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString("base64")}`
+    }));
+    this._proxyAgentDispatcher = proxyAgent;
+    if (usingSsl && this._ignoreSslError) {
+      proxyAgent.options = Object.assign(proxyAgent.options.requestTls || {}, {
+        rejectUnauthorized: false
+      });
+    }
+    return proxyAgent;
+  }
+  _getUserAgentWithOrchestrationId(userAgent) {
+    const baseUserAgent = userAgent || "actions/http-client";
+    const orchId = process.env["ACTIONS_ORCHESTRATION_ID"];
+    if (orchId) {
+      const sanitizedId = orchId.replace(/[^a-z0-9_.-]/gi, "_");
+      return `${baseUserAgent} actions_orchestration_id/${sanitizedId}`;
+    }
+    return baseUserAgent;
+  }
+  _performExponentialBackoff(retryNumber) {
+    return __awaiter(this, undefined, undefined, function* () {
+      retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
+      const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
+      return new Promise((resolve) => setTimeout(() => resolve(), ms));
+    });
+  }
+  _processResponse(res, options) {
+    return __awaiter(this, undefined, undefined, function* () {
+      return new Promise((resolve, reject) => __awaiter(this, undefined, undefined, function* () {
+        const statusCode = res.message.statusCode || 0;
+        const response = {
+          statusCode,
+          result: null,
+          headers: {}
+        };
+        if (statusCode === HttpCodes.NotFound) {
+          resolve(response);
+        }
+        function dateTimeDeserializer(key, value) {
+          if (typeof value === "string") {
+            const a = new Date(value);
+            if (!isNaN(a.valueOf())) {
+              return a;
+            }
+          }
+          return value;
+        }
+        let obj;
+        let contents;
+        try {
+          contents = yield res.readBody();
+          if (contents && contents.length > 0) {
+            if (options && options.deserializeDates) {
+              obj = JSON.parse(contents, dateTimeDeserializer);
+            } else {
+              obj = JSON.parse(contents);
+            }
+            response.result = obj;
+          }
+          response.headers = res.message.headers;
+        } catch (err) {}
+        if (statusCode > 299) {
+          let msg;
+          if (obj && obj.message) {
+            msg = obj.message;
+          } else if (contents && contents.length > 0) {
+            msg = contents;
+          } else {
+            msg = `Failed request: (${statusCode})`;
+          }
+          const err = new HttpClientError(msg, statusCode);
+          err.result = response.result;
+          reject(err);
+        } else {
+          resolve(response);
+        }
+      }));
+    });
+  }
+}
+var lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => (c[k.toLowerCase()] = obj[k], c), {});
+
+// shared/retry-after.ts
+function retryAfterMs(header, now = Date.now()) {
+  const value = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (!value)
+    return;
+  if (/^\d+$/.test(value))
+    return Number(value) * 1000;
+  if (!/[A-Za-z]/.test(value))
+    return;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+// shared/client.ts
+class ApiError extends Error {
+  status;
+  problem;
+  constructor(status, problem, message) {
+    super(message);
+    this.status = status;
+    this.problem = problem;
+    this.name = "ApiError";
+  }
+  get code() {
+    return this.problem.code ?? (this.status === 0 ? "network_error" : "http_error");
+  }
+}
+var RETRY_STATUSES = new Set([429, 502, 503, 504]);
+var NETWORK_BACKOFF_MS = [1000, 2000, 4000, 8000, 16000];
+function canonicalJson(value) {
+  const canonical = (input) => {
+    if (Array.isArray(input))
+      return input.map(canonical);
+    if (input && typeof input === "object")
+      return Object.fromEntries(Object.keys(input).sort().map((key) => [key, canonical(input[key])]));
+    return input;
+  };
+  return JSON.stringify(canonical(value));
+}
+function canonicalMatrix(raw) {
+  const text = raw?.trim() ?? "";
+  if (text === "" || text === "null" || text === "{}")
+    return "";
+  try {
+    return canonicalJson(JSON.parse(text));
+  } catch {
+    return text;
+  }
+}
+var segment = (value) => value.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 64);
+function idempotencyKeyFor(env, body, scope = {}) {
+  const bitbucketRun = env.BITBUCKET_BUILD_NUMBER ? `${env.BITBUCKET_REPO_FULL_NAME ?? "bitbucket"}#${env.BITBUCKET_BUILD_NUMBER}` : undefined;
+  const run = env.GITHUB_RUN_ID ?? env.CI_PIPELINE_ID ?? env.BUILD_TAG ?? bitbucketRun;
+  if (!run)
+    return;
+  const { site_auth: _secret, ...request } = body;
+  const attempt = env.GITHUB_RUN_ATTEMPT ?? env.CI_JOB_ID ?? env.BITBUCKET_STEP_UUID ?? "1";
+  const hash = createHash("sha256").update(canonicalJson({
+    run,
+    attempt,
+    job: env.GITHUB_JOB ?? env.CI_JOB_NAME ?? "",
+    step: env.GITHUB_ACTION ?? "",
+    matrix: canonicalMatrix(scope.matrix),
+    body: request
+  })).digest("hex").slice(0, 32);
+  return `ci-${segment(run)}-${segment(attempt)}-${hash}`;
+}
+function explain(error) {
+  if (!(error instanceof ApiError))
+    return error instanceof Error ? error.message : String(error);
+  const detail = error.problem.detail ? ` ${error.problem.detail}` : "";
+  switch (error.code) {
+    case "unauthorized":
+      return "The wpreport API refused the token. Check that the secret holds a current token (wpr_…) that has not been revoked or expired.";
+    case "quota_exhausted":
+      return `This month's report quota is used up, so no new report could be made.${typeof error.problem.resets_at === "string" ? ` It resets at ${error.problem.resets_at}.` : ""} Upgrade the plan for more reports.`;
+    case "rate_limited":
+      return `The wpreport API kept answering "too many requests" until the time limit.${detail}`;
+    case "site_unreachable":
+      return `wpreport could not reach the site.${detail} Is it up and reachable from the internet?`;
+    case "url_not_allowed":
+    case "invalid_url":
+      return `The URL cannot be analyzed.${detail}`;
+    case "site_auth_unavailable":
+      return "This wpreport service is not set up to analyze sites with credentials (http-auth, http-headers, http-cookies): its operator has to set SITE_AUTH_KEY. Nothing was charged.";
+    case "network_error":
+      return `Could not reach the wpreport API: ${error.message}`;
+    default:
+      return `The wpreport API answered ${error.status}${error.problem.code ? ` (${error.problem.code})` : ""}.${detail}`;
+  }
+}
+function withDiffDefaults(answer, base) {
+  const partial = answer;
+  return {
+    ...partial,
+    assertions: partial.assertions ?? { rules: [], results: [], unmatched: [] },
+    baseline: partial.baseline ?? {
+      rule: base === "latest" || base === "none" || base === "last-passing" ? base : "report",
+      id: partial.base_id,
+      reason: partial.base_id ? `${partial.base_id}, chosen by the service` : "no baseline"
+    },
+    verdict: { ...partial.verdict, warnings: partial.verdict.warnings ?? [] }
+  };
+}
+
+class WpreportClient {
+  options;
+  http;
+  base;
+  sleep;
+  constructor(options) {
+    this.options = options;
+    this.base = options.apiUrl.replace(/\/+$/, "");
+    this.http = new HttpClient(options.userAgent ?? "wpreport-client", [], { allowRetries: false, keepAlive: true });
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+  close() {
+    this.http.dispose();
+  }
+  async generateReport(input, options = {}) {
+    const headers = { "content-type": "application/json" };
+    if (options.idempotencyKey)
+      headers["idempotency-key"] = options.idempotencyKey;
+    const { body, headers: responseHeaders } = await this.call("POST", "/api/generate-report", {
+      body: JSON.stringify(input),
+      headers,
+      retryable: Boolean(options.idempotencyKey)
+    });
+    return { report: body, replayed: responseHeaders["idempotent-replayed"] === "true" };
+  }
+  async getReport(id) {
+    return (await this.call("GET", `/api/report/${encodeURIComponent(id)}`)).body;
+  }
+  async diff(id, base, query = {}) {
+    const params = new URLSearchParams({ base, ...query });
+    return withDiffDefaults((await this.call("GET", `/api/report/${encodeURIComponent(id)}/diff?${params}`)).body, base);
+  }
+  async usage() {
+    return (await this.call("GET", "/api/usage")).body;
+  }
+  async call(method, path, options = {}) {
+    const retryable = method === "GET" || options.retryable === true;
+    const maxRetries = this.options.maxRetries ?? 8;
+    for (let attempt = 1;; attempt++) {
+      let status = 0;
+      let text = "";
+      let headers = {};
+      try {
+        const response = await this.http.request(method, `${this.base}${path}`, options.body ?? null, {
+          accept: "application/json",
+          authorization: `Bearer ${this.options.token}`,
+          ...options.headers
+        });
+        status = response.message.statusCode ?? 0;
+        headers = response.message.headers;
+        text = await response.readBody();
+      } catch (error) {
+        const wait = NETWORK_BACKOFF_MS[Math.min(attempt - 1, NETWORK_BACKOFF_MS.length - 1)];
+        if (!retryable || attempt > maxRetries || !this.canWait(wait)) {
+          throw new ApiError(0, {}, error.message);
+        }
+        this.options.onRetry?.({ attempt, waitMs: wait, reason: error.message });
+        await this.sleep(wait);
+        continue;
+      }
+      if (status >= 200 && status < 300)
+        return { body: JSON.parse(text), headers };
+      let problem = {};
+      try {
+        problem = JSON.parse(text);
+      } catch {
+        problem = { detail: text.slice(0, 200) };
+      }
+      const again = RETRY_STATUSES.has(status) || status === 409 && problem.code === "idempotency_in_progress";
+      if (again && retryable && attempt <= maxRetries) {
+        const wait = retryAfterMs(headers["retry-after"]) ?? 1000 * 2 ** (attempt - 1);
+        if (this.canWait(wait)) {
+          this.options.onRetry?.({
+            attempt,
+            waitMs: wait,
+            reason: `${status}${problem.code ? ` ${problem.code}` : ""}`
+          });
+          await this.sleep(wait);
+          continue;
+        }
+      }
+      throw new ApiError(status, problem, problem.detail ?? `HTTP ${status}`);
+    }
+  }
+  canWait(ms) {
+    return this.options.deadline === undefined || Date.now() + ms < this.options.deadline;
+  }
+}
 
 // node_modules/@sinclair/typebox/build/esm/type/guard/value.mjs
 function IsAsyncIterator(value) {
@@ -19859,8 +21033,496 @@ function StringEnum(values, options) {
 var Percent = (options) => Type.Integer({ minimum: 0, maximum: 100, ...options });
 var Count = (options) => Type.Integer({ minimum: 0, ...options });
 
+// shared/report-metrics.ts
+var MetricUnitSchema = named("MetricUnit", StringEnum(["points", "ms", "bytes", "count"]));
+var count = (value) => value ? value.length : null;
+var METRICS = [
+  {
+    key: "score",
+    label: "Overall score",
+    unit: "points",
+    better: "higher",
+    relative: 0,
+    absolute: 1,
+    value: (r) => r.summary?.score ?? null
+  },
+  {
+    key: "performance_score",
+    label: "Performance score",
+    unit: "points",
+    better: "higher",
+    relative: 0,
+    absolute: 1,
+    value: (r) => r.summary?.categories.performance ?? null
+  },
+  {
+    key: "seo_score",
+    label: "SEO score",
+    unit: "points",
+    better: "higher",
+    relative: 0,
+    absolute: 1,
+    value: (r) => r.summary?.categories.seo ?? null
+  },
+  {
+    key: "security_score",
+    label: "Security score",
+    unit: "points",
+    better: "higher",
+    relative: 0,
+    absolute: 1,
+    value: (r) => r.summary?.categories.security ?? null
+  },
+  {
+    key: "components_score",
+    label: "Components score",
+    unit: "points",
+    better: "higher",
+    relative: 0,
+    absolute: 1,
+    value: (r) => r.summary?.categories.components ?? null
+  },
+  {
+    key: "ttfb_ms",
+    label: "Time to first byte",
+    unit: "ms",
+    better: "lower",
+    relative: 0.2,
+    absolute: 100,
+    value: (r) => r.performance?.ttfb_ms ?? null
+  },
+  {
+    key: "html_download_ms",
+    label: "HTML download time",
+    unit: "ms",
+    better: "lower",
+    relative: 0.2,
+    absolute: 150,
+    value: (r) => r.performance?.html_download_ms ?? null
+  },
+  {
+    key: "html_bytes",
+    label: "HTML size",
+    unit: "bytes",
+    better: "lower",
+    relative: 0.05,
+    absolute: 2048,
+    value: (r) => r.performance?.html_bytes ?? null
+  },
+  {
+    key: "scripts",
+    label: "Scripts",
+    unit: "count",
+    better: "lower",
+    relative: 0,
+    absolute: 1,
+    value: (r) => r.performance?.resources.scripts.count ?? null
+  },
+  {
+    key: "stylesheets",
+    label: "Stylesheets",
+    unit: "count",
+    better: "lower",
+    relative: 0,
+    absolute: 1,
+    value: (r) => r.performance?.resources.styles.count ?? null
+  },
+  {
+    key: "render_blocking",
+    label: "Render-blocking resources",
+    unit: "count",
+    better: "lower",
+    relative: 0,
+    absolute: 1,
+    value: (r) => count(r.performance?.render_blocking)
+  },
+  {
+    key: "third_party_hosts",
+    label: "Third-party hosts",
+    unit: "count",
+    better: "lower",
+    relative: 0,
+    absolute: 1,
+    value: (r) => count(r.performance?.third_party_hosts)
+  },
+  {
+    key: "failed_checks",
+    label: "Failed checks",
+    unit: "count",
+    better: "lower",
+    relative: 0,
+    absolute: 1,
+    value: (r) => r.summary ? Object.values(r.summary.failed).reduce((sum, n) => sum + n, 0) : null
+  }
+];
+function metricByKey(key) {
+  return METRICS.find((metric) => metric.key === key);
+}
+var BUDGET_UNITS = {
+  ms: { ms: 1, s: 1000 },
+  bytes: { B: 1, kB: 1000, MB: 1e6, KiB: 1024, MiB: 1024 * 1024 },
+  points: {},
+  count: {}
+};
+var rounded = (value, decimals) => String(Math.round(value * 10 ** decimals) / 10 ** decimals);
+function formatMetricValue(unit, value) {
+  const sign = value < 0 ? "-" : "";
+  const size = Math.abs(value);
+  switch (unit) {
+    case "ms":
+      return size < 1000 ? `${sign}${rounded(size, 0)} ms` : `${sign}${rounded(size / 1000, 2)} s`;
+    case "bytes":
+      if (size < 1000)
+        return `${sign}${rounded(size, 0)} B`;
+      return size < 1e6 ? `${sign}${rounded(size / 1000, 1)} kB` : `${sign}${rounded(size / 1e6, 2)} MB`;
+    default:
+      return `${sign}${rounded(size, 2)}`;
+  }
+}
+function formatMetricPair(unit, a, b) {
+  const shown = [formatMetricValue(unit, a), formatMetricValue(unit, b)];
+  if (a === b || shown[0] !== shown[1])
+    return shown;
+  const base = unit === "bytes" ? " B" : unit === "ms" ? " ms" : "";
+  return [`${a}${base}`, `${b}${base}`];
+}
+
+// shared/diff-text.ts
+function componentLabel(type, slug) {
+  return type === "core" ? "WordPress" : slug;
+}
+function vulnerabilityFix(type, slug, fixedIn, unfixed) {
+  const label = componentLabel(type, slug);
+  if (fixedIn)
+    return `update ${label} to ${fixedIn}`;
+  if (unfixed === false)
+    return `update ${label} to its latest release (the source names no fixed version)`;
+  return type === "core" ? "no fix available: watch for a WordPress security release and block the attack (WAF) meanwhile" : `no fix available: remove or replace ${label}`;
+}
+function describeVulnerability(type, slug, version, vulnerability) {
+  const score = vulnerability.cvss === null || vulnerability.cvss === undefined ? "" : `, CVSS ${vulnerability.cvss}`;
+  const cve = (vulnerability.cve ?? []).length > 0 ? `, ${(vulnerability.cve ?? []).join(" ")}` : "";
+  const range = vulnerability.affected ? ` [affects ${vulnerability.affected}]` : "";
+  return `${componentLabel(type, slug)} ${version ?? "(version unknown)"}: ${vulnerability.id} ${vulnerability.title} (${vulnerability.severity}${score}${cve})${range} — ${vulnerabilityFix(type, slug, vulnerability.fixed_in ?? null, vulnerability.unfixed)}`;
+}
+function describeVulnerabilityChange(change) {
+  return describeVulnerability(change.component_type, change.slug, change.version, change.vulnerability);
+}
+function metricChangeText(metric) {
+  const [before, after] = formatMetricPair(metric.unit, metric.before, metric.after);
+  const sign = metric.delta > 0 ? "+" : "";
+  const percent = metric.percent !== null ? ` (${metric.percent > 0 ? "+" : ""}${metric.percent}%)` : "";
+  return { before, after, change: `${sign}${formatMetricValue(metric.unit, metric.delta)}${percent}` };
+}
+
+// shared/report-sight.ts
+var INCOMPLETE_KIND = "incomplete";
+function unseenSite(report) {
+  if (report.status !== "completed")
+    return null;
+  const errors = report.errors ?? [];
+  const entry = errors.find((error) => error.kind === INCOMPLETE_KIND && error.stage === "analysis") ?? errors.find((error) => error.kind === "blocked_by_waf");
+  if (!entry && report.summary !== null && !report.hosting?.blocked_by_waf)
+    return null;
+  const cause = entry ?? errors.find((error) => error.stage === "homepage") ?? errors[0];
+  return {
+    kind: cause?.kind ?? "ungraded",
+    message: cause?.message ?? "The report has no grade: the site could not be analyzed, so its checks do not describe the site."
+  };
+}
+
+// shared/untrusted-text.ts
+var ANY_CONTROL = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/g;
+var CONTROL_BUT_LINES = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/g;
+function oneLine(text, max = Number.POSITIVE_INFINITY) {
+  const line = text.replace(ANY_CONTROL, " ");
+  return line.length > max ? line.slice(0, max) : line;
+}
+function withoutControls(text) {
+  return text.replace(CONTROL_BUT_LINES, "");
+}
+
+// shared/vulnerability-data.ts
+function vulnerabilityDataNotice(report) {
+  const data = report.intel?.vulnerability_data;
+  if (!data || data.status === "complete" || report.status !== "completed")
+    return null;
+  return data.status === "none" ? {
+    status: "none",
+    title: "No vulnerability data",
+    message: data.message ?? "No vulnerability source answered for this report: known vulnerabilities are unknown, and an empty list does not mean there are none."
+  } : {
+    status: "partial",
+    title: "Vulnerability data incomplete",
+    message: data.message ?? `No vulnerability source checked ${data.unchecked.map((gap) => gap.slug).join(", ")}: their known vulnerabilities are unknown.`
+  };
+}
+
+// shared/sarif.ts
+var DEFAULT_SARIF_LOCATION = ".wpreport.yml";
+var MAX_SARIF_LOCATION_LENGTH = 256;
+var LEVEL = {
+  critical: "error",
+  high: "error",
+  medium: "warning",
+  low: "note",
+  info: "note"
+};
+var SECURITY_SEVERITY = {
+  critical: "9.5",
+  high: "8.0",
+  medium: "5.5",
+  low: "3.0",
+  info: "1.0"
+};
+var PROBLEM_SEVERITY = {
+  critical: "error",
+  high: "error",
+  medium: "warning",
+  low: "recommendation",
+  info: "recommendation"
+};
+var VULNERABLE_CHECKS = {
+  "components.core_vulnerable": (report) => report.wordpress?.detected ? [
+    {
+      type: "core",
+      slug: "wordpress",
+      version: report.wordpress.version,
+      vulnerabilities: report.wordpress.vulnerabilities ?? []
+    }
+  ] : [],
+  "components.theme_vulnerable": (report) => [report.theme, report.theme?.parent].filter((theme) => !!theme).map((theme) => ({
+    type: "theme",
+    slug: theme.slug,
+    version: theme.version,
+    vulnerabilities: theme.vulnerabilities ?? []
+  })),
+  "components.plugins_vulnerable": (report) => (report.plugins ?? []).map((plugin) => ({
+    type: "plugin",
+    slug: plugin.slug,
+    version: plugin.version,
+    vulnerabilities: plugin.vulnerabilities ?? []
+  }))
+};
+function sarifLocationProblem(path) {
+  if (path.length === 0)
+    return "must not be empty";
+  if (path.length > MAX_SARIF_LOCATION_LENGTH)
+    return `must be at most ${MAX_SARIF_LOCATION_LENGTH} characters`;
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(path))
+    return "must not contain control characters";
+  if (/^[a-z][a-z0-9+.-]*:/i.test(path))
+    return "must be a path in the repository, not a URL";
+  if (path.includes("\\"))
+    return "must use / between folders";
+  if (path.startsWith("/"))
+    return "must be relative to the repository root (no leading /)";
+  if (path.split("/").some((segment) => segment === "" || segment === "." || segment === ".."))
+    return "must not contain empty, . or .. segments";
+  return null;
+}
+
+class SarifLocationError extends Error {
+  problem;
+  constructor(problem) {
+    super(`sarif_location ${problem}`);
+    this.problem = problem;
+    this.name = "SarifLocationError";
+  }
+}
+function parseSarifLocation(value) {
+  if (value === undefined)
+    return;
+  const problem = sarifLocationProblem(value);
+  if (problem)
+    throw new SarifLocationError(problem);
+  return value;
+}
+var locationUri = (path) => path.split("/").map(encodeURIComponent).join("/");
+var plainText = (text) => text.replace(/[\\[\]]/g, (character) => `\\${character}`);
+var markdownText = (text) => oneLine(text).replace(/[!-/:-@[-`{-~]/g, (character) => `\\${character}`);
+function siteLabel(report) {
+  try {
+    const url = new URL(report.url);
+    return `${url.host.toLowerCase()}${url.pathname.replace(/\/+$/, "")}`;
+  } catch {
+    return oneLine(report.url);
+  }
+}
+var isSecurityRule = (check) => check.category === "security" || check.id.endsWith("_vulnerable");
+var failTitle = (check) => check.fail_title ?? `Not met: ${check.title}`;
+function rule(check, informationUri) {
+  const security = isSecurityRule(check);
+  const helpUri = `${informationUri}#${encodeURIComponent(check.id)}`;
+  const markdownUri = helpUri.replace(/[()<> ]/g, (character) => encodeURIComponent(character));
+  return {
+    id: check.id,
+    name: check.id.replace(/[._]([a-z0-9])/g, (_, letter) => letter.toUpperCase()),
+    shortDescription: { text: failTitle(check) },
+    fullDescription: {
+      text: `${failTitle(check)}. The ${check.category} check ${check.id} (severity ${check.severity}) passes when: ${check.title}.`
+    },
+    help: {
+      text: `${check.remediation}
+
+Passes when: ${check.title}.
+About this check: ${helpUri}`,
+      markdown: [
+        `**${markdownText(failTitle(check))}**`,
+        markdownText(check.remediation),
+        `Passes when: ${markdownText(check.title)}\\.`,
+        `[About this check](${markdownUri})`
+      ].join(`
+
+`)
+    },
+    helpUri,
+    defaultConfiguration: { level: LEVEL[check.severity] },
+    properties: {
+      tags: security && check.category !== "security" ? [check.category, "security"] : [check.category],
+      precision: check.category === "components" ? "medium" : "high",
+      "problem.severity": PROBLEM_SEVERITY[check.severity],
+      ...security ? { "security-severity": SECURITY_SEVERITY[check.severity] } : {}
+    }
+  };
+}
+function invocation(report) {
+  const times = {
+    ...report.created_at ? { startTimeUtc: report.created_at } : {},
+    ...report.completed_at ? { endTimeUtc: report.completed_at } : {}
+  };
+  const notes = (report.errors ?? []).map((error) => ({
+    level: report.status === "completed" ? "warning" : "error",
+    message: { text: plainText(oneLine(`${error.stage} (${error.kind}): ${error.message}`)) }
+  }));
+  const vulnerabilityData = vulnerabilityDataNotice(report);
+  if (vulnerabilityData) {
+    const status = vulnerabilityData.status === "none" ? "Vulnerabilities not checked: no vulnerability data" : "Vulnerabilities partly checked: vulnerability data incomplete";
+    notes.unshift({
+      level: "warning",
+      message: { text: plainText(oneLine(`${status}. ${vulnerabilityData.message}`)) }
+    });
+  }
+  for (const entry of report.not_checked ?? []) {
+    notes.push({
+      level: "note",
+      message: { text: plainText(oneLine(`Not checked: ${entry.check}: ${entry.reason}`)) }
+    });
+  }
+  const unseen = unseenSite(report);
+  if (unseen) {
+    return {
+      executionSuccessful: false,
+      ...times,
+      toolExecutionNotifications: [
+        {
+          level: "error",
+          message: {
+            text: plainText(oneLine(`The wpreport report of ${report.final_url ?? report.url} could not see the site: ${unseen.message} It has no findings, and open alerts stay as they are.`))
+          }
+        },
+        ...notes
+      ]
+    };
+  }
+  if (report.status === "completed") {
+    return { executionSuccessful: true, ...times, ...notes.length > 0 ? { toolExecutionNotifications: notes } : {} };
+  }
+  const reason = report.status === "failed" ? `The wpreport analysis of ${report.url} failed: the report has no findings, and open alerts stay as they are.` : `The wpreport report of ${report.url} is still ${report.status}: it has no findings yet. Fetch it again once it has completed.`;
+  return {
+    executionSuccessful: false,
+    ...times,
+    toolExecutionNotifications: [{ level: "error", message: { text: plainText(oneLine(reason)) } }, ...notes]
+  };
+}
+function toSarif(report, toolVersion, informationUri, location = DEFAULT_SARIF_LOCATION) {
+  const problem = sarifLocationProblem(location);
+  if (problem)
+    throw new TypeError(`SARIF location ${problem}`);
+  const completed = report.status === "completed";
+  const rules = new Map;
+  for (const check of report.checks ?? [])
+    if (!rules.has(check.id))
+      rules.set(check.id, check);
+  const ruleIds = [...rules.keys()].sort();
+  const site = oneLine(report.final_url ?? report.url);
+  const label = siteLabel(report);
+  const uri = locationUri(location);
+  const locations = () => [{ physicalLocation: { artifactLocation: { uri }, region: { startLine: 1 } } }];
+  const siteLine = `Site: ${site}`;
+  const failing = completed && !unseenSite(report) ? report.checks.filter((check) => check.status === "fail" || check.status === "warn") : [];
+  const results = failing.flatMap((check) => {
+    const ruleIndex = ruleIds.indexOf(check.id);
+    const perVulnerability = (VULNERABLE_CHECKS[check.id]?.(report) ?? []).flatMap((component) => {
+      const seen = new Set;
+      return component.vulnerabilities.filter((vulnerability) => !seen.has(vulnerability.id) && !!seen.add(vulnerability.id)).map((vulnerability) => ({
+        ruleId: check.id,
+        ruleIndex,
+        level: LEVEL[vulnerability.severity] ?? LEVEL[check.severity],
+        message: {
+          text: plainText(`${oneLine(describeVulnerability(component.type, component.slug, component.version, vulnerability))}
+${siteLine}`)
+        },
+        locations: locations(),
+        partialFingerprints: {
+          "wpreportVulnerability/v2": `${check.id}|${label}|${component.type}:${oneLine(component.slug)}|${oneLine(vulnerability.id)}`
+        },
+        properties: {
+          site,
+          component: `${component.type}:${oneLine(component.slug)}`,
+          version: component.version === null ? null : oneLine(component.version),
+          vulnerability_id: oneLine(vulnerability.id),
+          severity: vulnerability.severity,
+          cvss: vulnerability.cvss ?? null,
+          cve: (vulnerability.cve ?? []).map((cve) => oneLine(cve)),
+          affected: vulnerability.affected ? oneLine(vulnerability.affected) : null,
+          fixed_in: vulnerability.fixed_in ? oneLine(vulnerability.fixed_in) : null
+        }
+      }));
+    });
+    if (perVulnerability.length > 0)
+      return perVulnerability;
+    const lines = [oneLine(check.message), ...check.evidence.map((line) => `• ${oneLine(line)}`), siteLine];
+    return [
+      {
+        ruleId: check.id,
+        ruleIndex,
+        level: check.status === "warn" && LEVEL[check.severity] === "error" ? "warning" : LEVEL[check.severity],
+        message: { text: plainText(lines.join(`
+`)) },
+        locations: locations(),
+        partialFingerprints: { "wpreportCheck/v2": `${check.id}|${label}` },
+        properties: { site, status: check.status }
+      }
+    ];
+  });
+  const run = {
+    tool: {
+      driver: {
+        name: "wpreport",
+        version: toolVersion,
+        informationUri,
+        rules: ruleIds.map((id) => rule(rules.get(id), informationUri))
+      }
+    },
+    invocations: [invocation(report)],
+    automationDetails: { id: `wpreport/${label}/${report.id}` },
+    results,
+    properties: {
+      report_id: report.id,
+      status: report.status,
+      site,
+      score: report.summary?.score ?? null,
+      grade: report.summary?.grade ?? null,
+      vulnerability_data: report.intel?.vulnerability_data?.status ?? null,
+      not_checked: report.summary?.not_checked ?? report.not_checked?.length ?? 0
+    }
+  };
+  return { $schema: "https://json.schemastore.org/sarif-2.1.0.json", version: "2.1.0", runs: [run] };
+}
+
 // shared/report.ts
-var REPORT_SCHEMA_VERSION = "1.4.0";
+var REPORT_SCHEMA_VERSION = "1.5.0";
 var REPORT_STATUSES = ["queued", "running", "completed", "failed"];
 var ReportStatusSchema = named("ReportStatus", StringEnum(REPORT_STATUSES, { description: "Where the analysis stands; only completed reports have results" }));
 var ANALYSIS_MODES = ["passive", "aggressive"];
@@ -19923,6 +21585,14 @@ var ReportErrorSchema = named("ReportError", Type.Object({
   kind: Type.String({ description: "Machine-readable kind: timeout, dns, too_large, blocked, not_wordpress, …" }),
   message: Type.String()
 }, { description: "A partial failure: the report was still produced without this part" }));
+var NotCheckedSchema = named("NotChecked", Type.Object({
+  check: Type.String({ description: "The check's id, as in checks[]" }),
+  reason: Type.String({
+    description: 'What the site answered instead, e.g. "A Cloudflare firewall challenge answered /.git/HEAD: not checked"'
+  })
+}, {
+  description: "A check that could not run because of what the site answered: its status is skip, never pass. Since 1.5.0."
+}));
 var RedirectSchema = named("Redirect", Type.Object({ url: Type.String(), status: Type.Integer() }));
 var GradeCapSchema = named("GradeCap", Type.Object({
   grade: { ...GradeSchema, description: "The best grade the report can have while these checks fail" },
@@ -19943,6 +21613,9 @@ var SummarySchema = named("Summary", Type.Object({
   failed: Type.Object({ critical: Count(), high: Count(), medium: Count(), low: Count(), info: Count() }, { description: "Count of failed (fail or warn) checks by severity" }),
   grade_caps: Type.Optional(Type.Array(GradeCapSchema, {
     description: "Why the grade is lower than the score alone gives: each failed critical check caps it at F, each failed high one at C (docs/scoring.md). Empty when nothing capped it. Since 1.2.0."
+  })),
+  not_checked: Type.Optional(Count({
+    description: "How many checks could not run because of what the site answered (a firewall challenge or block page, a persistent 429, a server error, a timeout): they are skipped, listed in the report's not_checked, and count neither for nor against the score (docs/scoring.md). Since 1.5.0."
   }))
 }));
 var VulnerabilitySchema = named("Vulnerability", Type.Object({
@@ -20242,6 +21915,9 @@ var ExposedFileSchema = named("ExposedFile", Type.Object({
 }));
 var SecurityInfoSchema = named("SecurityInfo", Type.Object({
   https: Type.Boolean(),
+  tls_verification: Type.Optional(StringEnum(["insecure", "private_ca"], {
+    description: `How the site's certificate was checked when the request asked for it (a staging site): "insecure" — not verified (tls: insecure); "private_ca" — verified against the CA given in tls_ca, not the public roots. Absent when it was verified as browsers do. The TLS checks (security.https, security.hsts, security.login_over_https) then skip. Since 1.5.0.`
+  })),
   http_to_https_redirect: Nullable(Type.Boolean(), {
     description: "Whether http:// redirects to https://; null when not tested (site not on HTTPS)"
   }),
@@ -20347,6 +22023,9 @@ var ReportSchema = named("Report", Type.Object({
   seo: Nullable(SeoInfoSchema),
   security: Nullable(SecurityInfoSchema),
   checks: Type.Array(CheckSchema),
+  not_checked: Type.Optional(Type.Array(NotCheckedSchema, {
+    description: 'The checks that could not run because of what the site answered — a firewall challenge or block page, a 429 that persisted after its Retry-After, a server error, a timeout — each with why (docs/report.md, "Not checked"). Empty when every check ran. Since 1.5.0.'
+  })),
   errors: Type.Array(ReportErrorSchema),
   intel: Type.Optional(Nullable(ReportIntelSchema, {
     description: "The sources of latest versions and vulnerabilities, with their attribution; null before completion. Since 1.1.0."
@@ -20363,158 +22042,29 @@ var ReportSchema = named("Report", Type.Object({
   }))
 }, { title: "wpreport report", description: "One analysis of one site (schema v1)" }));
 
-// shared/report-metrics.ts
-var MetricUnitSchema = named("MetricUnit", StringEnum(["points", "ms", "bytes", "count"]));
-var count = (value) => value ? value.length : null;
-var METRICS = [
-  {
-    key: "score",
-    label: "Overall score",
-    unit: "points",
-    better: "higher",
-    relative: 0,
-    absolute: 1,
-    value: (r) => r.summary?.score ?? null
-  },
-  {
-    key: "performance_score",
-    label: "Performance score",
-    unit: "points",
-    better: "higher",
-    relative: 0,
-    absolute: 1,
-    value: (r) => r.summary?.categories.performance ?? null
-  },
-  {
-    key: "seo_score",
-    label: "SEO score",
-    unit: "points",
-    better: "higher",
-    relative: 0,
-    absolute: 1,
-    value: (r) => r.summary?.categories.seo ?? null
-  },
-  {
-    key: "security_score",
-    label: "Security score",
-    unit: "points",
-    better: "higher",
-    relative: 0,
-    absolute: 1,
-    value: (r) => r.summary?.categories.security ?? null
-  },
-  {
-    key: "components_score",
-    label: "Components score",
-    unit: "points",
-    better: "higher",
-    relative: 0,
-    absolute: 1,
-    value: (r) => r.summary?.categories.components ?? null
-  },
-  {
-    key: "ttfb_ms",
-    label: "Time to first byte",
-    unit: "ms",
-    better: "lower",
-    relative: 0.2,
-    absolute: 100,
-    value: (r) => r.performance?.ttfb_ms ?? null
-  },
-  {
-    key: "html_download_ms",
-    label: "HTML download time",
-    unit: "ms",
-    better: "lower",
-    relative: 0.2,
-    absolute: 150,
-    value: (r) => r.performance?.html_download_ms ?? null
-  },
-  {
-    key: "html_bytes",
-    label: "HTML size",
-    unit: "bytes",
-    better: "lower",
-    relative: 0.05,
-    absolute: 2048,
-    value: (r) => r.performance?.html_bytes ?? null
-  },
-  {
-    key: "scripts",
-    label: "Scripts",
-    unit: "count",
-    better: "lower",
-    relative: 0,
-    absolute: 1,
-    value: (r) => r.performance?.resources.scripts.count ?? null
-  },
-  {
-    key: "stylesheets",
-    label: "Stylesheets",
-    unit: "count",
-    better: "lower",
-    relative: 0,
-    absolute: 1,
-    value: (r) => r.performance?.resources.styles.count ?? null
-  },
-  {
-    key: "render_blocking",
-    label: "Render-blocking resources",
-    unit: "count",
-    better: "lower",
-    relative: 0,
-    absolute: 1,
-    value: (r) => count(r.performance?.render_blocking)
-  },
-  {
-    key: "third_party_hosts",
-    label: "Third-party hosts",
-    unit: "count",
-    better: "lower",
-    relative: 0,
-    absolute: 1,
-    value: (r) => count(r.performance?.third_party_hosts)
-  },
-  {
-    key: "failed_checks",
-    label: "Failed checks",
-    unit: "count",
-    better: "lower",
-    relative: 0,
-    absolute: 1,
-    value: (r) => r.summary ? Object.values(r.summary.failed).reduce((sum, n) => sum + n, 0) : null
-  }
-];
-function metricByKey(key) {
-  return METRICS.find((metric) => metric.key === key);
+// shared/diff.ts
+var STATUS_RANK = { pass: 0, skip: 0, error: 0, warn: 1, fail: 2 };
+var severityRank = (severity) => SEVERITIES.length - SEVERITIES.indexOf(severity);
+function failingChecks(report) {
+  return report.checks.filter((check) => STATUS_RANK[check.status] > 0).sort((a, b) => severityRank(b.severity) - severityRank(a.severity) || STATUS_RANK[b.status] - STATUS_RANK[a.status] || a.id.localeCompare(b.id));
 }
-var BUDGET_UNITS = {
-  ms: { ms: 1, s: 1000 },
-  bytes: { B: 1, kB: 1000, MB: 1e6, KiB: 1024, MiB: 1024 * 1024 },
-  points: {},
-  count: {}
-};
-var rounded = (value, decimals) => String(Math.round(value * 10 ** decimals) / 10 ** decimals);
-function formatMetricValue(unit, value) {
-  const sign = value < 0 ? "-" : "";
-  const size = Math.abs(value);
-  switch (unit) {
-    case "ms":
-      return size < 1000 ? `${sign}${rounded(size, 0)} ms` : `${sign}${rounded(size / 1000, 2)} s`;
-    case "bytes":
-      if (size < 1000)
-        return `${sign}${rounded(size, 0)} B`;
-      return size < 1e6 ? `${sign}${rounded(size / 1000, 1)} kB` : `${sign}${rounded(size / 1e6, 2)} MB`;
-    default:
-      return `${sign}${rounded(size, 2)}`;
-  }
+var escapeRegExp = (text) => text.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
+function assertionMatches(pattern, id) {
+  if (!pattern.includes("*"))
+    return pattern === id;
+  return new RegExp(`^${pattern.split("*").map(escapeRegExp).join(".*")}$`).test(id);
 }
-function formatMetricPair(unit, a, b) {
-  const shown = [formatMetricValue(unit, a), formatMetricValue(unit, b)];
-  if (a === b || shown[0] !== shown[1])
-    return shown;
-  const base = unit === "bytes" ? " B" : unit === "ms" ? " ms" : "";
-  return [`${a}${base}`, `${b}${base}`];
+var LEVEL_RANK = { off: 0, warn: 1, error: 2 };
+var specificity = (pattern) => pattern.includes("*") ? pattern.replaceAll("*", "").length : Number.MAX_SAFE_INTEGER;
+function assertionFor(id, assertions = []) {
+  let best;
+  for (const assertion of assertions) {
+    if (!assertionMatches(assertion.pattern, id))
+      continue;
+    if (!best || specificity(assertion.pattern) > specificity(best.pattern) || specificity(assertion.pattern) === specificity(best.pattern) && LEVEL_RANK[assertion.level] > LEVEL_RANK[best.level])
+      best = assertion;
+  }
+  return best;
 }
 
 // shared/diff-schema.ts
@@ -20660,1431 +22210,6 @@ var DiffSchema = named("Diff", Type.Object({
   description: "What got worse, what got better and what changed between two reports, and whether that fails the build (docs/diff.md)"
 }));
 
-// shared/problems.ts
-var PROBLEMS = {
-  invalid_request: { status: 400, title: "The request is not valid" },
-  unauthorized: { status: 401, title: "Authentication required" },
-  quota_exhausted: { status: 402, title: "Monthly report quota exhausted" },
-  monitor_limit_reached: { status: 403, title: "The account has as many monitors as its plan allows" },
-  not_found: { status: 404, title: "Not found" },
-  method_not_allowed: { status: 405, title: "Method not allowed" },
-  not_acceptable: { status: 406, title: "No acceptable representation" },
-  idempotency_in_progress: {
-    status: 409,
-    title: "A request with this Idempotency-Key is still running"
-  },
-  report_already_finished: { status: 409, title: "The report already finished" },
-  report_cancelled: { status: 409, title: "The report was cancelled" },
-  payload_too_large: { status: 413, title: "Request body too large" },
-  unsupported_media_type: { status: 415, title: "Unsupported media type" },
-  invalid_url: { status: 422, title: "The URL is not valid" },
-  url_not_allowed: { status: 422, title: "The URL is not allowed" },
-  site_unreachable: { status: 422, title: "The site could not be reached" },
-  idempotency_key_reused: {
-    status: 422,
-    title: "This Idempotency-Key was used with a different request"
-  },
-  webhook_limit_reached: { status: 422, title: "The account has as many webhooks as it may" },
-  rate_limited: { status: 429, title: "Too many requests" },
-  internal_error: { status: 500, title: "Internal server error" },
-  webhooks_unavailable: { status: 501, title: "Webhooks are not set up on this service" },
-  site_auth_unavailable: { status: 501, title: "Site credentials are not enabled on this service" },
-  unavailable: { status: 503, title: "Service unavailable" },
-  overloaded: { status: 503, title: "Too many analyses are waiting" }
-};
-var PROBLEM_CODES = Object.keys(PROBLEMS);
-
-// shared/site-auth.ts
-var MAX_SITE_HEADERS = 10;
-var MAX_SITE_COOKIES = 20;
-var MAX_SITE_AUTH_VALUE = 1024;
-var TOKEN = "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$";
-var SITE_HEADER_NAMES = ["cf-access-client-id", "cf-access-client-secret", "x-vercel-protection-bypass"];
-var DENIED_X_HEADERS = [
-  "x-forwarded-for",
-  "x-forwarded-host",
-  "x-forwarded-proto",
-  "x-forwarded-port",
-  "x-forwarded-prefix",
-  "x-forwarded-server",
-  "x-real-ip",
-  "x-client-ip",
-  "x-cluster-client-ip",
-  "x-original-url",
-  "x-original-host",
-  "x-rewrite-url",
-  "x-host",
-  "x-http-method",
-  "x-http-method-override",
-  "x-method-override",
-  "x-http-host-override",
-  "x-proxyuser-ip",
-  "x-wp-nonce"
-];
-var BasicAuthSchema = Type.Object({
-  username: Type.String({ minLength: 1, maxLength: MAX_SITE_AUTH_VALUE, description: "No colon (RFC 7617)" }),
-  password: Type.String({ maxLength: MAX_SITE_AUTH_VALUE })
-}, { additionalProperties: false, description: "HTTP basic authentication (RFC 7617), UTF-8" });
-var SiteAuthSchema = named("SiteAuth", Type.Object({
-  basic: Type.Optional(BasicAuthSchema),
-  headers: Type.Optional(Type.Record(Type.String({ pattern: TOKEN, maxLength: 64 }), Type.String({ maxLength: MAX_SITE_AUTH_VALUE }), {
-    maxProperties: MAX_SITE_HEADERS,
-    description: `Extra request headers by name: custom X- headers (not X-Forwarded-*, X-Real-IP, X-Original-URL, X-HTTP-Method-Override and the like) and ${SITE_HEADER_NAMES.join(", ")}`
-  })),
-  cookies: Type.Optional(Type.Record(Type.String({ pattern: TOKEN, maxLength: 128 }), Type.String({ maxLength: MAX_SITE_AUTH_VALUE }), {
-    maxProperties: MAX_SITE_COOKIES,
-    description: "Cookies by name (RFC 6265 values: no spaces, quotes, commas, semicolons or backslashes)"
-  }))
-}, {
-  additionalProperties: false,
-  writeOnly: true,
-  description: "Credentials for a password-protected site (Since API 1.4.0). Sent only to the origin of `url` — never to other origins, asset hosts or redirects elsewhere — and never stored readable, logged or returned."
-}));
-var CONTROL = /[\u0000-\u001f\u007f]/;
-var FIELD_VALUE = /^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$/;
-var COOKIE_VALUE = /^("?)[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*\1$/;
-var tokenPattern = new RegExp(TOKEN);
-var pointerPart = (name) => name.replaceAll("~", "~0").replaceAll("/", "~1");
-function isAllowedSiteHeader(name) {
-  const lower = name.toLowerCase();
-  if (!tokenPattern.test(name))
-    return false;
-  if (SITE_HEADER_NAMES.includes(lower))
-    return true;
-  return lower.startsWith("x-") && lower.length > 2 && !DENIED_X_HEADERS.includes(lower);
-}
-function siteAuthProblems(auth) {
-  const problems = [];
-  if (auth.basic) {
-    if (auth.basic.username.includes(":") || CONTROL.test(auth.basic.username))
-      problems.push({ pointer: "/basic/username", detail: "must not contain a colon or control characters" });
-    if (CONTROL.test(auth.basic.password))
-      problems.push({ pointer: "/basic/password", detail: "must not contain control characters" });
-  }
-  const seen = new Set;
-  for (const [name, value] of Object.entries(auth.headers ?? {})) {
-    const pointer = `/headers/${pointerPart(name)}`;
-    if (!isAllowedSiteHeader(name)) {
-      problems.push({
-        pointer,
-        detail: `is not a header site credentials may set: use basic for Authorization and cookies for Cookie; other headers must be custom X- headers (not ${DENIED_X_HEADERS.slice(0, 3).join(", ")}…) or ${SITE_HEADER_NAMES.join(", ")}`
-      });
-    } else if (seen.has(name.toLowerCase())) {
-      problems.push({ pointer, detail: "is given twice (header names are case-insensitive)" });
-    } else if (!FIELD_VALUE.test(value)) {
-      problems.push({ pointer, detail: "must be visible ASCII characters, spaces and tabs only, not empty" });
-    }
-    seen.add(name.toLowerCase());
-  }
-  for (const [name, value] of Object.entries(auth.cookies ?? {})) {
-    if (!COOKIE_VALUE.test(value))
-      problems.push({
-        pointer: `/cookies/${pointerPart(name)}`,
-        detail: "must be a cookie value: no spaces, double quotes inside, commas, semicolons or backslashes"
-      });
-  }
-  return problems;
-}
-function isEmptySiteAuth(auth) {
-  return !auth || !auth.basic && Object.keys(auth.headers ?? {}).length === 0 && Object.keys(auth.cookies ?? {}).length === 0;
-}
-class SiteAuthInputError extends Error {
-}
-function parseSiteAuthInputs(inputs, names) {
-  const auth = {};
-  const httpAuth = inputs.httpAuth?.trim();
-  if (httpAuth) {
-    const colon = httpAuth.indexOf(":");
-    if (colon < 1)
-      throw new SiteAuthInputError(`${names.httpAuth} must look like user:password`);
-    auth.basic = { username: httpAuth.slice(0, colon), password: httpAuth.slice(colon + 1) };
-  }
-  const headerLines = (Array.isArray(inputs.headers) ? inputs.headers : (inputs.headers ?? "").split(/\r?\n/)).map((line) => line.trim()).filter(Boolean);
-  for (const [index, line] of headerLines.entries()) {
-    const colon = line.indexOf(":");
-    const name = colon > 0 ? line.slice(0, colon).trim() : "";
-    if (!name)
-      throw new SiteAuthInputError(`${names.headers} line ${index + 1} must look like "Name: value"`);
-    auth.headers = { ...auth.headers, [name]: line.slice(colon + 1).trim() };
-  }
-  const cookiePairs = (Array.isArray(inputs.cookies) ? inputs.cookies : [inputs.cookies ?? ""]).flatMap((text) => text.split(/[;\r\n]+/)).map((pair) => pair.trim()).filter(Boolean);
-  for (const [index, pair] of cookiePairs.entries()) {
-    const equals = pair.indexOf("=");
-    const name = equals > 0 ? pair.slice(0, equals).trim() : "";
-    if (!name)
-      throw new SiteAuthInputError(`${names.cookies} entry ${index + 1} must look like name=value`);
-    auth.cookies = { ...auth.cookies, [name]: pair.slice(equals + 1).trim() };
-  }
-  if (isEmptySiteAuth(auth))
-    return;
-  const schemaProblem = siteAuthShapeProblem(auth);
-  const problem = schemaProblem ?? siteAuthProblems(auth)[0];
-  if (problem) {
-    const input = problem.pointer.startsWith("/basic") ? names.httpAuth : problem.pointer.startsWith("/headers") ? names.headers : names.cookies;
-    const what = decodeURIComponent(problem.pointer.split("/").slice(2).join("/").replaceAll("~1", "/"));
-    throw new SiteAuthInputError(`${input}: ${what ? `${what} ` : ""}${problem.detail}`);
-  }
-  return auth;
-}
-function siteAuthShapeProblem(auth) {
-  if (auth.basic && (auth.basic.username.length > MAX_SITE_AUTH_VALUE || auth.basic.password.length > MAX_SITE_AUTH_VALUE))
-    return { pointer: "/basic", detail: `must be at most ${MAX_SITE_AUTH_VALUE} characters each` };
-  for (const [group, limit, nameLength] of [
-    ["headers", MAX_SITE_HEADERS, 64],
-    ["cookies", MAX_SITE_COOKIES, 128]
-  ]) {
-    const entries = Object.entries(auth[group] ?? {});
-    if (entries.length > limit)
-      return { pointer: `/${group}`, detail: `may hold at most ${limit}` };
-    for (const [name, value] of entries) {
-      if (!tokenPattern.test(name) || name.length > nameLength)
-        return { pointer: `/${group}/${pointerPart(name)}`, detail: "is not a valid name" };
-      if (value.length > MAX_SITE_AUTH_VALUE)
-        return {
-          pointer: `/${group}/${pointerPart(name)}`,
-          detail: `must be at most ${MAX_SITE_AUTH_VALUE} characters`
-        };
-    }
-  }
-  return;
-}
-
-// shared/api.ts
-var API_VERSION = "1.4.0";
-var GenerateReportRequestSchema = named("GenerateReportRequest", Type.Object({
-  url: Type.String({ description: "The site to analyze (http or https)", examples: ["https://example.com/"] }),
-  metadata: Type.Optional(ReportMetadataSchema),
-  mode: Type.Optional(AnalysisModeSchema),
-  site_auth: Type.Optional(SiteAuthSchema)
-}, { additionalProperties: false }));
-var ReportListItemSchema = named("ReportListItem", Type.Object({
-  id: Type.String({ pattern: REPORT_ID_PATTERN }),
-  url: Type.String(),
-  site: Type.String({ description: "Normalised site: host without www., port, path" }),
-  status: ReportStatusSchema,
-  created_at: Type.String({ format: "date-time" }),
-  completed_at: Nullable(Type.String({ format: "date-time" })),
-  score: Nullable(Percent()),
-  grade: Nullable(GradeSchema),
-  metadata: ReportMetadataSchema,
-  gate: Nullable(GateVerdictSchema, {
-    description: "The report's gate verdict, recorded by its first judgement against a baseline (GET /api/report/{id}/diff); null when no gate judged it"
-  })
-}, { description: "A report in a listing: enough to find it and see how it went" }));
-var ReportListSchema = named("ReportList", Type.Object({
-  data: Type.Array(ReportListItemSchema, { description: "Newest first" }),
-  next_cursor: Nullable(Type.String(), {
-    description: "Pass as before= for the next (older) page; null on the last page"
-  })
-}));
-var UsageSchema = named("Usage", Type.Object({
-  plan: Type.Object({ id: Type.String(), name: Type.String() }),
-  quota: Count({ description: "Reports per period" }),
-  used: Count({ description: "Reports produced this period" }),
-  in_progress: Count({ description: "Analyses running now; their credits are held" }),
-  remaining: Count({
-    description: "Reports you can still start this period: quota − used − in_progress, at least 0"
-  }),
-  period_start: Type.String({ format: "date-time" }),
-  period_end: Type.String({ format: "date-time" }),
-  resets_at: Type.String({ format: "date-time", description: "When the quota resets (00:00 UTC on the 1st)" }),
-  rate_limit: Type.Object({
-    limit: Count({ description: "Requests per window" }),
-    window_seconds: Count(),
-    remaining: Count()
-  })
-}));
-var ProblemSchema = named("Problem", Type.Object({
-  type: Type.String({ description: "URI of a page explaining this kind of problem" }),
-  title: Type.String(),
-  status: Type.Integer({ minimum: 400, maximum: 599 }),
-  detail: Type.String({ description: "What went wrong in this case, in plain words" }),
-  code: StringEnum(PROBLEM_CODES, { description: "Stable machine-readable code (docs/errors.md)" }),
-  request_id: Type.String({ description: "Also in the X-Request-Id header; quote it to support" })
-}, {
-  additionalProperties: true,
-  description: "RFC 9457 problem details. Some codes add members: errors (invalid_request: one entry per field), resets_at (quota_exhausted), retry_after (rate_limited)."
-}));
-var HealthSchema = named("Health", Type.Object({ status: Type.Literal("ok") }, { description: "The process answers" }));
-var ReadinessSchema = named("Readiness", Type.Object({
-  status: StringEnum(["ready", "unavailable"]),
-  reason: Type.Optional(Type.String({ description: "Why it is not ready: shutting down, database unreachable" }))
-}, { description: "Whether this instance can serve traffic (its database answers)" }));
-var SarifLogSchema = named("SarifLog", Type.Object({
-  $schema: Type.String(),
-  version: Type.Literal("2.1.0"),
-  runs: Type.Array(Type.Object({}, { additionalProperties: true }))
-}, { additionalProperties: true, description: "SARIF 2.1.0 log: failed and warned checks as results" }));
-
-// shared/client.ts
-import { createHash } from "node:crypto";
-
-// node_modules/@actions/http-client/lib/index.js
-import * as http2 from "http";
-import * as https2 from "https";
-
-// node_modules/@actions/http-client/lib/proxy.js
-function getProxyUrl(reqUrl) {
-  const usingSsl = reqUrl.protocol === "https:";
-  if (checkBypass(reqUrl)) {
-    return;
-  }
-  const proxyVar = (() => {
-    if (usingSsl) {
-      return process.env["https_proxy"] || process.env["HTTPS_PROXY"];
-    } else {
-      return process.env["http_proxy"] || process.env["HTTP_PROXY"];
-    }
-  })();
-  if (proxyVar) {
-    try {
-      return new DecodedURL(proxyVar);
-    } catch (_a) {
-      if (!proxyVar.startsWith("http://") && !proxyVar.startsWith("https://"))
-        return new DecodedURL(`http://${proxyVar}`);
-    }
-  } else {
-    return;
-  }
-}
-function checkBypass(reqUrl) {
-  if (!reqUrl.hostname) {
-    return false;
-  }
-  const reqHost = reqUrl.hostname;
-  if (isLoopbackAddress(reqHost)) {
-    return true;
-  }
-  const noProxy = process.env["no_proxy"] || process.env["NO_PROXY"] || "";
-  if (!noProxy) {
-    return false;
-  }
-  let reqPort;
-  if (reqUrl.port) {
-    reqPort = Number(reqUrl.port);
-  } else if (reqUrl.protocol === "http:") {
-    reqPort = 80;
-  } else if (reqUrl.protocol === "https:") {
-    reqPort = 443;
-  }
-  const upperReqHosts = [reqUrl.hostname.toUpperCase()];
-  if (typeof reqPort === "number") {
-    upperReqHosts.push(`${upperReqHosts[0]}:${reqPort}`);
-  }
-  for (const upperNoProxyItem of noProxy.split(",").map((x) => x.trim().toUpperCase()).filter((x) => x)) {
-    if (upperNoProxyItem === "*" || upperReqHosts.some((x) => x === upperNoProxyItem || x.endsWith(`.${upperNoProxyItem}`) || upperNoProxyItem.startsWith(".") && x.endsWith(`${upperNoProxyItem}`))) {
-      return true;
-    }
-  }
-  return false;
-}
-function isLoopbackAddress(host) {
-  const hostLower = host.toLowerCase();
-  return hostLower === "localhost" || hostLower.startsWith("127.") || hostLower.startsWith("[::1]") || hostLower.startsWith("[0:0:0:0:0:0:0:1]");
-}
-
-class DecodedURL extends URL {
-  constructor(url, base) {
-    super(url, base);
-    this._decodedUsername = decodeURIComponent(super.username);
-    this._decodedPassword = decodeURIComponent(super.password);
-  }
-  get username() {
-    return this._decodedUsername;
-  }
-  get password() {
-    return this._decodedPassword;
-  }
-}
-
-// node_modules/tunnel/lib/tunnel.js
-var net = __require("net");
-var tls = __require("tls");
-var http = __require("http");
-var https = __require("https");
-var events = __require("events");
-var assert = __require("assert");
-var util = __require("util");
-var $httpOverHttp = httpOverHttp;
-var $httpsOverHttp = httpsOverHttp;
-var $httpOverHttps = httpOverHttps;
-var $httpsOverHttps = httpsOverHttps;
-function httpOverHttp(options) {
-  var agent = new TunnelingAgent(options);
-  agent.request = http.request;
-  return agent;
-}
-function httpsOverHttp(options) {
-  var agent = new TunnelingAgent(options);
-  agent.request = http.request;
-  agent.createSocket = createSecureSocket;
-  agent.defaultPort = 443;
-  return agent;
-}
-function httpOverHttps(options) {
-  var agent = new TunnelingAgent(options);
-  agent.request = https.request;
-  return agent;
-}
-function httpsOverHttps(options) {
-  var agent = new TunnelingAgent(options);
-  agent.request = https.request;
-  agent.createSocket = createSecureSocket;
-  agent.defaultPort = 443;
-  return agent;
-}
-function TunnelingAgent(options) {
-  var self = this;
-  self.options = options || {};
-  self.proxyOptions = self.options.proxy || {};
-  self.maxSockets = self.options.maxSockets || http.Agent.defaultMaxSockets;
-  self.requests = [];
-  self.sockets = [];
-  self.on("free", function onFree(socket, host, port, localAddress) {
-    var options = toOptions(host, port, localAddress);
-    for (var i = 0, len = self.requests.length;i < len; ++i) {
-      var pending = self.requests[i];
-      if (pending.host === options.host && pending.port === options.port) {
-        self.requests.splice(i, 1);
-        pending.request.onSocket(socket);
-        return;
-      }
-    }
-    socket.destroy();
-    self.removeSocket(socket);
-  });
-}
-util.inherits(TunnelingAgent, events.EventEmitter);
-TunnelingAgent.prototype.addRequest = function addRequest(req, host, port, localAddress) {
-  var self = this;
-  var options = mergeOptions({ request: req }, self.options, toOptions(host, port, localAddress));
-  if (self.sockets.length >= this.maxSockets) {
-    self.requests.push(options);
-    return;
-  }
-  self.createSocket(options, function(socket) {
-    socket.on("free", onFree);
-    socket.on("close", onCloseOrRemove);
-    socket.on("agentRemove", onCloseOrRemove);
-    req.onSocket(socket);
-    function onFree() {
-      self.emit("free", socket, options);
-    }
-    function onCloseOrRemove(err) {
-      self.removeSocket(socket);
-      socket.removeListener("free", onFree);
-      socket.removeListener("close", onCloseOrRemove);
-      socket.removeListener("agentRemove", onCloseOrRemove);
-    }
-  });
-};
-TunnelingAgent.prototype.createSocket = function createSocket(options, cb) {
-  var self = this;
-  var placeholder = {};
-  self.sockets.push(placeholder);
-  var connectOptions = mergeOptions({}, self.proxyOptions, {
-    method: "CONNECT",
-    path: options.host + ":" + options.port,
-    agent: false,
-    headers: {
-      host: options.host + ":" + options.port
-    }
-  });
-  if (options.localAddress) {
-    connectOptions.localAddress = options.localAddress;
-  }
-  if (connectOptions.proxyAuth) {
-    connectOptions.headers = connectOptions.headers || {};
-    connectOptions.headers["Proxy-Authorization"] = "Basic " + new Buffer(connectOptions.proxyAuth).toString("base64");
-  }
-  debug("making CONNECT request");
-  var connectReq = self.request(connectOptions);
-  connectReq.useChunkedEncodingByDefault = false;
-  connectReq.once("response", onResponse);
-  connectReq.once("upgrade", onUpgrade);
-  connectReq.once("connect", onConnect);
-  connectReq.once("error", onError);
-  connectReq.end();
-  function onResponse(res) {
-    res.upgrade = true;
-  }
-  function onUpgrade(res, socket, head) {
-    process.nextTick(function() {
-      onConnect(res, socket, head);
-    });
-  }
-  function onConnect(res, socket, head) {
-    connectReq.removeAllListeners();
-    socket.removeAllListeners();
-    if (res.statusCode !== 200) {
-      debug("tunneling socket could not be established, statusCode=%d", res.statusCode);
-      socket.destroy();
-      var error = new Error("tunneling socket could not be established, " + "statusCode=" + res.statusCode);
-      error.code = "ECONNRESET";
-      options.request.emit("error", error);
-      self.removeSocket(placeholder);
-      return;
-    }
-    if (head.length > 0) {
-      debug("got illegal response body from proxy");
-      socket.destroy();
-      var error = new Error("got illegal response body from proxy");
-      error.code = "ECONNRESET";
-      options.request.emit("error", error);
-      self.removeSocket(placeholder);
-      return;
-    }
-    debug("tunneling connection has established");
-    self.sockets[self.sockets.indexOf(placeholder)] = socket;
-    return cb(socket);
-  }
-  function onError(cause) {
-    connectReq.removeAllListeners();
-    debug(`tunneling socket could not be established, cause=%s
-`, cause.message, cause.stack);
-    var error = new Error("tunneling socket could not be established, " + "cause=" + cause.message);
-    error.code = "ECONNRESET";
-    options.request.emit("error", error);
-    self.removeSocket(placeholder);
-  }
-};
-TunnelingAgent.prototype.removeSocket = function removeSocket(socket) {
-  var pos = this.sockets.indexOf(socket);
-  if (pos === -1) {
-    return;
-  }
-  this.sockets.splice(pos, 1);
-  var pending = this.requests.shift();
-  if (pending) {
-    this.createSocket(pending, function(socket) {
-      pending.request.onSocket(socket);
-    });
-  }
-};
-function createSecureSocket(options, cb) {
-  var self = this;
-  TunnelingAgent.prototype.createSocket.call(self, options, function(socket) {
-    var hostHeader = options.request.getHeader("host");
-    var tlsOptions = mergeOptions({}, self.options, {
-      socket,
-      servername: hostHeader ? hostHeader.replace(/:.*$/, "") : options.host
-    });
-    var secureSocket = tls.connect(0, tlsOptions);
-    self.sockets[self.sockets.indexOf(socket)] = secureSocket;
-    cb(secureSocket);
-  });
-}
-function toOptions(host, port, localAddress) {
-  if (typeof host === "string") {
-    return {
-      host,
-      port,
-      localAddress
-    };
-  }
-  return host;
-}
-function mergeOptions(target) {
-  for (var i = 1, len = arguments.length;i < len; ++i) {
-    var overrides = arguments[i];
-    if (typeof overrides === "object") {
-      var keys = Object.keys(overrides);
-      for (var j = 0, keyLen = keys.length;j < keyLen; ++j) {
-        var k = keys[j];
-        if (overrides[k] !== undefined) {
-          target[k] = overrides[k];
-        }
-      }
-    }
-  }
-  return target;
-}
-var debug;
-if (process.env.NODE_DEBUG && /\btunnel\b/.test(process.env.NODE_DEBUG)) {
-  debug = function() {
-    var args = Array.prototype.slice.call(arguments);
-    if (typeof args[0] === "string") {
-      args[0] = "TUNNEL: " + args[0];
-    } else {
-      args.unshift("TUNNEL:");
-    }
-    console.error.apply(console, args);
-  };
-} else {
-  debug = function() {};
-}
-
-// node_modules/@actions/http-client/node_modules/undici/index.js
-var Client = require_client();
-var Dispatcher = require_dispatcher();
-var Pool = require_pool();
-var BalancedPool = require_balanced_pool();
-var Agent = require_agent();
-var ProxyAgent = require_proxy_agent();
-var EnvHttpProxyAgent = require_env_http_proxy_agent();
-var RetryAgent = require_retry_agent();
-var errors = require_errors();
-var util2 = require_util();
-var { InvalidArgumentError } = errors;
-var api = require_api();
-var buildConnector = require_connect();
-var MockClient = require_mock_client();
-var MockAgent = require_mock_agent();
-var MockPool = require_mock_pool();
-var mockErrors = require_mock_errors();
-var RetryHandler = require_retry_handler();
-var { getGlobalDispatcher, setGlobalDispatcher } = require_global2();
-var DecoratorHandler = require_decorator_handler();
-var RedirectHandler = require_redirect_handler();
-var createRedirectInterceptor = require_redirect_interceptor();
-Object.assign(Dispatcher.prototype, api);
-var $ProxyAgent = ProxyAgent;
-var $interceptors = {
-  redirect: require_redirect(),
-  retry: require_retry(),
-  dump: require_dump(),
-  dns: require_dns()
-};
-function makeDispatcher(fn) {
-  return (url, opts, handler) => {
-    if (typeof opts === "function") {
-      handler = opts;
-      opts = null;
-    }
-    if (!url || typeof url !== "string" && typeof url !== "object" && !(url instanceof URL)) {
-      throw new InvalidArgumentError("invalid url");
-    }
-    if (opts != null && typeof opts !== "object") {
-      throw new InvalidArgumentError("invalid opts");
-    }
-    if (opts && opts.path != null) {
-      if (typeof opts.path !== "string") {
-        throw new InvalidArgumentError("invalid opts.path");
-      }
-      let path = opts.path;
-      if (!opts.path.startsWith("/")) {
-        path = `/${path}`;
-      }
-      url = new URL(util2.parseOrigin(url).origin + path);
-    } else {
-      if (!opts) {
-        opts = typeof url === "object" ? url : {};
-      }
-      url = util2.parseURL(url);
-    }
-    const { agent, dispatcher = getGlobalDispatcher() } = opts;
-    if (agent) {
-      throw new InvalidArgumentError("unsupported opts.agent. Did you mean opts.client?");
-    }
-    return fn.call(dispatcher, {
-      ...opts,
-      origin: url.origin,
-      path: url.search ? `${url.pathname}${url.search}` : url.pathname,
-      method: opts.method || (opts.body ? "PUT" : "GET")
-    }, handler);
-  };
-}
-var fetchImpl = require_fetch().fetch;
-var $Headers = require_headers().Headers;
-var $Response = require_response().Response;
-var $Request = require_request2().Request;
-var $FormData = require_formdata().FormData;
-var $File = globalThis.File ?? __require("node:buffer").File;
-var $FileReader = require_filereader().FileReader;
-var { setGlobalOrigin, getGlobalOrigin } = require_global();
-var { CacheStorage } = require_cachestorage();
-var { kConstruct } = require_symbols4();
-var $caches = new CacheStorage(kConstruct);
-var { deleteCookie, getCookies, getSetCookies, setCookie } = require_cookies();
-var { parseMIMEType, serializeAMimeType } = require_data_url();
-var { CloseEvent, ErrorEvent, MessageEvent } = require_events();
-var $WebSocket = require_websocket().WebSocket;
-var $request = makeDispatcher(api.request);
-var $stream = makeDispatcher(api.stream);
-var $pipeline = makeDispatcher(api.pipeline);
-var $connect = makeDispatcher(api.connect);
-var $upgrade = makeDispatcher(api.upgrade);
-var { EventSource } = require_eventsource();
-
-// node_modules/@actions/http-client/lib/index.js
-var __awaiter = function(thisArg, _arguments, P, generator) {
-  function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve) {
-      resolve(value);
-    });
-  }
-  return new (P || (P = Promise))(function(resolve, reject) {
-    function fulfilled(value) {
-      try {
-        step(generator.next(value));
-      } catch (e) {
-        reject(e);
-      }
-    }
-    function rejected(value) {
-      try {
-        step(generator["throw"](value));
-      } catch (e) {
-        reject(e);
-      }
-    }
-    function step(result) {
-      result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected);
-    }
-    step((generator = generator.apply(thisArg, _arguments || [])).next());
-  });
-};
-var HttpCodes;
-(function(HttpCodes) {
-  HttpCodes[HttpCodes["OK"] = 200] = "OK";
-  HttpCodes[HttpCodes["MultipleChoices"] = 300] = "MultipleChoices";
-  HttpCodes[HttpCodes["MovedPermanently"] = 301] = "MovedPermanently";
-  HttpCodes[HttpCodes["ResourceMoved"] = 302] = "ResourceMoved";
-  HttpCodes[HttpCodes["SeeOther"] = 303] = "SeeOther";
-  HttpCodes[HttpCodes["NotModified"] = 304] = "NotModified";
-  HttpCodes[HttpCodes["UseProxy"] = 305] = "UseProxy";
-  HttpCodes[HttpCodes["SwitchProxy"] = 306] = "SwitchProxy";
-  HttpCodes[HttpCodes["TemporaryRedirect"] = 307] = "TemporaryRedirect";
-  HttpCodes[HttpCodes["PermanentRedirect"] = 308] = "PermanentRedirect";
-  HttpCodes[HttpCodes["BadRequest"] = 400] = "BadRequest";
-  HttpCodes[HttpCodes["Unauthorized"] = 401] = "Unauthorized";
-  HttpCodes[HttpCodes["PaymentRequired"] = 402] = "PaymentRequired";
-  HttpCodes[HttpCodes["Forbidden"] = 403] = "Forbidden";
-  HttpCodes[HttpCodes["NotFound"] = 404] = "NotFound";
-  HttpCodes[HttpCodes["MethodNotAllowed"] = 405] = "MethodNotAllowed";
-  HttpCodes[HttpCodes["NotAcceptable"] = 406] = "NotAcceptable";
-  HttpCodes[HttpCodes["ProxyAuthenticationRequired"] = 407] = "ProxyAuthenticationRequired";
-  HttpCodes[HttpCodes["RequestTimeout"] = 408] = "RequestTimeout";
-  HttpCodes[HttpCodes["Conflict"] = 409] = "Conflict";
-  HttpCodes[HttpCodes["Gone"] = 410] = "Gone";
-  HttpCodes[HttpCodes["TooManyRequests"] = 429] = "TooManyRequests";
-  HttpCodes[HttpCodes["InternalServerError"] = 500] = "InternalServerError";
-  HttpCodes[HttpCodes["NotImplemented"] = 501] = "NotImplemented";
-  HttpCodes[HttpCodes["BadGateway"] = 502] = "BadGateway";
-  HttpCodes[HttpCodes["ServiceUnavailable"] = 503] = "ServiceUnavailable";
-  HttpCodes[HttpCodes["GatewayTimeout"] = 504] = "GatewayTimeout";
-})(HttpCodes || (HttpCodes = {}));
-var Headers;
-(function(Headers) {
-  Headers["Accept"] = "accept";
-  Headers["ContentType"] = "content-type";
-})(Headers || (Headers = {}));
-var MediaTypes;
-(function(MediaTypes) {
-  MediaTypes["ApplicationJson"] = "application/json";
-})(MediaTypes || (MediaTypes = {}));
-var HttpRedirectCodes = [
-  HttpCodes.MovedPermanently,
-  HttpCodes.ResourceMoved,
-  HttpCodes.SeeOther,
-  HttpCodes.TemporaryRedirect,
-  HttpCodes.PermanentRedirect
-];
-var HttpResponseRetryCodes = [
-  HttpCodes.BadGateway,
-  HttpCodes.ServiceUnavailable,
-  HttpCodes.GatewayTimeout
-];
-var RetryableHttpVerbs = ["OPTIONS", "GET", "DELETE", "HEAD"];
-var ExponentialBackoffCeiling = 10;
-var ExponentialBackoffTimeSlice = 5;
-
-class HttpClientError extends Error {
-  constructor(message, statusCode) {
-    super(message);
-    this.name = "HttpClientError";
-    this.statusCode = statusCode;
-    Object.setPrototypeOf(this, HttpClientError.prototype);
-  }
-}
-
-class HttpClientResponse {
-  constructor(message) {
-    this.message = message;
-  }
-  readBody() {
-    return __awaiter(this, undefined, undefined, function* () {
-      return new Promise((resolve) => __awaiter(this, undefined, undefined, function* () {
-        let output = Buffer.alloc(0);
-        this.message.on("data", (chunk) => {
-          output = Buffer.concat([output, chunk]);
-        });
-        this.message.on("end", () => {
-          resolve(output.toString());
-        });
-      }));
-    });
-  }
-  readBodyBuffer() {
-    return __awaiter(this, undefined, undefined, function* () {
-      return new Promise((resolve) => __awaiter(this, undefined, undefined, function* () {
-        const chunks = [];
-        this.message.on("data", (chunk) => {
-          chunks.push(chunk);
-        });
-        this.message.on("end", () => {
-          resolve(Buffer.concat(chunks));
-        });
-      }));
-    });
-  }
-}
-class HttpClient {
-  constructor(userAgent, handlers, requestOptions) {
-    this._ignoreSslError = false;
-    this._allowRedirects = true;
-    this._allowRedirectDowngrade = false;
-    this._maxRedirects = 50;
-    this._allowRetries = false;
-    this._maxRetries = 1;
-    this._keepAlive = false;
-    this._disposed = false;
-    this.userAgent = this._getUserAgentWithOrchestrationId(userAgent);
-    this.handlers = handlers || [];
-    this.requestOptions = requestOptions;
-    if (requestOptions) {
-      if (requestOptions.ignoreSslError != null) {
-        this._ignoreSslError = requestOptions.ignoreSslError;
-      }
-      this._socketTimeout = requestOptions.socketTimeout;
-      if (requestOptions.allowRedirects != null) {
-        this._allowRedirects = requestOptions.allowRedirects;
-      }
-      if (requestOptions.allowRedirectDowngrade != null) {
-        this._allowRedirectDowngrade = requestOptions.allowRedirectDowngrade;
-      }
-      if (requestOptions.maxRedirects != null) {
-        this._maxRedirects = Math.max(requestOptions.maxRedirects, 0);
-      }
-      if (requestOptions.keepAlive != null) {
-        this._keepAlive = requestOptions.keepAlive;
-      }
-      if (requestOptions.allowRetries != null) {
-        this._allowRetries = requestOptions.allowRetries;
-      }
-      if (requestOptions.maxRetries != null) {
-        this._maxRetries = requestOptions.maxRetries;
-      }
-    }
-  }
-  options(requestUrl, additionalHeaders) {
-    return __awaiter(this, undefined, undefined, function* () {
-      return this.request("OPTIONS", requestUrl, null, additionalHeaders || {});
-    });
-  }
-  get(requestUrl, additionalHeaders) {
-    return __awaiter(this, undefined, undefined, function* () {
-      return this.request("GET", requestUrl, null, additionalHeaders || {});
-    });
-  }
-  del(requestUrl, additionalHeaders) {
-    return __awaiter(this, undefined, undefined, function* () {
-      return this.request("DELETE", requestUrl, null, additionalHeaders || {});
-    });
-  }
-  post(requestUrl, data, additionalHeaders) {
-    return __awaiter(this, undefined, undefined, function* () {
-      return this.request("POST", requestUrl, data, additionalHeaders || {});
-    });
-  }
-  patch(requestUrl, data, additionalHeaders) {
-    return __awaiter(this, undefined, undefined, function* () {
-      return this.request("PATCH", requestUrl, data, additionalHeaders || {});
-    });
-  }
-  put(requestUrl, data, additionalHeaders) {
-    return __awaiter(this, undefined, undefined, function* () {
-      return this.request("PUT", requestUrl, data, additionalHeaders || {});
-    });
-  }
-  head(requestUrl, additionalHeaders) {
-    return __awaiter(this, undefined, undefined, function* () {
-      return this.request("HEAD", requestUrl, null, additionalHeaders || {});
-    });
-  }
-  sendStream(verb, requestUrl, stream, additionalHeaders) {
-    return __awaiter(this, undefined, undefined, function* () {
-      return this.request(verb, requestUrl, stream, additionalHeaders);
-    });
-  }
-  getJson(requestUrl_1) {
-    return __awaiter(this, arguments, undefined, function* (requestUrl, additionalHeaders = {}) {
-      additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-      const res = yield this.get(requestUrl, additionalHeaders);
-      return this._processResponse(res, this.requestOptions);
-    });
-  }
-  postJson(requestUrl_1, obj_1) {
-    return __awaiter(this, arguments, undefined, function* (requestUrl, obj, additionalHeaders = {}) {
-      const data = JSON.stringify(obj, null, 2);
-      additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-      additionalHeaders[Headers.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-      const res = yield this.post(requestUrl, data, additionalHeaders);
-      return this._processResponse(res, this.requestOptions);
-    });
-  }
-  putJson(requestUrl_1, obj_1) {
-    return __awaiter(this, arguments, undefined, function* (requestUrl, obj, additionalHeaders = {}) {
-      const data = JSON.stringify(obj, null, 2);
-      additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-      additionalHeaders[Headers.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-      const res = yield this.put(requestUrl, data, additionalHeaders);
-      return this._processResponse(res, this.requestOptions);
-    });
-  }
-  patchJson(requestUrl_1, obj_1) {
-    return __awaiter(this, arguments, undefined, function* (requestUrl, obj, additionalHeaders = {}) {
-      const data = JSON.stringify(obj, null, 2);
-      additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-      additionalHeaders[Headers.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-      const res = yield this.patch(requestUrl, data, additionalHeaders);
-      return this._processResponse(res, this.requestOptions);
-    });
-  }
-  request(verb, requestUrl, data, headers) {
-    return __awaiter(this, undefined, undefined, function* () {
-      if (this._disposed) {
-        throw new Error("Client has already been disposed.");
-      }
-      const parsedUrl = new URL(requestUrl);
-      let info = this._prepareRequest(verb, parsedUrl, headers);
-      const maxTries = this._allowRetries && RetryableHttpVerbs.includes(verb) ? this._maxRetries + 1 : 1;
-      let numTries = 0;
-      let response;
-      do {
-        response = yield this.requestRaw(info, data);
-        if (response && response.message && response.message.statusCode === HttpCodes.Unauthorized) {
-          let authenticationHandler;
-          for (const handler of this.handlers) {
-            if (handler.canHandleAuthentication(response)) {
-              authenticationHandler = handler;
-              break;
-            }
-          }
-          if (authenticationHandler) {
-            return authenticationHandler.handleAuthentication(this, info, data);
-          } else {
-            return response;
-          }
-        }
-        let redirectsRemaining = this._maxRedirects;
-        while (response.message.statusCode && HttpRedirectCodes.includes(response.message.statusCode) && this._allowRedirects && redirectsRemaining > 0) {
-          const redirectUrl = response.message.headers["location"];
-          if (!redirectUrl) {
-            break;
-          }
-          const parsedRedirectUrl = new URL(redirectUrl);
-          if (parsedUrl.protocol === "https:" && parsedUrl.protocol !== parsedRedirectUrl.protocol && !this._allowRedirectDowngrade) {
-            throw new Error("Redirect from HTTPS to HTTP protocol. This downgrade is not allowed for security reasons. If you want to allow this behavior, set the allowRedirectDowngrade option to true.");
-          }
-          yield response.readBody();
-          if (parsedRedirectUrl.hostname !== parsedUrl.hostname) {
-            for (const header in headers) {
-              if (header.toLowerCase() === "authorization") {
-                delete headers[header];
-              }
-            }
-          }
-          info = this._prepareRequest(verb, parsedRedirectUrl, headers);
-          response = yield this.requestRaw(info, data);
-          redirectsRemaining--;
-        }
-        if (!response.message.statusCode || !HttpResponseRetryCodes.includes(response.message.statusCode)) {
-          return response;
-        }
-        numTries += 1;
-        if (numTries < maxTries) {
-          yield response.readBody();
-          yield this._performExponentialBackoff(numTries);
-        }
-      } while (numTries < maxTries);
-      return response;
-    });
-  }
-  dispose() {
-    if (this._agent) {
-      this._agent.destroy();
-    }
-    this._disposed = true;
-  }
-  requestRaw(info, data) {
-    return __awaiter(this, undefined, undefined, function* () {
-      return new Promise((resolve, reject) => {
-        function callbackForResult(err, res) {
-          if (err) {
-            reject(err);
-          } else if (!res) {
-            reject(new Error("Unknown error"));
-          } else {
-            resolve(res);
-          }
-        }
-        this.requestRawWithCallback(info, data, callbackForResult);
-      });
-    });
-  }
-  requestRawWithCallback(info, data, onResult) {
-    if (typeof data === "string") {
-      if (!info.options.headers) {
-        info.options.headers = {};
-      }
-      info.options.headers["Content-Length"] = Buffer.byteLength(data, "utf8");
-    }
-    let callbackCalled = false;
-    function handleResult(err, res) {
-      if (!callbackCalled) {
-        callbackCalled = true;
-        onResult(err, res);
-      }
-    }
-    const req = info.httpModule.request(info.options, (msg) => {
-      const res = new HttpClientResponse(msg);
-      handleResult(undefined, res);
-    });
-    let socket;
-    req.on("socket", (sock) => {
-      socket = sock;
-    });
-    req.setTimeout(this._socketTimeout || 3 * 60000, () => {
-      if (socket) {
-        socket.end();
-      }
-      handleResult(new Error(`Request timeout: ${info.options.path}`));
-    });
-    req.on("error", function(err) {
-      handleResult(err);
-    });
-    if (data && typeof data === "string") {
-      req.write(data, "utf8");
-    }
-    if (data && typeof data !== "string") {
-      data.on("close", function() {
-        req.end();
-      });
-      data.pipe(req);
-    } else {
-      req.end();
-    }
-  }
-  getAgent(serverUrl) {
-    const parsedUrl = new URL(serverUrl);
-    return this._getAgent(parsedUrl);
-  }
-  getAgentDispatcher(serverUrl) {
-    const parsedUrl = new URL(serverUrl);
-    const proxyUrl = getProxyUrl(parsedUrl);
-    const useProxy = proxyUrl && proxyUrl.hostname;
-    if (!useProxy) {
-      return;
-    }
-    return this._getProxyAgentDispatcher(parsedUrl, proxyUrl);
-  }
-  _prepareRequest(method, requestUrl, headers) {
-    const info = {};
-    info.parsedUrl = requestUrl;
-    const usingSsl = info.parsedUrl.protocol === "https:";
-    info.httpModule = usingSsl ? https2 : http2;
-    const defaultPort = usingSsl ? 443 : 80;
-    info.options = {};
-    info.options.host = info.parsedUrl.hostname;
-    info.options.port = info.parsedUrl.port ? parseInt(info.parsedUrl.port) : defaultPort;
-    info.options.path = (info.parsedUrl.pathname || "") + (info.parsedUrl.search || "");
-    info.options.method = method;
-    info.options.headers = this._mergeHeaders(headers);
-    if (this.userAgent != null) {
-      info.options.headers["user-agent"] = this.userAgent;
-    }
-    info.options.agent = this._getAgent(info.parsedUrl);
-    if (this.handlers) {
-      for (const handler of this.handlers) {
-        handler.prepareRequest(info.options);
-      }
-    }
-    return info;
-  }
-  _mergeHeaders(headers) {
-    if (this.requestOptions && this.requestOptions.headers) {
-      return Object.assign({}, lowercaseKeys(this.requestOptions.headers), lowercaseKeys(headers || {}));
-    }
-    return lowercaseKeys(headers || {});
-  }
-  _getExistingOrDefaultHeader(additionalHeaders, header, _default) {
-    let clientHeader;
-    if (this.requestOptions && this.requestOptions.headers) {
-      const headerValue = lowercaseKeys(this.requestOptions.headers)[header];
-      if (headerValue) {
-        clientHeader = typeof headerValue === "number" ? headerValue.toString() : headerValue;
-      }
-    }
-    const additionalValue = additionalHeaders[header];
-    if (additionalValue !== undefined) {
-      return typeof additionalValue === "number" ? additionalValue.toString() : additionalValue;
-    }
-    if (clientHeader !== undefined) {
-      return clientHeader;
-    }
-    return _default;
-  }
-  _getExistingOrDefaultContentTypeHeader(additionalHeaders, _default) {
-    let clientHeader;
-    if (this.requestOptions && this.requestOptions.headers) {
-      const headerValue = lowercaseKeys(this.requestOptions.headers)[Headers.ContentType];
-      if (headerValue) {
-        if (typeof headerValue === "number") {
-          clientHeader = String(headerValue);
-        } else if (Array.isArray(headerValue)) {
-          clientHeader = headerValue.join(", ");
-        } else {
-          clientHeader = headerValue;
-        }
-      }
-    }
-    const additionalValue = additionalHeaders[Headers.ContentType];
-    if (additionalValue !== undefined) {
-      if (typeof additionalValue === "number") {
-        return String(additionalValue);
-      } else if (Array.isArray(additionalValue)) {
-        return additionalValue.join(", ");
-      } else {
-        return additionalValue;
-      }
-    }
-    if (clientHeader !== undefined) {
-      return clientHeader;
-    }
-    return _default;
-  }
-  _getAgent(parsedUrl) {
-    let agent;
-    const proxyUrl = getProxyUrl(parsedUrl);
-    const useProxy = proxyUrl && proxyUrl.hostname;
-    if (this._keepAlive && useProxy) {
-      agent = this._proxyAgent;
-    }
-    if (!useProxy) {
-      agent = this._agent;
-    }
-    if (agent) {
-      return agent;
-    }
-    const usingSsl = parsedUrl.protocol === "https:";
-    let maxSockets = 100;
-    if (this.requestOptions) {
-      maxSockets = this.requestOptions.maxSockets || http2.globalAgent.maxSockets;
-    }
-    if (proxyUrl && proxyUrl.hostname) {
-      const agentOptions = {
-        maxSockets,
-        keepAlive: this._keepAlive,
-        proxy: Object.assign(Object.assign({}, (proxyUrl.username || proxyUrl.password) && {
-          proxyAuth: `${proxyUrl.username}:${proxyUrl.password}`
-        }), { host: proxyUrl.hostname, port: proxyUrl.port })
-      };
-      let tunnelAgent;
-      const overHttps = proxyUrl.protocol === "https:";
-      if (usingSsl) {
-        tunnelAgent = overHttps ? $httpsOverHttps : $httpsOverHttp;
-      } else {
-        tunnelAgent = overHttps ? $httpOverHttps : $httpOverHttp;
-      }
-      agent = tunnelAgent(agentOptions);
-      this._proxyAgent = agent;
-    }
-    if (!agent) {
-      const options = { keepAlive: this._keepAlive, maxSockets };
-      agent = usingSsl ? new https2.Agent(options) : new http2.Agent(options);
-      this._agent = agent;
-    }
-    if (usingSsl && this._ignoreSslError) {
-      agent.options = Object.assign(agent.options || {}, {
-        rejectUnauthorized: false
-      });
-    }
-    return agent;
-  }
-  _getProxyAgentDispatcher(parsedUrl, proxyUrl) {
-    let proxyAgent;
-    if (this._keepAlive) {
-      proxyAgent = this._proxyAgentDispatcher;
-    }
-    if (proxyAgent) {
-      return proxyAgent;
-    }
-    const usingSsl = parsedUrl.protocol === "https:";
-    proxyAgent = new $ProxyAgent(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, (proxyUrl.username || proxyUrl.password) && {
-      token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString("base64")}`
-    }));
-    this._proxyAgentDispatcher = proxyAgent;
-    if (usingSsl && this._ignoreSslError) {
-      proxyAgent.options = Object.assign(proxyAgent.options.requestTls || {}, {
-        rejectUnauthorized: false
-      });
-    }
-    return proxyAgent;
-  }
-  _getUserAgentWithOrchestrationId(userAgent) {
-    const baseUserAgent = userAgent || "actions/http-client";
-    const orchId = process.env["ACTIONS_ORCHESTRATION_ID"];
-    if (orchId) {
-      const sanitizedId = orchId.replace(/[^a-z0-9_.-]/gi, "_");
-      return `${baseUserAgent} actions_orchestration_id/${sanitizedId}`;
-    }
-    return baseUserAgent;
-  }
-  _performExponentialBackoff(retryNumber) {
-    return __awaiter(this, undefined, undefined, function* () {
-      retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
-      const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-      return new Promise((resolve) => setTimeout(() => resolve(), ms));
-    });
-  }
-  _processResponse(res, options) {
-    return __awaiter(this, undefined, undefined, function* () {
-      return new Promise((resolve, reject) => __awaiter(this, undefined, undefined, function* () {
-        const statusCode = res.message.statusCode || 0;
-        const response = {
-          statusCode,
-          result: null,
-          headers: {}
-        };
-        if (statusCode === HttpCodes.NotFound) {
-          resolve(response);
-        }
-        function dateTimeDeserializer(key, value) {
-          if (typeof value === "string") {
-            const a = new Date(value);
-            if (!isNaN(a.valueOf())) {
-              return a;
-            }
-          }
-          return value;
-        }
-        let obj;
-        let contents;
-        try {
-          contents = yield res.readBody();
-          if (contents && contents.length > 0) {
-            if (options && options.deserializeDates) {
-              obj = JSON.parse(contents, dateTimeDeserializer);
-            } else {
-              obj = JSON.parse(contents);
-            }
-            response.result = obj;
-          }
-          response.headers = res.message.headers;
-        } catch (err) {}
-        if (statusCode > 299) {
-          let msg;
-          if (obj && obj.message) {
-            msg = obj.message;
-          } else if (contents && contents.length > 0) {
-            msg = contents;
-          } else {
-            msg = `Failed request: (${statusCode})`;
-          }
-          const err = new HttpClientError(msg, statusCode);
-          err.result = response.result;
-          reject(err);
-        } else {
-          resolve(response);
-        }
-      }));
-    });
-  }
-}
-var lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => (c[k.toLowerCase()] = obj[k], c), {});
-
-// shared/client.ts
-class ApiError extends Error {
-  status;
-  problem;
-  constructor(status, problem, message) {
-    super(message);
-    this.status = status;
-    this.problem = problem;
-    this.name = "ApiError";
-  }
-  get code() {
-    return this.problem.code ?? (this.status === 0 ? "network_error" : "http_error");
-  }
-}
-var RETRY_STATUSES = new Set([429, 502, 503, 504]);
-function retryAfterMs(header, now = Date.now()) {
-  const value = (Array.isArray(header) ? header[0] : header)?.trim();
-  if (!value)
-    return;
-  if (/^\d+$/.test(value))
-    return Number(value) * 1000;
-  if (!/[A-Za-z]/.test(value))
-    return;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-var NETWORK_BACKOFF_MS = [1000, 2000, 4000, 8000, 16000];
-function canonicalJson(value) {
-  const canonical = (input) => {
-    if (Array.isArray(input))
-      return input.map(canonical);
-    if (input && typeof input === "object")
-      return Object.fromEntries(Object.keys(input).sort().map((key) => [key, canonical(input[key])]));
-    return input;
-  };
-  return JSON.stringify(canonical(value));
-}
-function canonicalMatrix(raw) {
-  const text = raw?.trim() ?? "";
-  if (text === "" || text === "null" || text === "{}")
-    return "";
-  try {
-    return canonicalJson(JSON.parse(text));
-  } catch {
-    return text;
-  }
-}
-var segment = (value) => value.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 64);
-function idempotencyKeyFor(env, body, scope = {}) {
-  const run = env.GITHUB_RUN_ID ?? env.CI_PIPELINE_ID ?? env.BUILD_TAG;
-  if (!run)
-    return;
-  const { site_auth: _secret, ...request } = body;
-  const attempt = env.GITHUB_RUN_ATTEMPT ?? env.CI_JOB_ID ?? "1";
-  const hash = createHash("sha256").update(canonicalJson({
-    run,
-    attempt,
-    job: env.GITHUB_JOB ?? env.CI_JOB_NAME ?? "",
-    step: env.GITHUB_ACTION ?? "",
-    matrix: canonicalMatrix(scope.matrix),
-    body: request
-  })).digest("hex").slice(0, 32);
-  return `ci-${segment(run)}-${segment(attempt)}-${hash}`;
-}
-function explain(error) {
-  if (!(error instanceof ApiError))
-    return error instanceof Error ? error.message : String(error);
-  const detail = error.problem.detail ? ` ${error.problem.detail}` : "";
-  switch (error.code) {
-    case "unauthorized":
-      return "The wpreport API refused the token. Check that the secret holds a current token (wpr_…) that has not been revoked or expired.";
-    case "quota_exhausted":
-      return `This month's report quota is used up, so no new report could be made.${typeof error.problem.resets_at === "string" ? ` It resets at ${error.problem.resets_at}.` : ""} Upgrade the plan for more reports.`;
-    case "rate_limited":
-      return `The wpreport API kept answering "too many requests" until the time limit.${detail}`;
-    case "site_unreachable":
-      return `wpreport could not reach the site.${detail} Is it up and reachable from the internet?`;
-    case "url_not_allowed":
-    case "invalid_url":
-      return `The URL cannot be analyzed.${detail}`;
-    case "site_auth_unavailable":
-      return "This wpreport service is not set up to analyze sites with credentials (http-auth, http-headers, http-cookies): its operator has to set SITE_AUTH_KEY. Nothing was charged.";
-    case "network_error":
-      return `Could not reach the wpreport API: ${error.message}`;
-    default:
-      return `The wpreport API answered ${error.status}${error.problem.code ? ` (${error.problem.code})` : ""}.${detail}`;
-  }
-}
-function withDiffDefaults(answer, base) {
-  const partial = answer;
-  return {
-    ...partial,
-    assertions: partial.assertions ?? { rules: [], results: [], unmatched: [] },
-    baseline: partial.baseline ?? {
-      rule: base === "latest" || base === "none" || base === "last-passing" ? base : "report",
-      id: partial.base_id,
-      reason: partial.base_id ? `${partial.base_id}, chosen by the service` : "no baseline"
-    },
-    verdict: { ...partial.verdict, warnings: partial.verdict.warnings ?? [] }
-  };
-}
-
-class WpreportClient {
-  options;
-  http;
-  base;
-  sleep;
-  constructor(options) {
-    this.options = options;
-    this.base = options.apiUrl.replace(/\/+$/, "");
-    this.http = new HttpClient(options.userAgent ?? "wpreport-client", [], { allowRetries: false, keepAlive: true });
-    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
-  }
-  close() {
-    this.http.dispose();
-  }
-  async generateReport(input, options = {}) {
-    const headers = { "content-type": "application/json" };
-    if (options.idempotencyKey)
-      headers["idempotency-key"] = options.idempotencyKey;
-    const { body, headers: responseHeaders } = await this.call("POST", "/api/generate-report", {
-      body: JSON.stringify(input),
-      headers,
-      retryable: Boolean(options.idempotencyKey)
-    });
-    return { report: body, replayed: responseHeaders["idempotent-replayed"] === "true" };
-  }
-  async getReport(id) {
-    return (await this.call("GET", `/api/report/${encodeURIComponent(id)}`)).body;
-  }
-  async diff(id, base, query = {}) {
-    const params = new URLSearchParams({ base, ...query });
-    return withDiffDefaults((await this.call("GET", `/api/report/${encodeURIComponent(id)}/diff?${params}`)).body, base);
-  }
-  async usage() {
-    return (await this.call("GET", "/api/usage")).body;
-  }
-  async call(method, path, options = {}) {
-    const retryable = method === "GET" || options.retryable === true;
-    const maxRetries = this.options.maxRetries ?? 8;
-    for (let attempt = 1;; attempt++) {
-      let status = 0;
-      let text = "";
-      let headers = {};
-      try {
-        const response = await this.http.request(method, `${this.base}${path}`, options.body ?? null, {
-          accept: "application/json",
-          authorization: `Bearer ${this.options.token}`,
-          ...options.headers
-        });
-        status = response.message.statusCode ?? 0;
-        headers = response.message.headers;
-        text = await response.readBody();
-      } catch (error) {
-        const wait = NETWORK_BACKOFF_MS[Math.min(attempt - 1, NETWORK_BACKOFF_MS.length - 1)];
-        if (!retryable || attempt > maxRetries || !this.canWait(wait)) {
-          throw new ApiError(0, {}, error.message);
-        }
-        this.options.onRetry?.({ attempt, waitMs: wait, reason: error.message });
-        await this.sleep(wait);
-        continue;
-      }
-      if (status >= 200 && status < 300)
-        return { body: JSON.parse(text), headers };
-      let problem = {};
-      try {
-        problem = JSON.parse(text);
-      } catch {
-        problem = { detail: text.slice(0, 200) };
-      }
-      const again = RETRY_STATUSES.has(status) || status === 409 && problem.code === "idempotency_in_progress";
-      if (again && retryable && attempt <= maxRetries) {
-        const wait = retryAfterMs(headers["retry-after"]) ?? 1000 * 2 ** (attempt - 1);
-        if (this.canWait(wait)) {
-          this.options.onRetry?.({
-            attempt,
-            waitMs: wait,
-            reason: `${status}${problem.code ? ` ${problem.code}` : ""}`
-          });
-          await this.sleep(wait);
-          continue;
-        }
-      }
-      throw new ApiError(status, problem, problem.detail ?? `HTTP ${status}`);
-    }
-  }
-  canWait(ms) {
-    return this.options.deadline === undefined || Date.now() + ms < this.options.deadline;
-  }
-}
-
 // shared/diff-options.ts
 var QUERY_NAMES = {
   failOn: "fail_on",
@@ -22213,307 +22338,6 @@ function isSeverity(value) {
   return SEVERITIES.includes(value);
 }
 
-// shared/diff-text.ts
-function componentLabel(type, slug) {
-  return type === "core" ? "WordPress" : slug;
-}
-function vulnerabilityFix(type, slug, fixedIn, unfixed) {
-  const label = componentLabel(type, slug);
-  if (fixedIn)
-    return `update ${label} to ${fixedIn}`;
-  if (unfixed === false)
-    return `update ${label} to its latest release (the source names no fixed version)`;
-  return type === "core" ? "no fix available: watch for a WordPress security release and block the attack (WAF) meanwhile" : `no fix available: remove or replace ${label}`;
-}
-function describeVulnerability(type, slug, version, vulnerability) {
-  const score = vulnerability.cvss === null || vulnerability.cvss === undefined ? "" : `, CVSS ${vulnerability.cvss}`;
-  const cve = (vulnerability.cve ?? []).length > 0 ? `, ${(vulnerability.cve ?? []).join(" ")}` : "";
-  const range = vulnerability.affected ? ` [affects ${vulnerability.affected}]` : "";
-  return `${componentLabel(type, slug)} ${version ?? "(version unknown)"}: ${vulnerability.id} ${vulnerability.title} (${vulnerability.severity}${score}${cve})${range} — ${vulnerabilityFix(type, slug, vulnerability.fixed_in ?? null, vulnerability.unfixed)}`;
-}
-function describeVulnerabilityChange(change) {
-  return describeVulnerability(change.component_type, change.slug, change.version, change.vulnerability);
-}
-function metricChangeText(metric) {
-  const [before, after] = formatMetricPair(metric.unit, metric.before, metric.after);
-  const sign = metric.delta > 0 ? "+" : "";
-  const percent = metric.percent !== null ? ` (${metric.percent > 0 ? "+" : ""}${metric.percent}%)` : "";
-  return { before, after, change: `${sign}${formatMetricValue(metric.unit, metric.delta)}${percent}` };
-}
-
-// shared/untrusted-text.ts
-var ANY_CONTROL = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/g;
-var CONTROL_BUT_LINES = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/g;
-function oneLine(text, max = Number.POSITIVE_INFINITY) {
-  const line = text.replace(ANY_CONTROL, " ");
-  return line.length > max ? line.slice(0, max) : line;
-}
-function withoutControls(text) {
-  return text.replace(CONTROL_BUT_LINES, "");
-}
-
-// shared/vulnerability-data.ts
-function vulnerabilityDataNotice(report) {
-  const data = report.intel?.vulnerability_data;
-  if (!data || data.status === "complete" || report.status !== "completed")
-    return null;
-  return data.status === "none" ? {
-    status: "none",
-    title: "No vulnerability data",
-    message: data.message ?? "No vulnerability source answered for this report: known vulnerabilities are unknown, and an empty list does not mean there are none."
-  } : {
-    status: "partial",
-    title: "Vulnerability data incomplete",
-    message: data.message ?? `No vulnerability source checked ${data.unchecked.map((gap) => gap.slug).join(", ")}: their known vulnerabilities are unknown.`
-  };
-}
-
-// shared/sarif.ts
-var DEFAULT_SARIF_LOCATION = ".wpreport.yml";
-var MAX_SARIF_LOCATION_LENGTH = 256;
-var LEVEL = {
-  critical: "error",
-  high: "error",
-  medium: "warning",
-  low: "note",
-  info: "note"
-};
-var SECURITY_SEVERITY = {
-  critical: "9.5",
-  high: "8.0",
-  medium: "5.5",
-  low: "3.0",
-  info: "1.0"
-};
-var PROBLEM_SEVERITY = {
-  critical: "error",
-  high: "error",
-  medium: "warning",
-  low: "recommendation",
-  info: "recommendation"
-};
-var VULNERABLE_CHECKS = {
-  "components.core_vulnerable": (report) => report.wordpress?.detected ? [
-    {
-      type: "core",
-      slug: "wordpress",
-      version: report.wordpress.version,
-      vulnerabilities: report.wordpress.vulnerabilities ?? []
-    }
-  ] : [],
-  "components.theme_vulnerable": (report) => [report.theme, report.theme?.parent].filter((theme) => !!theme).map((theme) => ({
-    type: "theme",
-    slug: theme.slug,
-    version: theme.version,
-    vulnerabilities: theme.vulnerabilities ?? []
-  })),
-  "components.plugins_vulnerable": (report) => (report.plugins ?? []).map((plugin) => ({
-    type: "plugin",
-    slug: plugin.slug,
-    version: plugin.version,
-    vulnerabilities: plugin.vulnerabilities ?? []
-  }))
-};
-function sarifLocationProblem(path) {
-  if (path.length === 0)
-    return "must not be empty";
-  if (path.length > MAX_SARIF_LOCATION_LENGTH)
-    return `must be at most ${MAX_SARIF_LOCATION_LENGTH} characters`;
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(path))
-    return "must not contain control characters";
-  if (/^[a-z][a-z0-9+.-]*:/i.test(path))
-    return "must be a path in the repository, not a URL";
-  if (path.includes("\\"))
-    return "must use / between folders";
-  if (path.startsWith("/"))
-    return "must be relative to the repository root (no leading /)";
-  if (path.split("/").some((segment) => segment === "" || segment === "." || segment === ".."))
-    return "must not contain empty, . or .. segments";
-  return null;
-}
-
-class SarifLocationError extends Error {
-  problem;
-  constructor(problem) {
-    super(`sarif_location ${problem}`);
-    this.problem = problem;
-    this.name = "SarifLocationError";
-  }
-}
-function parseSarifLocation(value) {
-  if (value === undefined)
-    return;
-  const problem = sarifLocationProblem(value);
-  if (problem)
-    throw new SarifLocationError(problem);
-  return value;
-}
-var locationUri = (path) => path.split("/").map(encodeURIComponent).join("/");
-var plainText = (text) => text.replace(/[\\[\]]/g, (character) => `\\${character}`);
-var markdownText = (text) => oneLine(text).replace(/[!-/:-@[-`{-~]/g, (character) => `\\${character}`);
-function siteLabel(report) {
-  try {
-    const url = new URL(report.url);
-    return `${url.host.toLowerCase()}${url.pathname.replace(/\/+$/, "")}`;
-  } catch {
-    return oneLine(report.url);
-  }
-}
-var isSecurityRule = (check) => check.category === "security" || check.id.endsWith("_vulnerable");
-var failTitle = (check) => check.fail_title ?? `Not met: ${check.title}`;
-function rule(check, informationUri) {
-  const security = isSecurityRule(check);
-  const helpUri = `${informationUri}#${encodeURIComponent(check.id)}`;
-  const markdownUri = helpUri.replace(/[()<> ]/g, (character) => encodeURIComponent(character));
-  return {
-    id: check.id,
-    name: check.id.replace(/[._]([a-z0-9])/g, (_, letter) => letter.toUpperCase()),
-    shortDescription: { text: failTitle(check) },
-    fullDescription: {
-      text: `${failTitle(check)}. The ${check.category} check ${check.id} (severity ${check.severity}) passes when: ${check.title}.`
-    },
-    help: {
-      text: `${check.remediation}
-
-Passes when: ${check.title}.
-About this check: ${helpUri}`,
-      markdown: [
-        `**${markdownText(failTitle(check))}**`,
-        markdownText(check.remediation),
-        `Passes when: ${markdownText(check.title)}\\.`,
-        `[About this check](${markdownUri})`
-      ].join(`
-
-`)
-    },
-    helpUri,
-    defaultConfiguration: { level: LEVEL[check.severity] },
-    properties: {
-      tags: security && check.category !== "security" ? [check.category, "security"] : [check.category],
-      precision: check.category === "components" ? "medium" : "high",
-      "problem.severity": PROBLEM_SEVERITY[check.severity],
-      ...security ? { "security-severity": SECURITY_SEVERITY[check.severity] } : {}
-    }
-  };
-}
-function invocation(report) {
-  const times = {
-    ...report.created_at ? { startTimeUtc: report.created_at } : {},
-    ...report.completed_at ? { endTimeUtc: report.completed_at } : {}
-  };
-  const notes = (report.errors ?? []).map((error) => ({
-    level: report.status === "completed" ? "warning" : "error",
-    message: { text: plainText(oneLine(`${error.stage} (${error.kind}): ${error.message}`)) }
-  }));
-  const vulnerabilityData = vulnerabilityDataNotice(report);
-  if (vulnerabilityData) {
-    notes.unshift({
-      level: "warning",
-      message: { text: plainText(oneLine(`${vulnerabilityData.title}: ${vulnerabilityData.message}`)) }
-    });
-  }
-  if (report.status === "completed") {
-    return { executionSuccessful: true, ...times, ...notes.length > 0 ? { toolExecutionNotifications: notes } : {} };
-  }
-  const reason = report.status === "failed" ? `The wpreport analysis of ${report.url} failed: the report has no findings, and open alerts stay as they are.` : `The wpreport report of ${report.url} is still ${report.status}: it has no findings yet. Fetch it again once it has completed.`;
-  return {
-    executionSuccessful: false,
-    ...times,
-    toolExecutionNotifications: [{ level: "error", message: { text: plainText(oneLine(reason)) } }, ...notes]
-  };
-}
-function toSarif(report, toolVersion, informationUri, location = DEFAULT_SARIF_LOCATION) {
-  const problem = sarifLocationProblem(location);
-  if (problem)
-    throw new TypeError(`SARIF location ${problem}`);
-  const completed = report.status === "completed";
-  const rules = new Map;
-  for (const check of report.checks ?? [])
-    if (!rules.has(check.id))
-      rules.set(check.id, check);
-  const ruleIds = [...rules.keys()].sort();
-  const site = oneLine(report.final_url ?? report.url);
-  const label = siteLabel(report);
-  const uri = locationUri(location);
-  const locations = () => [{ physicalLocation: { artifactLocation: { uri }, region: { startLine: 1 } } }];
-  const siteLine = `Site: ${site}`;
-  const failing = completed ? report.checks.filter((check) => check.status === "fail" || check.status === "warn") : [];
-  const results = failing.flatMap((check) => {
-    const ruleIndex = ruleIds.indexOf(check.id);
-    const perVulnerability = (VULNERABLE_CHECKS[check.id]?.(report) ?? []).flatMap((component) => {
-      const seen = new Set;
-      return component.vulnerabilities.filter((vulnerability) => !seen.has(vulnerability.id) && !!seen.add(vulnerability.id)).map((vulnerability) => ({
-        ruleId: check.id,
-        ruleIndex,
-        level: LEVEL[vulnerability.severity] ?? LEVEL[check.severity],
-        message: {
-          text: plainText(`${oneLine(describeVulnerability(component.type, component.slug, component.version, vulnerability))}
-${siteLine}`)
-        },
-        locations: locations(),
-        partialFingerprints: {
-          "wpreportVulnerability/v2": `${check.id}|${label}|${component.type}:${oneLine(component.slug)}|${oneLine(vulnerability.id)}`
-        },
-        properties: {
-          site,
-          component: `${component.type}:${oneLine(component.slug)}`,
-          version: component.version === null ? null : oneLine(component.version),
-          vulnerability_id: oneLine(vulnerability.id),
-          severity: vulnerability.severity,
-          cvss: vulnerability.cvss ?? null,
-          cve: (vulnerability.cve ?? []).map((cve) => oneLine(cve)),
-          affected: vulnerability.affected ? oneLine(vulnerability.affected) : null,
-          fixed_in: vulnerability.fixed_in ? oneLine(vulnerability.fixed_in) : null
-        }
-      }));
-    });
-    if (perVulnerability.length > 0)
-      return perVulnerability;
-    const lines = [oneLine(check.message), ...check.evidence.map((line) => `• ${oneLine(line)}`), siteLine];
-    return [
-      {
-        ruleId: check.id,
-        ruleIndex,
-        level: check.status === "warn" && LEVEL[check.severity] === "error" ? "warning" : LEVEL[check.severity],
-        message: { text: plainText(lines.join(`
-`)) },
-        locations: locations(),
-        partialFingerprints: { "wpreportCheck/v2": `${check.id}|${label}` },
-        properties: { site, status: check.status }
-      }
-    ];
-  });
-  const run = {
-    tool: {
-      driver: {
-        name: "wpreport",
-        version: toolVersion,
-        informationUri,
-        rules: ruleIds.map((id) => rule(rules.get(id), informationUri))
-      }
-    },
-    invocations: [invocation(report)],
-    automationDetails: { id: `wpreport/${label}/${report.id}` },
-    results,
-    properties: {
-      report_id: report.id,
-      status: report.status,
-      site,
-      score: report.summary?.score ?? null,
-      grade: report.summary?.grade ?? null,
-      vulnerability_data: report.intel?.vulnerability_data?.status ?? null
-    }
-  };
-  return { $schema: "https://json.schemastore.org/sarif-2.1.0.json", version: "2.1.0", runs: [run] };
-}
-
-// shared/diff.ts
-var STATUS_RANK = { pass: 0, skip: 0, error: 0, warn: 1, fail: 2 };
-var severityRank = (severity) => SEVERITIES.length - SEVERITIES.indexOf(severity);
-function failingChecks(report) {
-  return report.checks.filter((check) => STATUS_RANK[check.status] > 0).sort((a, b) => severityRank(b.severity) - severityRank(a.severity) || STATUS_RANK[b.status] - STATUS_RANK[a.status] || a.id.localeCompare(b.id));
-}
-
 // action/src/default-branch.ts
 import { readFileSync } from "node:fs";
 var PULL_REQUEST_EVENTS = new Set(["pull_request", "pull_request_target"]);
@@ -22531,6 +22355,10 @@ function defaultBranchRef(env) {
   }
   if (env.CI_MERGE_REQUEST_IID && env.CI_DEFAULT_BRANCH)
     return env.CI_DEFAULT_BRANCH.slice(0, 255);
+  if (env.BITBUCKET_PR_ID && env.BITBUCKET_PR_DESTINATION_BRANCH)
+    return env.BITBUCKET_PR_DESTINATION_BRANCH.slice(0, 255);
+  if (env.CHANGE_ID && env.CHANGE_TARGET)
+    return env.CHANGE_TARGET.slice(0, 255);
   return;
 }
 
@@ -22544,7 +22372,7 @@ function reportApiUrl(apiUrl, id) {
 
 // action/src/notices.ts
 function notWordPressNotice(report) {
-  if (report.wordpress?.detected !== false || report.hosting?.blocked_by_waf)
+  if (report.wordpress?.detected !== false || report.hosting?.blocked_by_waf || unseenSite(report))
     return null;
   const entries = report.errors.filter((error) => error.kind === "not_wordpress");
   const stated = (entries.find((error) => error.stage === "detect") ?? entries[0])?.message;
@@ -22577,8 +22405,8 @@ async function waitForSite(url, seconds, log, sleep = (ms) => new Promise((resol
 // action/src/check.ts
 function ciMetadata(env, environment) {
   const metadata = {};
-  const sha = env.GITHUB_SHA ?? env.CI_COMMIT_SHA ?? env.GIT_COMMIT;
-  const ref = env.GITHUB_REF ?? env.CI_COMMIT_REF_NAME ?? env.GIT_BRANCH;
+  const sha = env.GITHUB_SHA ?? env.CI_COMMIT_SHA ?? env.BITBUCKET_COMMIT ?? env.GIT_COMMIT;
+  const ref = env.GITHUB_REF ?? env.CI_COMMIT_REF_NAME ?? env.BITBUCKET_BRANCH ?? env.BITBUCKET_TAG ?? env.BRANCH_NAME ?? env.GIT_BRANCH;
   if (sha)
     metadata.git_sha = sha.slice(0, 64);
   if (ref)
@@ -22586,7 +22414,8 @@ function ciMetadata(env, environment) {
   if (environment)
     metadata.environment = environment;
   const githubRun = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : undefined;
-  const runUrl = githubRun ?? env.CI_PIPELINE_URL ?? env.BUILD_URL;
+  const bitbucketRun = env.BITBUCKET_GIT_HTTP_ORIGIN && env.BITBUCKET_BUILD_NUMBER ? `${env.BITBUCKET_GIT_HTTP_ORIGIN.replace(/^http:/, "https:")}/pipelines/results/${env.BITBUCKET_BUILD_NUMBER}` : undefined;
+  const runUrl = githubRun ?? env.CI_PIPELINE_URL ?? bitbucketRun ?? env.BUILD_URL;
   if (runUrl)
     metadata.ci_run_url = runUrl.slice(0, 2048);
   return metadata;
@@ -22610,7 +22439,8 @@ async function check(client, request, events, wait = waitForSite) {
   });
   const received = Date.now();
   events.reported(report, replayed);
-  const notWordPress = notWordPressNotice(report);
+  const unseen = unseenSite(report);
+  const notWordPress = unseen ? null : notWordPressNotice(report);
   if (notWordPress)
     events.warn(notWordPress, "wpreport: not WordPress");
   const vulnerabilityData = vulnerabilityDataNotice(report);
@@ -22633,16 +22463,1112 @@ async function check(client, request, events, wait = waitForSite) {
   }
   if (diff.assertions.rules.length !== request.diffOptions.assertions.length)
     events.warn("The wpreport service did not apply the assertions (it is older than API 1.4.0): only fail-on, max-score-drop and budgets decided. Update the service.", "wpreport: assertions not applied");
+  const failing = diff.base_id || unseen ? [] : failingChecks(report);
+  const present = alreadyPresent(failing, request.diffOptions.failOn, diff);
+  if (present.length > 0)
+    events.warn(alreadyPresentText(report, present, request.diffOptions.failOn), ALREADY_PRESENT);
   return {
     report,
+    outcome: unseen ? "error" : diff.verdict.result,
+    unseen,
     replayed,
     diff,
     links: { report: reportUrl(request.apiUrl, report.id), api: reportApiUrl(request.apiUrl, report.id) },
     notWordPress,
     vulnerabilityData,
-    failing: diff.base_id ? [] : failingChecks(report),
+    failing,
+    present,
     timing: { requested, received }
   };
+}
+var ALREADY_PRESENT = "wpreport: findings already present (no baseline)";
+var rank = (severity) => SEVERITIES.indexOf(severity);
+function alreadyPresent(failing, failOn, diff) {
+  if (!isSeverity(failOn))
+    return [];
+  return failing.filter((check) => rank(check.severity) <= rank(failOn) && !assertionFor(check.id, diff.assertions.rules));
+}
+var PRESENT_NAMED = 10;
+function alreadyPresentText(report, present, failOn) {
+  const named = present.slice(0, PRESENT_NAMED).map((check) => `${check.id} (${check.severity})`);
+  const more = present.length > PRESENT_NAMED ? ` and ${present.length - PRESENT_NAMED} more` : "";
+  const [first] = present;
+  return oneLine(`${report.final_url ?? report.url}: no baseline, and fail-on judges changes against one, so nothing fails this run — but ${present.length} finding${present.length === 1 ? " is" : "s are"} at ${failOn} or above already: ${named.join(", ")}${more}. To fail while they fail, baseline or not, assert them, e.g. assert: "${first?.id ?? "security.*"}: error" (CLI: --assert "${first?.id ?? "security.*"}=error"; docs/diff.md#assertions).`, 2000);
+}
+
+// action/src/markdown.ts
+function md(text, max = 200) {
+  const value = oneLine(String(text ?? ""), max);
+  return value.replace(/([\\`*_[\]#!~])/g, "\\$1").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "&#124;").replace(/@/g, "@​").replace(/:\/\//g, ":​//");
+}
+var STATUS_ICON = {
+  pass: "✅ pass",
+  warn: "⚠️ warn",
+  fail: "❌ fail",
+  skip: "⏭️ skip",
+  error: "❗ error"
+};
+var statusText = (status) => status ? STATUS_ICON[status] ?? status : "—";
+function regressionRows(changes, limit) {
+  const rows = ["| Severity | Check | Before → After | Details |", "|---|---|---|---|"];
+  for (const change of changes.slice(0, limit)) {
+    rows.push(`| ${change.severity} | \`${change.id}\`<br>${md(change.title, 100)}${change.new_check ? " (new check)" : ""} | ${statusText(change.before)} → ${statusText(change.after)} | ${md(change.message, 300)} |`);
+  }
+  if (changes.length > limit)
+    rows.push(`| | …and ${changes.length - limit} more | | |`);
+  return rows;
+}
+function failingRows(checks, limit) {
+  const rows = ["| Severity | Check | Status | Details |", "|---|---|---|---|"];
+  for (const check of checks.slice(0, limit)) {
+    rows.push(`| ${check.severity} | \`${check.id}\`<br>${md(check.title, 100)} | ${statusText(check.status)} | ${md(check.message, 300)} |`);
+  }
+  if (checks.length > limit)
+    rows.push(`| | …and ${checks.length - limit} more | | |`);
+  return rows;
+}
+function assertionRows(results, limit) {
+  const rows = ["| Level | Check | Status | Asserted by | Details |", "|---|---|---|---|---|"];
+  for (const result of results.slice(0, limit)) {
+    rows.push(`| ${result.level === "error" ? "❌ error" : "⚠️ warn"} | \`${result.id}\`<br>${md(result.title, 100)} (${result.severity}) | ${statusText(result.status)} | \`${result.pattern}\` | ${md(result.message, 300)} |`);
+  }
+  if (results.length > limit)
+    rows.push(`| | …and ${results.length - limit} more | | | |`);
+  return rows;
+}
+function assertionsText(diff) {
+  return diff.assertions.rules.map((rule) => `${rule.pattern}: ${rule.level}`).join(", ");
+}
+function vulnerabilityRows(changes, limit) {
+  const rows = ["| Severity | Component | Vulnerability | CVE | Affected | Fix |", "|---|---|---|---|---|---|"];
+  for (const change of changes.slice(0, limit)) {
+    const { vulnerability } = change;
+    const cvss = vulnerability.cvss === null || vulnerability.cvss === undefined ? "" : ` (CVSS ${vulnerability.cvss})`;
+    const how = change.component_change ? ` (${change.component_change})` : "";
+    rows.push(`| ${vulnerability.severity}${cvss} | ${change.component_type} \`${md(componentLabel(change.component_type, change.slug), 100)}\` ${md(change.version ?? "(version unknown)", 40)}${how} | ${md(vulnerability.title, 200)}<br>${md(vulnerability.id, 80)} | ${(vulnerability.cve ?? []).map((cve) => md(cve, 40)).join(", ") || "—"} | ${md(vulnerability.affected ?? "—", 80)} | ${md(change.fix, 120)} |`);
+  }
+  if (changes.length > limit)
+    rows.push(`| | …and ${changes.length - limit} more | | | | |`);
+  return rows;
+}
+function scoreText(diff, unseen) {
+  const { before, after, delta } = diff.score;
+  const grades = `grade ${diff.grade.before ?? "—"} → ${diff.grade.after ?? "—"}`;
+  const missing = `no score: ${unseen ? "the report could not see the site" : "the report has no grade"}`;
+  if (before !== null && after !== null && delta !== null)
+    return `**${before} → ${after}** (${delta >= 0 ? "+" : ""}${delta}), ${grades}`;
+  if (before !== null)
+    return `**${before} → —** (${missing}), ${grades}`;
+  return after !== null ? `**${after}**, grade ${diff.grade.after ?? "—"}` : `— (${missing})`;
+}
+function vulnerabilityStatus(notice) {
+  return notice.status === "none" ? "Vulnerabilities not checked: no vulnerability data" : "Vulnerabilities partly checked: vulnerability data incomplete";
+}
+var notCheckedCount = (report) => Math.max(report.not_checked?.length ?? 0, report.summary?.not_checked ?? 0);
+function notCheckedLines(report, limit) {
+  const entries = report.not_checked ?? [];
+  const count = notCheckedCount(report);
+  if (count === 0)
+    return [];
+  const rows = entries.slice(0, limit).map((entry) => `- \`${oneLine(entry.check, 100).replace(/`/g, "")}\`: ${md(entry.reason, 300)}`);
+  if (entries.length > limit)
+    rows.push(`- …and ${entries.length - limit} more`);
+  return [
+    `> ⚠️ **${count} check${count === 1 ? "" : "s"} could not run** — skipped, not passed; the score counts only the checks that ran.`,
+    "",
+    ...rows,
+    ...rows.length > 0 ? [""] : []
+  ];
+}
+function presentLines(failing, failOn, diff) {
+  const present = alreadyPresent(failing, failOn, diff);
+  if (present.length === 0)
+    return [];
+  const [first] = present;
+  return [
+    `**${present.length} already present at \`${failOn}\` or above** (${present.slice(0, 10).map((check) => `\`${check.id}\``).join(", ")}${present.length > 10 ? ", …" : ""}): \`fail-on\` judges changes, so they do not fail this run. To fail while they fail, baseline or not, assert them, e.g. \`assert: "${first?.id}: error"\` (CLI: \`--assert "${first?.id}=error"\`).`,
+    ""
+  ];
+}
+function renderMarkdown({ report, diff, reportUrl, failOn }, options = {}) {
+  const limit = options.limit ?? 50;
+  const lines = [];
+  const unseen = unseenSite(report);
+  const verdict = unseen ? "❗ Could not check" : diff.verdict.result === "pass" ? "✅ Passed" : "❌ Failed";
+  lines.push(`### wpreport: ${verdict} — ${md(report.final_url ?? report.url, 300)}`, "");
+  const score = scoreText(diff, unseen);
+  const asserted = assertionsText(diff);
+  lines.push(`Score ${score} · ${diff.base_id ? `compared with [${md(diff.base_id)}](${reportUrl.replace(report.id, diff.base_id)})` : "no baseline"} · fail-on \`${failOn}\`${asserted ? ` · assert \`${asserted.replace(/`/g, "")}\`` : ""} · [full report](${reportUrl})`, "", `Baseline (\`${diff.baseline.rule}\`): ${md(diff.baseline.reason, 500)}`, "");
+  if (unseen) {
+    lines.push(`> ❗ **The report could not see the site.** ${md(unseen.message, 1000)}`, ">", "> Its checks graded the page the site answered with, not the site, so none is listed here, and the gate does not pass it.", "");
+  }
+  if (diff.verdict.reasons.length > 0) {
+    lines.push("**Why it failed**", "", ...diff.verdict.reasons.map((reason) => `- ${md(reason, 400)}`), "");
+  }
+  if (unseen)
+    return lines.join(`
+`);
+  if (diff.verdict.warnings.length > 0) {
+    lines.push("**Warnings**", "", ...diff.verdict.warnings.map((warning) => `- ${md(warning, 400)}`), "");
+  }
+  if (diff.assertions.unmatched.length > 0) {
+    lines.push(`> ⚠️ ${diff.assertions.unmatched.map((pattern) => `\`${pattern}\``).join(", ")} match${diff.assertions.unmatched.length === 1 ? "es" : ""} no check of this report: a typo, or a check this report does not have.`, "");
+  }
+  if (report.hosting?.blocked_by_waf) {
+    lines.push(`> ⚠️ The site answered with a ${md(report.hosting.waf ?? "firewall")} challenge instead of its homepage; nothing else could be analyzed.`, "");
+  }
+  const vulnerabilityData = vulnerabilityDataNotice(report);
+  if (vulnerabilityData) {
+    lines.push(`> ⚠️ **${vulnerabilityStatus(vulnerabilityData)}.** ${md(vulnerabilityData.message, 1000)}`, "");
+  }
+  lines.push(...notCheckedLines(report, limit));
+  if (report.wordpress?.detected === false && !report.hosting?.blocked_by_waf && !unseen) {
+    const stack = (report.hosting?.stack ?? []).map((item) => `${item.name}${item.version ? ` ${item.version}` : ""}`);
+    lines.push(`> ℹ️ Not WordPress${stack.length > 0 ? ` — runs on ${md(stack.join(", "), 300)}` : ""}: only the checks that apply to any site ran.`, "");
+  }
+  if (diff.regressions.length > 0) {
+    lines.push(`#### Regressions (${diff.regressions.length})`, "", ...regressionRows(diff.regressions, limit), "");
+  } else if (diff.base_id) {
+    lines.push("No check got worse. \uD83C\uDF89", "");
+  } else {
+    const failing = failingChecks(report);
+    lines.push(...failing.length > 0 ? [
+      `#### Failing now (${failing.length})`,
+      "",
+      `There is no baseline to compare with (the first report of this site and environment, or \`baseline: none\`), so nothing counts as a regression and these do not fail the build${diff.assertions.rules.length > 0 ? " unless an error assertion matches them (Assertions)" : ""}. Later runs compare with this report once it passed the gate.`,
+      "",
+      ...presentLines(failing, failOn, diff),
+      ...failingRows(failing, limit)
+    ] : ["There is no baseline to compare with, and no check fails. \uD83C\uDF89"], "");
+  }
+  if (diff.assertions.results.length > 0) {
+    lines.push(`#### Assertions (${diff.assertions.results.length})`, "", "Checks failing now under an assertion: `error` fails the build while the check fails, baseline or not; `warn` only warns.", "", ...assertionRows(diff.assertions.results, limit), "");
+  }
+  const published = diff.new_vulnerabilities.filter((change) => change.kind === "new_vulnerability");
+  if (published.length > 0) {
+    lines.push(`#### New vulnerabilities in unchanged components (${published.length})`, "", "Published since the baseline for component versions that did not change (`new_vulnerability`): the site did not change, the risk is new.", "", ...vulnerabilityRows(published, limit), "");
+  }
+  const brought = diff.new_vulnerabilities.filter((change) => change.kind !== "new_vulnerability");
+  if (brought.length > 0) {
+    lines.push(`#### Vulnerabilities introduced by component changes (${brought.length})`, "", "Components added or changed since the baseline bring these known vulnerabilities (`component_changed`).", "", ...vulnerabilityRows(brought, limit), "");
+  }
+  if (diff.components.length > 0) {
+    lines.push("#### Component changes", "", "| Component | Change | Version |", "|---|---|---|");
+    for (const change of diff.components.slice(0, limit)) {
+      lines.push(`| ${change.type} \`${md(change.slug, 100)}\`${change.name ? ` ${md(change.name, 80)}` : ""} | ${change.change} | ${md(change.before ?? "—")} → ${md(change.after ?? "—")} |`);
+    }
+    lines.push("");
+  }
+  if (diff.metrics.length > 0) {
+    lines.push("#### Metrics", "", "| Metric | Before | After | Change |", "|---|---|---|---|");
+    for (const metric of diff.metrics) {
+      const { before, after, change } = metricChangeText(metric);
+      lines.push(`| ${metric.direction === "worse" ? "\uD83D\uDD3B" : "\uD83D\uDD3A"} ${metric.label} | ${before} | ${after} | ${change} |`);
+    }
+    lines.push("");
+  }
+  if (diff.budgets.length > 0) {
+    lines.push("#### Budgets", "", "| Metric | Budget | Value | |", "|---|---|---|---|");
+    for (const budget of diff.budgets) {
+      const [value, limit] = budget.value === null ? ["—", formatMetricValue(budget.unit, budget.limit)] : formatMetricPair(budget.unit, budget.value, budget.limit);
+      lines.push(`| ${budget.label} | ${budget.kind === "max" ? "≤" : "≥"} ${limit} | ${value} | ${budget.exceeded ? "❌" : "✅"} |`);
+    }
+    lines.push("");
+  }
+  if (diff.fixed_vulnerabilities.length > 0) {
+    lines.push(`<details><summary>Fixed vulnerabilities (${diff.fixed_vulnerabilities.length})</summary>`, "");
+    for (const change of diff.fixed_vulnerabilities.slice(0, limit))
+      lines.push(`- ${change.component_type} \`${md(componentLabel(change.component_type, change.slug), 100)}\` ${md(change.version ?? "—", 40)}: ${md(change.vulnerability.title)} (${change.kind === "advisory_withdrawn" ? "advisory withdrawn" : change.component_change ?? ""})`);
+    lines.push("", "</details>", "");
+  }
+  if (diff.improvements.length > 0) {
+    lines.push(`<details><summary>Improvements (${diff.improvements.length})</summary>`, "");
+    for (const change of diff.improvements.slice(0, limit))
+      lines.push(`- \`${change.id}\` ${statusText(change.before)} → ${statusText(change.after)}`);
+    lines.push("", "</details>", "");
+  }
+  return lines.join(`
+`);
+}
+function renderOverview(sites) {
+  const problem = (site) => site.error ?? (site.report ? unseenSite(site.report)?.message : undefined);
+  const failed = sites.filter((site) => problem(site) !== undefined || site.diff?.verdict.result === "fail").length;
+  const lines = [
+    `## wpreport: ${failed === 0 ? "✅ Passed" : "❌ Failed"} — ${failed === 0 ? `all ${sites.length} sites passed` : `${failed} of ${sites.length} sites failed`}`,
+    "",
+    "| Site | Result | Score | Baseline | Report |",
+    "|---|---|---|---|---|"
+  ];
+  for (const site of sites) {
+    const error = problem(site);
+    const result = error !== undefined ? "❗ error" : site.diff?.verdict.result === "pass" ? "✅ pass" : "❌ fail";
+    const score = site.report?.summary ? `${site.report.summary.score} (${site.report.summary.grade})` : "—";
+    const report = site.report && site.reportUrl ? `[${md(site.report.id)}](${site.reportUrl})` : "—";
+    const notice = site.report ? vulnerabilityDataNotice(site.report) : null;
+    const detail = error !== undefined ? ` ${md(error, 300)}` : notice ? ` · ⚠️ vulnerabilities ${notice.status === "none" ? "not checked: no vulnerability data" : "partly checked"}` : "";
+    const skipped = site.report ? notCheckedCount(site.report) : 0;
+    const notRun = error === undefined && skipped > 0 ? ` · ⚠️ ${skipped} check${skipped === 1 ? "" : "s"} could not run` : "";
+    lines.push(`| ${md(site.url, 300)} | ${result}${detail}${notRun} | ${score} | ${site.diff?.base_id ? md(site.diff.base_id) : "none"} | ${report} |`);
+  }
+  lines.push("");
+  return lines.join(`
+`);
+}
+
+// action/src/gate.ts
+var errorText = (error) => error instanceof ApiError ? explain(error) : `wpreport: ${error.message}`;
+async function checkSites(client, request, urls, events) {
+  const sites = [];
+  for (const url of urls) {
+    const site = { url };
+    sites.push(site);
+    try {
+      site.result = await check(client, { ...request, url }, {
+        log: events.log,
+        warn: events.warn,
+        reported: (made, replayed) => {
+          site.report = made;
+          events.reported(site, made, replayed);
+        }
+      });
+    } catch (error) {
+      site.error = errorText(error);
+    }
+    events.done(site);
+  }
+  return sites;
+}
+function siteOutcome(site) {
+  return site.error !== undefined || !site.result ? "error" : site.result.outcome;
+}
+function gateOutcome(sites) {
+  const outcomes = sites.map(siteOutcome);
+  return outcomes.includes("error") ? "error" : outcomes.includes("fail") ? "fail" : "pass";
+}
+function siteProblem(site) {
+  if (site.error !== undefined)
+    return site.error;
+  const unseen = site.result?.unseen;
+  return unseen ? `the report could not see the site: ${unseen.message}` : undefined;
+}
+function failureMessage(sites) {
+  const several = sites.length > 1;
+  const lines = sites.flatMap((site) => {
+    const named = several ? `${site.url}: ` : "";
+    const problem = siteProblem(site);
+    if (problem !== undefined)
+      return [several ? `${named}could not check: ${problem}` : problem];
+    const verdict = site.result?.diff.verdict;
+    return verdict?.result === "fail" ? [`${named}${verdict.reasons.join("; ")}`] : [];
+  });
+  if (lines.length === 0)
+    return null;
+  if (!several) {
+    const [site] = sites;
+    if (site?.error !== undefined)
+      return site.error;
+    if (site?.result?.unseen) {
+      const { report } = site.result;
+      return `wpreport: could not check ${report.final_url ?? report.url}: ${site.result.unseen.message}`;
+    }
+    return `wpreport: ${lines[0]}`;
+  }
+  return `wpreport: ${lines.length} of ${sites.length} sites failed — ${lines.join(" · ")}`;
+}
+function summaryMarkdown(sites, options) {
+  const several = sites.length > 1;
+  const overview = several ? renderOverview(sites.map((site) => ({
+    url: site.url,
+    report: site.report,
+    diff: site.result?.diff,
+    reportUrl: site.report ? reportUrl(options.apiUrl, site.report.id) : undefined,
+    error: site.error
+  }))) : "";
+  const sections = sites.map((site) => site.result ? renderMarkdown({
+    report: site.result.report,
+    diff: site.result.diff,
+    reportUrl: site.result.links.report,
+    failOn: options.failOn
+  }, options.limit ? { limit: options.limit } : {}) : several ? "" : `### wpreport: ❗ Could not check — ${md(site.url, 300)}
+
+${md(site.error ?? "", 1000)}
+`);
+  return [overview, ...sections].filter((part) => part !== "").join(`
+`);
+}
+
+// shared/site-auth.ts
+var MAX_SITE_HEADERS = 10;
+var MAX_SITE_COOKIES = 20;
+var MAX_SITE_AUTH_VALUE = 1024;
+var MIN_REDACTED_LENGTH = 4;
+var TOKEN = "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$";
+var SITE_HEADER_NAMES = ["cf-access-client-id", "cf-access-client-secret", "x-vercel-protection-bypass"];
+var DENIED_X_HEADERS = [
+  "x-forwarded-for",
+  "x-forwarded-host",
+  "x-forwarded-proto",
+  "x-forwarded-port",
+  "x-forwarded-prefix",
+  "x-forwarded-server",
+  "x-real-ip",
+  "x-client-ip",
+  "x-cluster-client-ip",
+  "x-original-url",
+  "x-original-host",
+  "x-rewrite-url",
+  "x-host",
+  "x-http-method",
+  "x-http-method-override",
+  "x-method-override",
+  "x-http-host-override",
+  "x-proxyuser-ip",
+  "x-wp-nonce"
+];
+var BasicAuthSchema = Type.Object({
+  username: Type.String({ minLength: 1, maxLength: MAX_SITE_AUTH_VALUE, description: "No colon (RFC 7617)" }),
+  password: Type.String({ maxLength: MAX_SITE_AUTH_VALUE })
+}, { additionalProperties: false, description: "HTTP basic authentication (RFC 7617), UTF-8" });
+var SiteAuthSchema = named("SiteAuth", Type.Object({
+  basic: Type.Optional(BasicAuthSchema),
+  headers: Type.Optional(Type.Record(Type.String({ pattern: TOKEN, maxLength: 64 }), Type.String({ maxLength: MAX_SITE_AUTH_VALUE }), {
+    maxProperties: MAX_SITE_HEADERS,
+    description: `Extra request headers by name: custom X- headers (not X-Forwarded-*, X-Real-IP, X-Original-URL, X-HTTP-Method-Override and the like) and ${SITE_HEADER_NAMES.join(", ")}`
+  })),
+  cookies: Type.Optional(Type.Record(Type.String({ pattern: TOKEN, maxLength: 128 }), Type.String({ maxLength: MAX_SITE_AUTH_VALUE }), {
+    maxProperties: MAX_SITE_COOKIES,
+    description: "Cookies by name (RFC 6265 values: no spaces, quotes, commas, semicolons or backslashes)"
+  }))
+}, {
+  additionalProperties: false,
+  writeOnly: true,
+  description: "Credentials for a password-protected site (Since API 1.4.0). Sent only to the origin of `url` — never to other origins, asset hosts or redirects elsewhere — and never stored readable, logged or returned."
+}));
+var CONTROL = /[\u0000-\u001f\u007f]/;
+var FIELD_VALUE = /^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$/;
+var COOKIE_VALUE = /^("?)[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*\1$/;
+var tokenPattern = new RegExp(TOKEN);
+var pointerPart = (name) => name.replaceAll("~", "~0").replaceAll("/", "~1");
+function isAllowedSiteHeader(name) {
+  const lower = name.toLowerCase();
+  if (!tokenPattern.test(name))
+    return false;
+  if (SITE_HEADER_NAMES.includes(lower))
+    return true;
+  return lower.startsWith("x-") && lower.length > 2 && !DENIED_X_HEADERS.includes(lower);
+}
+function siteAuthProblems(auth) {
+  const problems = [];
+  if (auth.basic) {
+    if (auth.basic.username.includes(":") || CONTROL.test(auth.basic.username))
+      problems.push({ pointer: "/basic/username", detail: "must not contain a colon or control characters" });
+    if (CONTROL.test(auth.basic.password))
+      problems.push({ pointer: "/basic/password", detail: "must not contain control characters" });
+  }
+  const seen = new Set;
+  for (const [name, value] of Object.entries(auth.headers ?? {})) {
+    const pointer = `/headers/${pointerPart(name)}`;
+    if (!isAllowedSiteHeader(name)) {
+      problems.push({
+        pointer,
+        detail: `is not a header site credentials may set: use basic for Authorization and cookies for Cookie; other headers must be custom X- headers (not ${DENIED_X_HEADERS.slice(0, 3).join(", ")}…) or ${SITE_HEADER_NAMES.join(", ")}`
+      });
+    } else if (seen.has(name.toLowerCase())) {
+      problems.push({ pointer, detail: "is given twice (header names are case-insensitive)" });
+    } else if (!FIELD_VALUE.test(value)) {
+      problems.push({ pointer, detail: "must be visible ASCII characters, spaces and tabs only, not empty" });
+    }
+    seen.add(name.toLowerCase());
+  }
+  for (const [name, value] of Object.entries(auth.cookies ?? {})) {
+    if (!COOKIE_VALUE.test(value))
+      problems.push({
+        pointer: `/cookies/${pointerPart(name)}`,
+        detail: "must be a cookie value: no spaces, double quotes inside, commas, semicolons or backslashes"
+      });
+  }
+  return problems;
+}
+function isEmptySiteAuth(auth) {
+  return !auth || !auth.basic && Object.keys(auth.headers ?? {}).length === 0 && Object.keys(auth.cookies ?? {}).length === 0;
+}
+function basicAuthorization(basic) {
+  return `Basic ${Buffer.from(`${basic.username}:${basic.password}`, "utf8").toString("base64")}`;
+}
+function siteAuthHeaders(auth) {
+  const headers = {};
+  for (const [name, value] of Object.entries(auth.headers ?? {}))
+    headers[name.toLowerCase()] = value;
+  if (auth.basic)
+    headers.authorization = basicAuthorization(auth.basic);
+  const cookies = Object.entries(auth.cookies ?? {});
+  if (cookies.length > 0)
+    headers.cookie = cookies.map(([name, value]) => `${name}=${value}`).join("; ");
+  return headers;
+}
+function siteAuthSecrets(auth) {
+  if (!auth)
+    return [];
+  const values = [
+    ...auth.basic ? [auth.basic.password, basicAuthorization(auth.basic).slice("Basic ".length)] : [],
+    ...Object.values(auth.headers ?? {}),
+    ...Object.values(auth.cookies ?? {})
+  ];
+  const cookieHeader = siteAuthHeaders(auth).cookie;
+  if (cookieHeader)
+    values.push(cookieHeader);
+  const all = values.flatMap((value) => [value, encodeURIComponent(value)]);
+  return [...new Set(all.filter((value) => value.length >= MIN_REDACTED_LENGTH))].sort((a, b) => b.length - a.length);
+}
+class SiteAuthInputError extends Error {
+}
+function parseSiteAuthInputs(inputs, names) {
+  const auth = {};
+  const httpAuth = inputs.httpAuth?.trim();
+  if (httpAuth) {
+    const colon = httpAuth.indexOf(":");
+    if (colon < 1)
+      throw new SiteAuthInputError(`${names.httpAuth} must look like user:password`);
+    auth.basic = { username: httpAuth.slice(0, colon), password: httpAuth.slice(colon + 1) };
+  }
+  const headerLines = (Array.isArray(inputs.headers) ? inputs.headers : (inputs.headers ?? "").split(/\r?\n/)).map((line) => line.trim()).filter(Boolean);
+  for (const [index, line] of headerLines.entries()) {
+    const colon = line.indexOf(":");
+    const name = colon > 0 ? line.slice(0, colon).trim() : "";
+    if (!name)
+      throw new SiteAuthInputError(`${names.headers} line ${index + 1} must look like "Name: value"`);
+    auth.headers = { ...auth.headers, [name]: line.slice(colon + 1).trim() };
+  }
+  const cookiePairs = (Array.isArray(inputs.cookies) ? inputs.cookies : [inputs.cookies ?? ""]).flatMap((text) => text.split(/[;\r\n]+/)).map((pair) => pair.trim()).filter(Boolean);
+  for (const [index, pair] of cookiePairs.entries()) {
+    const equals = pair.indexOf("=");
+    const name = equals > 0 ? pair.slice(0, equals).trim() : "";
+    if (!name)
+      throw new SiteAuthInputError(`${names.cookies} entry ${index + 1} must look like name=value`);
+    auth.cookies = { ...auth.cookies, [name]: pair.slice(equals + 1).trim() };
+  }
+  if (isEmptySiteAuth(auth))
+    return;
+  const schemaProblem = siteAuthShapeProblem(auth);
+  const problem = schemaProblem ?? siteAuthProblems(auth)[0];
+  if (problem) {
+    const input = problem.pointer.startsWith("/basic") ? names.httpAuth : problem.pointer.startsWith("/headers") ? names.headers : names.cookies;
+    const what = decodeURIComponent(problem.pointer.split("/").slice(2).join("/").replaceAll("~1", "/"));
+    throw new SiteAuthInputError(`${input}: ${what ? `${what} ` : ""}${problem.detail}`);
+  }
+  return auth;
+}
+function siteAuthShapeProblem(auth) {
+  if (auth.basic && (auth.basic.username.length > MAX_SITE_AUTH_VALUE || auth.basic.password.length > MAX_SITE_AUTH_VALUE))
+    return { pointer: "/basic", detail: `must be at most ${MAX_SITE_AUTH_VALUE} characters each` };
+  for (const [group, limit, nameLength] of [
+    ["headers", MAX_SITE_HEADERS, 64],
+    ["cookies", MAX_SITE_COOKIES, 128]
+  ]) {
+    const entries = Object.entries(auth[group] ?? {});
+    if (entries.length > limit)
+      return { pointer: `/${group}`, detail: `may hold at most ${limit}` };
+    for (const [name, value] of entries) {
+      if (!tokenPattern.test(name) || name.length > nameLength)
+        return { pointer: `/${group}/${pointerPart(name)}`, detail: "is not a valid name" };
+      if (value.length > MAX_SITE_AUTH_VALUE)
+        return {
+          pointer: `/${group}/${pointerPart(name)}`,
+          detail: `must be at most ${MAX_SITE_AUTH_VALUE} characters`
+        };
+    }
+  }
+  return;
+}
+
+// node_modules/@actions/core/lib/command.js
+import * as os from "os";
+
+// node_modules/@actions/core/lib/utils.js
+function toCommandValue(input) {
+  if (input === null || input === undefined) {
+    return "";
+  } else if (typeof input === "string" || input instanceof String) {
+    return input;
+  }
+  return JSON.stringify(input);
+}
+function toCommandProperties(annotationProperties) {
+  if (!Object.keys(annotationProperties).length) {
+    return {};
+  }
+  return {
+    title: annotationProperties.title,
+    file: annotationProperties.file,
+    line: annotationProperties.startLine,
+    endLine: annotationProperties.endLine,
+    col: annotationProperties.startColumn,
+    endColumn: annotationProperties.endColumn
+  };
+}
+
+// node_modules/@actions/core/lib/command.js
+function issueCommand(command, properties, message) {
+  const cmd = new Command(command, properties, message);
+  process.stdout.write(cmd.toString() + os.EOL);
+}
+var CMD_STRING = "::";
+
+class Command {
+  constructor(command, properties, message) {
+    if (!command) {
+      command = "missing.command";
+    }
+    this.command = command;
+    this.properties = properties;
+    this.message = message;
+  }
+  toString() {
+    let cmdStr = CMD_STRING + this.command;
+    if (this.properties && Object.keys(this.properties).length > 0) {
+      cmdStr += " ";
+      let first = true;
+      for (const key in this.properties) {
+        if (this.properties.hasOwnProperty(key)) {
+          const val = this.properties[key];
+          if (val) {
+            if (first) {
+              first = false;
+            } else {
+              cmdStr += ",";
+            }
+            cmdStr += `${key}=${escapeProperty(val)}`;
+          }
+        }
+      }
+    }
+    cmdStr += `${CMD_STRING}${escapeData(this.message)}`;
+    return cmdStr;
+  }
+}
+function escapeData(s) {
+  return toCommandValue(s).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+}
+function escapeProperty(s) {
+  return toCommandValue(s).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A").replace(/:/g, "%3A").replace(/,/g, "%2C");
+}
+
+// node_modules/@actions/core/lib/file-command.js
+import * as crypto from "crypto";
+import * as fs from "fs";
+import * as os2 from "os";
+function issueFileCommand(command, message) {
+  const filePath = process.env[`GITHUB_${command}`];
+  if (!filePath) {
+    throw new Error(`Unable to find environment variable for file command ${command}`);
+  }
+  if (!fs.existsSync(filePath)) {
+    throw new Error(`Missing file at path: ${filePath}`);
+  }
+  fs.appendFileSync(filePath, `${toCommandValue(message)}${os2.EOL}`, {
+    encoding: "utf8"
+  });
+}
+function prepareKeyValueMessage(key, value) {
+  const delimiter = `ghadelimiter_${crypto.randomUUID()}`;
+  const convertedValue = toCommandValue(value);
+  if (key.includes(delimiter)) {
+    throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
+  }
+  if (convertedValue.includes(delimiter)) {
+    throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
+  }
+  return `${key}<<${delimiter}${os2.EOL}${convertedValue}${os2.EOL}${delimiter}`;
+}
+
+// node_modules/@actions/core/lib/core.js
+import * as os4 from "os";
+
+// node_modules/@actions/core/lib/summary.js
+import { EOL as EOL3 } from "os";
+import { constants, promises } from "fs";
+var __awaiter2 = function(thisArg, _arguments, P, generator) {
+  function adopt(value) {
+    return value instanceof P ? value : new P(function(resolve) {
+      resolve(value);
+    });
+  }
+  return new (P || (P = Promise))(function(resolve, reject) {
+    function fulfilled(value) {
+      try {
+        step(generator.next(value));
+      } catch (e) {
+        reject(e);
+      }
+    }
+    function rejected(value) {
+      try {
+        step(generator["throw"](value));
+      } catch (e) {
+        reject(e);
+      }
+    }
+    function step(result) {
+      result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected);
+    }
+    step((generator = generator.apply(thisArg, _arguments || [])).next());
+  });
+};
+var { access, appendFile, writeFile } = promises;
+var SUMMARY_ENV_VAR = "GITHUB_STEP_SUMMARY";
+class Summary {
+  constructor() {
+    this._buffer = "";
+  }
+  filePath() {
+    return __awaiter2(this, undefined, undefined, function* () {
+      if (this._filePath) {
+        return this._filePath;
+      }
+      const pathFromEnv = process.env[SUMMARY_ENV_VAR];
+      if (!pathFromEnv) {
+        throw new Error(`Unable to find environment variable for $${SUMMARY_ENV_VAR}. Check if your runtime environment supports job summaries.`);
+      }
+      try {
+        yield access(pathFromEnv, constants.R_OK | constants.W_OK);
+      } catch (_a) {
+        throw new Error(`Unable to access summary file: '${pathFromEnv}'. Check if the file has correct read/write permissions.`);
+      }
+      this._filePath = pathFromEnv;
+      return this._filePath;
+    });
+  }
+  wrap(tag, content, attrs = {}) {
+    const htmlAttrs = Object.entries(attrs).map(([key, value]) => ` ${key}="${value}"`).join("");
+    if (!content) {
+      return `<${tag}${htmlAttrs}>`;
+    }
+    return `<${tag}${htmlAttrs}>${content}</${tag}>`;
+  }
+  write(options) {
+    return __awaiter2(this, undefined, undefined, function* () {
+      const overwrite = !!(options === null || options === undefined ? undefined : options.overwrite);
+      const filePath = yield this.filePath();
+      const writeFunc = overwrite ? writeFile : appendFile;
+      yield writeFunc(filePath, this._buffer, { encoding: "utf8" });
+      return this.emptyBuffer();
+    });
+  }
+  clear() {
+    return __awaiter2(this, undefined, undefined, function* () {
+      return this.emptyBuffer().write({ overwrite: true });
+    });
+  }
+  stringify() {
+    return this._buffer;
+  }
+  isEmptyBuffer() {
+    return this._buffer.length === 0;
+  }
+  emptyBuffer() {
+    this._buffer = "";
+    return this;
+  }
+  addRaw(text, addEOL = false) {
+    this._buffer += text;
+    return addEOL ? this.addEOL() : this;
+  }
+  addEOL() {
+    return this.addRaw(EOL3);
+  }
+  addCodeBlock(code, lang) {
+    const attrs = Object.assign({}, lang && { lang });
+    const element = this.wrap("pre", this.wrap("code", code), attrs);
+    return this.addRaw(element).addEOL();
+  }
+  addList(items, ordered = false) {
+    const tag = ordered ? "ol" : "ul";
+    const listItems = items.map((item) => this.wrap("li", item)).join("");
+    const element = this.wrap(tag, listItems);
+    return this.addRaw(element).addEOL();
+  }
+  addTable(rows) {
+    const tableBody = rows.map((row) => {
+      const cells = row.map((cell) => {
+        if (typeof cell === "string") {
+          return this.wrap("td", cell);
+        }
+        const { header, data, colspan, rowspan } = cell;
+        const tag = header ? "th" : "td";
+        const attrs = Object.assign(Object.assign({}, colspan && { colspan }), rowspan && { rowspan });
+        return this.wrap(tag, data, attrs);
+      }).join("");
+      return this.wrap("tr", cells);
+    }).join("");
+    const element = this.wrap("table", tableBody);
+    return this.addRaw(element).addEOL();
+  }
+  addDetails(label, content) {
+    const element = this.wrap("details", this.wrap("summary", label) + content);
+    return this.addRaw(element).addEOL();
+  }
+  addImage(src, alt, options) {
+    const { width, height } = options || {};
+    const attrs = Object.assign(Object.assign({}, width && { width }), height && { height });
+    const element = this.wrap("img", null, Object.assign({ src, alt }, attrs));
+    return this.addRaw(element).addEOL();
+  }
+  addHeading(text, level) {
+    const tag = `h${level}`;
+    const allowedTag = ["h1", "h2", "h3", "h4", "h5", "h6"].includes(tag) ? tag : "h1";
+    const element = this.wrap(allowedTag, text);
+    return this.addRaw(element).addEOL();
+  }
+  addSeparator() {
+    const element = this.wrap("hr", null);
+    return this.addRaw(element).addEOL();
+  }
+  addBreak() {
+    const element = this.wrap("br", null);
+    return this.addRaw(element).addEOL();
+  }
+  addQuote(text, cite) {
+    const attrs = Object.assign({}, cite && { cite });
+    const element = this.wrap("blockquote", text, attrs);
+    return this.addRaw(element).addEOL();
+  }
+  addLink(text, href) {
+    const element = this.wrap("a", text, { href });
+    return this.addRaw(element).addEOL();
+  }
+}
+var _summary = new Summary;
+var summary = _summary;
+// node_modules/@actions/core/lib/platform.js
+import os3 from "os";
+
+// node_modules/@actions/io/lib/io-util.js
+import * as fs2 from "fs";
+var { chmod, copyFile, lstat, mkdir, open, readdir, rename, rm, rmdir, stat, symlink, unlink } = fs2.promises;
+var IS_WINDOWS = process.platform === "win32";
+var READONLY = fs2.constants.O_RDONLY;
+
+// node_modules/@actions/exec/lib/toolrunner.js
+var IS_WINDOWS2 = process.platform === "win32";
+
+// node_modules/@actions/core/lib/platform.js
+var platform = os3.platform();
+var arch = os3.arch();
+// node_modules/@actions/core/lib/core.js
+var ExitCode;
+(function(ExitCode) {
+  ExitCode[ExitCode["Success"] = 0] = "Success";
+  ExitCode[ExitCode["Failure"] = 1] = "Failure";
+})(ExitCode || (ExitCode = {}));
+function setSecret(secret) {
+  issueCommand("add-mask", {}, secret);
+}
+function getInput(name, options) {
+  const val = process.env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] || "";
+  if (options && options.required && !val) {
+    throw new Error(`Input required and not supplied: ${name}`);
+  }
+  if (options && options.trimWhitespace === false) {
+    return val;
+  }
+  return val.trim();
+}
+function setOutput(name, value) {
+  const filePath = process.env["GITHUB_OUTPUT"] || "";
+  if (filePath) {
+    return issueFileCommand("OUTPUT", prepareKeyValueMessage(name, value));
+  }
+  process.stdout.write(os4.EOL);
+  issueCommand("set-output", { name }, toCommandValue(value));
+}
+function setFailed(message) {
+  process.exitCode = ExitCode.Failure;
+  error(message);
+}
+function error(message, properties = {}) {
+  issueCommand("error", toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+function warning(message, properties = {}) {
+  issueCommand("warning", toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+function notice(message, properties = {}) {
+  issueCommand("notice", toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+function info(message) {
+  process.stdout.write(message + os4.EOL);
+}
+
+// action/src/action-core.ts
+var actionsCore = {
+  getInput,
+  setSecret,
+  info,
+  warning,
+  error,
+  notice,
+  setOutput,
+  setFailed,
+  writeSummary: async (markdown) => {
+    await summary.addRaw(markdown, true).write();
+  }
+};
+
+// action/src/inputs.ts
+var MAX_URLS = 20;
+
+class InputError extends Error {
+}
+var ACTION_NAMES = {
+  input: (name) => `Input ${name}`,
+  bare: (name) => name,
+  siteAuth: { httpAuth: "Input http-auth", headers: "Input http-headers", cookies: "Input http-cookies" }
+};
+var diffNames = (names) => ({
+  failOn: names.input("fail-on"),
+  maxScoreDrop: names.input("max-score-drop"),
+  budgets: names.input("budgets"),
+  assert: names.input("assert"),
+  baseline: names.input("baseline")
+});
+function urlList(raw) {
+  return raw.split(/[\n,]/).map((line) => line.trim().replace(/^-\s+/, "")).filter((line) => line !== "" && !line.startsWith("#"));
+}
+function checkUrl(names, name, value) {
+  try {
+    const parsed = new URL(value);
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+      throw new Error;
+  } catch {
+    throw new InputError(`${names.input(name)} must be ${name === "urls" ? "a list of" : "an"} http(s) URL${name === "urls" ? "s" : ""}, got "${value}".`);
+  }
+}
+function number(names, name, raw, min, max) {
+  const value = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(value) || value < min || value > max) {
+    throw new InputError(`${names.input(name)} must be a number from ${min} to ${max}, got "${raw}".`);
+  }
+  return value;
+}
+function readInputs(runner = actionsCore, names = ACTION_NAMES) {
+  const apiUrl = runner.getInput("api-url", { required: true }).trim();
+  const token = runner.getInput("api-token", { required: true }).trim();
+  runner.setSecret(token);
+  checkUrl(names, "api-url", apiUrl);
+  const url = runner.getInput("url").trim();
+  const list = urlList(runner.getInput("urls"));
+  if (url !== "" && list.length > 0)
+    throw new InputError(`Give either ${names.bare("url")} (one site) or ${names.bare("urls")} (several), not both.`);
+  if (url === "" && list.length === 0)
+    throw new InputError(`${names.input("url")} is required (or ${names.bare("urls")}, for several sites).`);
+  const urls = url !== "" ? [url] : list;
+  for (const value of urls)
+    checkUrl(names, url !== "" ? "url" : "urls", value);
+  if (urls.length > MAX_URLS)
+    throw new InputError(`${names.input("urls")} takes at most ${MAX_URLS} sites, got ${urls.length}.`);
+  const twice = urls.find((value, i) => urls.indexOf(value) !== i);
+  if (twice)
+    throw new InputError(`${names.input("urls")} names ${twice} twice.`);
+  const baseline = parseBaseline(runner.getInput("baseline"), names.input("baseline"));
+  const diffOptions = parseDiffOptions({
+    failOn: runner.getInput("fail-on").toLowerCase(),
+    maxScoreDrop: runner.getInput("max-score-drop"),
+    budgets: runner.getInput("budgets"),
+    assert: runner.getInput("assert")
+  }, diffNames(names));
+  const sarifLocationInput = runner.getInput("sarif-location").trim() || undefined;
+  let sarifLocation;
+  try {
+    sarifLocation = parseSarifLocation(sarifLocationInput);
+  } catch (error) {
+    if (!(error instanceof SarifLocationError))
+      throw error;
+    throw new InputError(`${names.input("sarif-location")} ${error.problem}, got "${sarifLocationInput}".`);
+  }
+  const mode = runner.getInput("mode").trim().toLowerCase() || undefined;
+  if (mode !== undefined && !ANALYSIS_MODES.includes(mode)) {
+    throw new InputError(`${names.input("mode")} must be passive or aggressive, got "${mode}".`);
+  }
+  const siteAuth = readSiteAuth(runner, names);
+  const origins = new Set(urls.map((value) => new URL(value).origin));
+  if (siteAuth && origins.size > 1) {
+    throw new InputError(`${names === ACTION_NAMES ? "Inputs http-auth, http-headers and http-cookies are" : "--http-auth, --http-headers and --http-cookies are"} one site's credentials, but ${names.bare("urls")} name ${origins.size} origins (${[...origins].join(", ")}); run one step per protected site.`);
+  }
+  const commentRaw = runner.getInput("comment-on-pr").trim().toLowerCase() || "false";
+  if (!["true", "false"].includes(commentRaw))
+    throw new InputError(`${names.input("comment-on-pr")} must be true or false, got "${commentRaw}".`);
+  return {
+    apiUrl: apiUrl.replace(/\/+$/, ""),
+    token,
+    urls,
+    baseline,
+    diffOptions,
+    environment: runner.getInput("environment").trim().slice(0, 64) || undefined,
+    commentOnPr: commentRaw === "true",
+    githubToken: runner.getInput("github-token").trim(),
+    timeoutSeconds: number(names, "timeout", runner.getInput("timeout").trim() || "600", 10, 6 * 3600),
+    waitForSiteSeconds: number(names, "wait-for-site", runner.getInput("wait-for-site").trim() || "0", 0, 3600),
+    mode,
+    matrix: runner.getInput("matrix"),
+    sarifLocation,
+    siteAuth
+  };
+}
+function readSiteAuth(runner, names) {
+  const raw = {
+    httpAuth: runner.getInput("http-auth"),
+    headers: runner.getInput("http-headers"),
+    cookies: runner.getInput("http-cookies")
+  };
+  for (const value of Object.values(raw))
+    if (value.trim())
+      runner.setSecret(value);
+  let siteAuth;
+  try {
+    siteAuth = parseSiteAuthInputs(raw, names.siteAuth);
+  } catch (error) {
+    if (error instanceof SiteAuthInputError)
+      throw new InputError(`${error.message}.`);
+    throw error;
+  }
+  for (const secret of siteAuthSecrets(siteAuth))
+    runner.setSecret(secret);
+  return siteAuth;
+}
+
+// shared/problems.ts
+var PROBLEMS = {
+  invalid_request: { status: 400, title: "The request is not valid" },
+  unauthorized: { status: 401, title: "Authentication required" },
+  quota_exhausted: { status: 402, title: "Monthly report quota exhausted" },
+  monitor_limit_reached: { status: 403, title: "The account has as many monitors as its plan allows" },
+  not_found: { status: 404, title: "Not found" },
+  method_not_allowed: { status: 405, title: "Method not allowed" },
+  not_acceptable: { status: 406, title: "No acceptable representation" },
+  idempotency_in_progress: {
+    status: 409,
+    title: "A request with this Idempotency-Key is still running"
+  },
+  report_already_finished: { status: 409, title: "The report already finished" },
+  report_cancelled: { status: 409, title: "The report was cancelled" },
+  payload_too_large: { status: 413, title: "Request body too large" },
+  unsupported_media_type: { status: 415, title: "Unsupported media type" },
+  invalid_url: { status: 422, title: "The URL is not valid" },
+  url_not_allowed: { status: 422, title: "The URL is not allowed" },
+  site_unreachable: { status: 422, title: "The site could not be reached" },
+  idempotency_key_reused: {
+    status: 422,
+    title: "This Idempotency-Key was used with a different request"
+  },
+  webhook_limit_reached: { status: 422, title: "The account has as many webhooks as it may" },
+  rate_limited: { status: 429, title: "Too many requests" },
+  internal_error: { status: 500, title: "Internal server error" },
+  webhooks_unavailable: { status: 501, title: "Webhooks are not set up on this service" },
+  site_auth_unavailable: { status: 501, title: "Site credentials are not enabled on this service" },
+  unavailable: { status: 503, title: "Service unavailable" },
+  overloaded: { status: 503, title: "Too many analyses are waiting" }
+};
+var PROBLEM_CODES = Object.keys(PROBLEMS);
+
+// shared/site-tls.ts
+var MAX_TLS_CA_BYTES = 64 * 1024;
+var TLS_MODES = ["verify", "insecure"];
+var TlsModeSchema = Type.Union(TLS_MODES.map((mode) => Type.Literal(mode)), {
+  description: `How the site's TLS certificate is checked: "verify" (the default: public roots, or tls_ca) or "insecure" (not verified: a staging site with a self-signed certificate). Applies to the site's own origin only; the report says so and its TLS checks skip. Since 1.5.0.`
+});
+var TlsCaSchema = Type.String({
+  minLength: 1,
+  maxLength: MAX_TLS_CA_BYTES,
+  description: "PEM of a private CA (one or more CERTIFICATE blocks) to trust for the site's own origin besides the public roots, for a staging site whose certificate an internal CA issued. Not with tls: insecure. Since 1.5.0."
+});
+
+// shared/api.ts
+var API_VERSION = "1.5.0";
+var GenerateReportRequestSchema = named("GenerateReportRequest", Type.Object({
+  url: Type.String({ description: "The site to analyze (http or https)", examples: ["https://example.com/"] }),
+  metadata: Type.Optional(ReportMetadataSchema),
+  mode: Type.Optional(AnalysisModeSchema),
+  site_auth: Type.Optional(SiteAuthSchema),
+  tls: Type.Optional(TlsModeSchema),
+  tls_ca: Type.Optional(TlsCaSchema)
+}, { additionalProperties: false }));
+var ReportListItemSchema = named("ReportListItem", Type.Object({
+  id: Type.String({ pattern: REPORT_ID_PATTERN }),
+  url: Type.String(),
+  site: Type.String({ description: "Normalised site: host without www., port, path" }),
+  status: ReportStatusSchema,
+  created_at: Type.String({ format: "date-time" }),
+  completed_at: Nullable(Type.String({ format: "date-time" })),
+  score: Nullable(Percent()),
+  grade: Nullable(GradeSchema),
+  metadata: ReportMetadataSchema,
+  gate: Nullable(GateVerdictSchema, {
+    description: "The report's gate verdict, recorded by its first judgement against a baseline (GET /api/report/{id}/diff); null when no gate judged it"
+  })
+}, { description: "A report in a listing: enough to find it and see how it went" }));
+var ReportListSchema = named("ReportList", Type.Object({
+  data: Type.Array(ReportListItemSchema, { description: "Newest first" }),
+  next_cursor: Nullable(Type.String(), {
+    description: "Pass as before= for the next (older) page; null on the last page"
+  })
+}));
+var UsageSchema = named("Usage", Type.Object({
+  plan: Type.Object({ id: Type.String(), name: Type.String() }),
+  quota: Count({ description: "Reports per period" }),
+  used: Count({ description: "Reports produced this period" }),
+  in_progress: Count({ description: "Analyses running now; their credits are held" }),
+  remaining: Count({
+    description: "Reports you can still start this period: quota − used − in_progress, at least 0"
+  }),
+  period_start: Type.String({ format: "date-time" }),
+  period_end: Type.String({ format: "date-time" }),
+  resets_at: Type.String({ format: "date-time", description: "When the quota resets (00:00 UTC on the 1st)" }),
+  rate_limit: Type.Object({
+    limit: Count({ description: "Requests per window" }),
+    window_seconds: Count(),
+    remaining: Count()
+  })
+}));
+var ProblemSchema = named("Problem", Type.Object({
+  type: Type.String({ description: "URI of a page explaining this kind of problem" }),
+  title: Type.String(),
+  status: Type.Integer({ minimum: 400, maximum: 599 }),
+  detail: Type.String({ description: "What went wrong in this case, in plain words" }),
+  code: StringEnum(PROBLEM_CODES, { description: "Stable machine-readable code (docs/errors.md)" }),
+  request_id: Type.String({ description: "Also in the X-Request-Id header; quote it to support" })
+}, {
+  additionalProperties: true,
+  description: "RFC 9457 problem details. Some codes add members: errors (invalid_request: one entry per field), resets_at (quota_exhausted), retry_after (rate_limited)."
+}));
+var HealthSchema = named("Health", Type.Object({ status: Type.Literal("ok") }, { description: "The process answers" }));
+var ReadinessSchema = named("Readiness", Type.Object({
+  status: StringEnum(["ready", "unavailable"]),
+  reason: Type.Optional(Type.String({ description: "Why it is not ready: shutting down, database unreachable" }))
+}, { description: "Whether this instance can serve traffic (its database answers)" }));
+var SarifLogSchema = named("SarifLog", Type.Object({
+  $schema: Type.String(),
+  version: Type.Literal("2.1.0"),
+  runs: Type.Array(Type.Object({}, { additionalProperties: true }))
+}, { additionalProperties: true, description: "SARIF 2.1.0 log: failed and warned checks as results" }));
+
+// action/src/sarif-file.ts
+function workflowFile(env) {
+  const ref = env.GITHUB_WORKFLOW_REF;
+  if (!ref)
+    return;
+  const withoutRef = ref.includes("@") ? ref.slice(0, ref.lastIndexOf("@")) : ref;
+  const repository = env.GITHUB_REPOSITORY;
+  const file = repository && withoutRef.startsWith(`${repository}/`) ? withoutRef.slice(repository.length + 1) : withoutRef.split("/").slice(2).join("/");
+  return file !== "" && sarifLocationProblem(file) === null ? file : undefined;
+}
+function sarifLocation(input, env) {
+  return input ?? workflowFile(env) ?? DEFAULT_SARIF_LOCATION;
+}
+function sarifLogOf(reports, options) {
+  const logs = reports.map((report) => toSarif(report, API_VERSION, `${options.apiUrl}/docs/checks`, options.location));
+  const [first] = logs;
+  if (!first)
+    throw new Error("no report to write as SARIF");
+  return { ...first, runs: logs.flatMap((one) => one.runs) };
 }
 
 // action/src/text.ts
@@ -22655,26 +23581,54 @@ function vulnerabilityLines(title, changes) {
     ...changes.map((change) => `  [${change.vulnerability.severity}] ${change.kind}: ${describeVulnerabilityChange(change)}${change.component_change ? ` (component ${change.component_change})` : ""}`)
   ];
 }
-function failingLines(report, asserted) {
+function failingLines(report, result, failOn) {
   const failing = failingChecks(report);
   if (failing.length === 0)
     return ["", "No baseline to compare with; no check fails."];
+  const present = alreadyPresent(failing, failOn, result);
+  const [first] = present;
   return [
     "",
-    `Failing now (${failing.length}) — no baseline to compare with, so none of these is a regression or fails the build${asserted ? " unless an error assertion matches it" : ""}:`,
-    ...failing.map((check) => `  [${check.severity}] ${check.id}: ${check.status} — ${check.message}`)
+    `Failing now (${failing.length}) — no baseline to compare with, so none of these is a regression or fails the build${result.assertions.rules.length > 0 ? " unless an error assertion matches it" : ""}:`,
+    ...failing.map((check) => `  [${check.severity}] ${check.id}: ${check.status} — ${check.message}`),
+    ...present.length > 0 ? [
+      `  ! ${present.length} of them at ${failOn} or above, already present: fail-on judges changes, so they do not fail this run. To fail while they fail, assert them, e.g. --assert "${first?.id}=error".`
+    ] : []
   ];
+}
+function scoreLine(result, unseen) {
+  const { before, after } = result.score;
+  const missing = `no score (${unseen ? "the report could not see the site" : "no grade"})`;
+  if (after === null)
+    return before !== null ? `score ${before} → ${missing}` : missing;
+  return `score ${before ?? "—"} → ${after}, grade ${result.grade.after ?? "—"}`;
 }
 function renderText(report, result, failOn, reportUrl) {
   const lines = [];
-  lines.push(`wpreport: ${result.verdict.result === "pass" ? "PASSED" : "FAILED"} — ${report.final_url ?? report.url}`);
-  lines.push(`report ${report.id}, score ${result.score.before ?? "—"} → ${result.score.after ?? "—"}, grade ${result.grade.after ?? "—"}, baseline ${result.base_id ?? "none"}, fail-on ${failOn}`);
+  const unseen = unseenSite(report);
+  const verdict = unseen ? "COULD NOT CHECK" : result.verdict.result === "pass" ? "PASSED" : "FAILED";
+  lines.push(`wpreport: ${verdict} — ${report.final_url ?? report.url}`);
+  lines.push(`report ${report.id}, ${scoreLine(result, unseen !== null)}, baseline ${result.base_id ?? "none"}, fail-on ${failOn}`);
   lines.push(`baseline (${result.baseline.rule}): ${result.baseline.reason}`);
   if (reportUrl)
     lines.push(`full report: ${reportUrl}`);
+  if (unseen) {
+    lines.push(`  ✗ the report could not see the site: ${unseen.message}`);
+    for (const reason of result.verdict.reasons)
+      lines.push(`  ✗ ${reason}`);
+    return withoutControls(lines.join(`
+`));
+  }
   const vulnerabilityData = vulnerabilityDataNotice(report);
   if (vulnerabilityData)
-    lines.push(`  ! ${vulnerabilityData.title}: ${vulnerabilityData.message}`);
+    lines.push(`  ! ${vulnerabilityStatus(vulnerabilityData)}: ${vulnerabilityData.message}`);
+  const notChecked = report.not_checked ?? [];
+  const notCheckedCount = Math.max(notChecked.length, report.summary?.not_checked ?? 0);
+  if (notCheckedCount > 0) {
+    lines.push(`  ! ${notCheckedCount} check${notCheckedCount === 1 ? "" : "s"} could not run (skipped, not passed):`);
+    for (const entry of notChecked)
+      lines.push(`      ${entry.check}: ${entry.reason}`);
+  }
   for (const reason of result.verdict.reasons)
     lines.push(`  ✗ ${reason}`);
   for (const warning of result.verdict.warnings)
@@ -22692,7 +23646,7 @@ function renderText(report, result, failOn, reportUrl) {
       lines.push(`  [${change.severity}] ${change.id}: ${change.before ?? "absent"} → ${change.after ?? "absent"} — ${change.message}`);
   }
   if (!result.base_id)
-    lines.push(...failingLines(report, result.assertions.rules.length > 0));
+    lines.push(...failingLines(report, result, failOn));
   lines.push(...vulnerabilityLines("New vulnerabilities in unchanged components", result.new_vulnerabilities.filter((change) => change.kind === "new_vulnerability")), ...vulnerabilityLines("Vulnerabilities introduced by component changes", result.new_vulnerabilities.filter((change) => change.kind !== "new_vulnerability")));
   if (result.components.length > 0) {
     lines.push("", "Component changes:");
@@ -22729,54 +23683,264 @@ var package_default = {
 var VERSION = package_default.version;
 
 // action/src/cli.ts
+var FLAGS = [
+  { name: "url", value: "<url>", input: true, help: "the site to analyze" },
+  {
+    name: "urls",
+    value: "<list>",
+    multiple: true,
+    input: true,
+    help: "several sites instead of --url, comma- or newline-separated, or repeated (at most 20): one report and one comparison each, one verdict"
+  },
+  {
+    name: "api-url",
+    value: "<url>",
+    env: "WPREPORT_API_URL",
+    input: true,
+    help: "URL of the wpreport service (or WPREPORT_API_URL)"
+  },
+  {
+    name: "api-token",
+    value: "<token>",
+    env: "WPREPORT_TOKEN",
+    input: true,
+    help: "API token, wpr_… (prefer WPREPORT_TOKEN: command lines show in process lists)"
+  },
+  {
+    name: "fail-on",
+    value: "<severity>",
+    input: true,
+    help: "critical | high (default) | medium | low | info | none: fail when a check regresses (or a new vulnerability appears) at this severity or above"
+  },
+  {
+    name: "baseline",
+    value: "<id>",
+    input: true,
+    help: "last-passing (default: the newest earlier report of the site and environment that passed the gate) | latest | none | a report id (rep_…)"
+  },
+  {
+    name: "max-score-drop",
+    value: "<n>",
+    input: true,
+    help: "fail when the score drops by more than n points"
+  },
+  {
+    name: "budgets",
+    value: "<list>",
+    input: true,
+    help: 'e.g. "ttfb_ms=800ms,html_bytes=250kB,score=80": times in ms or s, sizes in B, kB, MB, KiB or MiB (a plain number: ms, bytes)'
+  },
+  {
+    name: "assert",
+    value: "<list>",
+    multiple: true,
+    input: true,
+    help: 'per-check levels replacing --fail-on for the checks they match, e.g. "security.*=error,seo.meta_description=warn" (error | warn | off); may be repeated'
+  },
+  {
+    name: "environment",
+    value: "<name>",
+    input: true,
+    help: "stored with the report; baselines are looked for within it"
+  },
+  {
+    name: "mode",
+    value: "<mode>",
+    input: true,
+    help: "passive (default) | aggressive: also probe for plugins and themes the site does not show (vulnerable ones first), within a budget"
+  },
+  {
+    name: "sarif-location",
+    value: "<path>",
+    input: true,
+    help: `the repository file SARIF results are attached to (line 1), e.g. .gitlab-ci.yml (default ${DEFAULT_SARIF_LOCATION})`
+  },
+  { name: "timeout", value: "<seconds>", input: true, help: "overall time limit, retries included (default 600)" },
+  {
+    name: "wait-for-site",
+    value: "<seconds>",
+    input: true,
+    help: "wait up to this long for the site to answer before asking for the report (default 0: don't wait)"
+  },
+  {
+    name: "matrix",
+    value: "<json>",
+    input: true,
+    help: "this job's matrix values (e.g. GitLab's parallel:matrix variables as JSON): part of the Idempotency-Key, so that each matrix job makes its own report"
+  },
+  {
+    name: "http-auth",
+    value: "<user:pass>",
+    env: "WPREPORT_HTTP_AUTH",
+    input: true,
+    help: "HTTP basic auth of a password-protected site (or WPREPORT_HTTP_AUTH)"
+  },
+  {
+    name: "http-headers",
+    value: "<h>",
+    multiple: true,
+    env: "WPREPORT_HTTP_HEADERS",
+    input: true,
+    help: '"Name: value", repeatable (or WPREPORT_HTTP_HEADERS, one per line): custom X- headers, CF-Access-Client-Id/-Secret'
+  },
+  {
+    name: "http-cookies",
+    value: "<c>",
+    multiple: true,
+    env: "WPREPORT_HTTP_COOKIES",
+    input: true,
+    help: '"name=value", repeatable (or WPREPORT_HTTP_COOKIES, "a=1; b=2")'
+  },
+  { name: "http-header", value: "<h>", multiple: true, input: false, help: "the same as --http-headers" },
+  { name: "http-cookie", value: "<c>", multiple: true, input: false, help: "the same as --http-cookies" },
+  { name: "format", value: "<f>", input: false, help: "stdout: text (default) | json | sarif" },
+  {
+    name: "summary-file",
+    value: "<path>",
+    input: false,
+    help: "also write the Action's job summary (Markdown) there, e.g. for a merge request note"
+  },
+  {
+    name: "sarif-file",
+    value: "<path>",
+    input: false,
+    help: "also write the SARIF of the reports there (the Action's output sarif-file)"
+  },
+  { name: "version", short: "v", input: false, help: "print the CLI's version" },
+  { name: "help", short: "h", input: false, help: "print this help" }
+];
+var ACTION_ONLY_INPUTS = {
+  "comment-on-pr": "posts to a GitHub pull request; elsewhere, post the --summary-file Markdown as a merge request note (docs/ci.md)",
+  "github-token": "the token for that GitHub comment"
+};
+function flagLine(flag) {
+  const name = `  ${flag.short ? `-${flag.short}, ` : ""}--${flag.name}${flag.value ? ` ${flag.value}` : ""}`;
+  const indent = " ".repeat(27);
+  const lines = [];
+  let line = "";
+  for (const word of flag.help.split(" ")) {
+    if (line !== "" && indent.length + line.length + 1 + word.length > 100) {
+      lines.push(line);
+      line = word;
+    } else
+      line = line === "" ? word : `${line} ${word}`;
+  }
+  lines.push(line);
+  const head = name.length < indent.length ? name.padEnd(indent.length) : `${name}
+${indent}`;
+  return `${head}${lines.join(`
+${indent}`)}`;
+}
 var USAGE = `Usage: wpreport check --url <site> [options]
+       wpreport check --urls <site>,<site>… [options]
        wpreport --version | --help
 
-Options:
-  --url <url>              site to analyze (required)
-  --fail-on <severity>     critical | high (default) | medium | low | info | none
-  --baseline <id>          last-passing (default: the newest earlier report of the site and
-                           environment that passed the gate) | latest | none | a report id (rep_…)
-  --max-score-drop <n>     fail when the score drops by more than n points
-  --budgets <list>         e.g. "ttfb_ms=800ms,html_bytes=250kB,score=80": times in ms or s,
-                           sizes in B, kB, MB, KiB or MiB (a plain number: ms, bytes)
-  --assert <list>          per-check levels replacing --fail-on for the checks they match, e.g.
-                           "security.*=error,seo.meta_description=warn" (error | warn | off);
-                           may be given more than once
-  --environment <name>     stored with the report; baselines are looked for within it
-  --mode <mode>            passive (default) | aggressive: also probe for plugins and themes
-                           the site does not show (vulnerable ones first), within a budget
-  --format <f>             text (default) | json | sarif
-  --sarif-location <path>  sarif: the repository file alerts are attached to (line 1),
-                           e.g. .github/workflows/deploy.yml (default ${DEFAULT_SARIF_LOCATION})
-  --timeout <seconds>      overall time limit, retries included (default 600)
+Options (the GitHub Action's inputs, under the same names):
+${FLAGS.filter((flag) => flag.input && !flag.name.startsWith("http-")).map(flagLine).join(`
+`)}
 
 Password-protected (staging) sites — sent to the site's origin only; prefer the environment
 variables in CI, since command lines show in process lists:
-  --http-auth <user:pass>  HTTP basic auth              (or WPREPORT_HTTP_AUTH)
-  --http-header <h>        "Name: value", repeatable     (or WPREPORT_HTTP_HEADERS, one per line)
-                           custom X- headers, CF-Access-Client-Id/-Secret
-  --http-cookie <c>        "name=value", repeatable      (or WPREPORT_HTTP_COOKIES, "a=1; b=2")
-  -v, --version            print the CLI's version
-  -h, --help               print this help
+${FLAGS.filter((flag) => flag.name.startsWith("http-") && flag.input).map(flagLine).join(`
+`)}
+
+Output:
+${FLAGS.filter((flag) => !flag.input && !flag.name.startsWith("http-")).map(flagLine).join(`
+`)}
 
 Environment:
-  WPREPORT_API_URL         URL of the wpreport service (required)
-  WPREPORT_TOKEN           API token, wpr_… (required)
-  CI variables (GITHUB_RUN_ID, CI_PIPELINE_ID, BUILD_TAG, …) make retries idempotent.
+  WPREPORT_API_URL         URL of the wpreport service (required, or --api-url)
+  WPREPORT_TOKEN           API token, wpr_… (required, or --api-token)
+  CI variables (GITHUB_*, CI_* of GitLab, BUILD_*/JENKINS_*/CHANGE_* of Jenkins, BITBUCKET_*)
+  make retries idempotent, name the commit, branch and run, and on a merge/pull request make
+  the default branch's passing report the baseline (docs/ci.md).
 
-Exit codes: 0 passed · 1 failed the thresholds · 2 could not check`;
+Exit codes: 0 passed · 1 failed the thresholds · 2 could not check (usage, service, or a
+report that could not see the site: a 401/403 homepage, refused credentials, a challenge)`;
+var EXIT = { pass: 0, fail: 1, error: 2 };
 
 class UsageError extends Error {
 }
-var FLAG_NAMES = {
-  failOn: "--fail-on",
-  maxScoreDrop: "--max-score-drop",
-  budgets: "--budgets",
-  assert: "--assert",
-  baseline: "--baseline"
-};
-async function main(argv, env, out, err) {
+function cliNames(values) {
+  const from = (flag, legacy, variable) => values[flag] !== undefined ? `--${flag}` : values[legacy] !== undefined ? `--${legacy}` : variable;
+  return {
+    input: (name) => `--${name}`,
+    bare: (name) => `--${name}`,
+    siteAuth: {
+      httpAuth: values["http-auth"] !== undefined ? "--http-auth" : "WPREPORT_HTTP_AUTH",
+      headers: from("http-headers", "http-header", "WPREPORT_HTTP_HEADERS"),
+      cookies: from("http-cookies", "http-cookie", "WPREPORT_HTTP_COOKIES")
+    }
+  };
+}
+function inputReader(values, env) {
+  const joined = (name, separator) => {
+    const given = values[name];
+    return Array.isArray(given) ? given.map(String).join(separator) : undefined;
+  };
+  return {
+    getInput(name, options) {
+      const flag = FLAGS.find((one) => one.name === name && one.input);
+      let value;
+      if (name === "http-headers")
+        value = joined("http-headers", `
+`) ?? joined("http-header", `
+`);
+      else if (name === "http-cookies")
+        value = joined("http-cookies", "; ") ?? joined("http-cookie", "; ");
+      else if (flag?.multiple)
+        value = joined(name, `
+`);
+      else if (typeof values[name] === "boolean")
+        value = String(values[name]);
+      else
+        value = values[name];
+      value ??= flag?.env ? env[flag.env] : undefined;
+      if (options?.required && !value?.trim())
+        throw new UsageError(flag?.env ? `${flag.env} is not set (or give --${name})` : `--${name} is required`);
+      return value ?? "";
+    },
+    setSecret() {}
+  };
+}
+function parse(argv, env) {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: Object.fromEntries(FLAGS.map((flag) => [
+      flag.name,
+      {
+        type: flag.value ? "string" : "boolean",
+        ...flag.multiple ? { multiple: true } : {},
+        ...flag.short ? { short: flag.short } : {}
+      }
+    ]))
+  });
+  if (values.help || positionals[0] === "help")
+    return "help";
+  if (values.version)
+    return "version";
+  if (positionals[0] !== "check")
+    throw new UsageError(positionals[0] ? `unknown command "${positionals[0]}"` : "missing command");
+  const format = values.format ?? "text";
+  if (!["text", "json", "sarif"].includes(format))
+    throw new UsageError("--format must be text, json or sarif");
+  let inputs;
+  try {
+    inputs = readInputs(inputReader(values, env), cliNames(values));
+  } catch (error) {
+    if (error instanceof InputError)
+      throw new UsageError(error.message.replace(/\.$/, ""));
+    throw error;
+  }
+  return {
+    inputs,
+    format,
+    summaryFile: values["summary-file"],
+    sarifFile: values["sarif-file"]
+  };
+}
+async function main(argv, env, out, err, createClient = (options) => new WpreportClient(options)) {
   let options;
   try {
     options = parse(argv, env);
@@ -22784,7 +23948,7 @@ async function main(argv, env, out, err) {
     err(`${error.message}
 
 ${USAGE}`);
-    return 2;
+    return EXIT.error;
   }
   if (options === "help") {
     out(USAGE);
@@ -22794,125 +23958,78 @@ ${USAGE}`);
     out(VERSION);
     return 0;
   }
-  const client = new WpreportClient({
-    apiUrl: options.apiUrl,
-    token: options.token,
+  const { inputs } = options;
+  const several = inputs.urls.length > 1;
+  const client = createClient({
+    apiUrl: inputs.apiUrl,
+    token: inputs.token,
     userAgent: `wpreport-cli/${VERSION}`,
-    deadline: Date.now() + options.timeout * 1000,
+    deadline: Date.now() + inputs.timeoutSeconds * 1000,
     onRetry: ({ waitMs, reason }) => err(`wpreport: ${reason}; retrying in ${Math.round(waitMs / 1000)} s`)
   });
   try {
-    const { report, diff, links } = await check(client, { ...options, env }, {
+    const sites = await checkSites(client, { ...inputs, env }, inputs.urls, {
       log: err,
       warn: (message) => err(`wpreport: warning: ${message}`),
-      reported: (made, replayed) => {
+      reported: (site, made, replayed) => {
         if (replayed)
-          err(`wpreport: this CI job already made the same request (same Idempotency-Key): ${made.id}, not charged again`);
-      }
+          err(`wpreport: ${several ? `${site.url}: ` : ""}this CI job already made the same request (same Idempotency-Key): ${made.id}, not charged again`);
+      },
+      done: () => {}
     });
+    const outcome = gateOutcome(sites);
+    const reports = sites.flatMap((site) => site.report ? [site.report] : []);
+    const location = sarifLocation(inputs.sarifLocation, env);
     if (options.format === "json")
-      out(JSON.stringify({ report, report_url: links.report, baseline_id: diff.base_id, diff }, null, 2));
-    else if (options.format === "sarif")
-      out(JSON.stringify(toSarif(report, API_VERSION, `${options.apiUrl}/docs/checks`, options.sarifLocation), null, 2));
-    else
-      out(renderText(report, diff, options.diffOptions.failOn, links.report));
-    return diff.verdict.result === "pass" ? 0 : 1;
+      out(JSON.stringify(jsonOf(sites, outcome, several), null, 2));
+    else if (options.format === "sarif") {
+      if (reports.length > 0)
+        out(JSON.stringify(sarifLogOf(reports, { apiUrl: inputs.apiUrl, location }), null, 2));
+    } else
+      out(textOf(sites, outcome, inputs.diffOptions.failOn));
+    if (options.summaryFile)
+      writeFile2(options.summaryFile, summaryMarkdown(sites, { apiUrl: inputs.apiUrl, failOn: inputs.diffOptions.failOn }));
+    if (options.sarifFile && reports.length > 0)
+      writeFile2(options.sarifFile, `${JSON.stringify(sarifLogOf(reports, { apiUrl: inputs.apiUrl, location }), null, 2)}
+`);
+    const failure = failureMessage(sites);
+    if (failure)
+      err(failure.startsWith("wpreport: ") ? failure : `wpreport: ${failure}`);
+    return EXIT[outcome];
   } catch (error) {
-    err(error instanceof ApiError ? `wpreport: ${explain(error)}` : `wpreport: ${error.message}`);
-    return 2;
+    err(`wpreport: ${error.message}`);
+    return EXIT.error;
   } finally {
     client.close();
   }
 }
-function parse(argv, env) {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      url: { type: "string" },
-      "fail-on": { type: "string" },
-      baseline: { type: "string" },
-      "max-score-drop": { type: "string" },
-      budgets: { type: "string" },
-      assert: { type: "string", multiple: true },
-      environment: { type: "string" },
-      mode: { type: "string" },
-      format: { type: "string", default: "text" },
-      "sarif-location": { type: "string" },
-      timeout: { type: "string", default: "600" },
-      "http-auth": { type: "string" },
-      "http-header": { type: "string", multiple: true },
-      "http-cookie": { type: "string", multiple: true },
-      help: { type: "boolean", short: "h" },
-      version: { type: "boolean", short: "v" }
-    }
+function writeFile2(file, text) {
+  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  writeFileSync(file, text);
+}
+function jsonOf(sites, outcome, several) {
+  const one = (site) => ({
+    ...several ? { url: site.url } : {},
+    result: siteOutcome(site),
+    ...siteProblem(site) !== undefined ? { error: siteProblem(site) } : {},
+    report: site.report ?? null,
+    report_url: site.result?.links.report ?? null,
+    baseline_id: site.result?.diff.base_id ?? null,
+    diff: site.result?.diff ?? null
   });
-  if (values.help || positionals[0] === "help")
-    return "help";
-  if (values.version)
-    return "version";
-  if (positionals[0] !== "check")
-    throw new UsageError(positionals[0] ? `unknown command "${positionals[0]}"` : "missing command");
-  const apiUrl = env.WPREPORT_API_URL?.replace(/\/+$/, "");
-  if (!apiUrl)
-    throw new UsageError("WPREPORT_API_URL is not set");
-  const token = env.WPREPORT_TOKEN;
-  if (!token)
-    throw new UsageError("WPREPORT_TOKEN is not set");
-  if (!values.url)
-    throw new UsageError("--url is required");
-  const baseline = parseBaseline(values.baseline, "--baseline");
-  const diffOptions = parseDiffOptions({
-    failOn: values["fail-on"],
-    maxScoreDrop: values["max-score-drop"],
-    budgets: values.budgets,
-    assert: (values.assert ?? []).join(`
-`)
-  }, FLAG_NAMES);
-  if (values.mode !== undefined && !ANALYSIS_MODES.includes(values.mode))
-    throw new UsageError("--mode must be passive or aggressive");
-  if (!["text", "json", "sarif"].includes(values.format))
-    throw new UsageError("--format must be text, json or sarif");
-  let sarifLocation;
-  try {
-    sarifLocation = parseSarifLocation(values["sarif-location"]);
-  } catch (error) {
-    if (error instanceof SarifLocationError)
-      throw new UsageError(`--sarif-location ${error.problem}`);
-    throw error;
+  const [first] = sites;
+  return several || !first ? { result: outcome, sites: sites.map(one) } : one(first);
+}
+function textOf(sites, outcome, failOn) {
+  const parts = sites.map((site) => site.result ? renderText(site.result.report, site.result.diff, failOn, site.result.links.report) : `wpreport: COULD NOT CHECK — ${site.url}
+  ✗ ${site.error ?? ""}`);
+  if (sites.length > 1) {
+    const failed = sites.filter((site) => siteOutcome(site) !== "pass").length;
+    parts.unshift(`wpreport: ${outcome === "pass" ? "PASSED" : outcome === "fail" ? "FAILED" : "COULD NOT CHECK"} — ${failed === 0 ? `all ${sites.length} sites passed` : `${failed} of ${sites.length} sites did not pass`}`);
   }
-  const timeout = Number(values.timeout);
-  if (!(timeout >= 10))
-    throw new UsageError("--timeout must be at least 10 seconds");
-  let siteAuth;
-  try {
-    siteAuth = parseSiteAuthInputs({
-      httpAuth: values["http-auth"] ?? env.WPREPORT_HTTP_AUTH,
-      headers: values["http-header"] ?? env.WPREPORT_HTTP_HEADERS,
-      cookies: values["http-cookie"] ?? env.WPREPORT_HTTP_COOKIES
-    }, {
-      httpAuth: values["http-auth"] !== undefined ? "--http-auth" : "WPREPORT_HTTP_AUTH",
-      headers: values["http-header"] !== undefined ? "--http-header" : "WPREPORT_HTTP_HEADERS",
-      cookies: values["http-cookie"] !== undefined ? "--http-cookie" : "WPREPORT_HTTP_COOKIES"
-    });
-  } catch (error) {
-    if (error instanceof SiteAuthInputError)
-      throw new UsageError(error.message);
-    throw error;
-  }
-  return {
-    apiUrl,
-    token,
-    url: values.url,
-    baseline,
-    diffOptions,
-    environment: values.environment,
-    mode: values.mode,
-    format: values.format,
-    sarifLocation,
-    timeout,
-    siteAuth
-  };
+  return parts.join(`
+
+`);
 }
 if (__require.main == __require.module || process.argv[1]?.endsWith("cli.js")) {
   const code = await main(process.argv.slice(2), process.env, (s) => process.stdout.write(`${s}
@@ -22921,5 +24038,7 @@ if (__require.main == __require.module || process.argv[1]?.endsWith("cli.js")) {
   process.exit(code);
 }
 export {
+  ACTION_ONLY_INPUTS,
+  FLAGS,
   main
 };

@@ -36710,6 +36710,19 @@ class HttpClient {
 }
 var lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => (c[k.toLowerCase()] = obj[k], c), {});
 
+// shared/retry-after.ts
+function retryAfterMs(header, now = Date.now()) {
+  const value = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (!value)
+    return;
+  if (/^\d+$/.test(value))
+    return Number(value) * 1000;
+  if (!/[A-Za-z]/.test(value))
+    return;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
 // shared/client.ts
 class ApiError extends Error {
   status;
@@ -36725,17 +36738,6 @@ class ApiError extends Error {
   }
 }
 var RETRY_STATUSES = new Set([429, 502, 503, 504]);
-function retryAfterMs(header, now = Date.now()) {
-  const value = (Array.isArray(header) ? header[0] : header)?.trim();
-  if (!value)
-    return;
-  if (/^\d+$/.test(value))
-    return Number(value) * 1000;
-  if (!/[A-Za-z]/.test(value))
-    return;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
 var NETWORK_BACKOFF_MS = [1000, 2000, 4000, 8000, 16000];
 function canonicalJson(value) {
   const canonical = (input) => {
@@ -36759,11 +36761,12 @@ function canonicalMatrix(raw) {
 }
 var segment = (value) => value.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 64);
 function idempotencyKeyFor(env, body, scope = {}) {
-  const run = env.GITHUB_RUN_ID ?? env.CI_PIPELINE_ID ?? env.BUILD_TAG;
+  const bitbucketRun = env.BITBUCKET_BUILD_NUMBER ? `${env.BITBUCKET_REPO_FULL_NAME ?? "bitbucket"}#${env.BITBUCKET_BUILD_NUMBER}` : undefined;
+  const run = env.GITHUB_RUN_ID ?? env.CI_PIPELINE_ID ?? env.BUILD_TAG ?? bitbucketRun;
   if (!run)
     return;
   const { site_auth: _secret, ...request } = body;
-  const attempt = env.GITHUB_RUN_ATTEMPT ?? env.CI_JOB_ID ?? "1";
+  const attempt = env.GITHUB_RUN_ATTEMPT ?? env.CI_JOB_ID ?? env.BITBUCKET_STEP_UUID ?? "1";
   const hash = createHash("sha256").update(canonicalJson({
     run,
     attempt,
@@ -39836,7 +39839,7 @@ function describeBudget(budget) {
 }
 
 // shared/report.ts
-var REPORT_SCHEMA_VERSION = "1.4.0";
+var REPORT_SCHEMA_VERSION = "1.5.0";
 var REPORT_STATUSES = ["queued", "running", "completed", "failed"];
 var ReportStatusSchema = named("ReportStatus", StringEnum(REPORT_STATUSES, { description: "Where the analysis stands; only completed reports have results" }));
 var ANALYSIS_MODES = ["passive", "aggressive"];
@@ -39899,6 +39902,14 @@ var ReportErrorSchema = named("ReportError", Type.Object({
   kind: Type.String({ description: "Machine-readable kind: timeout, dns, too_large, blocked, not_wordpress, …" }),
   message: Type.String()
 }, { description: "A partial failure: the report was still produced without this part" }));
+var NotCheckedSchema = named("NotChecked", Type.Object({
+  check: Type.String({ description: "The check's id, as in checks[]" }),
+  reason: Type.String({
+    description: 'What the site answered instead, e.g. "A Cloudflare firewall challenge answered /.git/HEAD: not checked"'
+  })
+}, {
+  description: "A check that could not run because of what the site answered: its status is skip, never pass. Since 1.5.0."
+}));
 var RedirectSchema = named("Redirect", Type.Object({ url: Type.String(), status: Type.Integer() }));
 var GradeCapSchema = named("GradeCap", Type.Object({
   grade: { ...GradeSchema, description: "The best grade the report can have while these checks fail" },
@@ -39919,6 +39930,9 @@ var SummarySchema = named("Summary", Type.Object({
   failed: Type.Object({ critical: Count(), high: Count(), medium: Count(), low: Count(), info: Count() }, { description: "Count of failed (fail or warn) checks by severity" }),
   grade_caps: Type.Optional(Type.Array(GradeCapSchema, {
     description: "Why the grade is lower than the score alone gives: each failed critical check caps it at F, each failed high one at C (docs/scoring.md). Empty when nothing capped it. Since 1.2.0."
+  })),
+  not_checked: Type.Optional(Count({
+    description: "How many checks could not run because of what the site answered (a firewall challenge or block page, a persistent 429, a server error, a timeout): they are skipped, listed in the report's not_checked, and count neither for nor against the score (docs/scoring.md). Since 1.5.0."
   }))
 }));
 var VulnerabilitySchema = named("Vulnerability", Type.Object({
@@ -40218,6 +40232,9 @@ var ExposedFileSchema = named("ExposedFile", Type.Object({
 }));
 var SecurityInfoSchema = named("SecurityInfo", Type.Object({
   https: Type.Boolean(),
+  tls_verification: Type.Optional(StringEnum(["insecure", "private_ca"], {
+    description: `How the site's certificate was checked when the request asked for it (a staging site): "insecure" — not verified (tls: insecure); "private_ca" — verified against the CA given in tls_ca, not the public roots. Absent when it was verified as browsers do. The TLS checks (security.https, security.hsts, security.login_over_https) then skip. Since 1.5.0.`
+  })),
   http_to_https_redirect: Nullable(Type.Boolean(), {
     description: "Whether http:// redirects to https://; null when not tested (site not on HTTPS)"
   }),
@@ -40323,6 +40340,9 @@ var ReportSchema = named("Report", Type.Object({
   seo: Nullable(SeoInfoSchema),
   security: Nullable(SecurityInfoSchema),
   checks: Type.Array(CheckSchema),
+  not_checked: Type.Optional(Type.Array(NotCheckedSchema, {
+    description: 'The checks that could not run because of what the site answered — a firewall challenge or block page, a 429 that persisted after its Retry-After, a server error, a timeout — each with why (docs/report.md, "Not checked"). Empty when every check ran. Since 1.5.0.'
+  })),
   errors: Type.Array(ReportErrorSchema),
   intel: Type.Optional(Nullable(ReportIntelSchema, {
     description: "The sources of latest versions and vulnerabilities, with their attribution; null before completion. Since 1.1.0."
@@ -40394,7 +40414,7 @@ var LEVEL = {
   info: "notice"
 };
 var GITHUB_ANNOTATIONS_PER_LEVEL = 10;
-var RESERVED = { error: 1, warning: 2, notice: 0 };
+var RESERVED = { error: 1, warning: 3, notice: 0 };
 function clean(text, max) {
   return oneLine(text, max);
 }
@@ -40759,6 +40779,22 @@ function isSeverity(value) {
   return SEVERITIES.includes(value);
 }
 
+// shared/report-sight.ts
+var INCOMPLETE_KIND = "incomplete";
+function unseenSite(report) {
+  if (report.status !== "completed")
+    return null;
+  const errors = report.errors ?? [];
+  const entry = errors.find((error) => error.kind === INCOMPLETE_KIND && error.stage === "analysis") ?? errors.find((error) => error.kind === "blocked_by_waf");
+  if (!entry && report.summary !== null && !report.hosting?.blocked_by_waf)
+    return null;
+  const cause = entry ?? errors.find((error) => error.stage === "homepage") ?? errors[0];
+  return {
+    kind: cause?.kind ?? "ungraded",
+    message: cause?.message ?? "The report has no grade: the site could not be analyzed, so its checks do not describe the site."
+  };
+}
+
 // action/src/default-branch.ts
 import { readFileSync } from "node:fs";
 var PULL_REQUEST_EVENTS = new Set(["pull_request", "pull_request_target"]);
@@ -40776,6 +40812,10 @@ function defaultBranchRef(env) {
   }
   if (env.CI_MERGE_REQUEST_IID && env.CI_DEFAULT_BRANCH)
     return env.CI_DEFAULT_BRANCH.slice(0, 255);
+  if (env.BITBUCKET_PR_ID && env.BITBUCKET_PR_DESTINATION_BRANCH)
+    return env.BITBUCKET_PR_DESTINATION_BRANCH.slice(0, 255);
+  if (env.CHANGE_ID && env.CHANGE_TARGET)
+    return env.CHANGE_TARGET.slice(0, 255);
   return;
 }
 
@@ -40789,7 +40829,7 @@ function reportApiUrl(apiUrl, id) {
 
 // action/src/notices.ts
 function notWordPressNotice(report) {
-  if (report.wordpress?.detected !== false || report.hosting?.blocked_by_waf)
+  if (report.wordpress?.detected !== false || report.hosting?.blocked_by_waf || unseenSite(report))
     return null;
   const entries = report.errors.filter((error) => error.kind === "not_wordpress");
   const stated = (entries.find((error) => error.stage === "detect") ?? entries[0])?.message;
@@ -40822,8 +40862,8 @@ async function waitForSite(url, seconds, log, sleep = (ms) => new Promise((resol
 // action/src/check.ts
 function ciMetadata(env, environment) {
   const metadata = {};
-  const sha = env.GITHUB_SHA ?? env.CI_COMMIT_SHA ?? env.GIT_COMMIT;
-  const ref = env.GITHUB_REF ?? env.CI_COMMIT_REF_NAME ?? env.GIT_BRANCH;
+  const sha = env.GITHUB_SHA ?? env.CI_COMMIT_SHA ?? env.BITBUCKET_COMMIT ?? env.GIT_COMMIT;
+  const ref = env.GITHUB_REF ?? env.CI_COMMIT_REF_NAME ?? env.BITBUCKET_BRANCH ?? env.BITBUCKET_TAG ?? env.BRANCH_NAME ?? env.GIT_BRANCH;
   if (sha)
     metadata.git_sha = sha.slice(0, 64);
   if (ref)
@@ -40831,7 +40871,8 @@ function ciMetadata(env, environment) {
   if (environment)
     metadata.environment = environment;
   const githubRun = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : undefined;
-  const runUrl = githubRun ?? env.CI_PIPELINE_URL ?? env.BUILD_URL;
+  const bitbucketRun = env.BITBUCKET_GIT_HTTP_ORIGIN && env.BITBUCKET_BUILD_NUMBER ? `${env.BITBUCKET_GIT_HTTP_ORIGIN.replace(/^http:/, "https:")}/pipelines/results/${env.BITBUCKET_BUILD_NUMBER}` : undefined;
+  const runUrl = githubRun ?? env.CI_PIPELINE_URL ?? bitbucketRun ?? env.BUILD_URL;
   if (runUrl)
     metadata.ci_run_url = runUrl.slice(0, 2048);
   return metadata;
@@ -40855,7 +40896,8 @@ async function check(client, request, events, wait = waitForSite) {
   });
   const received = Date.now();
   events.reported(report, replayed);
-  const notWordPress = notWordPressNotice(report);
+  const unseen = unseenSite(report);
+  const notWordPress = unseen ? null : notWordPressNotice(report);
   if (notWordPress)
     events.warn(notWordPress, "wpreport: not WordPress");
   const vulnerabilityData = vulnerabilityDataNotice(report);
@@ -40878,16 +40920,338 @@ async function check(client, request, events, wait = waitForSite) {
   }
   if (diff.assertions.rules.length !== request.diffOptions.assertions.length)
     events.warn("The wpreport service did not apply the assertions (it is older than API 1.4.0): only fail-on, max-score-drop and budgets decided. Update the service.", "wpreport: assertions not applied");
+  const failing = diff.base_id || unseen ? [] : failingChecks(report);
+  const present = alreadyPresent(failing, request.diffOptions.failOn, diff);
+  if (present.length > 0)
+    events.warn(alreadyPresentText(report, present, request.diffOptions.failOn), ALREADY_PRESENT);
   return {
     report,
+    outcome: unseen ? "error" : diff.verdict.result,
+    unseen,
     replayed,
     diff,
     links: { report: reportUrl(request.apiUrl, report.id), api: reportApiUrl(request.apiUrl, report.id) },
     notWordPress,
     vulnerabilityData,
-    failing: diff.base_id ? [] : failingChecks(report),
+    failing,
+    present,
     timing: { requested, received }
   };
+}
+var ALREADY_PRESENT = "wpreport: findings already present (no baseline)";
+var rank = (severity) => SEVERITIES.indexOf(severity);
+function alreadyPresent(failing, failOn, diff) {
+  if (!isSeverity(failOn))
+    return [];
+  return failing.filter((check) => rank(check.severity) <= rank(failOn) && !assertionFor(check.id, diff.assertions.rules));
+}
+var PRESENT_NAMED = 10;
+function alreadyPresentText(report, present, failOn) {
+  const named = present.slice(0, PRESENT_NAMED).map((check) => `${check.id} (${check.severity})`);
+  const more = present.length > PRESENT_NAMED ? ` and ${present.length - PRESENT_NAMED} more` : "";
+  const [first] = present;
+  return oneLine(`${report.final_url ?? report.url}: no baseline, and fail-on judges changes against one, so nothing fails this run — but ${present.length} finding${present.length === 1 ? " is" : "s are"} at ${failOn} or above already: ${named.join(", ")}${more}. To fail while they fail, baseline or not, assert them, e.g. assert: "${first?.id ?? "security.*"}: error" (CLI: --assert "${first?.id ?? "security.*"}=error"; docs/diff.md#assertions).`, 2000);
+}
+
+// action/src/markdown.ts
+function md(text, max = 200) {
+  const value = oneLine(String(text ?? ""), max);
+  return value.replace(/([\\`*_[\]#!~])/g, "\\$1").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "&#124;").replace(/@/g, "@​").replace(/:\/\//g, ":​//");
+}
+var STATUS_ICON = {
+  pass: "✅ pass",
+  warn: "⚠️ warn",
+  fail: "❌ fail",
+  skip: "⏭️ skip",
+  error: "❗ error"
+};
+var statusText = (status) => status ? STATUS_ICON[status] ?? status : "—";
+function regressionRows(changes, limit) {
+  const rows = ["| Severity | Check | Before → After | Details |", "|---|---|---|---|"];
+  for (const change of changes.slice(0, limit)) {
+    rows.push(`| ${change.severity} | \`${change.id}\`<br>${md(change.title, 100)}${change.new_check ? " (new check)" : ""} | ${statusText(change.before)} → ${statusText(change.after)} | ${md(change.message, 300)} |`);
+  }
+  if (changes.length > limit)
+    rows.push(`| | …and ${changes.length - limit} more | | |`);
+  return rows;
+}
+function failingRows(checks, limit) {
+  const rows = ["| Severity | Check | Status | Details |", "|---|---|---|---|"];
+  for (const check of checks.slice(0, limit)) {
+    rows.push(`| ${check.severity} | \`${check.id}\`<br>${md(check.title, 100)} | ${statusText(check.status)} | ${md(check.message, 300)} |`);
+  }
+  if (checks.length > limit)
+    rows.push(`| | …and ${checks.length - limit} more | | |`);
+  return rows;
+}
+function assertionRows(results, limit) {
+  const rows = ["| Level | Check | Status | Asserted by | Details |", "|---|---|---|---|---|"];
+  for (const result of results.slice(0, limit)) {
+    rows.push(`| ${result.level === "error" ? "❌ error" : "⚠️ warn"} | \`${result.id}\`<br>${md(result.title, 100)} (${result.severity}) | ${statusText(result.status)} | \`${result.pattern}\` | ${md(result.message, 300)} |`);
+  }
+  if (results.length > limit)
+    rows.push(`| | …and ${results.length - limit} more | | | |`);
+  return rows;
+}
+function assertionsText(diff) {
+  return diff.assertions.rules.map((rule) => `${rule.pattern}: ${rule.level}`).join(", ");
+}
+function vulnerabilityRows(changes, limit) {
+  const rows = ["| Severity | Component | Vulnerability | CVE | Affected | Fix |", "|---|---|---|---|---|---|"];
+  for (const change of changes.slice(0, limit)) {
+    const { vulnerability } = change;
+    const cvss = vulnerability.cvss === null || vulnerability.cvss === undefined ? "" : ` (CVSS ${vulnerability.cvss})`;
+    const how = change.component_change ? ` (${change.component_change})` : "";
+    rows.push(`| ${vulnerability.severity}${cvss} | ${change.component_type} \`${md(componentLabel(change.component_type, change.slug), 100)}\` ${md(change.version ?? "(version unknown)", 40)}${how} | ${md(vulnerability.title, 200)}<br>${md(vulnerability.id, 80)} | ${(vulnerability.cve ?? []).map((cve) => md(cve, 40)).join(", ") || "—"} | ${md(vulnerability.affected ?? "—", 80)} | ${md(change.fix, 120)} |`);
+  }
+  if (changes.length > limit)
+    rows.push(`| | …and ${changes.length - limit} more | | | | |`);
+  return rows;
+}
+function scoreText(diff, unseen) {
+  const { before, after, delta } = diff.score;
+  const grades = `grade ${diff.grade.before ?? "—"} → ${diff.grade.after ?? "—"}`;
+  const missing = `no score: ${unseen ? "the report could not see the site" : "the report has no grade"}`;
+  if (before !== null && after !== null && delta !== null)
+    return `**${before} → ${after}** (${delta >= 0 ? "+" : ""}${delta}), ${grades}`;
+  if (before !== null)
+    return `**${before} → —** (${missing}), ${grades}`;
+  return after !== null ? `**${after}**, grade ${diff.grade.after ?? "—"}` : `— (${missing})`;
+}
+function vulnerabilityStatus(notice) {
+  return notice.status === "none" ? "Vulnerabilities not checked: no vulnerability data" : "Vulnerabilities partly checked: vulnerability data incomplete";
+}
+var notCheckedCount = (report) => Math.max(report.not_checked?.length ?? 0, report.summary?.not_checked ?? 0);
+function notCheckedLines(report, limit) {
+  const entries = report.not_checked ?? [];
+  const count = notCheckedCount(report);
+  if (count === 0)
+    return [];
+  const rows = entries.slice(0, limit).map((entry) => `- \`${oneLine(entry.check, 100).replace(/`/g, "")}\`: ${md(entry.reason, 300)}`);
+  if (entries.length > limit)
+    rows.push(`- …and ${entries.length - limit} more`);
+  return [
+    `> ⚠️ **${count} check${count === 1 ? "" : "s"} could not run** — skipped, not passed; the score counts only the checks that ran.`,
+    "",
+    ...rows,
+    ...rows.length > 0 ? [""] : []
+  ];
+}
+function presentLines(failing, failOn, diff) {
+  const present = alreadyPresent(failing, failOn, diff);
+  if (present.length === 0)
+    return [];
+  const [first] = present;
+  return [
+    `**${present.length} already present at \`${failOn}\` or above** (${present.slice(0, 10).map((check) => `\`${check.id}\``).join(", ")}${present.length > 10 ? ", …" : ""}): \`fail-on\` judges changes, so they do not fail this run. To fail while they fail, baseline or not, assert them, e.g. \`assert: "${first?.id}: error"\` (CLI: \`--assert "${first?.id}=error"\`).`,
+    ""
+  ];
+}
+function renderMarkdown({ report, diff, reportUrl, failOn }, options = {}) {
+  const limit = options.limit ?? 50;
+  const lines = [];
+  const unseen = unseenSite(report);
+  const verdict = unseen ? "❗ Could not check" : diff.verdict.result === "pass" ? "✅ Passed" : "❌ Failed";
+  lines.push(`### wpreport: ${verdict} — ${md(report.final_url ?? report.url, 300)}`, "");
+  const score = scoreText(diff, unseen);
+  const asserted = assertionsText(diff);
+  lines.push(`Score ${score} · ${diff.base_id ? `compared with [${md(diff.base_id)}](${reportUrl.replace(report.id, diff.base_id)})` : "no baseline"} · fail-on \`${failOn}\`${asserted ? ` · assert \`${asserted.replace(/`/g, "")}\`` : ""} · [full report](${reportUrl})`, "", `Baseline (\`${diff.baseline.rule}\`): ${md(diff.baseline.reason, 500)}`, "");
+  if (unseen) {
+    lines.push(`> ❗ **The report could not see the site.** ${md(unseen.message, 1000)}`, ">", "> Its checks graded the page the site answered with, not the site, so none is listed here, and the gate does not pass it.", "");
+  }
+  if (diff.verdict.reasons.length > 0) {
+    lines.push("**Why it failed**", "", ...diff.verdict.reasons.map((reason) => `- ${md(reason, 400)}`), "");
+  }
+  if (unseen)
+    return lines.join(`
+`);
+  if (diff.verdict.warnings.length > 0) {
+    lines.push("**Warnings**", "", ...diff.verdict.warnings.map((warning) => `- ${md(warning, 400)}`), "");
+  }
+  if (diff.assertions.unmatched.length > 0) {
+    lines.push(`> ⚠️ ${diff.assertions.unmatched.map((pattern) => `\`${pattern}\``).join(", ")} match${diff.assertions.unmatched.length === 1 ? "es" : ""} no check of this report: a typo, or a check this report does not have.`, "");
+  }
+  if (report.hosting?.blocked_by_waf) {
+    lines.push(`> ⚠️ The site answered with a ${md(report.hosting.waf ?? "firewall")} challenge instead of its homepage; nothing else could be analyzed.`, "");
+  }
+  const vulnerabilityData = vulnerabilityDataNotice(report);
+  if (vulnerabilityData) {
+    lines.push(`> ⚠️ **${vulnerabilityStatus(vulnerabilityData)}.** ${md(vulnerabilityData.message, 1000)}`, "");
+  }
+  lines.push(...notCheckedLines(report, limit));
+  if (report.wordpress?.detected === false && !report.hosting?.blocked_by_waf && !unseen) {
+    const stack = (report.hosting?.stack ?? []).map((item) => `${item.name}${item.version ? ` ${item.version}` : ""}`);
+    lines.push(`> ℹ️ Not WordPress${stack.length > 0 ? ` — runs on ${md(stack.join(", "), 300)}` : ""}: only the checks that apply to any site ran.`, "");
+  }
+  if (diff.regressions.length > 0) {
+    lines.push(`#### Regressions (${diff.regressions.length})`, "", ...regressionRows(diff.regressions, limit), "");
+  } else if (diff.base_id) {
+    lines.push("No check got worse. \uD83C\uDF89", "");
+  } else {
+    const failing = failingChecks(report);
+    lines.push(...failing.length > 0 ? [
+      `#### Failing now (${failing.length})`,
+      "",
+      `There is no baseline to compare with (the first report of this site and environment, or \`baseline: none\`), so nothing counts as a regression and these do not fail the build${diff.assertions.rules.length > 0 ? " unless an error assertion matches them (Assertions)" : ""}. Later runs compare with this report once it passed the gate.`,
+      "",
+      ...presentLines(failing, failOn, diff),
+      ...failingRows(failing, limit)
+    ] : ["There is no baseline to compare with, and no check fails. \uD83C\uDF89"], "");
+  }
+  if (diff.assertions.results.length > 0) {
+    lines.push(`#### Assertions (${diff.assertions.results.length})`, "", "Checks failing now under an assertion: `error` fails the build while the check fails, baseline or not; `warn` only warns.", "", ...assertionRows(diff.assertions.results, limit), "");
+  }
+  const published = diff.new_vulnerabilities.filter((change) => change.kind === "new_vulnerability");
+  if (published.length > 0) {
+    lines.push(`#### New vulnerabilities in unchanged components (${published.length})`, "", "Published since the baseline for component versions that did not change (`new_vulnerability`): the site did not change, the risk is new.", "", ...vulnerabilityRows(published, limit), "");
+  }
+  const brought = diff.new_vulnerabilities.filter((change) => change.kind !== "new_vulnerability");
+  if (brought.length > 0) {
+    lines.push(`#### Vulnerabilities introduced by component changes (${brought.length})`, "", "Components added or changed since the baseline bring these known vulnerabilities (`component_changed`).", "", ...vulnerabilityRows(brought, limit), "");
+  }
+  if (diff.components.length > 0) {
+    lines.push("#### Component changes", "", "| Component | Change | Version |", "|---|---|---|");
+    for (const change of diff.components.slice(0, limit)) {
+      lines.push(`| ${change.type} \`${md(change.slug, 100)}\`${change.name ? ` ${md(change.name, 80)}` : ""} | ${change.change} | ${md(change.before ?? "—")} → ${md(change.after ?? "—")} |`);
+    }
+    lines.push("");
+  }
+  if (diff.metrics.length > 0) {
+    lines.push("#### Metrics", "", "| Metric | Before | After | Change |", "|---|---|---|---|");
+    for (const metric of diff.metrics) {
+      const { before, after, change } = metricChangeText(metric);
+      lines.push(`| ${metric.direction === "worse" ? "\uD83D\uDD3B" : "\uD83D\uDD3A"} ${metric.label} | ${before} | ${after} | ${change} |`);
+    }
+    lines.push("");
+  }
+  if (diff.budgets.length > 0) {
+    lines.push("#### Budgets", "", "| Metric | Budget | Value | |", "|---|---|---|---|");
+    for (const budget of diff.budgets) {
+      const [value, limit] = budget.value === null ? ["—", formatMetricValue(budget.unit, budget.limit)] : formatMetricPair(budget.unit, budget.value, budget.limit);
+      lines.push(`| ${budget.label} | ${budget.kind === "max" ? "≤" : "≥"} ${limit} | ${value} | ${budget.exceeded ? "❌" : "✅"} |`);
+    }
+    lines.push("");
+  }
+  if (diff.fixed_vulnerabilities.length > 0) {
+    lines.push(`<details><summary>Fixed vulnerabilities (${diff.fixed_vulnerabilities.length})</summary>`, "");
+    for (const change of diff.fixed_vulnerabilities.slice(0, limit))
+      lines.push(`- ${change.component_type} \`${md(componentLabel(change.component_type, change.slug), 100)}\` ${md(change.version ?? "—", 40)}: ${md(change.vulnerability.title)} (${change.kind === "advisory_withdrawn" ? "advisory withdrawn" : change.component_change ?? ""})`);
+    lines.push("", "</details>", "");
+  }
+  if (diff.improvements.length > 0) {
+    lines.push(`<details><summary>Improvements (${diff.improvements.length})</summary>`, "");
+    for (const change of diff.improvements.slice(0, limit))
+      lines.push(`- \`${change.id}\` ${statusText(change.before)} → ${statusText(change.after)}`);
+    lines.push("", "</details>", "");
+  }
+  return lines.join(`
+`);
+}
+function renderOverview(sites) {
+  const problem = (site) => site.error ?? (site.report ? unseenSite(site.report)?.message : undefined);
+  const failed = sites.filter((site) => problem(site) !== undefined || site.diff?.verdict.result === "fail").length;
+  const lines = [
+    `## wpreport: ${failed === 0 ? "✅ Passed" : "❌ Failed"} — ${failed === 0 ? `all ${sites.length} sites passed` : `${failed} of ${sites.length} sites failed`}`,
+    "",
+    "| Site | Result | Score | Baseline | Report |",
+    "|---|---|---|---|---|"
+  ];
+  for (const site of sites) {
+    const error = problem(site);
+    const result = error !== undefined ? "❗ error" : site.diff?.verdict.result === "pass" ? "✅ pass" : "❌ fail";
+    const score = site.report?.summary ? `${site.report.summary.score} (${site.report.summary.grade})` : "—";
+    const report = site.report && site.reportUrl ? `[${md(site.report.id)}](${site.reportUrl})` : "—";
+    const notice = site.report ? vulnerabilityDataNotice(site.report) : null;
+    const detail = error !== undefined ? ` ${md(error, 300)}` : notice ? ` · ⚠️ vulnerabilities ${notice.status === "none" ? "not checked: no vulnerability data" : "partly checked"}` : "";
+    const skipped = site.report ? notCheckedCount(site.report) : 0;
+    const notRun = error === undefined && skipped > 0 ? ` · ⚠️ ${skipped} check${skipped === 1 ? "" : "s"} could not run` : "";
+    lines.push(`| ${md(site.url, 300)} | ${result}${detail}${notRun} | ${score} | ${site.diff?.base_id ? md(site.diff.base_id) : "none"} | ${report} |`);
+  }
+  lines.push("");
+  return lines.join(`
+`);
+}
+
+// action/src/gate.ts
+var errorText = (error) => error instanceof ApiError ? explain(error) : `wpreport: ${error.message}`;
+async function checkSites(client, request, urls, events) {
+  const sites = [];
+  for (const url of urls) {
+    const site = { url };
+    sites.push(site);
+    try {
+      site.result = await check(client, { ...request, url }, {
+        log: events.log,
+        warn: events.warn,
+        reported: (made, replayed) => {
+          site.report = made;
+          events.reported(site, made, replayed);
+        }
+      });
+    } catch (error) {
+      site.error = errorText(error);
+    }
+    events.done(site);
+  }
+  return sites;
+}
+function siteOutcome(site) {
+  return site.error !== undefined || !site.result ? "error" : site.result.outcome;
+}
+function gateOutcome(sites) {
+  const outcomes = sites.map(siteOutcome);
+  return outcomes.includes("error") ? "error" : outcomes.includes("fail") ? "fail" : "pass";
+}
+function siteProblem(site) {
+  if (site.error !== undefined)
+    return site.error;
+  const unseen = site.result?.unseen;
+  return unseen ? `the report could not see the site: ${unseen.message}` : undefined;
+}
+function failureMessage(sites) {
+  const several = sites.length > 1;
+  const lines = sites.flatMap((site) => {
+    const named = several ? `${site.url}: ` : "";
+    const problem = siteProblem(site);
+    if (problem !== undefined)
+      return [several ? `${named}could not check: ${problem}` : problem];
+    const verdict = site.result?.diff.verdict;
+    return verdict?.result === "fail" ? [`${named}${verdict.reasons.join("; ")}`] : [];
+  });
+  if (lines.length === 0)
+    return null;
+  if (!several) {
+    const [site] = sites;
+    if (site?.error !== undefined)
+      return site.error;
+    if (site?.result?.unseen) {
+      const { report } = site.result;
+      return `wpreport: could not check ${report.final_url ?? report.url}: ${site.result.unseen.message}`;
+    }
+    return `wpreport: ${lines[0]}`;
+  }
+  return `wpreport: ${lines.length} of ${sites.length} sites failed — ${lines.join(" · ")}`;
+}
+function summaryMarkdown(sites, options) {
+  const several = sites.length > 1;
+  const overview = several ? renderOverview(sites.map((site) => ({
+    url: site.url,
+    report: site.report,
+    diff: site.result?.diff,
+    reportUrl: site.report ? reportUrl(options.apiUrl, site.report.id) : undefined,
+    error: site.error
+  }))) : "";
+  const sections = sites.map((site) => site.result ? renderMarkdown({
+    report: site.result.report,
+    diff: site.result.diff,
+    reportUrl: site.result.links.report,
+    failOn: options.failOn
+  }, options.limit ? { limit: options.limit } : {}) : several ? "" : `### wpreport: ❗ Could not check — ${md(site.url, 300)}
+
+${md(site.error ?? "", 1000)}
+`);
+  return [overview, ...sections].filter((part) => part !== "").join(`
+`);
 }
 
 // shared/sarif.ts
@@ -41029,10 +41393,33 @@ function invocation(report) {
   }));
   const vulnerabilityData = vulnerabilityDataNotice(report);
   if (vulnerabilityData) {
+    const status = vulnerabilityData.status === "none" ? "Vulnerabilities not checked: no vulnerability data" : "Vulnerabilities partly checked: vulnerability data incomplete";
     notes.unshift({
       level: "warning",
-      message: { text: plainText(oneLine(`${vulnerabilityData.title}: ${vulnerabilityData.message}`)) }
+      message: { text: plainText(oneLine(`${status}. ${vulnerabilityData.message}`)) }
     });
+  }
+  for (const entry of report.not_checked ?? []) {
+    notes.push({
+      level: "note",
+      message: { text: plainText(oneLine(`Not checked: ${entry.check}: ${entry.reason}`)) }
+    });
+  }
+  const unseen = unseenSite(report);
+  if (unseen) {
+    return {
+      executionSuccessful: false,
+      ...times,
+      toolExecutionNotifications: [
+        {
+          level: "error",
+          message: {
+            text: plainText(oneLine(`The wpreport report of ${report.final_url ?? report.url} could not see the site: ${unseen.message} It has no findings, and open alerts stay as they are.`))
+          }
+        },
+        ...notes
+      ]
+    };
   }
   if (report.status === "completed") {
     return { executionSuccessful: true, ...times, ...notes.length > 0 ? { toolExecutionNotifications: notes } : {} };
@@ -41059,7 +41446,7 @@ function toSarif(report, toolVersion, informationUri, location = DEFAULT_SARIF_L
   const uri = locationUri(location);
   const locations = () => [{ physicalLocation: { artifactLocation: { uri }, region: { startLine: 1 } } }];
   const siteLine = `Site: ${site}`;
-  const failing = completed ? report.checks.filter((check) => check.status === "fail" || check.status === "warn") : [];
+  const failing = completed && !unseenSite(report) ? report.checks.filter((check) => check.status === "fail" || check.status === "warn") : [];
   const results = failing.flatMap((check) => {
     const ruleIndex = ruleIds.indexOf(check.id);
     const perVulnerability = (VULNERABLE_CHECKS[check.id]?.(report) ?? []).flatMap((component) => {
@@ -41123,7 +41510,8 @@ ${siteLine}`)
       site,
       score: report.summary?.score ?? null,
       grade: report.summary?.grade ?? null,
-      vulnerability_data: report.intel?.vulnerability_data?.status ?? null
+      vulnerability_data: report.intel?.vulnerability_data?.status ?? null,
+      not_checked: report.summary?.not_checked ?? report.not_checked?.length ?? 0
     }
   };
   return { $schema: "https://json.schemastore.org/sarif-2.1.0.json", version: "2.1.0", runs: [run] };
@@ -41318,58 +41706,63 @@ var MAX_URLS = 20;
 
 class InputError extends Error {
 }
-var INPUT_NAMES = {
-  failOn: "Input fail-on",
-  maxScoreDrop: "Input max-score-drop",
-  budgets: "Input budgets",
-  assert: "Input assert",
-  baseline: "Input baseline"
+var ACTION_NAMES = {
+  input: (name) => `Input ${name}`,
+  bare: (name) => name,
+  siteAuth: { httpAuth: "Input http-auth", headers: "Input http-headers", cookies: "Input http-cookies" }
 };
+var diffNames = (names) => ({
+  failOn: names.input("fail-on"),
+  maxScoreDrop: names.input("max-score-drop"),
+  budgets: names.input("budgets"),
+  assert: names.input("assert"),
+  baseline: names.input("baseline")
+});
 function urlList(raw) {
   return raw.split(/[\n,]/).map((line) => line.trim().replace(/^-\s+/, "")).filter((line) => line !== "" && !line.startsWith("#"));
 }
-function checkUrl(name, value) {
+function checkUrl(names, name, value) {
   try {
     const parsed = new URL(value);
     if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
       throw new Error;
   } catch {
-    throw new InputError(`Input ${name} must be ${name === "urls" ? "a list of" : "an"} http(s) URL${name === "urls" ? "s" : ""}, got "${value}".`);
+    throw new InputError(`${names.input(name)} must be ${name === "urls" ? "a list of" : "an"} http(s) URL${name === "urls" ? "s" : ""}, got "${value}".`);
   }
 }
-function number(name, raw, min, max) {
+function number(names, name, raw, min, max) {
   const value = Number(raw);
   if (raw.trim() === "" || !Number.isFinite(value) || value < min || value > max) {
-    throw new InputError(`Input ${name} must be a number from ${min} to ${max}, got "${raw}".`);
+    throw new InputError(`${names.input(name)} must be a number from ${min} to ${max}, got "${raw}".`);
   }
   return value;
 }
-function readInputs(runner = actionsCore) {
+function readInputs(runner = actionsCore, names = ACTION_NAMES) {
   const apiUrl = runner.getInput("api-url", { required: true }).trim();
   const token = runner.getInput("api-token", { required: true }).trim();
   runner.setSecret(token);
-  checkUrl("api-url", apiUrl);
+  checkUrl(names, "api-url", apiUrl);
   const url = runner.getInput("url").trim();
   const list = urlList(runner.getInput("urls"));
   if (url !== "" && list.length > 0)
-    throw new InputError("Give either url (one site) or urls (several), not both.");
+    throw new InputError(`Give either ${names.bare("url")} (one site) or ${names.bare("urls")} (several), not both.`);
   if (url === "" && list.length === 0)
-    throw new InputError("Input url is required (or urls, for several sites).");
+    throw new InputError(`${names.input("url")} is required (or ${names.bare("urls")}, for several sites).`);
   const urls = url !== "" ? [url] : list;
   for (const value of urls)
-    checkUrl(url !== "" ? "url" : "urls", value);
+    checkUrl(names, url !== "" ? "url" : "urls", value);
   if (urls.length > MAX_URLS)
-    throw new InputError(`Input urls takes at most ${MAX_URLS} sites, got ${urls.length}.`);
+    throw new InputError(`${names.input("urls")} takes at most ${MAX_URLS} sites, got ${urls.length}.`);
   const twice = urls.find((value, i) => urls.indexOf(value) !== i);
   if (twice)
-    throw new InputError(`Input urls names ${twice} twice.`);
-  const baseline = parseBaseline(runner.getInput("baseline"), "Input baseline");
+    throw new InputError(`${names.input("urls")} names ${twice} twice.`);
+  const baseline = parseBaseline(runner.getInput("baseline"), names.input("baseline"));
   const diffOptions = parseDiffOptions({
     failOn: runner.getInput("fail-on").toLowerCase(),
     maxScoreDrop: runner.getInput("max-score-drop"),
     budgets: runner.getInput("budgets"),
     assert: runner.getInput("assert")
-  }, INPUT_NAMES);
+  }, diffNames(names));
   const sarifLocationInput = runner.getInput("sarif-location").trim() || undefined;
   let sarifLocation;
   try {
@@ -41377,20 +41770,20 @@ function readInputs(runner = actionsCore) {
   } catch (error) {
     if (!(error instanceof SarifLocationError))
       throw error;
-    throw new InputError(`Input sarif-location ${error.problem}, got "${sarifLocationInput}".`);
+    throw new InputError(`${names.input("sarif-location")} ${error.problem}, got "${sarifLocationInput}".`);
   }
   const mode = runner.getInput("mode").trim().toLowerCase() || undefined;
   if (mode !== undefined && !ANALYSIS_MODES.includes(mode)) {
-    throw new InputError(`Input mode must be passive or aggressive, got "${mode}".`);
+    throw new InputError(`${names.input("mode")} must be passive or aggressive, got "${mode}".`);
   }
-  const siteAuth = readSiteAuth(runner);
+  const siteAuth = readSiteAuth(runner, names);
   const origins = new Set(urls.map((value) => new URL(value).origin));
   if (siteAuth && origins.size > 1) {
-    throw new InputError(`Inputs http-auth, http-headers and http-cookies are one site's credentials, but urls name ${origins.size} origins (${[...origins].join(", ")}); run one step per protected site.`);
+    throw new InputError(`${names === ACTION_NAMES ? "Inputs http-auth, http-headers and http-cookies are" : "--http-auth, --http-headers and --http-cookies are"} one site's credentials, but ${names.bare("urls")} name ${origins.size} origins (${[...origins].join(", ")}); run one step per protected site.`);
   }
   const commentRaw = runner.getInput("comment-on-pr").trim().toLowerCase() || "false";
   if (!["true", "false"].includes(commentRaw))
-    throw new InputError(`Input comment-on-pr must be true or false, got "${commentRaw}".`);
+    throw new InputError(`${names.input("comment-on-pr")} must be true or false, got "${commentRaw}".`);
   return {
     apiUrl: apiUrl.replace(/\/+$/, ""),
     token,
@@ -41400,15 +41793,15 @@ function readInputs(runner = actionsCore) {
     environment: runner.getInput("environment").trim().slice(0, 64) || undefined,
     commentOnPr: commentRaw === "true",
     githubToken: runner.getInput("github-token").trim(),
-    timeoutSeconds: number("timeout", runner.getInput("timeout").trim() || "600", 10, 6 * 3600),
-    waitForSiteSeconds: number("wait-for-site", runner.getInput("wait-for-site").trim() || "0", 0, 3600),
+    timeoutSeconds: number(names, "timeout", runner.getInput("timeout").trim() || "600", 10, 6 * 3600),
+    waitForSiteSeconds: number(names, "wait-for-site", runner.getInput("wait-for-site").trim() || "0", 0, 3600),
     mode,
     matrix: runner.getInput("matrix"),
     sarifLocation,
     siteAuth
   };
 }
-function readSiteAuth(runner) {
+function readSiteAuth(runner, names) {
   const raw = {
     httpAuth: runner.getInput("http-auth"),
     headers: runner.getInput("http-headers"),
@@ -41419,7 +41812,7 @@ function readSiteAuth(runner) {
       runner.setSecret(value);
   let siteAuth;
   try {
-    siteAuth = parseSiteAuthInputs(raw, SITE_AUTH_INPUTS);
+    siteAuth = parseSiteAuthInputs(raw, names.siteAuth);
   } catch (error) {
     if (error instanceof SiteAuthInputError)
       throw new InputError(`${error.message}.`);
@@ -41428,174 +41821,6 @@ function readSiteAuth(runner) {
   for (const secret of siteAuthSecrets(siteAuth))
     runner.setSecret(secret);
   return siteAuth;
-}
-var SITE_AUTH_INPUTS = { httpAuth: "Input http-auth", headers: "Input http-headers", cookies: "Input http-cookies" };
-
-// action/src/markdown.ts
-function md(text, max = 200) {
-  const value = oneLine(String(text ?? ""), max);
-  return value.replace(/([\\`*_[\]#!~])/g, "\\$1").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "&#124;").replace(/@/g, "@​").replace(/:\/\//g, ":​//");
-}
-var STATUS_ICON = {
-  pass: "✅ pass",
-  warn: "⚠️ warn",
-  fail: "❌ fail",
-  skip: "⏭️ skip",
-  error: "❗ error"
-};
-var statusText = (status) => status ? STATUS_ICON[status] ?? status : "—";
-function regressionRows(changes, limit) {
-  const rows = ["| Severity | Check | Before → After | Details |", "|---|---|---|---|"];
-  for (const change of changes.slice(0, limit)) {
-    rows.push(`| ${change.severity} | \`${change.id}\`<br>${md(change.title, 100)}${change.new_check ? " (new check)" : ""} | ${statusText(change.before)} → ${statusText(change.after)} | ${md(change.message, 300)} |`);
-  }
-  if (changes.length > limit)
-    rows.push(`| | …and ${changes.length - limit} more | | |`);
-  return rows;
-}
-function failingRows(checks, limit) {
-  const rows = ["| Severity | Check | Status | Details |", "|---|---|---|---|"];
-  for (const check of checks.slice(0, limit)) {
-    rows.push(`| ${check.severity} | \`${check.id}\`<br>${md(check.title, 100)} | ${statusText(check.status)} | ${md(check.message, 300)} |`);
-  }
-  if (checks.length > limit)
-    rows.push(`| | …and ${checks.length - limit} more | | |`);
-  return rows;
-}
-function assertionRows(results, limit) {
-  const rows = ["| Level | Check | Status | Asserted by | Details |", "|---|---|---|---|---|"];
-  for (const result of results.slice(0, limit)) {
-    rows.push(`| ${result.level === "error" ? "❌ error" : "⚠️ warn"} | \`${result.id}\`<br>${md(result.title, 100)} (${result.severity}) | ${statusText(result.status)} | \`${result.pattern}\` | ${md(result.message, 300)} |`);
-  }
-  if (results.length > limit)
-    rows.push(`| | …and ${results.length - limit} more | | | |`);
-  return rows;
-}
-function assertionsText(diff) {
-  return diff.assertions.rules.map((rule) => `${rule.pattern}: ${rule.level}`).join(", ");
-}
-function vulnerabilityRows(changes, limit) {
-  const rows = ["| Severity | Component | Vulnerability | CVE | Affected | Fix |", "|---|---|---|---|---|---|"];
-  for (const change of changes.slice(0, limit)) {
-    const { vulnerability } = change;
-    const cvss = vulnerability.cvss === null || vulnerability.cvss === undefined ? "" : ` (CVSS ${vulnerability.cvss})`;
-    const how = change.component_change ? ` (${change.component_change})` : "";
-    rows.push(`| ${vulnerability.severity}${cvss} | ${change.component_type} \`${md(componentLabel(change.component_type, change.slug), 100)}\` ${md(change.version ?? "(version unknown)", 40)}${how} | ${md(vulnerability.title, 200)}<br>${md(vulnerability.id, 80)} | ${(vulnerability.cve ?? []).map((cve) => md(cve, 40)).join(", ") || "—"} | ${md(vulnerability.affected ?? "—", 80)} | ${md(change.fix, 120)} |`);
-  }
-  if (changes.length > limit)
-    rows.push(`| | …and ${changes.length - limit} more | | | | |`);
-  return rows;
-}
-function renderMarkdown({ report, diff, reportUrl, failOn }, options = {}) {
-  const limit = options.limit ?? 50;
-  const lines = [];
-  const verdict = diff.verdict.result === "pass" ? "✅ Passed" : "❌ Failed";
-  lines.push(`### wpreport: ${verdict} — ${md(report.final_url ?? report.url, 300)}`, "");
-  const score = diff.score.before !== null ? `**${diff.score.before} → ${diff.score.after}** (${(diff.score.delta ?? 0) >= 0 ? "+" : ""}${diff.score.delta}), grade ${diff.grade.before ?? "—"} → ${diff.grade.after ?? "—"}` : `**${diff.score.after ?? "—"}**, grade ${diff.grade.after ?? "—"}`;
-  const asserted = assertionsText(diff);
-  lines.push(`Score ${score} · ${diff.base_id ? `compared with [${md(diff.base_id)}](${reportUrl.replace(report.id, diff.base_id)})` : "no baseline"} · fail-on \`${failOn}\`${asserted ? ` · assert \`${asserted.replace(/`/g, "")}\`` : ""} · [full report](${reportUrl})`, "", `Baseline (\`${diff.baseline.rule}\`): ${md(diff.baseline.reason, 500)}`, "");
-  if (diff.verdict.reasons.length > 0) {
-    lines.push("**Why it failed**", "", ...diff.verdict.reasons.map((reason) => `- ${md(reason, 400)}`), "");
-  }
-  if (diff.verdict.warnings.length > 0) {
-    lines.push("**Warnings**", "", ...diff.verdict.warnings.map((warning) => `- ${md(warning, 400)}`), "");
-  }
-  if (diff.assertions.unmatched.length > 0) {
-    lines.push(`> ⚠️ ${diff.assertions.unmatched.map((pattern) => `\`${pattern}\``).join(", ")} match${diff.assertions.unmatched.length === 1 ? "es" : ""} no check of this report: a typo, or a check this report does not have.`, "");
-  }
-  if (report.hosting?.blocked_by_waf) {
-    lines.push(`> ⚠️ The site answered with a ${md(report.hosting.waf ?? "firewall")} challenge instead of its homepage; nothing else could be analyzed.`, "");
-  }
-  const vulnerabilityData = vulnerabilityDataNotice(report);
-  if (vulnerabilityData) {
-    lines.push(`> ⚠️ **${vulnerabilityData.title}.** ${md(vulnerabilityData.message, 1000)}`, "");
-  }
-  if (report.wordpress?.detected === false && !report.hosting?.blocked_by_waf) {
-    const stack = (report.hosting?.stack ?? []).map((item) => `${item.name}${item.version ? ` ${item.version}` : ""}`);
-    lines.push(`> ℹ️ Not WordPress${stack.length > 0 ? ` — runs on ${md(stack.join(", "), 300)}` : ""}: only the checks that apply to any site ran.`, "");
-  }
-  if (diff.regressions.length > 0) {
-    lines.push(`#### Regressions (${diff.regressions.length})`, "", ...regressionRows(diff.regressions, limit), "");
-  } else if (diff.base_id) {
-    lines.push("No check got worse. \uD83C\uDF89", "");
-  } else {
-    const failing = failingChecks(report);
-    lines.push(...failing.length > 0 ? [
-      `#### Failing now (${failing.length})`,
-      "",
-      `There is no baseline to compare with (the first report of this site and environment, or \`baseline: none\`), so nothing counts as a regression and these do not fail the build${diff.assertions.rules.length > 0 ? " unless an error assertion matches them (Assertions)" : ""}. Later runs compare with this report once it passed the gate.`,
-      "",
-      ...failingRows(failing, limit)
-    ] : ["There is no baseline to compare with, and no check fails. \uD83C\uDF89"], "");
-  }
-  if (diff.assertions.results.length > 0) {
-    lines.push(`#### Assertions (${diff.assertions.results.length})`, "", "Checks failing now under an assertion: `error` fails the build while the check fails, baseline or not; `warn` only warns.", "", ...assertionRows(diff.assertions.results, limit), "");
-  }
-  const published = diff.new_vulnerabilities.filter((change) => change.kind === "new_vulnerability");
-  if (published.length > 0) {
-    lines.push(`#### New vulnerabilities in unchanged components (${published.length})`, "", "Published since the baseline for component versions that did not change (`new_vulnerability`): the site did not change, the risk is new.", "", ...vulnerabilityRows(published, limit), "");
-  }
-  const brought = diff.new_vulnerabilities.filter((change) => change.kind !== "new_vulnerability");
-  if (brought.length > 0) {
-    lines.push(`#### Vulnerabilities introduced by component changes (${brought.length})`, "", "Components added or changed since the baseline bring these known vulnerabilities (`component_changed`).", "", ...vulnerabilityRows(brought, limit), "");
-  }
-  if (diff.components.length > 0) {
-    lines.push("#### Component changes", "", "| Component | Change | Version |", "|---|---|---|");
-    for (const change of diff.components.slice(0, limit)) {
-      lines.push(`| ${change.type} \`${md(change.slug, 100)}\`${change.name ? ` ${md(change.name, 80)}` : ""} | ${change.change} | ${md(change.before ?? "—")} → ${md(change.after ?? "—")} |`);
-    }
-    lines.push("");
-  }
-  if (diff.metrics.length > 0) {
-    lines.push("#### Metrics", "", "| Metric | Before | After | Change |", "|---|---|---|---|");
-    for (const metric of diff.metrics) {
-      const { before, after, change } = metricChangeText(metric);
-      lines.push(`| ${metric.direction === "worse" ? "\uD83D\uDD3B" : "\uD83D\uDD3A"} ${metric.label} | ${before} | ${after} | ${change} |`);
-    }
-    lines.push("");
-  }
-  if (diff.budgets.length > 0) {
-    lines.push("#### Budgets", "", "| Metric | Budget | Value | |", "|---|---|---|---|");
-    for (const budget of diff.budgets) {
-      const [value, limit] = budget.value === null ? ["—", formatMetricValue(budget.unit, budget.limit)] : formatMetricPair(budget.unit, budget.value, budget.limit);
-      lines.push(`| ${budget.label} | ${budget.kind === "max" ? "≤" : "≥"} ${limit} | ${value} | ${budget.exceeded ? "❌" : "✅"} |`);
-    }
-    lines.push("");
-  }
-  if (diff.fixed_vulnerabilities.length > 0) {
-    lines.push(`<details><summary>Fixed vulnerabilities (${diff.fixed_vulnerabilities.length})</summary>`, "");
-    for (const change of diff.fixed_vulnerabilities.slice(0, limit))
-      lines.push(`- ${change.component_type} \`${md(componentLabel(change.component_type, change.slug), 100)}\` ${md(change.version ?? "—", 40)}: ${md(change.vulnerability.title)} (${change.kind === "advisory_withdrawn" ? "advisory withdrawn" : change.component_change ?? ""})`);
-    lines.push("", "</details>", "");
-  }
-  if (diff.improvements.length > 0) {
-    lines.push(`<details><summary>Improvements (${diff.improvements.length})</summary>`, "");
-    for (const change of diff.improvements.slice(0, limit))
-      lines.push(`- \`${change.id}\` ${statusText(change.before)} → ${statusText(change.after)}`);
-    lines.push("", "</details>", "");
-  }
-  return lines.join(`
-`);
-}
-function renderOverview(sites) {
-  const failed = sites.filter((site) => site.error !== undefined || site.diff?.verdict.result === "fail").length;
-  const lines = [
-    `## wpreport: ${failed === 0 ? "✅ Passed" : "❌ Failed"} — ${failed === 0 ? `all ${sites.length} sites passed` : `${failed} of ${sites.length} sites failed`}`,
-    "",
-    "| Site | Result | Score | Baseline | Report |",
-    "|---|---|---|---|---|"
-  ];
-  for (const site of sites) {
-    const result = site.error !== undefined ? "❗ error" : site.diff?.verdict.result === "pass" ? "✅ pass" : "❌ fail";
-    const score = site.report?.summary ? `${site.report.summary.score} (${site.report.summary.grade})` : "—";
-    const report = site.report && site.reportUrl ? `[${md(site.report.id)}](${site.reportUrl})` : "—";
-    const notice = site.report ? vulnerabilityDataNotice(site.report) : null;
-    const detail = site.error !== undefined ? ` ${md(site.error, 300)}` : notice ? ` · ⚠️ ${notice.title.toLowerCase()}` : "";
-    lines.push(`| ${md(site.url, 300)} | ${result}${detail} | ${score} | ${site.diff?.base_id ? md(site.diff.base_id) : "none"} | ${report} |`);
-  }
-  lines.push("");
-  return lines.join(`
-`);
 }
 
 // action/src/pr-comment.ts
@@ -45740,13 +45965,27 @@ var PROBLEMS = {
 };
 var PROBLEM_CODES = Object.keys(PROBLEMS);
 
+// shared/site-tls.ts
+var MAX_TLS_CA_BYTES = 64 * 1024;
+var TLS_MODES = ["verify", "insecure"];
+var TlsModeSchema = Type.Union(TLS_MODES.map((mode) => Type.Literal(mode)), {
+  description: `How the site's TLS certificate is checked: "verify" (the default: public roots, or tls_ca) or "insecure" (not verified: a staging site with a self-signed certificate). Applies to the site's own origin only; the report says so and its TLS checks skip. Since 1.5.0.`
+});
+var TlsCaSchema = Type.String({
+  minLength: 1,
+  maxLength: MAX_TLS_CA_BYTES,
+  description: "PEM of a private CA (one or more CERTIFICATE blocks) to trust for the site's own origin besides the public roots, for a staging site whose certificate an internal CA issued. Not with tls: insecure. Since 1.5.0."
+});
+
 // shared/api.ts
-var API_VERSION = "1.4.0";
+var API_VERSION = "1.5.0";
 var GenerateReportRequestSchema = named("GenerateReportRequest", Type.Object({
   url: Type.String({ description: "The site to analyze (http or https)", examples: ["https://example.com/"] }),
   metadata: Type.Optional(ReportMetadataSchema),
   mode: Type.Optional(AnalysisModeSchema),
-  site_auth: Type.Optional(SiteAuthSchema)
+  site_auth: Type.Optional(SiteAuthSchema),
+  tls: Type.Optional(TlsModeSchema),
+  tls_ca: Type.Optional(TlsCaSchema)
 }, { additionalProperties: false }));
 var ReportListItemSchema = named("ReportListItem", Type.Object({
   id: Type.String({ pattern: REPORT_ID_PATTERN }),
@@ -45820,15 +46059,18 @@ function workflowFile(env) {
 function sarifLocation(input, env) {
   return input ?? workflowFile(env) ?? DEFAULT_SARIF_LOCATION;
 }
-function writeSarifFile(reports, options) {
+function sarifLogOf(reports, options) {
   const logs = reports.map((report) => toSarif(report, API_VERSION, `${options.apiUrl}/docs/checks`, options.location));
   const [first] = logs;
-  if (!first || !reports[0])
+  if (!first)
     throw new Error("no report to write as SARIF");
-  const log = { ...first, runs: logs.flatMap((one) => one.runs) };
-  const dir = options.env.RUNNER_TEMP || tmpdir();
+  return { ...first, runs: logs.flatMap((one) => one.runs) };
+}
+function writeSarifFile(reports, options) {
+  const log = sarifLogOf(reports, options);
+  const dir = options.file ? path.dirname(options.file) : options.env.RUNNER_TEMP || tmpdir();
   mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `wpreport-${reports[0].id}.sarif`);
+  const file = options.file ?? path.join(dir, `wpreport-${reports[0]?.id}.sarif`);
   writeFileSync(file, `${JSON.stringify(log, null, 2)}
 `);
   return file;
@@ -45866,7 +46108,6 @@ var RUNNER = {
   createClient: (options) => new WpreportClient(options),
   upsertPrComment
 };
-var errorText = (error) => error instanceof ApiError ? explain(error) : `wpreport: ${error.message}`;
 async function run(env = process.env, deps = RUNNER) {
   const { core } = deps;
   const started = Date.now();
@@ -45886,54 +46127,32 @@ async function run(env = process.env, deps = RUNNER) {
     onRetry: ({ attempt, waitMs, reason }) => core.info(`wpreport: ${reason}; retrying in ${Math.round(waitMs / 1000)} s (attempt ${attempt})`)
   });
   const several = inputs.urls.length > 1;
-  const sites = [];
   try {
-    for (const url of inputs.urls) {
-      const site = { url };
-      sites.push(site);
-      const named = several ? `${url}: ` : "";
-      try {
-        site.result = await check(client, { ...inputs, url, env }, {
-          log: (line) => core.info(line),
-          warn: (message, title) => core.warning(message, title ? { title } : {}),
-          reported: (made, replayed) => {
-            site.report = made;
-            core.info(`wpreport: ${named}report ${made.id}${replayed ? " (this step already made the same request in this run attempt: its report, not charged again)" : ""}: score ${made.summary?.score ?? "—"} (${made.summary?.grade ?? "—"})`);
-          }
-        });
-        logBaseline(core, site.result, named);
-      } catch (error) {
-        site.error = errorText(error);
-        if (several)
+    const sites = await checkSites(client, { ...inputs, env }, inputs.urls, {
+      log: (line) => core.info(line),
+      warn: (message, title) => core.warning(message, title ? { title } : {}),
+      reported: (site, made, replayed) => {
+        core.info(`wpreport: ${several ? `${site.url}: ` : ""}report ${made.id}${replayed ? " (this step already made the same request in this run attempt: its report, not charged again)" : ""}: score ${made.summary?.score ?? "—"} (${made.summary?.grade ?? "—"})`);
+      },
+      done: (site) => {
+        const named = several ? `${site.url}: ` : "";
+        if (site.result)
+          logBaseline(core, site.result, named);
+        else if (several)
           core.info(`wpreport: ${named}could not check: ${site.error}`);
       }
-    }
+    });
     setOutputs(core, sites, inputs);
     writeSarif(core, sites, inputs, env);
     const checked = sites.filter((site) => site.result !== undefined);
-    const [only] = checked;
-    annotate(several ? annotationsForSites(checked.map(({ url, result }) => ({ url, diff: result.diff }))) : only ? annotationsFor(only.result.diff) : [], core);
-    const sections = checked.map(({ result }) => ({
-      report: result.report,
-      diff: result.diff,
-      reportUrl: result.links.report,
-      failOn: inputs.diffOptions.failOn
-    }));
-    const overview = several ? renderOverview(sites.map((site) => ({
-      url: site.url,
-      report: site.report,
-      diff: site.result?.diff,
-      reportUrl: site.report ? reportUrl(inputs.apiUrl, site.report.id) : undefined,
-      error: site.error
-    }))) : "";
-    const summary = (limit) => [overview, ...sections.map((section) => renderMarkdown(section, limit ? { limit } : {}))].filter((part) => part !== "").join(`
-`);
-    if (several || checked.length > 0) {
-      try {
-        await core.writeSummary(summary());
-      } catch (error) {
-        core.warning(`Could not write the job summary: ${error.message.replace(/\.$/, "")}. The outputs are set and the verdict stands; the log has the result.`, { title: "wpreport: no job summary" });
-      }
+    const seen = checked.filter((site) => site.result.unseen === null);
+    const [only] = seen;
+    annotate(several ? annotationsForSites(seen.map(({ url, result }) => ({ url, diff: result.diff }))) : only ? annotationsFor(only.result.diff) : [], core);
+    const summary = (limit) => summaryMarkdown(sites, { apiUrl: inputs.apiUrl, failOn: inputs.diffOptions.failOn, ...limit ? { limit } : {} });
+    try {
+      await core.writeSummary(summary());
+    } catch (error) {
+      core.warning(`Could not write the job summary: ${error.message.replace(/\.$/, "")}. The outputs are set and the verdict stands; the log has the result.`, { title: "wpreport: no job summary" });
     }
     if (inputs.commentOnPr && (several || checked.length > 0)) {
       try {
@@ -45952,7 +46171,7 @@ async function run(env = process.env, deps = RUNNER) {
       const overhead = first.requested - started + (Date.now() - first.received);
       core.info(`wpreport: action overhead ${overhead} ms (service ${first.received - first.requested} ms)`);
     }
-    const verdict = failure(sites, several);
+    const verdict = failureMessage(sites);
     if (verdict)
       core.setFailed(verdict);
   } catch (error) {
@@ -45962,12 +46181,17 @@ async function run(env = process.env, deps = RUNNER) {
     client.close();
   }
 }
-function logBaseline(core, { diff, failing }, named) {
-  if (diff.base_id) {
+function logBaseline(core, { diff, failing, unseen }, named) {
+  if (diff.base_id)
     core.info(`wpreport: ${named}comparing with ${diff.base_id} (${diff.baseline.rule}): ${logSafe(diff.baseline.reason, 500)}`);
+  else
+    core.info(`wpreport: ${named}no baseline (${diff.baseline.rule}): ${logSafe(diff.baseline.reason, 500)}`);
+  if (unseen) {
+    core.info(`wpreport: ${named}the report could not see the site: ${logSafe(unseen.message, 1000)}`);
     return;
   }
-  core.info(`wpreport: ${named}no baseline (${diff.baseline.rule}): ${logSafe(diff.baseline.reason, 500)}`);
+  if (diff.base_id)
+    return;
   core.info(`wpreport: ${named}no baseline to compare with, so nothing is a regression; ${failing.length === 0 ? "no check fails" : `${failing.length} check${failing.length === 1 ? " fails" : "s fail"} now:`}`);
   for (const failed of failing.slice(0, FAILING_LOG_LINES))
     core.info(`  [${failed.severity}] ${failed.id}: ${failed.status} — ${logSafe(failed.message, 300)}`);
@@ -45996,12 +46220,11 @@ function setOutputs(core, sites, inputs) {
       grade: site.report?.summary?.grade ?? null,
       baseline_id: site.result?.diff.base_id ?? null,
       regressions: site.result?.diff.regressions.length ?? null,
-      result: site.error !== undefined ? "error" : site.result?.diff.verdict.result ?? "error",
-      ...site.error !== undefined ? { error: site.error } : {}
+      result: siteOutcome(site),
+      ...siteProblem(site) !== undefined ? { error: siteProblem(site) } : {}
     }))));
   }
-  const results = sites.map((site) => site.error !== undefined ? "error" : site.result?.diff.verdict.result);
-  core.setOutput("result", results.includes("error") || results.includes(undefined) ? "error" : results.includes("fail") ? "fail" : "pass");
+  core.setOutput("result", gateOutcome(sites));
 }
 function writeSarif(core, sites, inputs, env) {
   const reports = sites.flatMap((site) => site.report ? [site.report] : []);
@@ -46015,22 +46238,6 @@ function writeSarif(core, sites, inputs, env) {
   } catch (error) {
     core.warning(`Could not write the SARIF file: ${error.message}.`, { title: "wpreport: no SARIF file" });
   }
-}
-function failure(sites, several) {
-  const lines = sites.flatMap((site) => {
-    const named = several ? `${site.url}: ` : "";
-    if (site.error !== undefined)
-      return [several ? `${named}could not check: ${site.error}` : site.error];
-    const verdict = site.result?.diff.verdict;
-    return verdict?.result === "fail" ? [`${named}${verdict.reasons.join("; ")}`] : [];
-  });
-  if (lines.length === 0)
-    return null;
-  if (!several) {
-    const [site] = sites;
-    return site?.error !== undefined ? site.error : `wpreport: ${lines[0]}`;
-  }
-  return `wpreport: ${lines.length} of ${sites.length} sites failed — ${lines.join(" · ")}`;
 }
 
 // action/src/main.ts
