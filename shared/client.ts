@@ -69,6 +69,9 @@ export interface GenerateReportInput {
   mode?: AnalysisMode;
   /** Credentials of a protected site (shared/site-auth.ts): secrets, never part of an Idempotency-Key. */
   site_auth?: SiteAuth;
+  /** A staging site's certificate: not verified, or by this private CA (shared/site-tls.ts). */
+  tls?: "verify" | "insecure";
+  tls_ca?: string;
 }
 
 /** JSON with object keys sorted at every level, so that equal bodies hash alike whatever their key order. */

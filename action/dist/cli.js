@@ -22432,7 +22432,9 @@ async function check(client, request, events, wait = waitForSite) {
     url: request.url,
     metadata: ciMetadata(request.env, request.environment),
     ...request.mode ? { mode: request.mode } : {},
-    ...request.siteAuth ? { site_auth: request.siteAuth } : {}
+    ...request.siteAuth ? { site_auth: request.siteAuth } : {},
+    ...request.tls ? { tls: request.tls } : {},
+    ...request.tlsCa ? { tls_ca: request.tlsCa } : {}
   };
   const { report, replayed } = await client.generateReport(body, {
     idempotencyKey: idempotencyKeyFor(request.env, body, { matrix: request.matrix })
@@ -22796,6 +22798,9 @@ ${md(site.error ?? "", 1000)}
   return [overview, ...sections].filter((part) => part !== "").join(`
 `);
 }
+
+// action/src/inputs.ts
+import { readFileSync as readFileSync2 } from "node:fs";
 
 // shared/site-auth.ts
 var MAX_SITE_HEADERS = 10;
@@ -23393,6 +23398,7 @@ function readInputs(runner = actionsCore, names = ACTION_NAMES) {
   if (siteAuth && origins.size > 1) {
     throw new InputError(`${names === ACTION_NAMES ? "Inputs http-auth, http-headers and http-cookies are" : "--http-auth, --http-headers and --http-cookies are"} one site's credentials, but ${names.bare("urls")} name ${origins.size} origins (${[...origins].join(", ")}); run one step per protected site.`);
   }
+  const { tls, tlsCa } = readSiteTls(runner, names);
   const commentRaw = runner.getInput("comment-on-pr").trim().toLowerCase() || "false";
   if (!["true", "false"].includes(commentRaw))
     throw new InputError(`${names.input("comment-on-pr")} must be true or false, got "${commentRaw}".`);
@@ -23410,8 +23416,33 @@ function readInputs(runner = actionsCore, names = ACTION_NAMES) {
     mode,
     matrix: runner.getInput("matrix"),
     sarifLocation,
-    siteAuth
+    siteAuth,
+    ...tls ? { tls } : {},
+    ...tlsCa ? { tlsCa } : {}
   };
+}
+function readSiteTls(runner, names) {
+  const tls = runner.getInput("tls").trim().toLowerCase();
+  if (tls !== "" && tls !== "verify" && tls !== "insecure")
+    throw new InputError(`${names.input("tls")} must be verify or insecure, got "${tls.slice(0, 40)}".`);
+  const raw = runner.getInput("tls-ca").trim();
+  let tlsCa;
+  if (raw) {
+    if (raw.includes("-----BEGIN"))
+      tlsCa = raw;
+    else {
+      try {
+        tlsCa = readFileSync2(raw, "utf8");
+      } catch (error) {
+        throw new InputError(`${names.input("tls-ca")} is neither a PEM nor a readable file (${error.code ?? "error"}: ${raw.slice(0, 200)}).`);
+      }
+    }
+    if (!tlsCa.includes("-----BEGIN CERTIFICATE-----"))
+      throw new InputError(`${names.input("tls-ca")} holds no PEM certificate (-----BEGIN CERTIFICATE-----).`);
+  }
+  if (tls === "insecure" && tlsCa)
+    throw new InputError(`${names.input("tls-ca")} cannot be given with tls: insecure (a certificate that is not verified needs no CA).`);
+  return { ...tls === "insecure" ? { tls: "insecure" } : {}, ...tlsCa ? { tlsCa } : {} };
 }
 function readSiteAuth(runner, names) {
   const raw = {
@@ -23790,6 +23821,18 @@ var FLAGS = [
     env: "WPREPORT_HTTP_COOKIES",
     input: true,
     help: '"name=value", repeatable (or WPREPORT_HTTP_COOKIES, "a=1; b=2")'
+  },
+  {
+    name: "tls",
+    value: "<mode>",
+    input: true,
+    help: "verify (default) | insecure: do not verify the site's TLS certificate (a self-signed staging site), for its own origin only"
+  },
+  {
+    name: "tls-ca",
+    value: "<pem|file>",
+    input: true,
+    help: "a private CA to trust for the site's own origin: a PEM file's path (or its text)"
   },
   { name: "http-header", value: "<h>", multiple: true, input: false, help: "the same as --http-headers" },
   { name: "http-cookie", value: "<c>", multiple: true, input: false, help: "the same as --http-cookies" },

@@ -40889,7 +40889,9 @@ async function check(client, request, events, wait = waitForSite) {
     url: request.url,
     metadata: ciMetadata(request.env, request.environment),
     ...request.mode ? { mode: request.mode } : {},
-    ...request.siteAuth ? { site_auth: request.siteAuth } : {}
+    ...request.siteAuth ? { site_auth: request.siteAuth } : {},
+    ...request.tls ? { tls: request.tls } : {},
+    ...request.tlsCa ? { tls_ca: request.tlsCa } : {}
   };
   const { report, replayed } = await client.generateReport(body, {
     idempotencyKey: idempotencyKeyFor(request.env, body, { matrix: request.matrix })
@@ -41253,6 +41255,9 @@ ${md(site.error ?? "", 1000)}
   return [overview, ...sections].filter((part) => part !== "").join(`
 `);
 }
+
+// action/src/inputs.ts
+import { readFileSync as readFileSync2 } from "node:fs";
 
 // shared/sarif.ts
 var DEFAULT_SARIF_LOCATION = ".wpreport.yml";
@@ -41781,6 +41786,7 @@ function readInputs(runner = actionsCore, names = ACTION_NAMES) {
   if (siteAuth && origins.size > 1) {
     throw new InputError(`${names === ACTION_NAMES ? "Inputs http-auth, http-headers and http-cookies are" : "--http-auth, --http-headers and --http-cookies are"} one site's credentials, but ${names.bare("urls")} name ${origins.size} origins (${[...origins].join(", ")}); run one step per protected site.`);
   }
+  const { tls, tlsCa } = readSiteTls(runner, names);
   const commentRaw = runner.getInput("comment-on-pr").trim().toLowerCase() || "false";
   if (!["true", "false"].includes(commentRaw))
     throw new InputError(`${names.input("comment-on-pr")} must be true or false, got "${commentRaw}".`);
@@ -41798,8 +41804,33 @@ function readInputs(runner = actionsCore, names = ACTION_NAMES) {
     mode,
     matrix: runner.getInput("matrix"),
     sarifLocation,
-    siteAuth
+    siteAuth,
+    ...tls ? { tls } : {},
+    ...tlsCa ? { tlsCa } : {}
   };
+}
+function readSiteTls(runner, names) {
+  const tls = runner.getInput("tls").trim().toLowerCase();
+  if (tls !== "" && tls !== "verify" && tls !== "insecure")
+    throw new InputError(`${names.input("tls")} must be verify or insecure, got "${tls.slice(0, 40)}".`);
+  const raw = runner.getInput("tls-ca").trim();
+  let tlsCa;
+  if (raw) {
+    if (raw.includes("-----BEGIN"))
+      tlsCa = raw;
+    else {
+      try {
+        tlsCa = readFileSync2(raw, "utf8");
+      } catch (error) {
+        throw new InputError(`${names.input("tls-ca")} is neither a PEM nor a readable file (${error.code ?? "error"}: ${raw.slice(0, 200)}).`);
+      }
+    }
+    if (!tlsCa.includes("-----BEGIN CERTIFICATE-----"))
+      throw new InputError(`${names.input("tls-ca")} holds no PEM certificate (-----BEGIN CERTIFICATE-----).`);
+  }
+  if (tls === "insecure" && tlsCa)
+    throw new InputError(`${names.input("tls-ca")} cannot be given with tls: insecure (a certificate that is not verified needs no CA).`);
+  return { ...tls === "insecure" ? { tls: "insecure" } : {}, ...tlsCa ? { tlsCa } : {} };
 }
 function readSiteAuth(runner, names) {
   const raw = {
@@ -41827,7 +41858,7 @@ function readSiteAuth(runner, names) {
 import { createHash as createHash2 } from "node:crypto";
 
 // node_modules/@actions/github/lib/context.js
-import { readFileSync as readFileSync2, existsSync as existsSync2 } from "fs";
+import { readFileSync as readFileSync3, existsSync as existsSync2 } from "fs";
 import { EOL as EOL5 } from "os";
 
 class Context {
@@ -41836,7 +41867,7 @@ class Context {
     this.payload = {};
     if (process.env.GITHUB_EVENT_PATH) {
       if (existsSync2(process.env.GITHUB_EVENT_PATH)) {
-        this.payload = JSON.parse(readFileSync2(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
+        this.payload = JSON.parse(readFileSync3(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
         const path = process.env.GITHUB_EVENT_PATH;
         process.stdout.write(`GITHUB_EVENT_PATH ${path} does not exist${EOL5}`);

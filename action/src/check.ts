@@ -45,6 +45,9 @@ export interface CheckRequest {
   matrix?: string;
   /** Credentials of a protected (staging) site: sent with the request, kept out of the Idempotency-Key. */
   siteAuth?: SiteAuth;
+  /** A staging site's certificate rule (inputs tls, tls-ca): its own origin only. */
+  tls?: "insecure";
+  tlsCa?: string;
 }
 
 /** What the pipeline says while it runs; the Action writes it to the log, the CLI to stderr. */
@@ -144,6 +147,8 @@ export async function check(
     metadata: ciMetadata(request.env, request.environment),
     ...(request.mode ? { mode: request.mode } : {}),
     ...(request.siteAuth ? { site_auth: request.siteAuth } : {}),
+    ...(request.tls ? { tls: request.tls } : {}),
+    ...(request.tlsCa ? { tls_ca: request.tlsCa } : {}),
   };
   const { report, replayed } = await client.generateReport(body, {
     idempotencyKey: idempotencyKeyFor(request.env, body, { matrix: request.matrix }),

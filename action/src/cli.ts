@@ -165,6 +165,18 @@ export const FLAGS: readonly Flag[] = [
     input: true,
     help: '"name=value", repeatable (or WPREPORT_HTTP_COOKIES, "a=1; b=2")',
   },
+  {
+    name: "tls",
+    value: "<mode>",
+    input: true,
+    help: "verify (default) | insecure: do not verify the site's TLS certificate (a self-signed staging site), for its own origin only",
+  },
+  {
+    name: "tls-ca",
+    value: "<pem|file>",
+    input: true,
+    help: "a private CA to trust for the site's own origin: a PEM file's path (or its text)",
+  },
   // Spelled as before the flags took the inputs' names; still read.
   { name: "http-header", value: "<h>", multiple: true, input: false, help: "the same as --http-headers" },
   { name: "http-cookie", value: "<c>", multiple: true, input: false, help: "the same as --http-cookies" },

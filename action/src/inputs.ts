@@ -1,4 +1,6 @@
 /** The Action's inputs, read and validated once; every bad value is reported in plain words. */
+
+import { readFileSync } from "node:fs";
 import { type Baseline, type ParsedDiffOptions, parseBaseline, parseDiffOptions } from "../../shared/diff-options.ts";
 import { ANALYSIS_MODES, type AnalysisMode } from "../../shared/report.ts";
 import { parseSarifLocation, SarifLocationError } from "../../shared/sarif.ts";
@@ -28,6 +30,10 @@ export interface Inputs {
   sarifLocation: string | undefined;
   /** Credentials of a protected site (http-auth, http-headers, http-cookies), from secrets. */
   siteAuth: SiteAuth | undefined;
+  /** `tls: insecure`: the site's certificate is not verified (its own origin only). */
+  tls?: "insecure";
+  /** `tls-ca`: the PEM of a private CA the site's certificate is verified against. */
+  tlsCa?: string;
 }
 
 export class InputError extends Error {}
@@ -144,6 +150,7 @@ export function readInputs(
       `${names === ACTION_NAMES ? "Inputs http-auth, http-headers and http-cookies are" : "--http-auth, --http-headers and --http-cookies are"} one site's credentials, but ${names.bare("urls")} name ${origins.size} origins (${[...origins].join(", ")}); run one step per protected site.`,
     );
   }
+  const { tls, tlsCa } = readSiteTls(runner, names);
   const commentRaw = runner.getInput("comment-on-pr").trim().toLowerCase() || "false";
   if (!["true", "false"].includes(commentRaw))
     throw new InputError(`${names.input("comment-on-pr")} must be true or false, got "${commentRaw}".`);
@@ -162,7 +169,41 @@ export function readInputs(
     matrix: runner.getInput("matrix"),
     sarifLocation,
     siteAuth,
+    ...(tls ? { tls } : {}),
+    ...(tlsCa ? { tlsCa } : {}),
   };
+}
+
+/**
+ * A staging site's certificate rule: `tls` (verify, the default, or insecure) and `tls-ca` (a
+ * PEM, or the path of a PEM file — a workspace file is easier to keep than a multi-line input).
+ * Checked here, so a typo fails the step before any request.
+ */
+function readSiteTls(runner: Pick<ActionCore, "getInput">, names: InputNames): { tls?: "insecure"; tlsCa?: string } {
+  const tls = runner.getInput("tls").trim().toLowerCase();
+  if (tls !== "" && tls !== "verify" && tls !== "insecure")
+    throw new InputError(`${names.input("tls")} must be verify or insecure, got "${tls.slice(0, 40)}".`);
+  const raw = runner.getInput("tls-ca").trim();
+  let tlsCa: string | undefined;
+  if (raw) {
+    if (raw.includes("-----BEGIN")) tlsCa = raw;
+    else {
+      try {
+        tlsCa = readFileSync(raw, "utf8");
+      } catch (error) {
+        throw new InputError(
+          `${names.input("tls-ca")} is neither a PEM nor a readable file (${(error as NodeJS.ErrnoException).code ?? "error"}: ${raw.slice(0, 200)}).`,
+        );
+      }
+    }
+    if (!tlsCa.includes("-----BEGIN CERTIFICATE-----"))
+      throw new InputError(`${names.input("tls-ca")} holds no PEM certificate (-----BEGIN CERTIFICATE-----).`);
+  }
+  if (tls === "insecure" && tlsCa)
+    throw new InputError(
+      `${names.input("tls-ca")} cannot be given with tls: insecure (a certificate that is not verified needs no CA).`,
+    );
+  return { ...(tls === "insecure" ? { tls: "insecure" as const } : {}), ...(tlsCa ? { tlsCa } : {}) };
 }
 
 /**
