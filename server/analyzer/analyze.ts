@@ -19,7 +19,13 @@ import type { SiteTls } from "../../shared/site-tls.ts";
 import type { Artifacts } from "./artifacts.ts";
 import { runAudits } from "./audit/index.ts";
 import { notCheckedOf } from "./audit/obstacles.ts";
-import { completeness, INCOMPLETE_KIND, incompleteEntry, refusedCredentialsText } from "./completeness.ts";
+import {
+  completeness,
+  INCOMPLETE_KIND,
+  incompleteEntry,
+  refusedCredentialsText,
+  unseenSiteChecks,
+} from "./completeness.ts";
 import { enumeratedPlugins, installedThemes } from "./detect/enumerated.ts";
 import type { NameLookup } from "./detect/finders/directory.ts";
 import { askNames } from "./detect/finders/names-question.ts";
@@ -311,10 +317,11 @@ function resultFrom(found: Detected, given: Intel): AnalysisResult {
     };
   }
   const facts = extract(detected);
-  const checks = runAudits(facts);
   // Most probes got no answer, or the homepage is an error page: what was learnt stays, but no
-  // grade is given (completeness.ts).
+  // grade is given (completeness.ts) — and behind an error page nothing passes.
   const complete = completeness(facts.probes, facts.homepage.status);
+  const audited = runAudits(facts);
+  const checks = complete.homepageError === null ? audited : unseenSiteChecks(audited, complete.homepageError);
   // A site that is not WordPress gets a report that says so, with what it runs on instead —
   // unless the homepage was an error page (a 401 of a protected staging site): that page does
   // not look like WordPress, and what it "runs on" is the proxy's, so nothing is said about it.

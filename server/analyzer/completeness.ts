@@ -16,7 +16,7 @@
  * would pass "no .env exposed" because the probe got a 401, and a deploy that took the site
  * down would be graded and could become a gate's baseline.
  */
-import type { ReportError } from "../../shared/report.ts";
+import type { Check, ReportError } from "../../shared/report.ts";
 import type { ProbeFacts } from "./facts.ts";
 
 /** More than this share of the probes without an answer makes the report incomplete. */
@@ -69,6 +69,22 @@ export function incompleteEntry({ asked, failed, homepageError }: Completeness):
         ? `${homepageErrorText(homepageError)} So ${tail}`
         : `${failed} of ${asked} probes got no answer from the site (more than ${INCOMPLETE_FAILED_SHARE * 100} % is too many): ${tail}`,
   };
+}
+
+/**
+ * The checks of a report whose homepage was an error page (a protected staging site's 401, a
+ * 403 wall, a 5xx): none of them passes. Their probes got the same wall ("no .env" from a 401 is
+ * not "no .env"), so a pass would be more reassuring than what was seen — each becomes `skip`,
+ * not checked, with why; failures stand (what was read was read).
+ */
+export function unseenSiteChecks(checks: readonly Check[], homepageStatus: number): Check[] {
+  const why =
+    homepageStatus === 401 || homepageStatus === 407
+      ? `The homepage asked for credentials (HTTP ${homepageStatus}), so the site behind it was not seen`
+      : `The homepage answered HTTP ${homepageStatus}, so the site behind that page was not seen`;
+  return checks.map((check) =>
+    check.status === "pass" ? { ...check, status: "skip", message: `${why}: not checked.` } : check,
+  );
 }
 
 /** True for a report (or analysis result) marked incomplete. */

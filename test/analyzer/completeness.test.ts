@@ -94,4 +94,26 @@ describe("incomplete reports", () => {
     // A redirect's final answer of 200 and a 2xx other than 200 are pages to grade.
     expect(isIncomplete(buildResult(withHomepageStatus(203)))).toBe(false);
   });
+
+  test("behind a homepage that is an error page nothing passes: each would-be pass is not checked, and listed", () => {
+    const graded = buildResult(withHomepageStatus(200));
+    const passing = graded.checks.filter((check) => check.status === "pass").map((check) => check.id);
+    expect(passing.length).toBeGreaterThan(10);
+    for (const status of [401, 403, 503]) {
+      const result = buildResult(withHomepageStatus(status));
+      expect({ status, passes: result.checks.filter((check) => check.status === "pass").map((c) => c.id) }).toEqual({
+        status,
+        passes: [],
+      });
+      const env = result.checks.find((check) => check.id === "security.env_file_exposed");
+      expect(env?.status).toBe("skip");
+      expect(env?.message).toMatch(/HTTP \d{3}.*not seen: not checked\.$/);
+      expect(result.not_checked?.map((entry) => entry.check)).toEqual(
+        expect.arrayContaining(["security.env_file_exposed"]),
+      );
+    }
+    expect(
+      buildResult(withHomepageStatus(401)).checks.find((c) => c.id === "security.env_file_exposed")?.message,
+    ).toContain("asked for credentials (HTTP 401)");
+  });
 });
