@@ -2,11 +2,13 @@
  * What the monitoring feature's API routes (webhooks, monitors) share: Idempotency-Key on
  * their POSTs, the Link header of a page, answers with their headers, and bodiless requests.
  */
+
 import { type Static, type TObject, Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import type { ProblemCode } from "../../shared/problems.ts";
 import { type IdempotencyService, isValidIdempotencyKey, requestFingerprint } from "../access/idempotency.service.ts";
 import { jsonResponse } from "../platform/http/json-response.ts";
+import { nextPageLink } from "../platform/http/pagination.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
 import { parseQuery } from "../platform/http/query.ts";
 
@@ -77,18 +79,15 @@ export async function idempotent(
   return { ...answer, replayed: false };
 }
 
+/** The next page's Link header of a monitoring listing (cursor `before`): platform/http/pagination.ts. */
 export function nextLink(
   base: string,
   path: string,
   query: Record<string, unknown>,
   cursor: string | null,
 ): Record<string, string> {
-  if (!cursor) return {};
-  const next = new URL(`${base}${path}`);
-  for (const [key, value] of Object.entries(query))
-    if (value !== undefined && key !== "before") next.searchParams.set(key, String(value));
-  next.searchParams.set("before", cursor);
-  return { link: `<${next}>; rel="next"` };
+  const { link } = nextPageLink(`${base}${path}`, query, "before", cursor);
+  return link ? { link } : {};
 }
 
 export function answer(result: Answer & { replayed: boolean }, headers: Record<string, string> = {}): Response {

@@ -15,6 +15,7 @@ import type { ApiModule } from "../platform/http/api-module.ts";
 import { jsonDocument } from "../platform/http/json-response.ts";
 import { chooseMediaType } from "../platform/http/media-type.ts";
 import type { ApiOperation } from "../platform/http/openapi.ts";
+import { nextPageLink } from "../platform/http/pagination.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
 import { parseQuery } from "../platform/http/query.ts";
 import { type ClientReportService, pdfNotAvailable } from "./client-report.service.ts";
@@ -163,14 +164,9 @@ export const getClientReportOperation = {
   errors: ["invalid_request", "not_found", "not_acceptable", "unavailable"],
 } as const satisfies ApiOperation;
 
-/** `<url of this listing with after=cursor>; rel="next"`. */
-function nextLink(base: string, query: Record<string, unknown>, cursor: string): string {
-  const next = new URL(base);
-  for (const [key, value] of Object.entries(query))
-    if (value !== undefined && key !== "after") next.searchParams.set(key, String(value));
-  next.searchParams.set("after", cursor);
-  return `<${next}>; rel="next"`;
-}
+/** `<url of this listing with after=cursor>; rel="next"` (platform/http/pagination.ts). */
+const nextLink = (base: string, query: Record<string, unknown>, cursor: string): string =>
+  nextPageLink(base, query, "after", cursor).link as string;
 
 const today = () => new Date().toISOString().slice(0, 10);
 

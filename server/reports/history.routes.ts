@@ -18,6 +18,7 @@ import type { ApiContext } from "../app.ts";
 import type { ApiModule } from "../platform/http/api-module.ts";
 import { jsonDocument } from "../platform/http/json-response.ts";
 import type { ApiOperation } from "../platform/http/openapi.ts";
+import { nextPageLink } from "../platform/http/pagination.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
 import { parseQuery } from "../platform/http/query.ts";
 import { DEFAULT_PAGE, MAX_PAGE, type ReportHistoryService } from "./report-history.service.ts";
@@ -149,15 +150,8 @@ export function historyRoutes(
         before: query.before,
         limit: query.limit ?? DEFAULT_PAGE,
       });
-      const headers: Record<string, string> = {};
-      if (page.next_cursor) {
-        const next = new URL(`${deps.baseUrlFor(request)}/api/reports`);
-        for (const [key, value] of Object.entries(query))
-          if (value !== undefined && key !== "before") next.searchParams.set(key, String(value));
-        next.searchParams.set("before", page.next_cursor);
-        headers.link = `<${next}>; rel="next"`;
-      }
-      return jsonDocument(page, headers);
+      const { link } = nextPageLink(`${deps.baseUrlFor(request)}/api/reports`, query, "before", page.next_cursor);
+      return jsonDocument(page, link ? { link } : {});
     })
     .get(
       "/report/:report_id/diff",
