@@ -186,6 +186,7 @@ export const SummarySchema = named(
           "Why the grade is lower than the score alone gives: each failed critical check caps it at F, each failed high one at C (docs/scoring.md). Empty when nothing capped it. Since 1.2.0.",
       }),
     ),
+    not_checked: Type.Optional(Count()),
   }),
 );
 export type Summary = Static<typeof SummarySchema>;
@@ -833,6 +834,7 @@ export const ReportSchema = named(
           description: "Which per-target limits the analysis ran into; null until it starts. Since 1.4.0.",
         }),
       ),
+      not_checked: Type.Optional(Type.Array(Type.Object({ check: Type.String(), reason: Type.String() }))),
     },
     { title: "wpreport report", description: "One analysis of one site (schema v1)" },
   ),
