@@ -9,7 +9,7 @@
  * starts with either. Numbers we write ourselves (scores, counts) are left as numbers.
  */
 import type { SiteSummary } from "../../shared/portfolio-api.ts";
-import { NOT_CHECKED_NO_REPORT, vulnerabilityCountText } from "../../shared/report-coverage.ts";
+import { NOT_CHECKED_INCOMPLETE, NOT_CHECKED_NO_REPORT, vulnerabilityCountText } from "../../shared/report-coverage.ts";
 import { oneLine } from "../../shared/untrusted-text.ts";
 
 export const CSV_CONTENT_TYPE = "text/csv";
@@ -67,7 +67,10 @@ export const PORTFOLIO_CSV_COLUMNS = [
  */
 function vulnerabilityFields(site: SiteSummary): [string | number, string | number, string | number] {
   const counts = site.vulnerabilities;
-  if (!site.latest) return [NOT_CHECKED_NO_REPORT, NOT_CHECKED_NO_REPORT, NOT_CHECKED_NO_REPORT];
+  if (!site.latest) {
+    const words = site.last_report.incomplete ? NOT_CHECKED_INCOMPLETE : NOT_CHECKED_NO_REPORT;
+    return [words, words, words];
+  }
   if (site.vulnerability_data === "complete") return [counts.total, counts.critical, counts.high];
   const coverage = { status: site.vulnerability_data, unchecked: site.vulnerabilities_unchecked };
   const total = vulnerabilityCountText(counts.total, coverage);

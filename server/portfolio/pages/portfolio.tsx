@@ -6,6 +6,7 @@
 import type { ComponentSites, SiteList, SiteSummary } from "../../../shared/portfolio-api.ts";
 import {
   checksNotRunText,
+  NOT_CHECKED_INCOMPLETE,
   NOT_CHECKED_NO_DATA,
   NOT_CHECKED_NO_REPORT,
   vulnerabilityCountText,
@@ -24,7 +25,11 @@ export interface ComponentSearch {
  */
 function Vulnerabilities({ site }: { site: SiteSummary }) {
   const counts = site.vulnerabilities;
-  if (!site.latest) return <span class="muted not-checked">{NOT_CHECKED_NO_REPORT}</span>;
+  if (!site.latest) {
+    return (
+      <span class="not-checked">{site.last_report.incomplete ? NOT_CHECKED_INCOMPLETE : NOT_CHECKED_NO_REPORT}</span>
+    );
+  }
   const coverage = { status: site.vulnerability_data, unchecked: site.vulnerabilities_unchecked };
   const gap =
     site.vulnerability_data === "complete" ? null : (

@@ -11,6 +11,8 @@ import { CHECK_CATEGORIES, SEVERITIES } from "../../../shared/report.ts";
 import {
   checksNotRun,
   checksNotRunText,
+  isIncompleteReport,
+  NOT_CHECKED_INCOMPLETE,
   NOT_CHECKED_NO_DATA,
   notAllChecked,
   vulnerabilityCoverage,
@@ -563,6 +565,12 @@ export function ReportPage({ report, siblings }: { report: Report; siblings: Rep
         <div class="alert warning" role="status">
           The site answered with a {report.hosting.waf ?? "firewall"} challenge page instead of its homepage, so it
           could not be analyzed.
+        </div>
+      ) : null}
+      {report.status === "completed" && isIncompleteReport(report) ? (
+        <div class="alert warning" role="status" id="report-incomplete">
+          <strong>Incomplete: not graded.</strong> {report.errors.find((error) => error.kind === "incomplete")?.message}{" "}
+          Its checks and its vulnerabilities were not checked on the site itself: {NOT_CHECKED_INCOMPLETE}.
         </div>
       ) : null}
       <VulnerabilityDataAlert report={report} />
