@@ -14,8 +14,8 @@
  */
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { CheckChangeSchema, VerdictSchema } from "./diff-schema.ts";
-import { GradeSchema, SeveritySchema } from "./report.ts";
-import { Nullable, named, Percent, StringEnum } from "./schema.ts";
+import { GradeSchema, SeveritySchema, VULNERABILITY_DATA_STATUSES } from "./report.ts";
+import { Count, Nullable, named, Percent, StringEnum } from "./schema.ts";
 
 /** Event types a webhook or an email alert can subscribe to. */
 export const SUBSCRIBABLE_EVENT_TYPES = [
@@ -63,6 +63,29 @@ export const EventReportSchema = named(
     score: Nullable(Percent()),
     created_at: Timestamp(),
     completed_at: Nullable(Timestamp()),
+    incomplete: Type.Optional(
+      Type.Boolean({
+        description:
+          "True when the report completed incomplete (the homepage asked for credentials, most probes got no answer…): no grade, nothing of it was checked. Absent in events emitted before it was added.",
+      }),
+    ),
+    vulnerability_data: Type.Optional(
+      StringEnum(VULNERABILITY_DATA_STATUSES, {
+        description:
+          'How far the report\'s vulnerabilities were checked (intel.vulnerability_data.status): complete; partial (see vulnerabilities_unchecked); none (no source answered, or the report is incomplete: "no known vulnerabilities" cannot be said). Absent in events emitted before it was added.',
+      }),
+    ),
+    vulnerabilities_unchecked: Type.Optional(
+      Type.Array(Type.Object({ type: StringEnum(["core", "theme", "plugin"]), slug: Type.String() }), {
+        description: "The components no vulnerability source checked (vulnerability_data partial)",
+      }),
+    ),
+    not_checked: Type.Optional(
+      Count({
+        description:
+          "How many checks could not run (a firewall challenge, a persisting 429, a 5xx or a timeout met their probe): neither passed nor failed (summary.not_checked)",
+      }),
+    ),
     links: EventReportLinksSchema,
   }),
 );

@@ -5,8 +5,14 @@
  */
 
 import { type Static, Type } from "@sinclair/typebox";
-import { AnalysisModeSchema, GradeSchema, ReportStatusSchema, SEVERITIES } from "./report.ts";
-import { Nullable, named, StringEnum } from "./schema.ts";
+import {
+  AnalysisModeSchema,
+  GradeSchema,
+  ReportStatusSchema,
+  SEVERITIES,
+  VULNERABILITY_DATA_STATUSES,
+} from "./report.ts";
+import { Count, Nullable, named, StringEnum } from "./schema.ts";
 import { TlsCaSchema, TlsModeSchema } from "./site-tls.ts";
 
 /** The schedule keywords; anything else must be a 5-field cron expression (UTC). */
@@ -91,6 +97,22 @@ export const MonitorLastRunSchema = named(
     grade: Nullable(GradeSchema),
     gate: Nullable(StringEnum(["pass", "fail"]), {
       description: "The run's verdict against its baseline; null until the report completed",
+    }),
+    incomplete: Type.Boolean({
+      description:
+        "True when the report completed incomplete (the homepage asked for credentials, most probes got no answer…): no grade, nothing of it was checked",
+    }),
+    vulnerability_data: Nullable(StringEnum(VULNERABILITY_DATA_STATUSES), {
+      description:
+        "How far the report's vulnerabilities were checked: complete, partial (see vulnerabilities_unchecked) or none (no source answered, or the report is incomplete); null until the report completed",
+    }),
+    vulnerabilities_unchecked: Type.Array(
+      Type.Object({ type: StringEnum(["core", "theme", "plugin"]), slug: Type.String() }),
+      { description: "The components no vulnerability source checked (vulnerability_data partial)" },
+    ),
+    not_checked: Nullable(Count(), {
+      description:
+        "How many of the report's checks could not run (summary.not_checked): neither passed nor failed; null until the report completed",
     }),
   }),
 );

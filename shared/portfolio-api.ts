@@ -11,7 +11,13 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { ReportListItemSchema } from "./api.ts";
 import { COMPONENT_TYPES } from "./diff-schema.ts";
-import { GradeSchema, REPORT_ID_PATTERN, ReportStatusSchema, VulnerabilitySchema } from "./report.ts";
+import {
+  GradeSchema,
+  REPORT_ID_PATTERN,
+  ReportStatusSchema,
+  VULNERABILITY_DATA_STATUSES,
+  VulnerabilitySchema,
+} from "./report.ts";
 import { Count, Nullable, named, Percent, StringEnum } from "./schema.ts";
 
 export const SITE_ID_PATTERN = "^sit_[0-9a-hjkmnp-tv-z]{26}$";
@@ -80,6 +86,14 @@ export const SiteMonitorSchema = named(
 );
 export type SiteMonitor = Static<typeof SiteMonitorSchema>;
 
+export const UncheckedRefSchema = named(
+  "UncheckedComponentRef",
+  Type.Object(
+    { type: StringEnum(COMPONENT_TYPES), slug: Type.String({ description: 'Directory name ("wordpress" for core)' }) },
+    { description: "A component whose known vulnerabilities no source checked" },
+  ),
+);
+
 const siteSummaryFields = {
   ...siteRefFields,
   title: Nullable(Type.String(), {
@@ -91,6 +105,10 @@ const siteSummaryFields = {
       id: Type.String({ pattern: REPORT_ID_PATTERN }),
       status: ReportStatusSchema,
       created_at: Type.String({ format: "date-time" }),
+      incomplete: Type.Boolean({
+        description:
+          'True when it completed incomplete (the homepage asked for credentials, most probes got no answer…): it has no grade and checked nothing (docs/report.md, "Incomplete reports")',
+      }),
     },
     { description: "The newest report, whatever its status" },
   ),
@@ -101,6 +119,10 @@ const siteSummaryFields = {
       score: Percent(),
       grade: GradeSchema,
       failed_checks: SeverityCountsSchema,
+      not_checked: Count({
+        description:
+          "Checks that could not run (a firewall challenge, a persisting 429, a 5xx or a timeout met their probe): neither passed nor failed (summary.not_checked; 0 for reports before schema 1.5.0)",
+      }),
     }),
     { description: "The newest completed report's result; null when no report of the site completed" },
   ),
@@ -112,6 +134,13 @@ const siteSummaryFields = {
     description: "The newest score minus the oldest of `trend`; null with fewer than two completed reports",
   }),
   vulnerabilities: SeverityCountsSchema,
+  vulnerability_data: StringEnum(VULNERABILITY_DATA_STATUSES, {
+    description:
+      "How far `vulnerabilities` was checked: complete (every component the newest completed report found was checked by a vulnerability source: the counts are the known vulnerabilities); partial (some were not, see vulnerabilities_unchecked: the counts are a floor); none (no source answered, or no report completed: the counts mean nothing, not zero)",
+  }),
+  vulnerabilities_unchecked: Type.Array(UncheckedRefSchema, {
+    description: "The components whose vulnerabilities no source checked (vulnerability_data partial); empty otherwise",
+  }),
   monitor: Nullable(SiteMonitorSchema, {
     description: "The site's monitor (scheduled audits), when one watches this URL and environment; null otherwise",
   }),
@@ -150,6 +179,10 @@ const componentFields = {
   outdated: Nullable(Type.Boolean()),
   vulnerabilities: Type.Array(VulnerabilitySchema, {
     description: "Known vulnerabilities of the installed version",
+  }),
+  vulnerabilities_checked: Type.Boolean({
+    description:
+      "False when no vulnerability source checked this component for the report: an empty vulnerabilities[] then means unknown, not none",
   }),
 };
 
@@ -209,7 +242,10 @@ export const ComponentSiteSchema = named(
       report_id: Type.String({ pattern: REPORT_ID_PATTERN, description: "The site's newest completed report" }),
       completed_at: Nullable(Type.String({ format: "date-time" })),
       ...componentFields,
-      vulnerable: Type.Boolean({ description: "True when the installed version has known vulnerabilities" }),
+      vulnerable: Type.Boolean({
+        description:
+          "True when the installed version has known vulnerabilities; false means none known only when vulnerabilities_checked is true",
+      }),
     },
     { description: "A site that runs the component, as its newest completed report found it" },
   ),

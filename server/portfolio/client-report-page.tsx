@@ -14,6 +14,12 @@ import { readFileSync } from "node:fs";
 import { renderToString } from "preact-render-to-string";
 import { componentLabel, metricChangeText } from "../../shared/diff-text.ts";
 import type { Severity } from "../../shared/report.ts";
+import {
+  checksNotRunText,
+  notAllChecked,
+  vulnerabilityCountText,
+  vulnerabilityCoverageSentence,
+} from "../../shared/report-coverage.ts";
 import { ScoreChart, trendLabel } from "./charts.tsx";
 import type { ClientReportModel } from "./client-report.ts";
 
@@ -67,9 +73,10 @@ function Summary({ model }: { model: ClientReportModel }) {
         </div>
         <div>
           <dt>Open issues</dt>
-          <dd>
+          <dd id="open-issues-summary">
             {plural(model.openChecks.length, "check")},{" "}
-            {plural(model.openVulnerabilities.length, "known vulnerability", "known vulnerabilities")}
+            {vulnerabilityCountText(model.openVulnerabilities.length, model.vulnerabilityCoverage)}
+            {checksNotRunText(model.checksNotRun) ? `; ${checksNotRunText(model.checksNotRun)}` : ""}
           </dd>
         </div>
       </dl>
@@ -251,12 +258,41 @@ const MINOR: readonly Severity[] = ["low", "info"];
 function Open({ model }: { model: ClientReportModel }) {
   const major = model.openChecks.filter((check) => !MINOR.includes(check.severity));
   const minor = model.openChecks.filter((check) => MINOR.includes(check.severity));
+  // "Nothing is open" is true only of what was checked: say what was not.
+  const gaps = notAllChecked(model.vulnerabilityCoverage, model.checksNotRun);
+  const coverageSentence = vulnerabilityCoverageSentence(model.vulnerabilityCoverage);
   return (
     <section class="page-break" aria-labelledby="open-heading" id="open-issues">
       <h2 id="open-heading">Open issues and how to fix them</h2>
       <p class="muted">As of the last check of the month, {dateOf(model.last.created_at)}, most important first.</p>
-      {model.openVulnerabilities.length === 0 && model.openChecks.length === 0 ? (
+      {model.openVulnerabilities.length === 0 && model.openChecks.length === 0 && !gaps ? (
         <p>Nothing is open: every check passes.</p>
+      ) : null}
+      {model.openVulnerabilities.length === 0 && model.openChecks.length === 0 && gaps ? (
+        <p>No check that ran found an issue, but not everything could be checked (below).</p>
+      ) : null}
+      {coverageSentence ? (
+        <p class="not-checked" id="vulnerability-coverage">
+          <strong>{coverageSentence}</strong>
+        </p>
+      ) : null}
+      {model.notChecked.length > 0 || model.checksNotRun > 0 ? (
+        <>
+          <h3>Checks that could not run</h3>
+          <p class="muted">
+            {checksNotRunText(Math.max(model.checksNotRun, model.notChecked.length))}: the site did not let them see
+            what they check, so they are neither passes nor failures.
+          </p>
+          {model.notChecked.length > 0 ? (
+            <ul class="issues" id="not-checked">
+              {model.notChecked.map((entry) => (
+                <li key={entry.check} class="issue">
+                  <strong>{entry.title}</strong>: {entry.reason}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </>
       ) : null}
       {model.openVulnerabilities.length > 0 ? (
         <>

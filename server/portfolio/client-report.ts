@@ -15,6 +15,7 @@ import type {
 } from "../../shared/diff-schema.ts";
 import type { OpenVulnerability, ScorePoint } from "../../shared/portfolio-api.ts";
 import type { Check, IntelSource, Report } from "../../shared/report.ts";
+import { checksNotRun, type VulnerabilityCoverage, vulnerabilityCoverage } from "../../shared/report-coverage.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
 import { componentsOf, openVulnerabilities, siteText } from "./components.ts";
 
@@ -77,6 +78,12 @@ export interface ClientReportModel {
   /** Still failing at the end of the month, most severe first, each with its remediation. */
   openChecks: Check[];
   openVulnerabilities: OpenVulnerability[];
+  /** How far the last report's vulnerabilities were checked: an empty list means "none" only when complete. */
+  vulnerabilityCoverage: VulnerabilityCoverage;
+  /** The last report's checks that could not run, with their titles and reasons (site text cleaned). */
+  notChecked: { check: string; title: string; reason: string }[];
+  /** How many checks of the last report could not run (summary.not_checked, else notChecked's length). */
+  checksNotRun: number;
   /** The intel sources of the last report whose terms ask for attribution. */
   sources: IntelSource[];
 }
@@ -137,6 +144,13 @@ export function clientReportModel(input: {
     regressions: (compared?.regressions ?? []).filter((change) => !change.new_check).map(cleanCheck),
     openChecks: failingChecks(last).map(cleanCheck),
     openVulnerabilities: openVulnerabilities(components),
+    vulnerabilityCoverage: vulnerabilityCoverage(last),
+    notChecked: (last.not_checked ?? []).map((entry) => ({
+      check: entry.check,
+      title: last.checks.find((check) => check.id === entry.check)?.title ?? entry.check,
+      reason: siteText(entry.reason, 500) ?? "",
+    })),
+    checksNotRun: checksNotRun(last),
     sources: (last.intel?.sources ?? []).filter((source) => source.attribution),
   };
 }

@@ -6,9 +6,10 @@
 import { vulnerabilityFix } from "../../shared/diff-text.ts";
 import type { OpenVulnerability, SeverityCounts, SiteComponent } from "../../shared/portfolio-api.ts";
 import { type Component, type Report, SEVERITIES, type Severity } from "../../shared/report.ts";
+import { componentChecked, type VulnerabilityCoverage, vulnerabilityCoverage } from "../../shared/report-coverage.ts";
 import { oneLine } from "../../shared/untrusted-text.ts";
 
-type Parts = Pick<Report, "wordpress" | "theme" | "plugins" | "installed_themes">;
+type Parts = Pick<Report, "wordpress" | "theme" | "plugins" | "installed_themes" | "status" | "errors" | "intel">;
 
 /** Site text shown in a list: one line, controls and bidi overrides removed, capped. */
 export function siteText(text: string | null | undefined, max = 200): string | null {
@@ -17,7 +18,7 @@ export function siteText(text: string | null | undefined, max = 200): string | n
   return line === "" ? null : line;
 }
 
-function entry(type: SiteComponent["type"], component: Component): SiteComponent {
+function entry(type: SiteComponent["type"], component: Component, coverage: VulnerabilityCoverage): SiteComponent {
   return {
     type,
     slug: component.slug,
@@ -26,11 +27,16 @@ function entry(type: SiteComponent["type"], component: Component): SiteComponent
     latest_version: component.latest_version,
     outdated: component.outdated,
     vulnerabilities: component.vulnerabilities ?? [],
+    vulnerabilities_checked: componentChecked(coverage, { type, slug: component.slug }),
   };
 }
 
-/** Core (when WordPress was detected), themes, then plugins; each `type:slug` once. */
+/**
+ * Core (when WordPress was detected), themes, then plugins; each `type:slug` once, each saying
+ * whether a vulnerability source checked it (shared/report-coverage.ts).
+ */
 export function componentsOf(report: Parts): SiteComponent[] {
+  const coverage = vulnerabilityCoverage(report);
   const list: SiteComponent[] = [];
   const seen = new Set<string>();
   const add = (component: SiteComponent) => {
@@ -49,14 +55,15 @@ export function componentsOf(report: Parts): SiteComponent[] {
       latest_version: wordpress.latest_version,
       outdated: wordpress.outdated,
       vulnerabilities: wordpress.vulnerabilities ?? [],
+      vulnerabilities_checked: componentChecked(coverage, { type: "core", slug: "wordpress" }),
     });
   }
   if (report.theme) {
-    add(entry("theme", report.theme));
-    if (report.theme.parent) add(entry("theme", report.theme.parent));
+    add(entry("theme", report.theme, coverage));
+    if (report.theme.parent) add(entry("theme", report.theme.parent, coverage));
   }
-  for (const theme of report.installed_themes ?? []) add(entry("theme", theme));
-  for (const plugin of report.plugins ?? []) add(entry("plugin", plugin));
+  for (const theme of report.installed_themes ?? []) add(entry("theme", theme, coverage));
+  for (const plugin of report.plugins ?? []) add(entry("plugin", plugin, coverage));
   return list;
 }
 

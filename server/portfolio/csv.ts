@@ -9,6 +9,7 @@
  * starts with either. Numbers we write ourselves (scores, counts) are left as numbers.
  */
 import type { SiteSummary } from "../../shared/portfolio-api.ts";
+import { NOT_CHECKED_INCOMPLETE, NOT_CHECKED_NO_REPORT, vulnerabilityCountText } from "../../shared/report-coverage.ts";
 import { oneLine } from "../../shared/untrusted-text.ts";
 
 export const CSV_CONTENT_TYPE = "text/csv";
@@ -55,7 +56,27 @@ export const PORTFOLIO_CSV_COLUMNS = [
   "monitor_id",
   "monitor_schedule",
   "monitor_next_run_at",
+  "vulnerability_data",
+  "checks_not_run",
 ] as const;
+
+/**
+ * The vulnerability columns (total, critical, high): numbers when a source checked every
+ * component; otherwise the words every view uses — "not checked: no vulnerability data", or
+ * the count with "partly checked" — never a bare 0 that reads as "none" (shared/report-coverage.ts).
+ */
+function vulnerabilityFields(site: SiteSummary): [string | number, string | number, string | number] {
+  const counts = site.vulnerabilities;
+  if (!site.latest) {
+    const words = site.last_report.incomplete ? NOT_CHECKED_INCOMPLETE : NOT_CHECKED_NO_REPORT;
+    return [words, words, words];
+  }
+  if (site.vulnerability_data === "complete") return [counts.total, counts.critical, counts.high];
+  const coverage = { status: site.vulnerability_data, unchecked: site.vulnerabilities_unchecked };
+  const total = vulnerabilityCountText(counts.total, coverage);
+  if (site.vulnerability_data === "none") return [total, total, total];
+  return [total, `${counts.critical} (partly checked)`, `${counts.high} (partly checked)`];
+}
 
 /** The portfolio's sites as a CSV document (header row first). */
 export function portfolioCsv(sites: SiteSummary[]): string {
@@ -70,9 +91,7 @@ export function portfolioCsv(sites: SiteSummary[]): string {
     site.score_change,
     site.trend.map((point) => point.score).join(" "),
     site.latest?.failed_checks.total ?? null,
-    site.vulnerabilities.total,
-    site.vulnerabilities.critical,
-    site.vulnerabilities.high,
+    ...vulnerabilityFields(site),
     site.report_count,
     site.last_report.id,
     site.last_report.status,
@@ -80,6 +99,8 @@ export function portfolioCsv(sites: SiteSummary[]): string {
     site.monitor?.id ?? null,
     csvText(site.monitor?.schedule),
     site.monitor?.next_run_at ?? null,
+    site.vulnerability_data,
+    site.latest ? site.latest.not_checked : null,
   ]);
   return csvRows([[...PORTFOLIO_CSV_COLUMNS], ...rows]);
 }

@@ -48,7 +48,7 @@ export const listSitesOperation = {
   operationId: "listSites",
   summary: "List your sites (portfolio)",
   description:
-    "Every site you have reports of — a site is a normalised URL and an environment — with its newest grade and score, the trend of its last 10 completed reports, the open vulnerabilities of its newest completed report and its monitor. By site, then environment; page with `after=<next_cursor>`, also given as a Link header. The same list as CSV: GET /api/sites.csv (this path answers it too for `format=csv` or an `Accept` that prefers `text/csv`).",
+    "Every site you have reports of — a site is a normalised URL and an environment — with its newest grade and score, the trend of its last 10 completed reports, the open vulnerabilities of its newest completed report with `vulnerability_data` beside them (complete, partial or none: with none the counts mean nothing, not zero), the checks that could not run, and its monitor. By site, then environment; page with `after=<next_cursor>`, also given as a Link header. The same list as CSV: GET /api/sites.csv (this path answers it too for `format=csv` or an `Accept` that prefers `text/csv`).",
   tag: "Portfolio",
   auth: "bearer",
   query: Type.Object({
@@ -73,7 +73,7 @@ export const exportSitesOperation = {
   path: "/api/sites.csv",
   operationId: "exportSites",
   summary: "Export your sites as CSV",
-  description: `The portfolio as CSV (RFC 4180, a header row, CRLF line ends, UTF-8): one row per site with its grade, score, trend, vulnerabilities, newest report and monitor. Every site (up to ${MAX_EXPORT_SITES}) unless \`limit\` is given; the same filters as GET /api/sites. Site text that would start a spreadsheet formula (= + - @, a tab or a carriage return) is prefixed with an apostrophe.`,
+  description: `The portfolio as CSV (RFC 4180, a header row, CRLF line ends, UTF-8): one row per site with its grade, score, trend, vulnerabilities, newest report and monitor. Every site (up to ${MAX_EXPORT_SITES}) unless \`limit\` is given; the same filters as GET /api/sites. Site text that would start a spreadsheet formula (= + - @, a tab or a carriage return) is prefixed with an apostrophe. When a site's vulnerability data is not complete, its vulnerability columns say so in words ("not checked: no vulnerability data", "partly checked") instead of numbers.`,
   tag: "Portfolio",
   auth: "bearer",
   query: Type.Object({

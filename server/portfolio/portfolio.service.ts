@@ -15,6 +15,7 @@ import type {
   SiteSummary,
 } from "../../shared/portfolio-api.ts";
 import type { Summary } from "../../shared/report.ts";
+import { vulnerabilityCoverage } from "../../shared/report-coverage.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
 import { isId, siteId } from "../platform/ids.ts";
 import { siteKeyOf } from "../reports/report-history.service.ts";
@@ -140,6 +141,8 @@ export class PortfolioService {
       const newest = recent[0];
       const latest = newest ? parts.get(newest.id) : undefined;
       const vulnerabilities = latest ? openVulnerabilities(componentsOf(latest)) : [];
+      // No completed report, or one whose vulnerabilities no source checked: the counts mean nothing.
+      const coverage = latest ? vulnerabilityCoverage(latest) : { status: "none" as const, unchecked: [] };
       const trend = recent.map(point).reverse();
       const oldest = recent.at(-1);
       return {
@@ -149,7 +152,12 @@ export class PortfolioService {
         environment: site.environment === "" ? null : site.environment,
         title: siteText(latest?.title),
         report_count: site.reportCount,
-        last_report: { id: site.lastId, status: site.lastStatus, created_at: site.lastCreatedAt.toISOString() },
+        last_report: {
+          id: site.lastId,
+          status: site.lastStatus,
+          created_at: site.lastCreatedAt.toISOString(),
+          incomplete: site.lastIncomplete,
+        },
         latest: newest
           ? {
               report_id: newest.id,
@@ -157,11 +165,14 @@ export class PortfolioService {
               score: newest.score,
               grade: newest.grade,
               failed_checks: failedCounts(latest?.summary),
+              not_checked: latest?.notCheckedCount ?? 0,
             }
           : null,
         trend,
         score_change: newest && oldest && recent.length > 1 ? newest.score - oldest.score : null,
         vulnerabilities: countBySeverity(vulnerabilities.map((open) => open.vulnerability.severity)),
+        vulnerability_data: coverage.status,
+        vulnerabilities_unchecked: coverage.unchecked,
         monitor: monitors.get(site.id) ?? null,
         links: { api: `${baseUrl}/api/sites/${site.id}`, web: `${baseUrl}/sites/${site.id}` },
       } satisfies SiteSummary;

@@ -21,6 +21,8 @@ export interface SiteRow extends SiteKey {
   reportCount: number;
   lastId: string;
   lastStatus: ReportStatus;
+  /** The newest report completed without a grade: incomplete. */
+  lastIncomplete: boolean;
   lastUrl: string;
   lastCreatedAt: Date;
 }
@@ -33,10 +35,18 @@ export interface ScoreRow extends SiteKey {
   grade: Grade;
 }
 
-/** The parts of a completed report the portfolio reads: summary, title and components. */
-export type ReportParts = Pick<Report, "id" | "summary" | "wordpress" | "theme" | "plugins" | "installed_themes"> & {
+/**
+ * The parts of a completed report the portfolio reads: summary, title, components, and what it
+ * did not check (its status and errors, its vulnerability data, its checks that could not run).
+ */
+export type ReportParts = Pick<
+  Report,
+  "id" | "status" | "errors" | "intel" | "summary" | "wordpress" | "theme" | "plugins" | "installed_themes"
+> & {
   title: string | null;
   completedAt: Date | null;
+  /** How many checks could not run (`not_checked[]`; summary.not_checked says it too). */
+  notCheckedCount: number;
 };
 
 export interface ReportListRow {
@@ -84,6 +94,7 @@ export class PortfolioStore {
         report_count: number;
         last_id: string;
         last_status: ReportStatus;
+        last_incomplete: boolean;
         last_url: string;
         last_created_at: Date;
       }[]
@@ -91,6 +102,7 @@ export class PortfolioStore {
       select site_key, coalesce(environment, '') as env, count(*)::int as report_count,
         (array_agg(id order by created_at desc, id desc))[1] as last_id,
         (array_agg(status order by created_at desc, id desc))[1] as last_status,
+        (array_agg(status = 'completed' and grade is null order by created_at desc, id desc))[1] as last_incomplete,
         (array_agg(url order by created_at desc, id desc))[1] as last_url,
         max(created_at) as last_created_at
       from reports
@@ -112,6 +124,7 @@ export class PortfolioStore {
       reportCount: row.report_count,
       lastId: row.last_id,
       lastStatus: row.last_status,
+      lastIncomplete: row.last_incomplete === true,
       lastUrl: row.last_url,
       lastCreatedAt: row.last_created_at,
     }));
@@ -169,12 +182,16 @@ export class PortfolioStore {
       }));
   }
 
-  /** The summary, homepage title and components of these (completed) reports, by id. */
+  /** The summary, homepage title, components and coverage of these (completed) reports, by id. */
   async reportParts(accountId: string, ids: string[]): Promise<Map<string, ReportParts>> {
     if (ids.length === 0) return new Map();
     const rows = await this.sql<
       {
         id: string;
+        status: Report["status"];
+        errors: Report["errors"] | null;
+        intel: Report["intel"] | null;
+        not_checked: number | null;
         completed_at: Date | null;
         summary: Report["summary"];
         title: string | null;
@@ -184,7 +201,10 @@ export class PortfolioStore {
         installed_themes: Report["installed_themes"] | null;
       }[]
     >`
-      select id, completed_at, body -> 'summary' as summary, body -> 'seo' ->> 'title' as title,
+      select id, status, completed_at, body -> 'summary' as summary, body -> 'seo' ->> 'title' as title,
+        body -> 'errors' as errors, body -> 'intel' as intel,
+        case when jsonb_typeof(body -> 'not_checked') = 'array' then jsonb_array_length(body -> 'not_checked') end
+          as not_checked,
         body -> 'wordpress' as wordpress, body -> 'theme' as theme, body -> 'plugins' as plugins,
         body -> 'installed_themes' as installed_themes
       from reports
@@ -194,6 +214,10 @@ export class PortfolioStore {
         row.id,
         {
           id: row.id,
+          status: row.status,
+          errors: row.errors ?? [],
+          intel: row.intel ?? null,
+          notCheckedCount: row.summary?.not_checked ?? row.not_checked ?? 0,
           completedAt: row.completed_at,
           summary: row.summary,
           title: row.title,

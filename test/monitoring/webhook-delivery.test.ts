@@ -279,8 +279,14 @@ for (const backend of BACKENDS) {
           score: report.summary?.score ?? null,
           created_at: report.created_at,
           completed_at: report.completed_at,
+          // What the report did not check, beside its grade (shared/report-coverage.ts).
+          incomplete: false,
+          vulnerability_data: report.intel?.vulnerability_data?.status,
+          vulnerabilities_unchecked: [],
+          not_checked: 0,
           links: { api: `${service.url}/api/report/${report.id}`, web: `${service.url}/reports/${report.id}` },
         });
+        expect(completed.report.vulnerability_data).toBeDefined();
         await events.emit(accountId, "report.completed", completed);
         const failed = {
           report: failedEventReport(report, { code: "site_unreachable", detail: "No answer." }, service.url),

@@ -5,7 +5,8 @@
  * bounded), since these words go to other people's chat channels and mailboxes. Escaping for
  * a particular output (Slack's &<>, HTML) is the renderer's job.
  */
-import type { EventData, EventType } from "../../../shared/events.ts";
+import type { EventData, EventReport, EventType } from "../../../shared/events.ts";
+import { checksNotRunText, vulnerabilityCoverageLine } from "../../../shared/report-coverage.ts";
 import { oneLine } from "../../../shared/untrusted-text.ts";
 
 export interface EventText {
@@ -24,6 +25,25 @@ const plural = (count: number, word: string) => `${count} ${word}${count === 1 ?
 /** Most regression lines listed under a title; the rest are counted. */
 const MAX_LINES = 10;
 
+/**
+ * What the report did not check (shared/report-coverage.ts), so a grade in a mail or a chat
+ * never reads as "no known vulnerabilities" when none were looked up. Events emitted before
+ * these fields existed have none of them: nothing is said.
+ */
+function coverageLines(report: EventReport): string[] {
+  if (report.vulnerability_data === undefined && report.not_checked === undefined && !report.incomplete) return [];
+  const lines: string[] = [];
+  const vulnerabilities = vulnerabilityCoverageLine({
+    status: report.vulnerability_data ?? "complete",
+    unchecked: report.vulnerabilities_unchecked ?? [],
+    incomplete: report.incomplete === true,
+  });
+  if (vulnerabilities) lines.push(clean(vulnerabilities));
+  const checks = checksNotRunText(report.not_checked ?? 0);
+  if (checks) lines.push(checks);
+  return lines;
+}
+
 export function describeEvent<T extends EventType>(type: T, data: EventData<T>): EventText {
   // The switch narrows `type`, not `data`: each branch reads the data of its own type.
   const any = data as EventData<EventType>;
@@ -33,8 +53,10 @@ export function describeEvent<T extends EventType>(type: T, data: EventData<T>):
       const { report } = any as EventData<"report.completed">;
       const grade = report.grade ? `grade ${report.grade}, score ${report.score}` : "no grade";
       return {
-        title: `Report completed: ${clean(report.url)}${env(report.environment)} — ${grade}`,
-        lines: [],
+        title: report.incomplete
+          ? `Report incomplete: ${clean(report.url)}${env(report.environment)} — not graded`
+          : `Report completed: ${clean(report.url)}${env(report.environment)} — ${grade}`,
+        lines: coverageLines(report),
         link: report.links.web,
       };
     }
@@ -50,6 +72,7 @@ export function describeEvent<T extends EventType>(type: T, data: EventData<T>):
       const { monitor, report, verdict, regressions } = any as EventData<"monitor.regressed">;
       const lines = [
         ...verdict.reasons.map((reason) => clean(reason)),
+        ...coverageLines(report),
         ...regressions
           .slice(0, MAX_LINES)
           .map((change) => `[${change.severity}] ${clean(change.title, 200)} (${clean(change.id, 100)})`),

@@ -6,6 +6,7 @@
  */
 import type { EventData, EventReport } from "../../../shared/events.ts";
 import type { Report } from "../../../shared/report.ts";
+import { checksNotRun, isIncompleteReport, vulnerabilityCoverage } from "../../../shared/report-coverage.ts";
 
 type FailedEventReport = EventData<"report.failed">["report"];
 
@@ -15,6 +16,8 @@ function links(baseUrl: string, id: string): EventReport["links"] {
 
 /** A completed report as `report.completed` and `monitor.regressed` carry it. */
 export function eventReport(report: Report, baseUrl: string): EventReport {
+  // What the report did not check stands beside its grade, so no receiver reads unknown as "none".
+  const coverage = vulnerabilityCoverage(report);
   return {
     id: report.id,
     url: report.url,
@@ -24,6 +27,10 @@ export function eventReport(report: Report, baseUrl: string): EventReport {
     score: report.summary?.score ?? null,
     created_at: report.created_at,
     completed_at: report.completed_at,
+    incomplete: report.status === "completed" && isIncompleteReport(report),
+    vulnerability_data: coverage.status,
+    vulnerabilities_unchecked: coverage.unchecked,
+    not_checked: checksNotRun(report),
     links: links(baseUrl, report.id),
   };
 }

@@ -83,7 +83,7 @@ export const getMonitorOperation = {
   operationId: "getMonitor",
   summary: "Get a monitor",
   description:
-    "One of your monitors with its status: `last_run` (its report, status, grade and gate verdict), `last_skip` (why a run did not happen), `next_run_at`.",
+    "One of your monitors with its status: `last_run` (its report, status, grade and gate verdict, and what the report did not check: `vulnerability_data`, `not_checked`, `incomplete`), `last_skip` (why a run did not happen), `next_run_at`.",
   tag: "Monitors",
   auth: "bearer",
   params: MONITOR_ID,

@@ -20,9 +20,11 @@ import {
   type AnalysisMode,
   DEFAULT_ANALYSIS_MODE,
   type Grade,
+  type Report,
   type ReportStatus,
   SEVERITIES,
 } from "../../../shared/report.ts";
+import { isIncompleteReport, vulnerabilityCoverage } from "../../../shared/report-coverage.ts";
 import type { SiteTls, TlsMode } from "../../../shared/site-tls.ts";
 import type { TargetPolicy } from "../../analyzer/fetch/target-policy.ts";
 import { siteKey, validateTargetUrl } from "../../analyzer/target-url.ts";
@@ -63,10 +65,28 @@ export interface MonitorRow {
   lr_status: ReportStatus | null;
   lr_grade: Grade | null;
   lr_gate: "pass" | "fail" | null;
+  /** The report's intel, errors and checks that could not run: what it did not check. */
+  lr_intel: Report["intel"] | null;
+  lr_errors: Report["errors"] | null;
+  lr_not_checked: number | null;
   ls_scheduled_for: Date | null;
   ls_created_at: Date | null;
   ls_reason: string | null;
   ls_detail: string | null;
+}
+
+/** What the last run's report did not check (shared/report-coverage.ts); nulls until it completed. */
+function lastRunCoverage(row: MonitorRow) {
+  if (row.lr_status !== "completed") {
+    return { incomplete: false, vulnerability_data: null, vulnerabilities_unchecked: [], not_checked: null };
+  }
+  const coverage = vulnerabilityCoverage({ status: row.lr_status, errors: row.lr_errors ?? [], intel: row.lr_intel });
+  return {
+    incomplete: isIncompleteReport({ errors: row.lr_errors ?? [] }),
+    vulnerability_data: coverage.status,
+    vulnerabilities_unchecked: coverage.unchecked,
+    not_checked: row.lr_not_checked ?? 0,
+  };
 }
 
 export function monitorOf(row: MonitorRow): Monitor {
@@ -79,6 +99,7 @@ export function monitorOf(row: MonitorRow): Monitor {
           status: row.lr_status,
           grade: row.lr_grade,
           gate: row.lr_gate,
+          ...lastRunCoverage(row),
         }
       : null;
   const skipIsNewer =
@@ -351,11 +372,17 @@ export class MonitorService {
       select m.*,
         lr.report_id as lr_report_id, lr.trigger as lr_trigger, lr.scheduled_for as lr_scheduled_for,
         lr.created_at as lr_created_at, lr.status as lr_status, lr.grade as lr_grade, lr.gate_result as lr_gate,
+        lr.intel as lr_intel, lr.errors as lr_errors, lr.not_checked as lr_not_checked,
         ls.scheduled_for as ls_scheduled_for, ls.created_at as ls_created_at, ls.reason as ls_reason,
         ls.detail as ls_detail
       from monitors m
       left join lateral (
-        select mr.report_id, mr.trigger, mr.scheduled_for, mr.created_at, r.status, r.grade, r.gate_result
+        select mr.report_id, mr.trigger, mr.scheduled_for, mr.created_at, r.status, r.grade, r.gate_result,
+          r.body -> 'intel' as intel, r.body -> 'errors' as errors,
+          coalesce(
+            (r.body -> 'summary' ->> 'not_checked')::int,
+            case when jsonb_typeof(r.body -> 'not_checked') = 'array' then jsonb_array_length(r.body -> 'not_checked') end
+          ) as not_checked
         from monitor_runs mr join reports r on r.id = mr.report_id
         where mr.monitor_id = m.id and mr.status = 'queued'
         order by mr.created_at desc limit 1

@@ -6,6 +6,7 @@
  */
 import type { Monitor } from "../../../shared/monitors-api.ts";
 import { SEVERITIES } from "../../../shared/report.ts";
+import { checksNotRunText, vulnerabilityCoverageLine } from "../../../shared/report-coverage.ts";
 import { FormError } from "../../accounts/pages/auth.tsx";
 import type { WebContext } from "../../web/context.ts";
 import { formatDate, GradeBadge, Table } from "../../web/pages/common.tsx";
@@ -58,6 +59,26 @@ function Gate({ gate }: { gate: "pass" | "fail" | null }) {
   return <span class="muted">not judged yet</span>;
 }
 
+/** What the last run's report did not check, in the words every view uses (shared/report-coverage.ts). */
+function NotChecked({ run }: { run: NonNullable<Monitor["last_run"]> }) {
+  if (run.status !== "completed" || run.vulnerability_data === null) return null;
+  const lines = [
+    run.incomplete ? "incomplete: not graded" : null,
+    vulnerabilityCoverageLine({
+      status: run.vulnerability_data,
+      unchecked: run.vulnerabilities_unchecked,
+      incomplete: run.incomplete,
+    }),
+    checksNotRunText(run.not_checked ?? 0),
+  ].filter((line): line is string => line !== null);
+  if (lines.length === 0) return null;
+  return (
+    <div class="small not-checked" data-not-checked={run.report_id}>
+      {lines.join(" · ")}
+    </div>
+  );
+}
+
 function LastRun({ monitor }: { monitor: Monitor }) {
   const run = monitor.last_run;
   if (!run) return <span class="muted">no run yet</span>;
@@ -65,6 +86,7 @@ function LastRun({ monitor }: { monitor: Monitor }) {
     <span>
       <a href={`/reports/${run.report_id}`}>{formatDate(run.scheduled_for)}</a> <GradeBadge grade={run.grade} />{" "}
       {run.status === "completed" ? <Gate gate={run.gate} /> : <span class="muted">{run.status}</span>}
+      <NotChecked run={run} />
     </span>
   );
 }

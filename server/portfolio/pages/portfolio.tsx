@@ -4,6 +4,13 @@
  * site and a search by component ("which of my sites run plugin X"); the CSV download.
  */
 import type { ComponentSites, SiteList, SiteSummary } from "../../../shared/portfolio-api.ts";
+import {
+  checksNotRunText,
+  NOT_CHECKED_INCOMPLETE,
+  NOT_CHECKED_NO_DATA,
+  NOT_CHECKED_NO_REPORT,
+  vulnerabilityCountText,
+} from "../../../shared/report-coverage.ts";
 import { formatDate, GradeBadge, Table } from "../../web/pages/common.tsx";
 import { Sparkline, trendLabel } from "../charts.tsx";
 
@@ -12,13 +19,54 @@ export interface ComponentSearch {
   type: "" | "plugin" | "theme" | "core";
 }
 
-function Vulnerabilities({ counts }: { counts: SiteSummary["vulnerabilities"] }) {
-  if (counts.total === 0) return <span class="muted">none</span>;
+/**
+ * The open vulnerabilities of the newest completed report: "none" only when a source checked
+ * every component; otherwise what was not checked, in the words every view uses.
+ */
+function Vulnerabilities({ site }: { site: SiteSummary }) {
+  const counts = site.vulnerabilities;
+  if (!site.latest) {
+    return (
+      <span class="not-checked">{site.last_report.incomplete ? NOT_CHECKED_INCOMPLETE : NOT_CHECKED_NO_REPORT}</span>
+    );
+  }
+  const coverage = { status: site.vulnerability_data, unchecked: site.vulnerabilities_unchecked };
+  const gap =
+    site.vulnerability_data === "complete" ? null : (
+      <span class="small not-checked" data-vulnerability-data={site.vulnerability_data}>
+        {vulnerabilityCountText(0, coverage)}
+      </span>
+    );
+  if (counts.total === 0) return gap ?? <span class="muted">none</span>;
   const worst = counts.critical > 0 ? "critical" : counts.high > 0 ? "high" : counts.medium > 0 ? "medium" : "low";
   return (
-    <span class={`badge sev-${worst}`}>
-      {counts.total}
-      {counts.critical + counts.high > 0 ? ` · ${counts.critical + counts.high} critical or high` : ""}
+    <span>
+      <span class={`badge sev-${worst}`}>
+        {counts.total}
+        {counts.critical + counts.high > 0 ? ` · ${counts.critical + counts.high} critical or high` : ""}
+      </span>
+      {gap ? <div>{gap}</div> : null}
+    </span>
+  );
+}
+
+/** The grade, or why there is none; and the checks of the newest report that could not run. */
+function Grade({ site }: { site: SiteSummary }) {
+  const notRun = checksNotRunText(site.latest?.not_checked ?? 0);
+  const newerIncomplete = site.last_report.incomplete && site.last_report.id !== site.latest?.report_id;
+  return (
+    <span>
+      {site.latest ? (
+        <GradeBadge grade={site.latest.grade} score={site.latest.score} />
+      ) : site.last_report.incomplete ? (
+        <span class="not-checked">incomplete: not graded</span>
+      ) : (
+        site.last_report.status
+      )}
+      {notRun ? <div class="small not-checked">{notRun}</div> : null}
+      {site.latest && newerIncomplete ? (
+        <div class="small not-checked">newest report incomplete: not graded</div>
+      ) : null}
     </span>
   );
 }
@@ -58,13 +106,13 @@ function SiteRows({ sites }: { sites: SiteSummary[] }) {
             </div>
           </td>
           <td data-label="Grade">
-            {site.latest ? <GradeBadge grade={site.latest.grade} score={site.latest.score} /> : site.last_report.status}
+            <Grade site={site} />
           </td>
           <td data-label="Trend">
             <Sparkline points={site.trend} label={`${site.site}: ${trendLabel(site.trend)}`} />
           </td>
           <td data-label="Vulnerabilities">
-            <Vulnerabilities counts={site.vulnerabilities} />
+            <Vulnerabilities site={site} />
           </td>
           <td data-label="Last report" class="hide-sm">
             <a href={`/reports/${site.last_report.id}`}>{formatDate(site.last_report.created_at)}</a>
@@ -109,8 +157,10 @@ function ComponentResults({ search, results }: { search: ComponentSearch; result
               <td data-label="Vulnerable">
                 {row.vulnerable ? (
                   <span class="badge sev-high">{`yes · ${row.vulnerabilities.length}`}</span>
-                ) : (
+                ) : row.vulnerabilities_checked ? (
                   <span class="badge st-pass">no</span>
+                ) : (
+                  <span class="not-checked">{NOT_CHECKED_NO_DATA}</span>
                 )}
               </td>
             </tr>

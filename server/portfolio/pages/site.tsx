@@ -4,6 +4,12 @@
  * components of its newest report and its reports.
  */
 import type { SiteDetail } from "../../../shared/portfolio-api.ts";
+import {
+  checksNotRunText,
+  NOT_CHECKED_NO_DATA,
+  vulnerabilityCountText,
+  vulnerabilityCoverageSentence,
+} from "../../../shared/report-coverage.ts";
 import { formatDate, Table } from "../../web/pages/common.tsx";
 import { REPORT_HEAD, ReportRows } from "../../web/pages/dashboard.tsx";
 import { ScoreChart, trendLabel } from "../charts.tsx";
@@ -50,6 +56,10 @@ function ClientReportForm({ site, pdf }: { site: SiteDetail; pdf: boolean }) {
 
 export function SitePage({ site, pdf }: { site: SiteDetail; pdf: boolean }) {
   const history = site.history;
+  // What the newest completed report did not check, said beside what it found.
+  const coverage = { status: site.vulnerability_data, unchecked: site.vulnerabilities_unchecked };
+  const coverageSentence = site.latest ? vulnerabilityCoverageSentence(coverage) : null;
+  const notRun = checksNotRunText(site.latest?.not_checked ?? 0);
   return (
     <div class="stack">
       <p class="small">
@@ -75,8 +85,16 @@ export function SitePage({ site, pdf }: { site: SiteDetail; pdf: boolean }) {
                 {site.score_change !== null
                   ? ` (${site.score_change >= 0 ? "+" : "−"}${Math.abs(site.score_change)} over the last ${site.trend.length} reports)`
                   : ""}
-                , {plural(site.latest.failed_checks.total, "failing check")},{" "}
-                {plural(site.vulnerabilities.total, "known vulnerability", "known vulnerabilities")}.
+                , {plural(site.latest.failed_checks.total, "failing check")}
+                {notRun ? <span class="not-checked">, {notRun}</span> : null},{" "}
+                <span
+                  id="site-vulnerabilities"
+                  class={site.vulnerability_data === "complete" ? undefined : "not-checked"}
+                  data-vulnerability-data={site.vulnerability_data}
+                >
+                  {vulnerabilityCountText(site.vulnerabilities.total, coverage)}
+                </span>
+                .
               </p>
               <p class="small muted">
                 Newest completed report:{" "}
@@ -120,8 +138,15 @@ export function SitePage({ site, pdf }: { site: SiteDetail; pdf: boolean }) {
       </section>
       <section aria-labelledby="vulnerabilities-heading" class="stack">
         <h2 id="vulnerabilities-heading">Open vulnerabilities</h2>
+        {coverageSentence ? (
+          <p class="alert warning" role="status" id="vulnerability-coverage" data-status={site.vulnerability_data}>
+            {coverageSentence}
+          </p>
+        ) : null}
         {site.open_vulnerabilities.length === 0 ? (
-          <p class="muted">None known in the newest completed report.</p>
+          coverageSentence ? null : (
+            <p class="muted">None known in the newest completed report.</p>
+          )
         ) : (
           <Table caption="Open vulnerabilities" head={["Severity", "Component", "Vulnerability", "Fix"]} stack>
             {site.open_vulnerabilities.map((open) => (
@@ -155,6 +180,12 @@ export function SitePage({ site, pdf }: { site: SiteDetail; pdf: boolean }) {
                       {component.name ?? component.slug}
                     </a>{" "}
                     <span class="small muted mono">{component.slug}</span>
+                    {component.vulnerabilities_checked ? null : (
+                      <span class="small not-checked" data-not-checked={`${component.type}:${component.slug}`}>
+                        {" "}
+                        · vulnerabilities {NOT_CHECKED_NO_DATA}
+                      </span>
+                    )}
                   </span>
                 </td>
                 <td data-label="Type">{component.type}</td>

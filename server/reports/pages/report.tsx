@@ -8,7 +8,16 @@
 import type { ReportListItem } from "../../../shared/api.ts";
 import type { Check, Component, Report, Severity, SiteLayout, StackCategory } from "../../../shared/report.ts";
 import { CHECK_CATEGORIES, SEVERITIES } from "../../../shared/report.ts";
-import { vulnerabilityDataNotice } from "../../../shared/vulnerability-data.ts";
+import {
+  checksNotRun,
+  checksNotRunText,
+  isIncompleteReport,
+  NOT_CHECKED_INCOMPLETE,
+  NOT_CHECKED_NO_DATA,
+  notAllChecked,
+  vulnerabilityCoverage,
+} from "../../../shared/report-coverage.ts";
+import { vulnerabilitiesChecked, vulnerabilityDataNotice } from "../../../shared/vulnerability-data.ts";
 import { formatDate, Table } from "../../web/pages/common.tsx";
 
 const CATEGORY_NAMES: Record<string, string> = {
@@ -70,8 +79,22 @@ const SOURCE_NAMES: Record<string, string> = {
 const sourceName = (id: string) => SOURCE_NAMES[id] ?? id;
 
 /** Each known vulnerability with what to do about it: "update akismet to 5.0.3". */
-function Vulnerabilities({ component, slug }: { component: Pick<Component, "vulnerabilities">; slug: string }) {
-  if (component.vulnerabilities.length === 0) return null;
+function Vulnerabilities({
+  component,
+  slug,
+  checked = true,
+}: {
+  component: Pick<Component, "vulnerabilities">;
+  slug: string;
+  /** False when no vulnerability source checked it: its empty list means unknown. */
+  checked?: boolean;
+}) {
+  const unchecked = checked ? null : (
+    <div class="small not-checked" data-not-checked={slug}>
+      Vulnerabilities {NOT_CHECKED_NO_DATA}
+    </div>
+  );
+  if (component.vulnerabilities.length === 0) return unchecked;
   return (
     <ul class="small vulnerabilities">
       {component.vulnerabilities.map((vulnerability) => (
@@ -223,7 +246,11 @@ function Components({ report }: { report: Report }) {
             <td data-label="Confidence">{wordpress.confidence}%</td>
             <td data-label="Details">
               <Evidence component={wordpress} />
-              <Vulnerabilities component={wordpress} slug="WordPress" />
+              <Vulnerabilities
+                component={wordpress}
+                slug="WordPress"
+                checked={vulnerabilitiesChecked(report, "core", "wordpress")}
+              />
             </td>
           </tr>
           {theme ? (
@@ -241,7 +268,11 @@ function Components({ report }: { report: Report }) {
               <td data-label="Confidence">{theme.confidence}%</td>
               <td data-label="Details">
                 <Evidence component={theme} />
-                <Vulnerabilities component={theme} slug={theme.slug} />
+                <Vulnerabilities
+                  component={theme}
+                  slug={theme.slug}
+                  checked={vulnerabilitiesChecked(report, "theme", theme.slug)}
+                />
               </td>
             </tr>
           ) : null}
@@ -260,7 +291,11 @@ function Components({ report }: { report: Report }) {
               <td data-label="Confidence">{plugin.confidence}%</td>
               <td data-label="Details">
                 <Evidence component={plugin} />
-                <Vulnerabilities component={plugin} slug={plugin.slug} />
+                <Vulnerabilities
+                  component={plugin}
+                  slug={plugin.slug}
+                  checked={vulnerabilitiesChecked(report, "plugin", plugin.slug)}
+                />
               </td>
             </tr>
           ))}
@@ -279,7 +314,11 @@ function Components({ report }: { report: Report }) {
               <td data-label="Confidence">{installed.confidence}%</td>
               <td data-label="Details">
                 <Evidence component={installed} />
-                <Vulnerabilities component={installed} slug={installed.slug} />
+                <Vulnerabilities
+                  component={installed}
+                  slug={installed.slug}
+                  checked={vulnerabilitiesChecked(report, "theme", installed.slug)}
+                />
               </td>
             </tr>
           ))}
@@ -494,6 +533,9 @@ export function ReportPage({ report, siblings }: { report: Report; siblings: Rep
   const notWordPress = report.wordpress?.detected === false && !report.hosting?.blocked_by_waf;
   // The not-WordPress notice has its own block below.
   const shownErrors = notWordPress ? report.errors.filter((error) => error.kind !== "not_wordpress") : report.errors;
+  // "Nothing failed" is true only of what was checked: what was not is said instead.
+  const notRun = checksNotRun(report);
+  const gaps = report.status === "completed" ? notAllChecked(vulnerabilityCoverage(report), notRun) : null;
   return (
     <div class="stack">
       <p class="small">
@@ -525,6 +567,12 @@ export function ReportPage({ report, siblings }: { report: Report; siblings: Rep
           could not be analyzed.
         </div>
       ) : null}
+      {report.status === "completed" && isIncompleteReport(report) ? (
+        <div class="alert warning" role="status" id="report-incomplete">
+          <strong>Incomplete: not graded.</strong> {report.errors.find((error) => error.kind === "incomplete")?.message}{" "}
+          Its checks and its vulnerabilities were not checked on the site itself: {NOT_CHECKED_INCOMPLETE}.
+        </div>
+      ) : null}
       <VulnerabilityDataAlert report={report} />
       {shownErrors.length > 0 ? (
         <details class="card">
@@ -552,6 +600,11 @@ export function ReportPage({ report, siblings }: { report: Report; siblings: Rep
                 (category) => `${CATEGORY_NAMES[category]} ${summary.categories[category] ?? "—"}`,
               ).join(" · ")}
             </div>
+            {checksNotRunText(notRun) ? (
+              <div class="small not-checked" id="checks-not-run">
+                {checksNotRunText(notRun)}: not counted in the score
+              </div>
+            ) : null}
             {(summary.grade_caps ?? []).map((cap) => (
               <div class="small" key={cap.grade} data-grade-cap={cap.grade}>
                 Grade capped at {cap.grade}: {cap.reason}
@@ -582,7 +635,29 @@ export function ReportPage({ report, siblings }: { report: Report; siblings: Rep
       <DataSources report={report} />
       <section aria-labelledby="findings-heading">
         <h2 id="findings-heading">Findings ({failing.length})</h2>
-        {failing.length === 0 ? <p>Nothing failed. 🎉</p> : null}
+        {failing.length === 0 && !gaps ? <p>Nothing failed. 🎉</p> : null}
+        {failing.length === 0 && gaps ? (
+          <div id="not-all-checked">
+            <p>No check that ran failed, but not everything was checked:</p>
+            <ul class="small not-checked">
+              {gaps.map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+        {(report.not_checked ?? []).length > 0 ? (
+          <details class="card" id="not-checked" open>
+            <summary>Checks that could not run ({(report.not_checked ?? []).length})</summary>
+            <ul class="small">
+              {(report.not_checked ?? []).map((entry) => (
+                <li key={entry.check}>
+                  <span class="mono">{entry.check}</span>: {entry.reason}
+                </li>
+              ))}
+            </ul>
+          </details>
+        ) : null}
         {CHECK_CATEGORIES.map((category) => {
           const checks = failing
             .filter((check) => check.category === category)

@@ -91,7 +91,14 @@ export function ReportRows({ reports }: { reports: ReportListItem[] }) {
           </td>
           <td class="hide-sm">{formatDate(report.created_at)}</td>
           <td>
-            {report.status === "completed" ? <GradeBadge grade={report.grade} score={report.score} /> : report.status}
+            {report.status !== "completed" ? (
+              report.status
+            ) : report.grade === null ? (
+              // Completed without a grade: incomplete (docs/report.md), never a blank that reads as fine.
+              <span class="not-checked">incomplete: not graded</span>
+            ) : (
+              <GradeBadge grade={report.grade} score={report.score} />
+            )}
           </td>
         </tr>
       ))}
