@@ -21615,7 +21615,7 @@ var SummarySchema = named("Summary", Type.Object({
     description: "Why the grade is lower than the score alone gives: each failed critical check caps it at F, each failed high one at C (docs/scoring.md). Empty when nothing capped it. Since 1.2.0."
   })),
   not_checked: Type.Optional(Count({
-    description: "How many checks could not run because of what the site answered (a firewall challenge or block page, a persistent 429, a server error, a timeout): they are skipped, listed in the report's not_checked, and count neither for nor against the score (docs/scoring.md). Since 1.5.0."
+    description: "How many checks could not run (what the site answered instead — a firewall challenge or block page, a persistent 429, a server error, a timeout — or a certificate not verified as browsers do): they are skipped, listed in the report's not_checked, and count neither for nor against the score (docs/scoring.md). Since 1.5.0."
   }))
 }));
 var VulnerabilitySchema = named("Vulnerability", Type.Object({
@@ -22024,7 +22024,7 @@ var ReportSchema = named("Report", Type.Object({
   security: Nullable(SecurityInfoSchema),
   checks: Type.Array(CheckSchema),
   not_checked: Type.Optional(Type.Array(NotCheckedSchema, {
-    description: 'The checks that could not run because of what the site answered — a firewall challenge or block page, a 429 that persisted after its Retry-After, a server error, a timeout — each with why (docs/report.md, "Not checked"). Empty when every check ran. Since 1.5.0.'
+    description: 'The checks that could not run, each with why: what the site answered instead (a firewall challenge or block page, a 429 that persisted after its Retry-After, a server error, a timeout, a homepage that was an error page) or a certificate the request asked not to verify as browsers do (docs/report.md, "Not checked"). They are skip, never pass. Empty when every check ran. Since 1.5.0.'
   })),
   errors: Type.Array(ReportErrorSchema),
   intel: Type.Optional(Nullable(ReportIntelSchema, {
