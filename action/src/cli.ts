@@ -22,15 +22,7 @@ import { parseArgs } from "node:util";
 import { type ClientOptions, WpreportClient } from "../../shared/client.ts";
 import { DEFAULT_SARIF_LOCATION } from "../../shared/sarif.ts";
 import type { Outcome } from "./check.ts";
-import {
-  checkSites,
-  failureMessage,
-  gateOutcome,
-  type Site,
-  siteOutcome,
-  siteProblem,
-  summaryMarkdown,
-} from "./gate.ts";
+import { runGate, type Site, siteOutcome, siteVerdict } from "./gate.ts";
 import { InputError, type InputNames, type Inputs, readInputs } from "./inputs.ts";
 import { sarifLocation, sarifLogOf } from "./sarif-file.ts";
 import { renderText } from "./text.ts";
@@ -374,36 +366,33 @@ export async function main(
     onRetry: ({ waitMs, reason }) => err(`wpreport: ${reason}; retrying in ${Math.round(waitMs / 1000)} s`),
   });
   try {
-    const sites = await checkSites(client, { ...inputs, env }, inputs.urls, {
-      log: err,
-      warn: (message) => err(`wpreport: warning: ${message}`),
-      reported: (site, made, replayed) => {
-        if (replayed)
-          err(
-            `wpreport: ${several ? `${site.url}: ` : ""}this CI job already made the same request (same Idempotency-Key): ${made.id}, not charged again`,
-          );
+    const { sites, outcome, reports, failure, summary } = await runGate(
+      client,
+      { ...inputs, env },
+      {
+        log: err,
+        warn: (message) => err(`wpreport: warning: ${message}`),
+        reported: (site, made, replayed) => {
+          if (replayed)
+            err(
+              `wpreport: ${several ? `${site.url}: ` : ""}this CI job already made the same request (same Idempotency-Key): ${made.id}, not charged again`,
+            );
+        },
+        done: () => {},
       },
-      done: () => {},
-    });
-    const outcome = gateOutcome(sites);
-    const reports = sites.flatMap((site) => (site.report ? [site.report] : []));
+    );
     const location = sarifLocation(inputs.sarifLocation, env);
     if (options.format === "json") out(JSON.stringify(jsonOf(sites, outcome, several), null, 2));
     else if (options.format === "sarif") {
       if (reports.length > 0) out(JSON.stringify(sarifLogOf(reports, { apiUrl: inputs.apiUrl, location }), null, 2));
     } else out(textOf(sites, outcome, inputs.diffOptions.failOn));
-    if (options.summaryFile)
-      writeFile(
-        options.summaryFile,
-        summaryMarkdown(sites, { apiUrl: inputs.apiUrl, failOn: inputs.diffOptions.failOn }),
-      );
+    if (options.summaryFile) writeFile(options.summaryFile, summary());
     if (options.sarifFile && reports.length > 0)
       writeFile(
         options.sarifFile,
         `${JSON.stringify(sarifLogOf(reports, { apiUrl: inputs.apiUrl, location }), null, 2)}\n`,
       );
     // The last thing said, as the Action's failing step says it.
-    const failure = failureMessage(sites);
     if (failure) err(failure.startsWith("wpreport: ") ? failure : `wpreport: ${failure}`);
     return EXIT[outcome];
   } catch (error) {
@@ -423,8 +412,7 @@ function writeFile(file: string, text: string): void {
 function jsonOf(sites: Site[], outcome: Outcome, several: boolean) {
   const one = (site: Site) => ({
     ...(several ? { url: site.url } : {}),
-    result: siteOutcome(site),
-    ...(siteProblem(site) !== undefined ? { error: siteProblem(site) } : {}),
+    ...siteVerdict(site),
     report: site.report ?? null,
     report_url: site.result?.links.report ?? null,
     baseline_id: site.result?.diff.base_id ?? null,

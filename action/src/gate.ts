@@ -68,6 +68,43 @@ export async function checkSites(
   return sites;
 }
 
+/** What the Action (run.ts) and the CLI (cli.ts) read off the gate once every site is checked. */
+export interface Gate {
+  sites: Site[];
+  /** The step's outcome (gateOutcome). */
+  outcome: Outcome;
+  /** Every report made, a site's whose comparison then failed too: the SARIF file's. */
+  reports: Report[];
+  /** The step's failure message (failureMessage), null when every site passed. */
+  failure: string | null;
+  /** The Markdown summary (summaryMarkdown), `limit` rows a table. */
+  summary(limit?: number): string;
+}
+
+/** The gate of both front ends: each of `request.urls` checked in turn (checkSites), then its outcome, reports, failure and summary. */
+export async function runGate(
+  client: CheckClient,
+  request: Omit<CheckRequest, "url"> & { urls: string[] },
+  events: GateEvents,
+): Promise<Gate> {
+  const sites = await checkSites(client, request, request.urls, events);
+  const { apiUrl } = request;
+  const { failOn } = request.diffOptions;
+  return {
+    sites,
+    outcome: gateOutcome(sites),
+    reports: sites.flatMap((site) => (site.report ? [site.report] : [])),
+    failure: failureMessage(sites),
+    summary: (limit) => summaryMarkdown(sites, { apiUrl, failOn, ...(limit ? { limit } : {}) }),
+  };
+}
+
+/** A site's `result` and, when it could not be checked, its `error`: the fields the CLI's JSON and the Action's `reports` output give each site. */
+export function siteVerdict(site: Site): { result: Outcome; error?: string } {
+  const problem = siteProblem(site);
+  return { result: siteOutcome(site), ...(problem !== undefined ? { error: problem } : {}) };
+}
+
 /** One site's outcome: error when it could not be checked or its report could not see it. */
 export function siteOutcome(site: Site): Outcome {
   return site.error !== undefined || !site.result ? "error" : site.result.outcome;

@@ -11,16 +11,7 @@ import { oneLine } from "../../shared/untrusted-text.ts";
 import { type ActionCore, actionsCore } from "./action-core.ts";
 import { annotate, annotationsFor, annotationsForSites } from "./annotations.ts";
 import type { CheckClient, CheckResult } from "./check.ts";
-import {
-  checkSites,
-  errorText,
-  failureMessage,
-  gateOutcome,
-  type Site,
-  siteOutcome,
-  siteProblem,
-  summaryMarkdown,
-} from "./gate.ts";
+import { errorText, type Gate, runGate, type Site, siteVerdict } from "./gate.ts";
 import { type Inputs, readInputs } from "./inputs.ts";
 import { reportApiUrl, reportUrl } from "./links.ts";
 import { upsertPrComment } from "./pr-comment.ts";
@@ -76,25 +67,30 @@ export async function run(env: NodeJS.ProcessEnv = process.env, deps: ActionDeps
   // With several sites, every line, annotation and output names its site.
   const several = inputs.urls.length > 1;
   try {
-    const sites = await checkSites(client, { ...inputs, env }, inputs.urls, {
-      log: (line) => core.info(line),
-      warn: (message, title) => core.warning(message, title ? { title } : {}),
-      reported: (site, made, replayed) => {
-        core.info(
-          `wpreport: ${several ? `${site.url}: ` : ""}report ${made.id}${replayed ? " (this step already made the same request in this run attempt: its report, not charged again)" : ""}: score ${made.summary?.score ?? "—"} (${made.summary?.grade ?? "—"})`,
-        );
+    const gate = await runGate(
+      client,
+      { ...inputs, env },
+      {
+        log: (line) => core.info(line),
+        warn: (message, title) => core.warning(message, title ? { title } : {}),
+        reported: (site, made, replayed) => {
+          core.info(
+            `wpreport: ${several ? `${site.url}: ` : ""}report ${made.id}${replayed ? " (this step already made the same request in this run attempt: its report, not charged again)" : ""}: score ${made.summary?.score ?? "—"} (${made.summary?.grade ?? "—"})`,
+          );
+        },
+        done: (site) => {
+          const named = several ? `${site.url}: ` : "";
+          if (site.result) logBaseline(core, site.result, named);
+          else if (several) core.info(`wpreport: ${named}could not check: ${site.error}`);
+        },
       },
-      done: (site) => {
-        const named = several ? `${site.url}: ` : "";
-        if (site.result) logBaseline(core, site.result, named);
-        else if (several) core.info(`wpreport: ${named}could not check: ${site.error}`);
-      },
-    });
+    );
 
     // Outputs first: whatever happens to the SARIF file, the summary or the PR comment, later
     // steps can read what this step made (and paid for).
-    setOutputs(core, sites, inputs);
-    writeSarif(core, sites, inputs, env);
+    setOutputs(core, gate, inputs);
+    writeSarif(core, gate.reports, inputs, env);
+    const { sites, summary } = gate;
 
     const checked = sites.filter((site): site is Site & { result: CheckResult } => site.result !== undefined);
     // A report that could not see its site graded a 401 or challenge page: its regressions are
@@ -109,8 +105,6 @@ export async function run(env: NodeJS.ProcessEnv = process.env, deps: ActionDeps
           : [],
       core,
     );
-    const summary = (limit?: number) =>
-      summaryMarkdown(sites, { apiUrl: inputs.apiUrl, failOn: inputs.diffOptions.failOn, ...(limit ? { limit } : {}) });
     try {
       await core.writeSummary(summary());
     } catch (error) {
@@ -139,8 +133,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env, deps: ActionDeps
       const overhead = first.requested - started + (Date.now() - first.received);
       core.info(`wpreport: action overhead ${overhead} ms (service ${first.received - first.requested} ms)`);
     }
-    const verdict = failureMessage(sites);
-    if (verdict) core.setFailed(verdict);
+    if (gate.failure) core.setFailed(gate.failure);
   } catch (error) {
     core.setOutput("result", "error");
     core.setFailed(errorText(error));
@@ -177,7 +170,7 @@ function logBaseline(core: ActionCore, { diff, failing, unseen }: CheckResult, n
  * a report), `regressions` the total; `reports` is a JSON array naming each site. `result` is
  * `error` when a site could not be checked, else `fail` when one failed, else `pass`.
  */
-function setOutputs(core: ActionCore, sites: Site[], inputs: Inputs): void {
+function setOutputs(core: ActionCore, { sites, outcome }: Gate, inputs: Inputs): void {
   const made = sites.filter((site) => site.report !== undefined);
   if (made.length > 0) {
     const each = (value: (site: Site, report: Report) => string) =>
@@ -220,18 +213,16 @@ function setOutputs(core: ActionCore, sites: Site[], inputs: Inputs): void {
           grade: site.report?.summary?.grade ?? null,
           baseline_id: site.result?.diff.base_id ?? null,
           regressions: site.result?.diff.regressions.length ?? null,
-          result: siteOutcome(site),
-          ...(siteProblem(site) !== undefined ? { error: siteProblem(site) } : {}),
+          ...siteVerdict(site),
         })),
       ),
     );
   }
-  core.setOutput("result", gateOutcome(sites));
+  core.setOutput("result", outcome);
 }
 
 /** The SARIF file from the reports this step made (no new request), as output `sarif-file`. */
-function writeSarif(core: ActionCore, sites: Site[], inputs: Inputs, env: NodeJS.ProcessEnv): void {
-  const reports = sites.flatMap((site) => (site.report ? [site.report] : []));
+function writeSarif(core: ActionCore, reports: Report[], inputs: Inputs, env: NodeJS.ProcessEnv): void {
   if (reports.length === 0) return;
   const location = sarifLocation(inputs.sarifLocation, env);
   try {
