@@ -4,54 +4,40 @@
  * named), a runner without GITHUB_STEP_SUMMARY (a warning; outputs still set), a pull request
  * whose baseline is the default branch's passing report, and assertions from the `assert` input.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Log } from "sarif";
 import { expectValidSarif } from "../helpers/sarif.ts";
-import { startTestService, type TestService } from "../helpers/service.ts";
-import { type EnvExposingBlog, startEnvExposingBlog } from "../helpers/sites.ts";
+import { startEnvExposingBlog } from "../helpers/sites.ts";
 import { type ActionRun, runAction } from "./run-action.ts";
+import { serviceAndSites } from "./service-and-sites.ts";
 
 const errorsOf = (run: ActionRun) => run.commands.filter((command) => command.command === "error");
 const warningsOf = (run: ActionRun) => run.commands.filter((command) => command.command === "warning");
 
 describe("the Action with several URLs, without a job summary, on a pull request", () => {
-  let service: TestService;
-  let token: string;
-  let shop: EnvExposingBlog;
-  let blog: EnvExposingBlog;
+  const setup = serviceAndSites(() => ({ shop: startEnvExposingBlog(), blog: startEnvExposingBlog() }));
   let runId = 7000;
 
   const inputs = (extra: Record<string, string> = {}) => ({
-    "api-url": service.url,
-    "api-token": token,
+    "api-url": setup.service.url,
+    "api-token": setup.token,
     environment: "staging",
     matrix: "null",
     ...extra,
   });
-  const used = async () => (await service.call<{ used: number }>("GET", "/api/usage", { token })).body.used;
-
-  beforeAll(async () => {
-    service = await startTestService();
-    ({ token } = await service.token(undefined, "business"));
-    shop = startEnvExposingBlog();
-    blog = startEnvExposingBlog();
-  });
-  afterAll(async () => {
-    shop.stop();
-    blog.stop();
-    await service.stop();
-  });
+  const used = async () =>
+    (await setup.service.call<{ used: number }>("GET", "/api/usage", { token: setup.token })).body.used;
 
   test("urls: one report and one diff per site, one verdict; outputs, annotations and summary name the site", async () => {
-    const urls = inputs({ urls: `${shop.url}\n${blog.url}` });
+    const urls = inputs({ urls: `${setup.shop.url}\n${setup.blog.url}` });
     const first = await runAction(urls, { GITHUB_RUN_ID: String(++runId) });
     expect(first.code).toBe(0);
     expect(first.outputs.result).toBe("pass");
 
-    shop.envExposed = true;
+    setup.shop.envExposed = true;
     const before = await used();
     const run = await runAction(urls, { GITHUB_RUN_ID: String(++runId) });
     expect(await used()).toBe(before + 2);
@@ -61,30 +47,30 @@ describe("the Action with several URLs, without a job summary, on a pull request
     expect(ids).toHaveLength(2);
     const reports = JSON.parse(run.outputs.reports as string) as { url: string; report_id: string; result: string }[];
     expect(reports.map((entry) => [entry.url, entry.report_id, entry.result])).toEqual([
-      [shop.url, ids[0] as string, "fail"],
-      [blog.url, ids[1] as string, "pass"],
+      [setup.shop.url, ids[0] as string, "fail"],
+      [setup.blog.url, ids[1] as string, "pass"],
     ]);
     const errors = errorsOf(run);
-    expect(errors[0]?.message).toStartWith(`${shop.url}: security.env_file_exposed (critical): pass → fail.`);
+    expect(errors[0]?.message).toStartWith(`${setup.shop.url}: security.env_file_exposed (critical): pass → fail.`);
     expect(errors.at(-1)?.message).toBe(
-      `wpreport: 1 of 2 sites failed — ${shop.url}: 1 check regressed at severity high or above: security.env_file_exposed`,
+      `wpreport: 1 of 2 sites failed — ${setup.shop.url}: 1 check regressed at severity high or above: security.env_file_exposed`,
     );
     expect(run.summary).toStartWith("## wpreport: ❌ Failed — 1 of 2 sites failed");
     expect(run.summary.match(/^### wpreport: /gm)).toHaveLength(2);
-    expect(run.stdout).toContain(`wpreport: ${blog.url}: comparing with `);
+    expect(run.stdout).toContain(`wpreport: ${setup.blog.url}: comparing with `);
     // One SARIF file, one run per site, each its own code-scanning category.
     const log = expectValidSarif(JSON.parse(readFileSync(run.outputs["sarif-file"] as string, "utf8"))) as Log;
     expect(log.runs.map((one) => one.properties?.report_id)).toEqual(ids);
-    shop.envExposed = false;
+    setup.shop.envExposed = false;
   });
 
   test("no GITHUB_STEP_SUMMARY: a warning, and the outputs are set all the same", async () => {
-    shop.envExposed = true;
-    const run = await runAction(inputs({ url: shop.url }), {
+    setup.shop.envExposed = true;
+    const run = await runAction(inputs({ url: setup.shop.url }), {
       GITHUB_RUN_ID: String(++runId),
       GITHUB_STEP_SUMMARY: undefined,
     });
-    shop.envExposed = false;
+    setup.shop.envExposed = false;
     expect(run.code).toBe(1); // the verdict, not the summary, fails the step
     expect(run.outputs["report-id"]).toMatch(/^rep_/);
     expect(run.outputs.result).toBe("fail");
@@ -100,7 +86,7 @@ describe("the Action with several URLs, without a job summary, on a pull request
   });
 
   test("a pull request compares with the default branch's newest passing report", async () => {
-    const site = { url: blog.url, environment: "preview" };
+    const site = { url: setup.blog.url, environment: "preview" };
     const main = await runAction(inputs(site), { GITHUB_RUN_ID: String(++runId), GITHUB_REF: "refs/heads/main" });
     expect(main.code).toBe(0);
     const eventPath = path.join(tmpdir(), `wpreport-pr-event-${Date.now()}.json`);
@@ -134,7 +120,7 @@ describe("the Action with several URLs, without a job summary, on a pull request
   test("assert: an error assertion fails a first run; warn only warns", async () => {
     const run = await runAction(
       inputs({
-        url: blog.url,
+        url: setup.blog.url,
         environment: "asserted",
         assert: "security.https: error\nseo.*: warn\nseo.meta_descripton: off",
       }),

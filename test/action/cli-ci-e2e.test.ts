@@ -6,16 +6,16 @@
  * Action (the committed bundle, run-action.ts) on the same sites: the same exit/result, the
  * same per-site results, the same failure message, and the same summary.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ROOT, runProcess } from "../helpers/processes.ts";
 import { expectValidSarif } from "../helpers/sarif.ts";
-import { startTestService, type TestService } from "../helpers/service.ts";
-import { type EnvExposingBlog, startEnvExposingBlog } from "../helpers/sites.ts";
+import { startEnvExposingBlog } from "../helpers/sites.ts";
 import { BITBUCKET, GITLAB, JENKINS } from "./ci-variables.ts";
 import { type ActionRun, runAction } from "./run-action.ts";
+import { serviceAndSites } from "./service-and-sites.ts";
 
 const CLI = path.join(ROOT, "action/dist/cli.js");
 const DOCS = readFileSync(path.join(ROOT, "docs/ci.md"), "utf8");
@@ -53,31 +53,16 @@ function verdictLines(markdown: string): string[] {
 }
 
 describe("docs/ci.md's CLI examples in a shell give the Action's outcome", () => {
-  let service: TestService;
-  let token: string;
-  let shop: EnvExposingBlog;
-  let blog: EnvExposingBlog;
+  const setup = serviceAndSites(() => ({ shop: startEnvExposingBlog(), blog: startEnvExposingBlog() }));
   let run = 9100;
   const dir = mkdtempSync(path.join(tmpdir(), "wpreport-ci-"));
-
-  beforeAll(async () => {
-    service = await startTestService();
-    ({ token } = await service.token(undefined, "business"));
-    shop = startEnvExposingBlog();
-    blog = startEnvExposingBlog();
-  });
-  afterAll(async () => {
-    shop.stop();
-    blog.stop();
-    await service.stop();
-  });
 
   const action = (): Promise<ActionRun> =>
     runAction(
       {
-        "api-url": service.url,
-        "api-token": token,
-        urls: `${shop.url}\n${blog.url}`,
+        "api-url": setup.service.url,
+        "api-token": setup.token,
+        urls: `${setup.shop.url}\n${setup.blog.url}`,
         environment: "staging",
         assert: ASSERT,
         matrix: "null",
@@ -90,9 +75,9 @@ describe("docs/ci.md's CLI examples in a shell give the Action's outcome", () =>
       env: {
         PATH: process.env.PATH ?? "",
         WPREPORT_CLI_JS: CLI,
-        WPREPORT_API_URL: service.url,
-        WPREPORT_TOKEN: token,
-        SITES: `${shop.url},${blog.url}`,
+        WPREPORT_API_URL: setup.service.url,
+        WPREPORT_TOKEN: setup.token,
+        SITES: `${setup.shop.url},${setup.blog.url}`,
         ...variables,
       },
     });
@@ -114,7 +99,7 @@ describe("docs/ci.md's CLI examples in a shell give the Action's outcome", () =>
   });
 
   test("a deploy that exposes the shop's .env: both fail (exit 1, result fail), the same way", async () => {
-    shop.envExposed = true;
+    setup.shop.envExposed = true;
     const github = await action();
     const cli = await gitlab();
     expect(github.outputs.result).toBe("fail");
@@ -125,7 +110,7 @@ describe("docs/ci.md's CLI examples in a shell give the Action's outcome", () =>
     expect(cli.stdout).toContain(`wpreport: FAILED — 1 of 2 sites did not pass`);
     // …the same failure message (the Action's last error annotation, the CLI's last stderr line)…
     const failure = github.commands.filter((command) => command.command === "error").at(-1)?.message;
-    expect(failure).toStartWith(`wpreport: 1 of 2 sites failed — ${shop.url}: `);
+    expect(failure).toStartWith(`wpreport: 1 of 2 sites failed — ${setup.shop.url}: `);
     expect(failure).toContain("security.env_file_exposed");
     expect(cli.stderr.trim().split("\n").at(-1)).toBe(failure as string);
     // …and the same summary: headings, reasons and the overview's results.
@@ -139,14 +124,14 @@ describe("docs/ci.md's CLI examples in a shell give the Action's outcome", () =>
   test("Jenkins and Bitbucket: the same outcome from their own examples and variables", async () => {
     const jenkins = await shell("Jenkins", { ...JENKINS, BUILD_TAG: `jenkins-site-main-${++run}` });
     expect(jenkins.code).toBe(1);
-    expect(jenkins.stderr.trim().split("\n").at(-1)).toStartWith(`wpreport: 1 of 2 sites failed — ${shop.url}: `);
+    expect(jenkins.stderr.trim().split("\n").at(-1)).toStartWith(`wpreport: 1 of 2 sites failed — ${setup.shop.url}: `);
     const bitbucket = await shell("Bitbucket Pipelines", { ...BITBUCKET, BITBUCKET_BUILD_NUMBER: String(++run) });
     expect(bitbucket.code).toBe(1);
     expect(bitbucket.summary).toStartWith("## wpreport: ❌ Failed — 1 of 2 sites failed");
   });
 
   test("a GitLab merge-request pipeline compares with the default branch's passing report", async () => {
-    shop.envExposed = false;
+    setup.shop.envExposed = false;
     const mr = await gitlab({ CI_MERGE_REQUEST_IID: "7", CI_COMMIT_REF_NAME: "feature/x" });
     expect(mr.code).toBe(0);
     expect(mr.stdout).toContain("on main (the default branch) that passed the gate");

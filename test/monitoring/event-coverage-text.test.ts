@@ -10,18 +10,18 @@ import { assertEventData } from "../../server/monitoring/events/event.service.ts
 import { describeEvent } from "../../server/monitoring/events/event-text.ts";
 import { eventReport } from "../../server/monitoring/events/report-payload.ts";
 import type { Report } from "../../shared/report.ts";
+import { reportWith } from "../helpers/reports.ts";
 import { reportCompleted } from "./helpers.ts";
 
 const BASE = "https://wpreport.example.com";
 
 function report(overrides: Partial<Report>): Report {
-  return {
+  return reportWith({
     id: "rep_01m8bq00000000000000000000",
     schema_version: "1.5.0",
     status: "completed",
     url: "https://client-a.example/",
     final_url: "https://client-a.example/",
-    redirects: [],
     created_at: "2026-11-26T07:00:00.000Z",
     completed_at: "2026-11-26T07:00:12.000Z",
     duration_ms: 12_000,
@@ -32,18 +32,9 @@ function report(overrides: Partial<Report>): Report {
       categories: { performance: 90, seo: 90, security: 95, components: 90 },
       failed: { critical: 0, high: 0, medium: 0, low: 1, info: 0 },
     },
-    wordpress: null,
-    theme: null,
-    plugins: [],
-    hosting: null,
-    performance: null,
-    seo: null,
-    security: null,
-    checks: [],
-    errors: [],
     intel: { sources: [], vulnerability_data: { status: "complete", message: null, unchecked: [] } },
     ...overrides,
-  } as Report;
+  });
 }
 
 describe("what a report did not check, in events", () => {
