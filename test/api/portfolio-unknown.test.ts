@@ -7,8 +7,6 @@
  * `latest.not_checked`), and an incomplete report is flagged as such.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import type { TSchema } from "@sinclair/typebox";
-import { Value } from "@sinclair/typebox/value";
 import { siteId } from "../../server/platform/ids.ts";
 import {
   type ComponentSites,
@@ -21,26 +19,20 @@ import {
 import type { Report } from "../../shared/report.ts";
 import { BACKENDS } from "../helpers/databases.ts";
 import { HAS_WORDPRESS, WORDPRESS_URL } from "../helpers/env.ts";
+import { expectSchema } from "../helpers/expect-schema.ts";
 import { generateReport } from "../helpers/generate.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
 import { startSite } from "../helpers/sites.ts";
 import {
-  markNotChecked,
   NONE_ENVIRONMENT,
-  noneReport,
   PARTIAL_ENVIRONMENT,
-  partialReport,
   startWpvulnerabilityStub,
   stubEnv,
+  uncheckedReports,
   type WpvulnerabilityStub,
 } from "../helpers/unchecked-reports.ts";
 
 setDefaultTimeout(90_000);
-
-function expectSchema(schema: TSchema, value: unknown): void {
-  const errors = [...Value.Errors(schema, value)].slice(0, 5).map((error) => `${error.path}: ${error.message}`);
-  expect(errors).toEqual([]);
-}
 
 describe.skipIf(!HAS_WORDPRESS).each(BACKENDS)("the portfolio API states what was not checked, on %s", (backend) => {
   let stub: WpvulnerabilityStub;
@@ -55,9 +47,7 @@ describe.skipIf(!HAS_WORDPRESS).each(BACKENDS)("the portfolio API states what wa
     stub = startWpvulnerabilityStub();
     service = await startTestService({ backend, env: stubEnv(stub) });
     ({ token, accountId } = await service.token(undefined, "business"));
-    none = await noneReport(service, stub, token);
-    partial = await partialReport(service, stub, token);
-    await markNotChecked(service, partial.id);
+    ({ none, partial } = await uncheckedReports(service, stub, token, { notChecked: true }));
   });
   afterAll(async () => {
     await service?.stop();

@@ -6,8 +6,6 @@
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import path from "node:path";
-import type { TSchema } from "@sinclair/typebox";
-import { Value } from "@sinclair/typebox/value";
 import { siteId } from "../../server/platform/ids.ts";
 import {
   type ComponentSites,
@@ -21,6 +19,7 @@ import type { Report } from "../../shared/report.ts";
 import { parseCsv } from "../helpers/csv.ts";
 import { BACKENDS } from "../helpers/databases.ts";
 import { HAS_WORDPRESS, HAS_WORDPRESS_VARIANT, WORDPRESS_URL, WORDPRESS_VARIANT_URL } from "../helpers/env.ts";
+import { expectSchema } from "../helpers/expect-schema.ts";
 import { generateReport } from "../helpers/generate.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
 import { type EnvExposingBlog, startEnvExposingBlog } from "../helpers/sites.ts";
@@ -29,11 +28,6 @@ setDefaultTimeout(60_000);
 
 const INTEL_FILE = path.resolve(import.meta.dir, "../platform/intel/intel.json");
 const PERIOD = new Date().toISOString().slice(0, 7);
-
-function expectSchema(schema: TSchema, value: unknown): void {
-  const errors = [...Value.Errors(schema, value)].slice(0, 5).map((error) => `${error.path}: ${error.message}`);
-  expect(errors).toEqual([]);
-}
 
 describe.skipIf(!HAS_WORDPRESS || !HAS_WORDPRESS_VARIANT).each(BACKENDS)("the portfolio API on %s", (backend) => {
   let service: TestService;

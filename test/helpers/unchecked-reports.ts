@@ -31,44 +31,76 @@ export function stubEnv(stub: WpvulnerabilityStub): Record<string, string> {
 
 export { startWpvulnerabilityStub, type WpvulnerabilityStub };
 
+/**
+ * A report of the fixture made while `fail` has the stub fail some lookups (it returns what
+ * undoes that), checked to hold the vulnerability data `expected` asks for.
+ */
+async function reportWhile(
+  service: TestService,
+  token: string,
+  environment: string,
+  fail: () => () => void,
+  expected: { status: "none" | "partial"; unchecked?: string },
+): Promise<Report> {
+  // Answers and failures are cached; a fresh start asks again.
+  await service.db.sql`delete from intel_wpvulnerability`;
+  const undo = fail();
+  try {
+    const report = await generateReport(service, token, { url: WORDPRESS_URL, metadata: { environment } });
+    const data = report.intel?.vulnerability_data;
+    const gap = expected.unchecked;
+    if (data?.status !== expected.status || (gap !== undefined && !data.unchecked.some(({ slug }) => slug === gap)))
+      throw new Error(`expected vulnerability data ${JSON.stringify(expected)}, got ${JSON.stringify(data)}`);
+    return report;
+  } finally {
+    undo();
+  }
+}
+
 /** A report with vulnerability data "none": every lookup fails. */
-export async function noneReport(
+export function noneReport(
   service: TestService,
   stub: WpvulnerabilityStub,
   token: string,
   environment = NONE_ENVIRONMENT,
 ): Promise<Report> {
-  // Answers and failures are cached; a fresh start asks again.
-  await service.db.sql`delete from intel_wpvulnerability`;
-  stub.mode = "down";
-  try {
-    const report = await generateReport(service, token, { url: WORDPRESS_URL, metadata: { environment } });
-    if (report.intel?.vulnerability_data?.status !== "none")
-      throw new Error(`expected no vulnerability data, got ${JSON.stringify(report.intel?.vulnerability_data)}`);
-    return report;
-  } finally {
-    stub.mode = "ok";
-  }
+  const down = () => {
+    stub.mode = "down";
+    return () => {
+      stub.mode = "ok";
+    };
+  };
+  return reportWhile(service, token, environment, down, { status: "none" });
 }
 
 /** A report with vulnerability data "partial": akismet's lookup fails, the others are answered. */
-export async function partialReport(
+export function partialReport(
   service: TestService,
   stub: WpvulnerabilityStub,
   token: string,
   environment = PARTIAL_ENVIRONMENT,
 ): Promise<Report> {
-  await service.db.sql`delete from intel_wpvulnerability`;
-  stub.failing.add("akismet");
-  try {
-    const report = await generateReport(service, token, { url: WORDPRESS_URL, metadata: { environment } });
-    const data = report.intel?.vulnerability_data;
-    if (data?.status !== "partial" || !data.unchecked.some((gap) => gap.slug === "akismet"))
-      throw new Error(`expected akismet unchecked, got ${JSON.stringify(data)}`);
-    return report;
-  } finally {
-    stub.failing.delete("akismet");
-  }
+  const akismetFails = () => {
+    stub.failing.add("akismet");
+    return () => stub.failing.delete("akismet");
+  };
+  return reportWhile(service, token, environment, akismetFails, { status: "partial", unchecked: "akismet" });
+}
+
+/**
+ * The two reports the views are tested with, for the account of `token`: "none", and
+ * "partial" — with one check that could not run when `notChecked` (markNotChecked).
+ */
+export async function uncheckedReports(
+  service: TestService,
+  stub: WpvulnerabilityStub,
+  token: string,
+  options: { notChecked?: boolean } = {},
+): Promise<{ none: Report; partial: Report }> {
+  const none = await noneReport(service, stub, token);
+  const partial = await partialReport(service, stub, token);
+  if (options.notChecked) await markNotChecked(service, partial.id);
+  return { none, partial };
 }
 
 /** A check that could not run, as the analyzer states it (report schema 1.5.0). */

@@ -7,53 +7,27 @@
  * light and dark schemes; no page is wider than a phone.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import type { Page } from "playwright-core";
-import { startTestService, type TestService } from "../helpers/service.ts";
-import {
-  acquireBrowser,
-  describeViolations,
-  HAS_CHROMIUM,
-  inOtherViews,
-  openPage,
-  overflowsHorizontally,
-  releaseBrowser,
-  runAxe,
-  screenshot,
-  signUp,
-  type TestPage,
-  unlabelledControls,
-} from "../web/browser.ts";
+import { HAS_CHROMIUM, screenshot } from "../web/browser.ts";
 import { eventually, type Receiver, startReceiver } from "./helpers.ts";
+import { axeClean, expectCleanElsewhereAndLabelled, signedUpMember } from "./pages.ts";
 
 setDefaultTimeout(60_000);
 
 describe.skipIf(!HAS_CHROMIUM)("the alerts and webhook pages in a browser", () => {
-  let service: TestService;
   let receiver: Receiver;
-  let member: TestPage;
+  const session = signedUpMember();
   /** name → path of every page state checked with axe. */
   const visited: Record<string, string> = {};
 
-  const axeClean = async (name: string, page: Page) => {
-    expect({ name, violations: describeViolations(await runAxe(page)) }).toEqual({ name, violations: "" });
-    expect({ name, overflows: await overflowsHorizontally(page) }).toEqual({ name, overflows: false });
-  };
-
-  beforeAll(async () => {
+  beforeAll(() => {
     receiver = startReceiver();
-    [service] = await Promise.all([startTestService(), acquireBrowser()]);
-    member = await openPage(service.url, "desktop", { acceptDialogs: true });
-    await signUp(member.page);
   });
-  afterAll(async () => {
-    await member?.close();
-    releaseBrowser();
-    await service?.stop();
+  afterAll(() => {
     receiver?.stop();
   });
 
   test("email alerts: recipients, digest and events saved; a bad address is shown as an error", async () => {
-    const { page } = member;
+    const { page } = session.member;
     await page.getByRole("link", { name: "Alerts" }).click();
     await page.waitForURL(/\/alerts$/);
     expect(await page.locator("h1").textContent()).toBe("Alerts");
@@ -86,7 +60,7 @@ describe.skipIf(!HAS_CHROMIUM)("the alerts and webhook pages in a browser", () =
   });
 
   test("webhooks: add one (secret shown once), send a test, see it delivered, redeliver, rotate, disable, enable, delete", async () => {
-    const { page } = member;
+    const { page } = session.member;
     await page.goto("/alerts/webhooks");
     await axeClean("webhooks empty", page);
     // A hostile URL is refused with the reason, and the form keeps what was typed.
@@ -146,7 +120,7 @@ describe.skipIf(!HAS_CHROMIUM)("the alerts and webhook pages in a browser", () =
     await page.waitForSelector("#new-secret");
     const rotated = ((await page.locator("#new-secret").textContent()) ?? "").trim();
     expect(rotated).not.toBe(secret);
-    expect(member.log.dialogs).toContain(
+    expect(session.member.log.dialogs).toContain(
       "confirm: Make a new signing secret? The current one keeps signing for 24 hours.",
     );
     await axeClean("secret rotated", page);
@@ -186,19 +160,13 @@ describe.skipIf(!HAS_CHROMIUM)("the alerts and webhook pages in a browser", () =
 
   test("axe on phone and in the dark scheme; every control labelled", async () => {
     // A webhook to show again (the previous test deleted its own).
-    await member.page.goto("/alerts/webhooks");
-    await member.page.getByLabel(/^Endpoint URL/).fill(receiver.url);
-    await member.page.getByRole("button", { name: "Add webhook" }).click();
-    await member.page.waitForSelector("#new-secret");
-    await member.page.getByRole("link", { name: receiver.url }).click();
-    await member.page.waitForURL(/\/alerts\/webhooks\/whk_/);
-    const pages = { ...visited, webhook: new URL(member.page.url()).pathname };
-    await inOtherViews(service.url, member, pages, axeClean);
-    const unlabelled: string[] = [];
-    for (const path of Object.values(pages)) {
-      await member.page.goto(path);
-      unlabelled.push(...(await unlabelledControls(member.page)));
-    }
-    expect(unlabelled).toEqual([]);
+    await session.member.page.goto("/alerts/webhooks");
+    await session.member.page.getByLabel(/^Endpoint URL/).fill(receiver.url);
+    await session.member.page.getByRole("button", { name: "Add webhook" }).click();
+    await session.member.page.waitForSelector("#new-secret");
+    await session.member.page.getByRole("link", { name: receiver.url }).click();
+    await session.member.page.waitForURL(/\/alerts\/webhooks\/whk_/);
+    const pages = { ...visited, webhook: new URL(session.member.page.url()).pathname };
+    await expectCleanElsewhereAndLabelled(session.service.url, session.member, pages);
   });
 });

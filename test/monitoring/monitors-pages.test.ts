@@ -7,53 +7,29 @@
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { startTestService, type TestService } from "../helpers/service.ts";
 import { startBlog, type TestSite } from "../helpers/sites.ts";
-import {
-  acquireBrowser,
-  describeViolations,
-  HAS_CHROMIUM,
-  inOtherViews,
-  openPage,
-  overflowsHorizontally,
-  releaseBrowser,
-  runAxe,
-  screenshot,
-  signUp,
-  type TestPage,
-  unlabelledControls,
-} from "../web/browser.ts";
+import { HAS_CHROMIUM, screenshot } from "../web/browser.ts";
+import { axeClean, expectCleanElsewhereAndLabelled, signedUpMember } from "./pages.ts";
 
 setDefaultTimeout(60_000);
 
 describe.skipIf(!HAS_CHROMIUM)("the monitor pages in a browser", () => {
-  let service: TestService;
   let blog: TestSite;
-  let member: TestPage;
+  const session = signedUpMember();
   /** name → path of every page state checked with axe. */
   const visited: Record<string, string> = {};
 
-  const axeClean = async (name: string, page: Page) => {
-    expect({ name, violations: describeViolations(await runAxe(page)) }).toEqual({ name, violations: "" });
-    expect({ name, overflows: await overflowsHorizontally(page) }).toEqual({ name, overflows: false });
-  };
   const here = (page: Page) => new URL(page.url()).pathname + new URL(page.url()).search;
 
-  beforeAll(async () => {
+  beforeAll(() => {
     blog = startBlog();
-    [service] = await Promise.all([startTestService(), acquireBrowser()]);
-    member = await openPage(service.url, "desktop", { acceptDialogs: true });
-    await signUp(member.page);
   });
-  afterAll(async () => {
-    await member?.close();
-    releaseBrowser();
-    await service?.stop();
+  afterAll(() => {
     blog?.stop();
   });
 
   test("add: a bad schedule is refused and what was typed is kept; a good one is listed with its next run", async () => {
-    const { page } = member;
+    const { page } = session.member;
     await page.getByRole("link", { name: "Monitors" }).click();
     await page.waitForURL(/\/monitors$/);
     expect(await page.locator("h1").textContent()).toBe("Monitors");
@@ -100,7 +76,7 @@ describe.skipIf(!HAS_CHROMIUM)("the monitor pages in a browser", () => {
   });
 
   test("edit, pause and resume: the page says what changed", async () => {
-    const { page } = member;
+    const { page } = session.member;
     await page.goto(visited.monitor as string);
     await page.getByLabel(/^Schedule/).fill("30 6 * * 1-5");
     await page.getByLabel("Regression severity").selectOption("medium");
@@ -130,7 +106,7 @@ describe.skipIf(!HAS_CHROMIUM)("the monitor pages in a browser", () => {
   });
 
   test("run now lands on the report; the monitor then shows it as its last run", async () => {
-    const { page } = member;
+    const { page } = session.member;
     await page.goto(visited.monitor as string);
     await Promise.all([page.waitForURL(/\/reports\/rep_\w+/), page.getByRole("button", { name: "Run now" }).click()]);
     const reportPath = new URL(page.url()).pathname;
@@ -141,7 +117,7 @@ describe.skipIf(!HAS_CHROMIUM)("the monitor pages in a browser", () => {
   });
 
   test("delete: gone from the list, its report stays", async () => {
-    const { page } = member;
+    const { page } = session.member;
     await page.goto(visited.monitor as string);
     await Promise.all([
       page.waitForURL(/\/monitors\?notice=monitor_deleted/),
@@ -156,19 +132,13 @@ describe.skipIf(!HAS_CHROMIUM)("the monitor pages in a browser", () => {
 
   test("axe on phone and in the dark scheme; every control labelled", async () => {
     // A monitor to show again (the previous test deleted its own).
-    await member.page.goto("/monitors");
-    await member.page.getByLabel(/^Site URL/).fill(blog.url);
+    await session.member.page.goto("/monitors");
+    await session.member.page.getByLabel(/^Site URL/).fill(blog.url);
     await Promise.all([
-      member.page.waitForURL(/\/monitors\/mon_/),
-      member.page.getByRole("button", { name: "Add monitor" }).click(),
+      session.member.page.waitForURL(/\/monitors\/mon_/),
+      session.member.page.getByRole("button", { name: "Add monitor" }).click(),
     ]);
-    const pages = { list: "/monitors", monitor: new URL(member.page.url()).pathname };
-    await inOtherViews(service.url, member, pages, axeClean);
-    const unlabelled: string[] = [];
-    for (const path of Object.values(pages)) {
-      await member.page.goto(path);
-      unlabelled.push(...(await unlabelledControls(member.page)));
-    }
-    expect(unlabelled).toEqual([]);
+    const pages = { list: "/monitors", monitor: new URL(session.member.page.url()).pathname };
+    await expectCleanElsewhereAndLabelled(session.service.url, session.member, pages);
   });
 });

@@ -16,27 +16,15 @@ import {
   PRICES,
   SECRET_KEY,
   STRIPE_ENV,
-  stripeEnvFor,
   stripeId,
   subscription,
 } from "./stripe-events.ts";
-import { type StripeStub, startStripeStub } from "./stripe-stub.ts";
+import { serviceWithStripeStub } from "./stripe-service.ts";
 
-let service: TestService;
-let stub: StripeStub;
-
-beforeAll(async () => {
-  stub = startStripeStub();
-  service = await startTestService({ env: stripeEnvFor(stub) });
-});
-
-afterAll(async () => {
-  await service?.stop();
-  await stub?.stop();
-});
+const stripe = serviceWithStripeStub();
 
 async function accountOf(web: WebSession) {
-  const account = await service.running.services.accounts.findByEmail(web.email);
+  const account = await stripe.service.running.services.accounts.findByEmail(web.email);
   if (!account) throw new Error(`no account for ${web.email}`);
   return account;
 }
@@ -49,7 +37,7 @@ async function subscribe(accountId: string, price: string): Promise<{ customer: 
   expect(
     (
       await deliver(
-        service.url,
+        stripe.service.url,
         event("customer.subscription.created", subscription({ id: sub, customer, price, accountId }), t),
       )
     ).status,
@@ -57,7 +45,7 @@ async function subscribe(accountId: string, price: string): Promise<{ customer: 
   expect(
     (
       await deliver(
-        service.url,
+        stripe.service.url,
         event("checkout.session.completed", checkoutSession({ accountId, customer, subscription: sub }), t),
       )
     ).status,
@@ -67,7 +55,7 @@ async function subscribe(accountId: string, price: string): Promise<{ customer: 
 
 describe("billing pages with Stripe", () => {
   test("the billing page offers the plans that have a price, without the test-mode label", async () => {
-    const web = await WebSession.signup(service.url);
+    const web = await WebSession.signup(stripe.service.url);
     const response = await web.get("/billing");
     expect(response.status).toBe(200);
     const html = await response.text();
@@ -80,16 +68,16 @@ describe("billing pages with Stripe", () => {
   });
 
   test("checkout redirects to the Checkout Session Stripe created for the plan's price", async () => {
-    const web = await WebSession.signup(service.url);
+    const web = await WebSession.signup(stripe.service.url);
     const account = await accountOf(web);
-    const before = stub.calls("/v1/checkout/sessions").length;
+    const before = stripe.stub.calls("/v1/checkout/sessions").length;
 
     const response = await web.post("/billing/checkout", { plan: "business" });
     expect(response.status).toBe(303);
     const location = response.headers.get("location") ?? "";
     expect(location).toMatch(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/);
 
-    const calls = stub.calls("/v1/checkout/sessions");
+    const calls = stripe.stub.calls("/v1/checkout/sessions");
     expect(calls).toHaveLength(before + 1);
     const sent = calls.at(-1);
     expect(sent?.headers.authorization).toBe(`Bearer ${SECRET_KEY}`);
@@ -101,8 +89,8 @@ describe("billing pages with Stripe", () => {
       customer_email: web.email,
       "subscription_data[metadata][account_id]": account.id,
       "metadata[account_id]": account.id,
-      success_url: `${service.url}/billing?notice=checkout_done`,
-      cancel_url: `${service.url}/billing?notice=checkout_cancelled`,
+      success_url: `${stripe.service.url}/billing?notice=checkout_done`,
+      cancel_url: `${stripe.service.url}/billing?notice=checkout_cancelled`,
     });
     expect(sent?.form.customer).toBeUndefined();
     expect(location).toBe(String(sent?.response?.url)); // the URL of the session Stripe answered with
@@ -111,23 +99,23 @@ describe("billing pages with Stripe", () => {
   });
 
   test("a plan that has no price cannot be checked out", async () => {
-    const web = await WebSession.signup(service.url);
-    const before = stub.requests.length;
+    const web = await WebSession.signup(stripe.service.url);
+    const before = stripe.stub.requests.length;
     const response = await web.post("/billing/checkout", { plan: "enterprise" });
     expect(response.status).toBe(400);
     expect(await response.text()).toContain("That plan cannot be bought here.");
-    expect(stub.requests).toHaveLength(before);
+    expect(stripe.stub.requests).toHaveLength(before);
   });
 
   test("the portal redirect needs a Stripe customer, then opens the Customer Portal for it", async () => {
-    const web = await WebSession.signup(service.url);
+    const web = await WebSession.signup(stripe.service.url);
     const account = await accountOf(web);
-    const before = stub.calls("/v1/billing_portal/sessions").length;
+    const before = stripe.stub.calls("/v1/billing_portal/sessions").length;
 
     const none = await web.post("/billing/portal");
     expect(none.status).toBe(400);
     expect(await none.text()).toContain("There is no subscription to manage yet.");
-    expect(stub.calls("/v1/billing_portal/sessions")).toHaveLength(before);
+    expect(stripe.stub.calls("/v1/billing_portal/sessions")).toHaveLength(before);
 
     const { customer } = await subscribe(account.id, PRICES.starter);
     const page = await (await web.get("/billing")).text();
@@ -137,28 +125,28 @@ describe("billing pages with Stripe", () => {
     const response = await web.post("/billing/portal");
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toMatch(/^https:\/\/billing\.stripe\.com\/p\/session\/bps_test_/);
-    const sent = stub.calls("/v1/billing_portal/sessions").at(-1);
-    expect(sent?.form).toEqual({ customer, return_url: `${service.url}/billing` });
+    const sent = stripe.stub.calls("/v1/billing_portal/sessions").at(-1);
+    expect(sent?.form).toEqual({ customer, return_url: `${stripe.service.url}/billing` });
   });
 
   test("a paying account that picks another plan goes to the portal, not to a second checkout", async () => {
-    const web = await WebSession.signup(service.url);
+    const web = await WebSession.signup(stripe.service.url);
     const account = await accountOf(web);
     const { customer } = await subscribe(account.id, PRICES.starter);
-    const checkouts = stub.calls("/v1/checkout/sessions").length;
+    const checkouts = stripe.stub.calls("/v1/checkout/sessions").length;
 
     const response = await web.post("/billing/checkout", { plan: "business" });
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toMatch(/^https:\/\/billing\.stripe\.com\/p\/session\//);
-    expect(stub.calls("/v1/checkout/sessions")).toHaveLength(checkouts);
-    expect(stub.calls("/v1/billing_portal/sessions").at(-1)?.form).toEqual({
+    expect(stripe.stub.calls("/v1/checkout/sessions")).toHaveLength(checkouts);
+    expect(stripe.stub.calls("/v1/billing_portal/sessions").at(-1)?.form).toEqual({
       customer,
-      return_url: `${service.url}/billing`,
+      return_url: `${stripe.service.url}/billing`,
     });
   });
 
   test("after the subscription ended, a new checkout reuses the Stripe customer", async () => {
-    const web = await WebSession.signup(service.url);
+    const web = await WebSession.signup(stripe.service.url);
     const account = await accountOf(web);
     const { customer, sub } = await subscribe(account.id, PRICES.starter);
     const ended = event(
@@ -166,31 +154,31 @@ describe("billing pages with Stripe", () => {
       subscription({ id: sub, customer, price: PRICES.starter, accountId: account.id, status: "canceled" }),
       nowSeconds() + 1,
     );
-    expect((await deliver(service.url, ended)).status).toBe(200);
+    expect((await deliver(stripe.service.url, ended)).status).toBe(200);
     expect((await accountOf(web)).planId).toBe("free");
 
     const response = await web.post("/billing/checkout", { plan: "business" });
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toMatch(/^https:\/\/checkout\.stripe\.com\//);
-    const sent = stub.calls("/v1/checkout/sessions").at(-1);
+    const sent = stripe.stub.calls("/v1/checkout/sessions").at(-1);
     expect(sent?.form.customer).toBe(customer);
     expect(sent?.form.customer_email).toBeUndefined();
   });
 
   test("cancelling happens in the portal: POST /billing/cancel is refused and changes nothing", async () => {
-    const web = await WebSession.signup(service.url);
+    const web = await WebSession.signup(stripe.service.url);
     const account = await accountOf(web);
     await subscribe(account.id, PRICES.starter);
     const response = await web.post("/billing/cancel");
     expect(response.status).toBe(400);
     expect(await response.text()).toContain("Customer Portal");
-    const details = await service.running.services.auth.details(account.id);
+    const details = await stripe.service.running.services.auth.details(account.id);
     expect(details).toMatchObject({ planId: "starter", cancelAtPeriodEnd: false });
   });
 
   test("when Stripe fails, the page says so (503) and nothing changes", async () => {
-    const web = await WebSession.signup(service.url);
-    stub.failNext(1);
+    const web = await WebSession.signup(stripe.service.url);
+    stripe.stub.failNext(1);
     const response = await web.post("/billing/checkout", { plan: "starter" });
     expect(response.status).toBe(503);
     expect(await response.text()).toContain("<title>Service unavailable");
@@ -198,14 +186,14 @@ describe("billing pages with Stripe", () => {
   });
 
   test("POST /billing/checkout still needs the CSRF token", async () => {
-    const web = await WebSession.signup(service.url);
-    const before = stub.requests.length;
+    const web = await WebSession.signup(stripe.service.url);
+    const before = stripe.stub.requests.length;
     const response = await web.post("/billing/checkout", { plan: "starter" }, "x".repeat(43));
     // Refused before Stripe is called. (The page's status should be 403; while the web module's
     // WebError handling is being reworked it can surface as 500, so only "no redirect" is asserted.)
     expect(response.status).toBeGreaterThanOrEqual(400);
     expect(response.headers.get("location")).toBeNull();
-    expect(stub.requests).toHaveLength(before);
+    expect(stripe.stub.requests).toHaveLength(before);
   });
 });
 

@@ -22,20 +22,9 @@ import {
   stripeId,
   subscription,
 } from "./stripe-events.ts";
-import { type StripeStub, startStripeStub } from "./stripe-stub.ts";
+import { serviceWithStripeStub } from "./stripe-service.ts";
 
-let service: TestService;
-let stub: StripeStub;
-
-beforeAll(async () => {
-  stub = startStripeStub();
-  service = await startTestService({ env: stripeEnvFor(stub) });
-});
-
-afterAll(async () => {
-  await service?.stop();
-  await stub?.stop();
-});
+const stripe = serviceWithStripeStub();
 
 interface Row {
   plan_id: string;
@@ -54,7 +43,7 @@ interface TestAccount {
 }
 
 async function account(): Promise<TestAccount> {
-  const { accountId, token } = await service.token(undefined, "free");
+  const { accountId, token } = await stripe.service.token(undefined, "free");
   return { id: accountId, token, customer: stripeId("cus"), sub: stripeId("sub") };
 }
 
@@ -64,7 +53,7 @@ function subOf(acc: TestAccount, price: string, extra: Partial<SubscriptionField
 }
 
 async function row(accountId: string): Promise<Row> {
-  const [found] = await service.running.services.db.sql<Row[]>`
+  const [found] = await stripe.service.running.services.db.sql<Row[]>`
     select plan_id, subscription_status, current_period_end, cancel_at_period_end, stripe_customer_id, stripe_subscription_id
     from accounts where id = ${accountId}`;
   if (!found) throw new Error(`no account ${accountId}`);
@@ -72,15 +61,19 @@ async function row(accountId: string): Promise<Row> {
 }
 
 async function usage(token: string): Promise<{ plan: { id: string }; quota: number; remaining: number }> {
-  const response = await service.call<{ plan: { id: string }; quota: number; remaining: number }>("GET", "/api/usage", {
-    token,
-  });
+  const response = await stripe.service.call<{ plan: { id: string }; quota: number; remaining: number }>(
+    "GET",
+    "/api/usage",
+    {
+      token,
+    },
+  );
   expect(response.status).toBe(200);
   return response.body;
 }
 
 async function recorded(eventId: string): Promise<number> {
-  const [found] = await service.running.services.db.sql<
+  const [found] = await stripe.service.running.services.db.sql<
     { n: number }[]
   >`select count(*)::int as n from stripe_events where id = ${eventId}`;
   return found?.n ?? 0;
@@ -93,7 +86,7 @@ describe("Stripe webhooks", () => {
     const periodEnd = nowSeconds() + 30 * 86_400;
     const evt = event("customer.subscription.created", subOf(acc, PRICES.business, { periodEnd }));
 
-    const response = await deliver(service.url, evt);
+    const response = await deliver(stripe.service.url, evt);
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ received: true, event: evt.id, result: "processed" });
 
@@ -125,7 +118,7 @@ describe("Stripe webhooks", () => {
       { signature: await sign(body, { timestamp: nowSeconds() - 3_600 }) }, // replayed an hour later
     ];
     for (const attempt of attempts) {
-      const response = await deliver(service.url, evt, { body, ...attempt });
+      const response = await deliver(stripe.service.url, evt, { body, ...attempt });
       expect(response.status).toBe(400);
       expect(response.headers.get("content-type")).toContain("application/problem+json");
       expect(response.body).toMatchObject({ code: "invalid_request", status: 400 });
@@ -138,13 +131,13 @@ describe("Stripe webhooks", () => {
   test("the same event delivered twice is processed once", async () => {
     const acc = await account();
     const evt = event("customer.subscription.created", subOf(acc, PRICES.starter));
-    expect((await deliver(service.url, evt)).body.result).toBe("processed");
+    expect((await deliver(stripe.service.url, evt)).body.result).toBe("processed");
     expect((await row(acc.id)).plan_id).toBe("starter");
 
     // Support moves the account meanwhile; a re-delivery of the old event must not undo it
     // (its `created` alone would not stop it: it is not older than the stored state).
-    await service.running.services.accounts.setPlan(acc.id, "enterprise");
-    const again = await deliver(service.url, evt);
+    await stripe.service.running.services.accounts.setPlan(acc.id, "enterprise");
+    const again = await deliver(stripe.service.url, evt);
     expect(again.status).toBe(200);
     expect(again.body.result).toBe("duplicate");
     expect((await row(acc.id)).plan_id).toBe("enterprise");
@@ -155,7 +148,7 @@ describe("Stripe webhooks", () => {
     const acc = await account();
     const evt = event("customer.subscription.created", subOf(acc, PRICES.starter));
     const body = JSON.stringify(evt);
-    const results = await Promise.all(Array.from({ length: 6 }, () => deliver(service.url, evt, { body })));
+    const results = await Promise.all(Array.from({ length: 6 }, () => deliver(stripe.service.url, evt, { body })));
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
     expect(results.filter((r) => r.body.result === "processed")).toHaveLength(1);
     expect(results.filter((r) => r.body.result === "duplicate")).toHaveLength(5);
@@ -177,10 +170,10 @@ describe("Stripe webhooks", () => {
     });
 
     // Delivery order: updated (active), then created (incomplete, older), then the checkout.
-    expect((await deliver(service.url, updated)).status).toBe(200);
+    expect((await deliver(stripe.service.url, updated)).status).toBe(200);
     expect((await usage(acc.token)).plan.id).toBe("business");
-    expect((await deliver(service.url, created)).status).toBe(200);
-    expect((await deliver(service.url, completed)).status).toBe(200);
+    expect((await deliver(stripe.service.url, created)).status).toBe(200);
+    expect((await deliver(stripe.service.url, completed)).status).toBe(200);
 
     const stored = await row(acc.id);
     expect(stored).toMatchObject({
@@ -198,7 +191,7 @@ describe("Stripe webhooks", () => {
       "checkout.session.completed",
       checkoutSession({ accountId: acc.id, customer: acc.customer, subscription: acc.sub }),
     );
-    expect((await deliver(service.url, completed)).body.result).toBe("processed");
+    expect((await deliver(stripe.service.url, completed)).body.result).toBe("processed");
     expect(await row(acc.id)).toMatchObject({
       plan_id: "free",
       stripe_customer_id: acc.customer,
@@ -210,7 +203,7 @@ describe("Stripe webhooks", () => {
       "customer.subscription.created",
       subscription({ id: acc.sub, customer: acc.customer, price: PRICES.starter }),
     );
-    expect((await deliver(service.url, created)).status).toBe(200);
+    expect((await deliver(stripe.service.url, created)).status).toBe(200);
     expect((await usage(acc.token)).plan.id).toBe("starter");
   });
 
@@ -219,8 +212,8 @@ describe("Stripe webhooks", () => {
     const t = nowSeconds();
     const newer = event("customer.subscription.updated", subOf(acc, PRICES.business), t);
     const older = event("customer.subscription.updated", subOf(acc, PRICES.starter), t - 120);
-    expect((await deliver(service.url, newer)).status).toBe(200);
-    const late = await deliver(service.url, older);
+    expect((await deliver(stripe.service.url, newer)).status).toBe(200);
+    const late = await deliver(stripe.service.url, older);
     expect(late.status).toBe(200); // acknowledged (Stripe must not retry it) …
     expect(await recorded(older.id)).toBe(1);
     expect((await row(acc.id)).plan_id).toBe("business"); // … but it changed nothing
@@ -232,27 +225,33 @@ describe("Stripe webhooks", () => {
       subOf(acc, PRICES.business, { status: "canceled" }),
       t - 60,
     );
-    expect((await deliver(service.url, oldDelete)).status).toBe(200);
+    expect((await deliver(stripe.service.url, oldDelete)).status).toBe(200);
     expect((await row(acc.id)).plan_id).toBe("business");
   });
 
   test("a plan change takes effect at once: remaining = max(0, new quota − used)", async () => {
     const acc = await account();
-    await deliver(service.url, event("customer.subscription.created", subOf(acc, PRICES.business)));
+    await deliver(stripe.service.url, event("customer.subscription.created", subOf(acc, PRICES.business)));
     // 100 reports used this period.
-    await service.running.services.db.sql`
+    await stripe.service.running.services.db.sql`
       insert into usage_periods (account_id, period_start, used, reserved)
       values (${acc.id}, ${quotaPeriod().key}, 100, 0)
       on conflict (account_id, period_start) do update set used = 100`;
     expect((await usage(acc.token)).remaining).toBe(50);
-    await deliver(service.url, event("customer.subscription.updated", subOf(acc, PRICES.starter), nowSeconds() + 1));
+    await deliver(
+      stripe.service.url,
+      event("customer.subscription.updated", subOf(acc, PRICES.starter), nowSeconds() + 1),
+    );
     const after = await usage(acc.token);
     expect(after).toMatchObject({ plan: { id: "starter" }, quota: 50, remaining: 0 });
   });
 
   test("cancel_at_period_end keeps the plan until current_period_end, then the sweeper moves the account to Free", async () => {
     const acc = await account();
-    await deliver(service.url, event("customer.subscription.created", subOf(acc, PRICES.starter), nowSeconds() - 10));
+    await deliver(
+      stripe.service.url,
+      event("customer.subscription.created", subOf(acc, PRICES.starter), nowSeconds() - 10),
+    );
     const periodEnd = nowSeconds() + 2;
     const cancelled = event(
       "customer.subscription.updated",
@@ -260,15 +259,15 @@ describe("Stripe webhooks", () => {
       nowSeconds(),
       { cancel_at_period_end: false },
     );
-    expect((await deliver(service.url, cancelled)).status).toBe(200);
+    expect((await deliver(stripe.service.url, cancelled)).status).toBe(200);
     expect(await row(acc.id)).toMatchObject({ plan_id: "starter", cancel_at_period_end: true });
 
-    await service.running.sweep();
+    await stripe.service.running.sweep();
     expect((await row(acc.id)).plan_id).toBe("starter"); // the paid period is not over
     expect((await usage(acc.token)).quota).toBe(50);
 
     await Bun.sleep(Math.max(0, periodEnd * 1000 - Date.now()) + 50);
-    await service.running.sweep();
+    await stripe.service.running.sweep();
     expect(await row(acc.id)).toMatchObject({
       plan_id: "free",
       cancel_at_period_end: false,
@@ -281,7 +280,7 @@ describe("Stripe webhooks", () => {
     const acc = await account();
     const cancelAt = nowSeconds() + 7 * 86_400;
     const evt = event("customer.subscription.updated", subOf(acc, PRICES.starter, { cancelAt }));
-    await deliver(service.url, evt);
+    await deliver(stripe.service.url, evt);
     const stored = await row(acc.id);
     expect(stored).toMatchObject({ plan_id: "starter", cancel_at_period_end: true });
     expect(stored.current_period_end?.getTime()).toBe(cancelAt * 1000);
@@ -289,10 +288,13 @@ describe("Stripe webhooks", () => {
 
   test("customer.subscription.deleted moves the account to Free", async () => {
     const acc = await account();
-    await deliver(service.url, event("customer.subscription.created", subOf(acc, PRICES.business), nowSeconds() - 5));
+    await deliver(
+      stripe.service.url,
+      event("customer.subscription.created", subOf(acc, PRICES.business), nowSeconds() - 5),
+    );
     expect((await usage(acc.token)).quota).toBe(150);
     const deleted = event("customer.subscription.deleted", subOf(acc, PRICES.business, { status: "canceled" }));
-    expect((await deliver(service.url, deleted)).status).toBe(200);
+    expect((await deliver(stripe.service.url, deleted)).status).toBe(200);
     expect(await row(acc.id)).toMatchObject({
       plan_id: "free",
       subscription_status: "canceled",
@@ -306,25 +308,28 @@ describe("Stripe webhooks", () => {
     const acc = await account();
     const old = stripeId("sub");
     const t = nowSeconds();
-    await deliver(service.url, event("customer.subscription.created", subOf(acc, PRICES.business), t - 5));
+    await deliver(stripe.service.url, event("customer.subscription.created", subOf(acc, PRICES.business), t - 5));
     const oldEnded = event(
       "customer.subscription.deleted",
       subscription({ id: old, customer: acc.customer, price: PRICES.starter, accountId: acc.id, status: "canceled" }),
       t,
     );
-    expect((await deliver(service.url, oldEnded)).status).toBe(200);
+    expect((await deliver(stripe.service.url, oldEnded)).status).toBe(200);
     expect(await row(acc.id)).toMatchObject({ plan_id: "business", stripe_subscription_id: acc.sub });
   });
 
   test("invoice.payment_failed marks past_due and keeps the plan; Stripe's final verdict decides", async () => {
     const acc = await account();
-    await deliver(service.url, event("customer.subscription.created", subOf(acc, PRICES.starter), nowSeconds() - 60));
+    await deliver(
+      stripe.service.url,
+      event("customer.subscription.created", subOf(acc, PRICES.starter), nowSeconds() - 60),
+    );
     const failed = event(
       "invoice.payment_failed",
       failedInvoice({ customer: acc.customer, subscription: acc.sub, accountId: acc.id }),
       nowSeconds() - 30,
     );
-    expect((await deliver(service.url, failed)).status).toBe(200);
+    expect((await deliver(stripe.service.url, failed)).status).toBe(200);
     expect(await row(acc.id)).toMatchObject({ plan_id: "starter", subscription_status: "past_due" });
     expect((await usage(acc.token)).quota).toBe(50);
 
@@ -337,7 +342,7 @@ describe("Stripe webhooks", () => {
         status: "past_due",
       },
     );
-    expect((await deliver(service.url, unpaid)).status).toBe(200);
+    expect((await deliver(stripe.service.url, unpaid)).status).toBe(200);
     expect(await row(acc.id)).toMatchObject({ plan_id: "free", subscription_status: "unpaid" });
     expect((await usage(acc.token)).quota).toBe(3);
 
@@ -345,7 +350,7 @@ describe("Stripe webhooks", () => {
     const paid = event("customer.subscription.updated", subOf(acc, PRICES.starter), nowSeconds() + 1, {
       status: "unpaid",
     });
-    expect((await deliver(service.url, paid)).status).toBe(200);
+    expect((await deliver(stripe.service.url, paid)).status).toBe(200);
     expect(await row(acc.id)).toMatchObject({ plan_id: "starter", subscription_status: "active" });
   });
 
@@ -355,13 +360,13 @@ describe("Stripe webhooks", () => {
       "invoice.payment_failed",
       failedInvoice({ customer: acc.customer, subscription: acc.sub, accountId: acc.id }),
     );
-    expect((await deliver(service.url, failed)).status).toBe(200);
+    expect((await deliver(stripe.service.url, failed)).status).toBe(200);
     expect(await row(acc.id)).toMatchObject({ plan_id: "free", subscription_status: null });
   });
 
   test("unknown event types are acknowledged and ignored", async () => {
     const evt = event("customer.created", { id: stripeId("cus"), object: "customer", email: "someone@example.com" });
-    const response = await deliver(service.url, evt);
+    const response = await deliver(stripe.service.url, evt);
     expect(response.status).toBe(200);
     expect(response.body.result).toBe("ignored");
     expect(await recorded(evt.id)).toBe(0);
@@ -370,7 +375,7 @@ describe("Stripe webhooks", () => {
   test("a price missing from STRIPE_PRICES is answered 503 (Stripe retries) and not recorded", async () => {
     const acc = await account();
     const evt = event("customer.subscription.created", subOf(acc, "price_1UnknownToUs"));
-    const response = await deliver(service.url, evt);
+    const response = await deliver(stripe.service.url, evt);
     expect(response.status).toBe(503);
     expect(response.body.code).toBe("unavailable");
     expect(await recorded(evt.id)).toBe(0);
@@ -382,14 +387,14 @@ describe("Stripe webhooks", () => {
       "customer.subscription.created",
       subscription({ id: stripeId("sub"), customer: stripeId("cus"), price: "price_1OtherProduct" }),
     );
-    const response = await deliver(service.url, evt);
+    const response = await deliver(stripe.service.url, evt);
     expect(response.status).toBe(200);
     expect(response.body.result).toBe("processed");
   });
 
   test("bodies over MAX_BODY_BYTES are refused with 413", async () => {
     const evt = event("customer.created", { id: stripeId("cus"), object: "customer", description: "x".repeat(70_000) });
-    const response = await deliver(service.url, evt);
+    const response = await deliver(stripe.service.url, evt);
     expect(response.status).toBe(413);
     expect(response.body.code).toBe("payload_too_large");
   });
@@ -401,7 +406,7 @@ describe.skipIf(!HAS_POSTGRES)("Stripe webhooks on two instances sharing Postgre
 
   beforeAll(async () => {
     db = await createTestDatabase("postgres");
-    const env = stripeEnvFor(stub);
+    const env = stripeEnvFor(stripe.stub);
     instances = [await startTestService({ db, env }), await startTestService({ db, env })];
   });
 
