@@ -8,26 +8,10 @@ import { assertionFor, assertionMatches, diff } from "../../../shared/diff.ts";
 import { parseAssertions } from "../../../shared/diff-options.ts";
 import type { Assertion } from "../../../shared/diff-schema.ts";
 import type { Check, Report, Vulnerability } from "../../../shared/report.ts";
-import { baseReport, pluginInfo, reportArbitrary } from "./report-arbitrary.ts";
+import { exampleCheck, pluginInfo, exampleReport as report, reportArbitrary } from "./report-arbitrary.ts";
 
-const check = (id: string, status: Check["status"], severity: Check["severity"] = "high"): Check => ({
-  id,
-  category: id.split(".")[0] as Check["category"],
-  severity,
-  status,
-  title: `${id} title`,
-  fail_title: `${id} fails`,
-  message: `${id} ${status}`,
-  evidence: [],
-  remediation: "Do the thing.",
-});
-
-function report(id: string, checks: Check[], change: (r: Report) => void = () => {}): Report {
-  const r = baseReport(id);
-  r.checks = checks;
-  change(r);
-  return r;
-}
+const check = (id: string, status: Check["status"], severity: Check["severity"] = "high"): Check =>
+  exampleCheck(id, status, severity, { fail_title: `${id} fails` });
 
 const assert = (text: string): Assertion[] => parseAssertions(text);
 

@@ -5,27 +5,9 @@ import { diff, failingChecks } from "../../../shared/diff.ts";
 import { parseBudgets } from "../../../shared/diff-options.ts";
 import type { BudgetResult, MetricChange } from "../../../shared/diff-schema.ts";
 import { describeBudget, metricChangeText } from "../../../shared/diff-text.ts";
-import { type Check, type Report, SEVERITIES } from "../../../shared/report.ts";
+import { type Report, SEVERITIES } from "../../../shared/report.ts";
 import { formatMetricValue } from "../../../shared/report-metrics.ts";
-import { baseReport, pluginInfo, reportArbitrary } from "./report-arbitrary.ts";
-
-const check = (id: string, status: Check["status"], severity: Check["severity"] = "high"): Check => ({
-  id,
-  category: id.split(".")[0] as Check["category"],
-  severity,
-  status,
-  title: `${id} title`,
-  message: `${id} ${status}`,
-  evidence: [],
-  remediation: "Do the thing.",
-});
-
-function report(id: string, checks: Check[], change: (r: Report) => void = () => {}): Report {
-  const r = baseReport(id);
-  r.checks = checks;
-  change(r);
-  return r;
-}
+import { exampleCheck as check, pluginInfo, exampleReport as report, reportArbitrary } from "./report-arbitrary.ts";
 
 describe("diff examples", () => {
   const base = report("rep_base", [

@@ -228,3 +228,31 @@ export function baseReport(id: string): Report {
     errors: [],
   };
 }
+
+/** An example check: `${id} title`, `${id} <status>` as its message; `extra` adds or replaces fields (a fail_title). */
+export function exampleCheck(
+  id: string,
+  status: Check["status"],
+  severity: Check["severity"] = "high",
+  extra: Partial<Check> = {},
+): Check {
+  return {
+    id,
+    category: id.split(".")[0] as Check["category"],
+    severity,
+    status,
+    title: `${id} title`,
+    message: `${id} ${status}`,
+    evidence: [],
+    remediation: "Do the thing.",
+    ...extra,
+  };
+}
+
+/** baseReport(id) with `checks`, then `change` applied to it. */
+export function exampleReport(id: string, checks: Check[], change: (r: Report) => void = () => {}): Report {
+  const r = baseReport(id);
+  r.checks = checks;
+  change(r);
+  return r;
+}
