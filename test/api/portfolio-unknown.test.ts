@@ -21,13 +21,12 @@ import { BACKENDS } from "../helpers/databases.ts";
 import { HAS_WORDPRESS, WORDPRESS_URL } from "../helpers/env.ts";
 import { expectSchema } from "../helpers/expect-schema.ts";
 import { generateReport } from "../helpers/generate.ts";
-import { startTestService, type TestService } from "../helpers/service.ts";
+import type { TestService } from "../helpers/service.ts";
 import { startSite } from "../helpers/sites.ts";
 import {
   NONE_ENVIRONMENT,
   PARTIAL_ENVIRONMENT,
-  startWpvulnerabilityStub,
-  stubEnv,
+  startServiceWithStub,
   uncheckedReports,
   type WpvulnerabilityStub,
 } from "../helpers/unchecked-reports.ts";
@@ -44,8 +43,7 @@ describe.skipIf(!HAS_WORDPRESS).each(BACKENDS)("the portfolio API states what wa
   const host = new URL(WORDPRESS_URL).host;
 
   beforeAll(async () => {
-    stub = startWpvulnerabilityStub();
-    service = await startTestService({ backend, env: stubEnv(stub) });
+    ({ stub, service } = await startServiceWithStub({ backend }));
     ({ token, accountId } = await service.token(undefined, "business"));
     ({ none, partial } = await uncheckedReports(service, stub, token, { notChecked: true }));
   });

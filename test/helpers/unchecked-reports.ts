@@ -19,7 +19,7 @@ import type { Report } from "../../shared/report.ts";
 import { startWpvulnerabilityStub, type WpvulnerabilityStub } from "../platform/intel/wpvulnerability-stub.ts";
 import { WORDPRESS_URL } from "./env.ts";
 import { generateReport } from "./generate.ts";
-import type { TestService } from "./service.ts";
+import { startTestService, type TestService } from "./service.ts";
 
 export const NONE_ENVIRONMENT = "none-data";
 export const PARTIAL_ENVIRONMENT = "partial-data";
@@ -29,7 +29,21 @@ export function stubEnv(stub: WpvulnerabilityStub): Record<string, string> {
   return { WPVULNERABILITY_API_URL: stub.url, INTEL_LOOKUP_BUDGET_MS: "3000" };
 }
 
-export { startWpvulnerabilityStub, type WpvulnerabilityStub };
+export type { WpvulnerabilityStub };
+
+/** The stub, and a real service that asks it (`options` as startTestService's, `env` added to stubEnv's). */
+export async function startServiceWithStub(
+  options: Parameters<typeof startTestService>[0] = {},
+): Promise<{ stub: WpvulnerabilityStub; service: TestService }> {
+  const stub = startWpvulnerabilityStub();
+  try {
+    const service = await startTestService({ ...options, env: { ...stubEnv(stub), ...options.env } });
+    return { stub, service };
+  } catch (error) {
+    stub.stop();
+    throw error;
+  }
+}
 
 /**
  * A report of the fixture made while `fail` has the stub fail some lookups (it returns what
@@ -57,35 +71,29 @@ async function reportWhile(
   }
 }
 
-/** A report with vulnerability data "none": every lookup fails. */
-export function noneReport(
-  service: TestService,
-  stub: WpvulnerabilityStub,
-  token: string,
-  environment = NONE_ENVIRONMENT,
-): Promise<Report> {
-  const down = () => {
-    stub.mode = "down";
-    return () => {
-      stub.mode = "ok";
-    };
-  };
-  return reportWhile(service, token, environment, down, { status: "none" });
-}
-
-/** A report with vulnerability data "partial": akismet's lookup fails, the others are answered. */
-export function partialReport(
-  service: TestService,
-  stub: WpvulnerabilityStub,
-  token: string,
-  environment = PARTIAL_ENVIRONMENT,
-): Promise<Report> {
-  const akismetFails = () => {
-    stub.failing.add("akismet");
-    return () => stub.failing.delete("akismet");
-  };
-  return reportWhile(service, token, environment, akismetFails, { status: "partial", unchecked: "akismet" });
-}
+/** How each report is made to lack data: what makes the stub fail (returning what undoes it), and the data it then holds. */
+const GAPS = {
+  /** Every lookup fails: no source answered. */
+  none: {
+    environment: NONE_ENVIRONMENT,
+    fail: (stub: WpvulnerabilityStub) => {
+      stub.mode = "down";
+      return () => {
+        stub.mode = "ok";
+      };
+    },
+    expected: { status: "none" },
+  },
+  /** Akismet's lookup fails, the others are answered. */
+  partial: {
+    environment: PARTIAL_ENVIRONMENT,
+    fail: (stub: WpvulnerabilityStub) => {
+      stub.failing.add("akismet");
+      return () => stub.failing.delete("akismet");
+    },
+    expected: { status: "partial", unchecked: "akismet" },
+  },
+} as const;
 
 /**
  * The two reports the views are tested with, for the account of `token`: "none", and
@@ -97,8 +105,10 @@ export async function uncheckedReports(
   token: string,
   options: { notChecked?: boolean } = {},
 ): Promise<{ none: Report; partial: Report }> {
-  const none = await noneReport(service, stub, token);
-  const partial = await partialReport(service, stub, token);
+  const make = ({ environment, fail, expected }: (typeof GAPS)[keyof typeof GAPS]) =>
+    reportWhile(service, token, environment, () => fail(stub), expected);
+  const none = await make(GAPS.none);
+  const partial = await make(GAPS.partial);
   if (options.notChecked) await markNotChecked(service, partial.id);
   return { none, partial };
 }
