@@ -66,6 +66,12 @@ export interface VersionFilesOptions {
   maxRequests: number;
   /** Files after the readme, per plugin. */
   perPlugin: number;
+  /**
+   * What the plugins the site shows are first read from (default `artifacts`): gather's
+   * reader is made once the wave is out, and reads the homepage and the names index's
+   * answers as they were before any probe answered, whatever answered since.
+   */
+  seen?: Artifacts;
 }
 
 /**
@@ -80,7 +86,7 @@ export class VersionFiles {
 
   constructor(private readonly options: VersionFilesOptions) {
     this.sightings = new Map();
-    this.learn();
+    this.learn(options.seen);
     this.assets = pluginSlugsFromPage(options.artifacts.homepage, options.paths);
   }
 
@@ -89,8 +95,8 @@ export class VersionFiles {
    * index is in and the names index was asked about its namespaces. What is known stays as
    * it was read.
    */
-  learn(): void {
-    const { artifacts, paths } = this.options;
+  learn(artifacts: Artifacts = this.options.artifacts): void {
+    const { paths } = this.options;
     const core = detectWordPress(artifacts, paths).version;
     for (const [slug, { signature, presence }] of pluginSightings(artifacts, paths, core)) {
       if (this.sightings.has(slug)) continue;
