@@ -776,6 +776,25 @@ export const EnumerationSummarySchema = named(
       }),
       plugins: enumerationKind(["directory", "readme", "unreliable"]),
       themes: enumerationKind(["style_css", "unreliable"]),
+      version_files: Type.Optional(
+        Type.Object(
+          {
+            plugins: Type.Array(Type.String(), {
+              description:
+                "Plugins found without a version whose files (readme, changelogs, translation template, package.json, composer.json…) were read for one, before any further slug was probed: those passive detection found, then each one enumeration found",
+            }),
+            requests: Count({ description: "Requests spent on plugins' files, in all (also counted in `requests`)" }),
+            not_read: Type.Array(Type.String(), {
+              description:
+                "Plugins found without a version whose files were not all read because the enumeration stopped (`stopped_by`): their version may be readable",
+            }),
+          },
+          {
+            description:
+              "The files of the plugins found, read before enumeration spends its budget on new slugs (docs/enumeration.md). Since 1.5.0.",
+          },
+        ),
+      ),
     },
     { description: "Aggressive enumeration's account of itself (docs/enumeration.md). Since 1.2.0." },
   ),

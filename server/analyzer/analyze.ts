@@ -221,7 +221,8 @@ async function enumerateComponents(
   const known = {
     plugins: lowerSlugs(plugins),
     themes: lowerSlugs(activeThemes(detectTheme(artifacts, paths))),
-    pluginSlugs: plugins.map((plugin) => plugin.slug),
+    unversionedPlugins: plugins.filter((plugin) => !plugin.version).map((plugin) => plugin.slug),
+    versionedPlugins: plugins.filter((plugin) => plugin.version).map((plugin) => plugin.slug),
   };
   await enumerate(client, artifacts, paths, plan, known, signal);
 }
