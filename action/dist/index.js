@@ -40298,7 +40298,18 @@ var EnumerationSummarySchema = named("EnumerationSummary", Type.Object({
     description: "Why it stopped: it went through every candidate, or a budget ran out first"
   }),
   plugins: enumerationKind(["directory", "readme", "unreliable"]),
-  themes: enumerationKind(["style_css", "unreliable"])
+  themes: enumerationKind(["style_css", "unreliable"]),
+  version_files: Type.Optional(Type.Object({
+    plugins: Type.Array(Type.String(), {
+      description: "Plugins found without a version whose files (readme, changelogs, translation template, package.json, composer.json…) were read for one, before any further slug was probed: those passive detection found, then each one enumeration found"
+    }),
+    requests: Count({ description: "Requests spent on plugins' files, in all (also counted in `requests`)" }),
+    not_read: Type.Array(Type.String(), {
+      description: "Plugins found without a version whose files were not all read because the enumeration stopped (`stopped_by`): their version may be readable"
+    })
+  }, {
+    description: "The files of the plugins found, read before enumeration spends its budget on new slugs (docs/enumeration.md). Since 1.5.0."
+  }))
 }, { description: "Aggressive enumeration's account of itself (docs/enumeration.md). Since 1.2.0." }));
 var TARGET_LIMITS = ["analyses_at_once", "requests_per_second", "aggressive_requests_per_hour"];
 var TargetLimitsSchema = named("TargetLimits", Type.Object({
