@@ -41,6 +41,7 @@ import { type ClientLimits, DEFAULT_CLIENT_LIMITS, SafeClient } from "./fetch/sa
 import type { TargetPolicy } from "./fetch/target-policy.ts";
 import { gather } from "./gather/gather.ts";
 import { applyIntel, COMPLETE_COVERAGE, emptyIntel, type Intel, type IntelLookup, intelQuery } from "./intel/index.ts";
+import type { LabCapture } from "./lab/capture.ts";
 import { summarise } from "./score.ts";
 
 export type AnalysisResult = Pick<
@@ -85,6 +86,8 @@ export interface AnalyzeOptions {
   names?: NameLookup;
   /** Credentials of a protected site, sent to the origin of `url` only (fetch/safe-client.ts). */
   siteAuth?: SiteAuth;
+  /** The lab run's capture (lab/lab-run.ts, made beforehand in the worker): kept with the artifacts. */
+  lab?: LabCapture;
   /**
    * Handed the artifacts once gathered (and enumerated), before detection: what the detection
    * evaluation (scripts/eval-detection.ts) saves, so its figures can be recomputed without a network.
@@ -103,6 +106,8 @@ export interface AnalysisRun {
   requestsPerSecond?: number;
   /** Credentials of a protected site. */
   siteAuth?: SiteAuth;
+  /** The lab run's capture, when one was asked for (made in the worker, handed over as data). */
+  lab?: LabCapture;
 }
 
 export async function analyze(url: string, options: AnalyzeOptions, signal: AbortSignal): Promise<AnalysisResult> {
@@ -119,6 +124,7 @@ export async function analyze(url: string, options: AnalyzeOptions, signal: Abor
   );
   const artifacts = await gather(url, client, { names: options.names, signal });
   if (credentials) noteCredentialsOrigin(artifacts, credentials.origin);
+  if (options.lab) artifacts.lab = options.lab;
   // What the probes added (REST namespaces, redirects' credit headers), if anything new.
   if (options.names) await askNames(artifacts, options.names, signal);
   if (options.enumerate) await enumerateComponents(client, artifacts, options.enumerate, signal);

@@ -6,6 +6,7 @@
 import type { AnalysisMode, EnumerationSummary, Redirect, ReportError, TimingRow } from "../../shared/report.ts";
 import type { DirectoryAnswer } from "./detect/finders/directory.ts";
 import type { ProbeKey } from "./gather/probes.ts";
+import type { LabCapture } from "./lab/capture.ts";
 
 export interface HttpArtifact {
   /** URL that produced this response (after redirects when they were followed). */
@@ -76,6 +77,8 @@ export interface Artifacts {
    * (detect/finders/names-question.ts); absent when it was not asked.
    */
   directory?: DirectoryAnswer;
+  /** The lab run's capture (lab/capture.ts), when one was asked for: the page loaded in a browser. */
+  lab?: LabCapture;
 }
 
 /** Every probe answer, in key order. */
