@@ -250,6 +250,7 @@ export class ReportService {
           target,
           host: verdict.url.hostname,
           mode: input.options.mode,
+          ...(input.options.lab ? { lab: input.options.lab } : {}),
         };
         if (siteAuth) {
           // Sealed beside the report; the job only says there is something to open (no secret in it).
@@ -572,8 +573,13 @@ export class ReportService {
  * trace of them in the database (and rotating a secret between retries is no new request).
  */
 function requestIdentity(input: GenerateInput): Record<string, unknown> {
-  const { mode } = input.options;
-  return { url: input.url, metadata: input.metadata, ...(mode !== DEFAULT_ANALYSIS_MODE ? { mode } : {}) };
+  const { mode, lab } = input.options;
+  return {
+    url: input.url,
+    metadata: input.metadata,
+    ...(mode !== DEFAULT_ANALYSIS_MODE ? { mode } : {}),
+    ...(lab ? { lab } : {}),
+  };
 }
 
 function inProgress(): ApiProblem {

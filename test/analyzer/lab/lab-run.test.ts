@@ -7,10 +7,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type dns from "node:dns";
 import { existsSync } from "node:fs";
+import { auditLab } from "../../../server/analyzer/audit/performance/lab.ts";
 import { extractLab } from "../../../server/analyzer/extract/lab.ts";
 import { TargetPolicy } from "../../../server/analyzer/fetch/target-policy.ts";
 import type { LabCapture } from "../../../server/analyzer/lab/capture.ts";
 import { type LabRunOptions, runLab } from "../../../server/analyzer/lab/lab-run.ts";
+import { loadArtifacts, WP_FIXTURE } from "../artifacts.ts";
+import { factsOf, statusOf } from "../facts.ts";
 import { type LabPages, startLabPages } from "./pages.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -63,6 +66,11 @@ describe.skipIf(!existsSync(CHROMIUM))("lab run in Chromium", () => {
     expect(report.long_tasks[0]?.scripts[0]?.url).toBe(`${pages.origin}/shift/`);
     expect(report.long_tasks[0]?.component).toEqual({ kind: "site", slug: null, origin: pages.origin });
     expect(report.thumbnail).toMatch(/^data:image\/jpeg;base64,/);
+    // Its CLS check does not pass (nor its TBT check).
+    const facts = factsOf(loadArtifacts(WP_FIXTURE));
+    const checks = auditLab({ ...facts, performance: { ...facts.performance, lab: report } });
+    expect(statusOf(checks, "performance.cls")).not.toBe("pass");
+    expect(statusOf(checks, "performance.tbt")).not.toBe("pass");
   }, 90_000);
 
   test("a plain fast page: LCP < 1.5 s, CLS < 0.05, TBT < 150 ms, over 3 loads with their spread", async () => {
