@@ -12,7 +12,7 @@ import { createHash } from "node:crypto";
 import { HttpClient } from "@actions/http-client";
 import type { Problem, Usage } from "./api.ts";
 import type { Diff } from "./diff-schema.ts";
-import type { AnalysisMode, Report, ReportMetadata } from "./report.ts";
+import type { AnalysisMode, LabDevice, LabThrottling, Report, ReportMetadata } from "./report.ts";
 import type { SiteAuth } from "./site-auth.ts";
 
 export type { Problem, ReportListItem, Usage } from "./api.ts";
@@ -82,6 +82,11 @@ export interface GenerateReportInput {
   mode?: AnalysisMode;
   /** Credentials of a protected site (shared/site-auth.ts): secrets, never part of an Idempotency-Key. */
   site_auth?: SiteAuth;
+  /** A lab run (docs/report.md, "Lab"). */
+  lab?: boolean;
+  lab_device?: LabDevice;
+  lab_throttling?: LabThrottling;
+  lab_runs?: number;
 }
 
 /** JSON with object keys sorted at every level, so that equal bodies hash alike whatever their key order. */

@@ -19,6 +19,7 @@ import { ANALYSIS_MODES, type AnalysisMode } from "../../shared/report.ts";
 import { DEFAULT_SARIF_LOCATION, parseSarifLocation, SarifLocationError, toSarif } from "../../shared/sarif.ts";
 import { parseSiteAuthInputs, type SiteAuth, SiteAuthInputError } from "../../shared/site-auth.ts";
 import { check } from "./check.ts";
+import { LabOptionsError, type LabRequest, parseLabOptions } from "./lab-options.ts";
 import { renderText } from "./text.ts";
 import { VERSION } from "./version.ts";
 
@@ -39,6 +40,11 @@ Options:
   --environment <name>     stored with the report; baselines are looked for within it
   --mode <mode>            passive (default) | aggressive: also probe for plugins and themes
                            the site does not show (vulnerable ones first), within a budget
+  --lab                    also load the page in the service's browser: LCP, CLS, TBT
+                           (performance.lab; the lab checks and budgets such as lcp_ms=2500)
+  --lab-device <d>         mobile (default) | desktop
+  --lab-throttling <t>     default (Lighthouse's figures) | none (CI on a fast network)
+  --lab-runs <n>           loads of the page, 1-5 (default 1): the median is reported
   --format <f>             text (default) | json | sarif
   --sarif-location <path>  sarif: the repository file alerts are attached to (line 1),
                            e.g. .github/workflows/deploy.yml (default ${DEFAULT_SARIF_LOCATION})
@@ -145,6 +151,10 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
       environment: { type: "string" },
       // mode: absent asks for the service's default (passive).
       mode: { type: "string" },
+      lab: { type: "boolean" },
+      "lab-device": { type: "string" },
+      "lab-throttling": { type: "string" },
+      "lab-runs": { type: "string" },
       format: { type: "string", default: "text" },
       // sarif-location: default in toSarif (DEFAULT_SARIF_LOCATION).
       "sarif-location": { type: "string" },
@@ -177,6 +187,21 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
   );
   if (values.mode !== undefined && !ANALYSIS_MODES.includes(values.mode as AnalysisMode))
     throw new UsageError("--mode must be passive or aggressive");
+  let lab: LabRequest | undefined;
+  try {
+    lab = parseLabOptions(
+      {
+        lab: values.lab === true,
+        device: values["lab-device"],
+        throttling: values["lab-throttling"],
+        runs: values["lab-runs"],
+      },
+      { lab: "--lab", device: "--lab-device", throttling: "--lab-throttling", runs: "--lab-runs" },
+    );
+  } catch (error) {
+    if (error instanceof LabOptionsError) throw new UsageError(error.message.replace(/\.$/, ""));
+    throw error;
+  }
   if (!["text", "json", "sarif"].includes(values.format)) throw new UsageError("--format must be text, json or sarif");
   let sarifLocation: string | undefined;
   try {
@@ -214,6 +239,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
     diffOptions,
     environment: values.environment,
     mode: values.mode as AnalysisMode | undefined,
+    ...(lab ? { lab } : {}),
     format: values.format as "text" | "json" | "sarif",
     sarifLocation,
     timeout,
