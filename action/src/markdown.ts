@@ -12,6 +12,7 @@ import type { Check, Report } from "../../shared/report.ts";
 import { formatMetricPair, formatMetricValue } from "../../shared/report-metrics.ts";
 import { oneLine } from "../../shared/untrusted-text.ts";
 import { vulnerabilityDataNotice } from "../../shared/vulnerability-data.ts";
+import { labSummaryLines } from "./lab-summary.ts";
 
 /** Escapes site text for GitHub-flavoured markdown (tables included). */
 export function md(text: string | number | null | undefined, max = 200): string {
@@ -207,6 +208,7 @@ export function renderMarkdown(
     }
     lines.push("");
   }
+  lines.push(...labSummaryLines(report, (text) => md(text, 300)));
   if (diff.metrics.length > 0) {
     lines.push("#### Metrics", "", "| Metric | Before | After | Change |", "|---|---|---|---|");
     for (const metric of diff.metrics) {

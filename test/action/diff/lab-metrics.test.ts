@@ -3,6 +3,7 @@
  * their noise bands, budgets on them (`lcp_ms=2500,cls=0.1`), and assert on the lab checks.
  */
 import { describe, expect, test } from "bun:test";
+import { renderMarkdown } from "../../../action/src/markdown.ts";
 import { diff } from "../../../shared/diff.ts";
 import { parseBudgets, parseDiffOptions } from "../../../shared/diff-options.ts";
 import { describeBudget, metricChangeText } from "../../../shared/diff-text.ts";
@@ -136,5 +137,38 @@ describe("budgets on lab metrics", () => {
       ["performance.cls", "error"],
     ]);
     expect(result.verdict.result).toBe("fail");
+  });
+});
+
+describe("the job summary's lab table", () => {
+  test("Core Web Vitals with their levels; a failed lab run says why, escaped", () => {
+    const head = labReport("rep_head", metrics({ lcp_ms: 3_100, cls: 0.3 }));
+    const markdown = renderMarkdown({
+      report: head,
+      diff: diff(null, head),
+      reportUrl: "https://w.example/r",
+      failOn: "high",
+    });
+    expect(markdown).toContain("#### Lab (mobile, throttled, 1 of 1 load)");
+    expect(markdown).toContain("| Largest Contentful Paint | 3.10 s | 🟠 needs improvement |");
+    expect(markdown).toContain("| Cumulative Layout Shift | 0.300 | 🔴 poor |");
+    expect(markdown).toContain("| Total Blocking Time | 80 ms | 🟢 good |");
+    const failed = labReport("rep_failed", null, [], "failed");
+    (failed.performance?.lab as Lab).reason = "<b>killed</b>";
+    const text = renderMarkdown({
+      report: failed,
+      diff: diff(null, failed),
+      reportUrl: "https://w.example/r",
+      failOn: "high",
+    });
+    expect(text).toContain("The lab run failed: &lt;b&gt;killed&lt;/b&gt;. Its checks were skipped.");
+    expect(
+      renderMarkdown({
+        report: baseReport("rep_x"),
+        diff: diff(null, baseReport("rep_x")),
+        reportUrl: "u",
+        failOn: "high",
+      }),
+    ).not.toContain("#### Lab");
   });
 });

@@ -4,16 +4,12 @@
  * Every one skips when there was no lab run, or it did not complete: nothing observed, nothing
  * said.
  */
+import { type LAB_THRESHOLDS, labLevel } from "../../../../shared/lab.ts";
 import type { Check, Lab, LabComponent } from "../../../../shared/report.ts";
 import { type CheckId, makeCheck } from "../catalogue.ts";
 import type { Audit } from "../types.ts";
 
-/** web.dev's Core Web Vitals thresholds: good at most the first, poor above the second. */
-export const LAB_THRESHOLDS = {
-  lcp_ms: { good: 2_500, poor: 4_000 },
-  cls: { good: 0.1, poor: 0.25 },
-  tbt_ms: { good: 200, poor: 600 },
-} as const;
+export { LAB_THRESHOLDS } from "../../../../shared/lab.ts";
 
 /** A component as a reader names it: "plugin slider-x", "the theme astra", "WordPress core". */
 export function componentName(component: LabComponent | null): string {
@@ -45,9 +41,9 @@ function skipAll(reason: string): Check[] {
   return ids.map((id) => makeCheck(id, "skip", reason));
 }
 
-function level(value: number, thresholds: { good: number; poor: number }): "pass" | "warn" | "fail" {
-  if (value <= thresholds.good) return "pass";
-  return value > thresholds.poor ? "fail" : "warn";
+const STATUS = { good: "pass", needs_improvement: "warn", poor: "fail" } as const;
+function level(metric: keyof typeof LAB_THRESHOLDS, value: number): "pass" | "warn" | "fail" {
+  return STATUS[labLevel(metric, value)];
 }
 
 const WORDS = { pass: "good", warn: "needs improvement", fail: "poor" } as const;
@@ -56,7 +52,7 @@ function lcpCheck(lab: Lab): Check {
   const lcp = lab.metrics?.lcp_ms ?? null;
   if (lcp === null)
     return makeCheck("performance.lcp", "skip", "The page painted no content the browser could measure.");
-  const status = level(lcp, LAB_THRESHOLDS.lcp_ms);
+  const status = level("lcp_ms", lcp);
   const element = lab.lcp_element;
   const what = element
     ? ` The element: ${element.kind}${element.selector ? ` ${element.selector}` : ""}${element.url ? ` (${element.url}${element.component ? `, ${componentName(element.component)}` : ""})` : ""}.`
@@ -72,7 +68,7 @@ function lcpCheck(lab: Lab): Check {
 
 function clsCheck(lab: Lab): Check {
   const cls = lab.metrics?.cls ?? 0;
-  const status = level(cls, LAB_THRESHOLDS.cls);
+  const status = level("cls", cls);
   const moved = [...new Set(lab.layout_shifts.flatMap((shift) => shift.elements))].slice(0, 3);
   const what = status !== "pass" && moved.length > 0 ? ` What moved: ${moved.join(", ")}.` : "";
   return makeCheck(
@@ -85,7 +81,7 @@ function clsCheck(lab: Lab): Check {
 
 function tbtCheck(lab: Lab): Check {
   const tbt = lab.metrics?.tbt_ms ?? 0;
-  const status = level(tbt, LAB_THRESHOLDS.tbt_ms);
+  const status = level("tbt_ms", tbt);
   const longest = lab.long_tasks[0];
   const script = longest?.scripts[0];
   const who =
