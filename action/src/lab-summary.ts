@@ -7,7 +7,7 @@ import type { Report } from "../../shared/report.ts";
 
 const ICON = { good: "🟢", needs_improvement: "🟠", poor: "🔴" } as const;
 
-export function labSummaryLines(report: Report, escape: (text: string) => string): string[] {
+export function labSummaryLines(report: Report, escapeText: (text: string) => string): string[] {
   const lab = report.performance?.lab;
   if (!lab) return [];
   const heading = `#### Lab (${lab.device}, ${lab.throttling === "none" ? "no throttling" : "throttled"}, ${lab.completed_runs} of ${lab.runs} load${lab.runs === 1 ? "" : "s"})`;
@@ -15,7 +15,7 @@ export function labSummaryLines(report: Report, escape: (text: string) => string
     return [
       heading,
       "",
-      `The lab run ${lab.status === "failed" ? "failed" : "was unavailable"}: ${escape(lab.reason ?? lab.status)}. Its checks were skipped.`,
+      `The lab run ${lab.status === "failed" ? "failed" : "was unavailable"}: ${escapeText(lab.reason ?? lab.status)}. Its checks were skipped.`,
       "",
     ];
   const lines = [heading, "", "| Metric | Value | |", "|---|---|---|"];
