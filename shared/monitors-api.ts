@@ -4,7 +4,15 @@
  * site's baseline by the Action's rule (docs/monitoring.md#monitors).
  */
 import { type Static, Type } from "@sinclair/typebox";
-import { AnalysisModeSchema, GradeSchema, ReportStatusSchema, SEVERITIES } from "./report.ts";
+import {
+  AnalysisModeSchema,
+  GradeSchema,
+  LabDeviceSchema,
+  LabThrottlingSchema,
+  MAX_LAB_RUNS,
+  ReportStatusSchema,
+  SEVERITIES,
+} from "./report.ts";
 import { Nullable, named, StringEnum } from "./schema.ts";
 
 /** The schedule keywords; anything else must be a 5-field cron expression (UTC). */
@@ -34,6 +42,19 @@ const Assert = Type.String({
   examples: ["security.*: error"],
 });
 
+/** A lab run with each report, as generate-report asks for one (docs/report.md, "Lab"). Since API 1.5.0. */
+const LabFields = {
+  lab: Type.Optional(
+    Type.Boolean({
+      description:
+        "Each run also loads the page in a real browser: Core Web Vitals in performance.lab and the lab checks, so the monitor regresses on them (false turns it off)",
+    }),
+  ),
+  lab_device: Type.Optional(LabDeviceSchema),
+  lab_throttling: Type.Optional(LabThrottlingSchema),
+  lab_runs: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LAB_RUNS })),
+};
+
 export const CreateMonitorRequestSchema = named(
   "CreateMonitorRequest",
   Type.Object(
@@ -48,6 +69,7 @@ export const CreateMonitorRequestSchema = named(
       mode: Type.Optional(AnalysisModeSchema),
       fail_on: Type.Optional({ ...FailOn, default: "high" }),
       assert: Type.Optional(Assert),
+      ...LabFields,
     },
     { additionalProperties: false },
   ),
@@ -64,6 +86,7 @@ export const UpdateMonitorRequestSchema = named(
       mode: Type.Optional(AnalysisModeSchema),
       fail_on: Type.Optional(FailOn),
       assert: Type.Optional(Assert),
+      ...LabFields,
       enabled: Type.Optional(
         Type.Boolean({ description: "false pauses the monitor (no scheduled runs); true resumes it" }),
       ),
@@ -104,6 +127,9 @@ export const MonitorSchema = named(
     environment: Nullable(Type.String()),
     schedule: Type.String({ description: "As given: hourly, daily, weekly or a cron expression (UTC)" }),
     mode: AnalysisModeSchema,
+    lab: Nullable(Type.Object({ device: LabDeviceSchema, throttling: LabThrottlingSchema, runs: Type.Integer() }), {
+      description: "The lab run each report asks for; null for none. Since API 1.5.0.",
+    }),
     fail_on: FailOn,
     assert: Type.String({ description: "The assertions in their canonical form (pattern:level,…); empty for none" }),
     enabled: Type.Boolean(),

@@ -26,7 +26,10 @@ export const TICK_MS = 5_000;
 /** Monitors claimed per transaction: a tick claims batches until none is due. */
 const BATCH = 50;
 
-type DueRow = Pick<MonitorRow, "id" | "account_id" | "url" | "environment" | "schedule" | "mode" | "next_slot"> & {
+type DueRow = Pick<
+  MonitorRow,
+  "id" | "account_id" | "url" | "environment" | "schedule" | "mode" | "lab" | "next_slot"
+> & {
   plan_id: PlanId;
   monthly_quota: number;
 };
@@ -87,7 +90,7 @@ export class MonitorScheduler {
   async claim(now: Date): Promise<{ claimed: Claimed[]; due: number }> {
     return this.deps.sql.begin(async (tx) => {
       const due = await tx<DueRow[]>`
-        select m.id, m.account_id, m.url, m.environment, m.schedule, m.mode, m.next_slot,
+        select m.id, m.account_id, m.url, m.environment, m.schedule, m.mode, m.lab, m.next_slot,
           a.plan_id, p.monthly_quota
         from monitors m join accounts a on a.id = m.account_id join plans p on p.id = a.plan_id
         where m.enabled and m.next_run_at <= ${now}
