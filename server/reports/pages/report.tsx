@@ -10,6 +10,7 @@ import type { Check, Component, Report, Severity, SiteLayout, StackCategory } fr
 import { CHECK_CATEGORIES, SEVERITIES } from "../../../shared/report.ts";
 import { vulnerabilityDataNotice } from "../../../shared/vulnerability-data.ts";
 import { formatDate, Table } from "../../web/pages/common.tsx";
+import { LabSection } from "./lab.tsx";
 
 const CATEGORY_NAMES: Record<string, string> = {
   security: "Security",
@@ -384,6 +385,7 @@ function Performance({ report }: { report: Report }) {
     <section aria-labelledby="performance-heading">
       <h2 id="performance-heading">Performance</h2>
       <FactsTable caption="Performance facts" rows={rows} />
+      {performance.lab ? <LabSection lab={performance.lab} /> : null}
       <details>
         <summary>Requests the analyzer made ({performance.requests.length})</summary>
         <Table caption="Requests" head={["URL", "Status", "Bytes", "TTFB", "Total"]}>
