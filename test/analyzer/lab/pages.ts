@@ -34,6 +34,20 @@ const SHIFT_AND_LONG_TASK = html(
   </script>`,
 );
 
+/** The shift alone: the banner arrives 300 ms after the first frame, no long task. */
+const SHIFT_ONLY = SHIFT_AND_LONG_TASK.replace("while (performance.now() - start < 450) {}", "");
+
+/** The long task alone: 450 ms of script after the first paint, nothing moves. */
+const LONG_TASK_ONLY = html(
+  `<main style="height:600px;background:#dde"><h1>Article</h1><p>${"Text that paints first. ".repeat(20)}</p></main>
+  <script>
+    requestAnimationFrame(() => setTimeout(() => {
+      const start = performance.now();
+      while (performance.now() - start < 450) {}
+    }, 300));
+  </script>`,
+);
+
 const FAST = html(`<h1>Fast page</h1><p>${"A short paragraph. ".repeat(10)}</p>`);
 
 export function startLabPages(): LabPages {
@@ -60,6 +74,10 @@ export function startLabPages(): LabPages {
           return page(FAST);
         case "/shift/":
           return page(SHIFT_AND_LONG_TASK);
+        case "/shift-only/":
+          return page(SHIFT_ONLY);
+        case "/long-task/":
+          return page(LONG_TASK_ONLY);
         case "/leaky/":
           return page(
             html(
