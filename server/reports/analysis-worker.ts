@@ -134,8 +134,10 @@ export class AnalysisWorker {
       {
         localConcurrency: config.lab.concurrency,
         batchSize: 1,
-        pollingIntervalSeconds: 0.5,
-        notifyPollingIntervalSeconds: 0.5,
+        // Lab runs take seconds each: a slower poll costs them nothing and halves an idle
+        // worker's queries for this queue (a local send wakes it at once, wakeLocal).
+        pollingIntervalSeconds: 2,
+        notifyPollingIntervalSeconds: 2,
         groupConcurrency: { default: 1, tiers: config.accountConcurrency },
         heartbeatRefreshSeconds: 2,
       },
