@@ -49,6 +49,7 @@ import { type ClientLimits, DEFAULT_CLIENT_LIMITS, SafeClient } from "./fetch/sa
 import type { TargetPolicy } from "./fetch/target-policy.ts";
 import { gather } from "./gather/gather.ts";
 import { applyIntel, COMPLETE_COVERAGE, emptyIntel, type Intel, type IntelLookup, intelQuery } from "./intel/index.ts";
+import type { LabCapture } from "./lab/capture.ts";
 import { summarise } from "./score.ts";
 
 export type AnalysisResult = Pick<
@@ -94,6 +95,8 @@ export interface AnalyzeOptions {
   names?: NameLookup;
   /** Credentials of a protected site, sent to the origin of `url` only (fetch/safe-client.ts). */
   siteAuth?: SiteAuth;
+  /** The lab run's capture (lab/lab-run.ts, made beforehand in the worker): kept with the artifacts. */
+  lab?: LabCapture;
   /**
    * How the site's certificate was checked when not by the public roots: `agent` must be one made
    * for it (createSafeAgent's `siteTls`); the report states it and its TLS checks skip.
@@ -119,6 +122,8 @@ export interface AnalysisRun {
   siteAuth?: SiteAuth;
   /** A staging site's certificate: not verified, or by a private CA (shared/site-tls.ts). */
   siteTls?: SiteTls;
+  /** The lab run's capture, when one was asked for (made in the worker, handed over as data). */
+  lab?: LabCapture;
 }
 
 export async function analyze(url: string, options: AnalyzeOptions, signal: AbortSignal): Promise<AnalysisResult> {
@@ -136,6 +141,7 @@ export async function analyze(url: string, options: AnalyzeOptions, signal: Abor
   const artifacts = await gather(url, client, { names: options.names, signal });
   if (options.siteTls) artifacts.tls_verification = options.siteTls.mode;
   if (credentials) noteCredentialsOrigin(artifacts, credentials.origin);
+  if (options.lab) artifacts.lab = options.lab;
   // What the probes added (REST namespaces, redirects' credit headers), if anything new.
   if (options.names) await askNames(artifacts, options.names, signal);
   if (options.enumerate) await enumerateComponents(client, artifacts, options.enumerate, signal);

@@ -99,6 +99,12 @@ export interface Config {
   siteAuthKeys: Uint8Array[] | undefined;
   /** Chromium for client reports as PDF (CHROMIUM_PATH); undefined → no PDFs (HTML only). */
   chromiumPath: string | undefined;
+  /**
+   * Lab runs (docs/report.md, "Lab"): at most `concurrency` per worker process, on their own
+   * queue (LAB_CONCURRENCY); the browser's hard deadline (LAB_TIMEOUT_MS, on top of the
+   * analysis's) and memory cap (LAB_MAX_MEMORY_MB). They use CHROMIUM_PATH.
+   */
+  lab: { concurrency: number; timeoutMs: number; maxMemoryMb: number };
   /** Webhooks and email alerts (docs/monitoring.md). */
   monitoring: MonitoringConfig;
 }
@@ -419,6 +425,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     analysisMaxBytes: int("ANALYSIS_MAX_BYTES", 32 * 1024 * 1024, 1024 * 1024, 1024 * 1024 * 1024),
     metricsToken: read("METRICS_TOKEN"),
     chromiumPath: chromiumPath(),
+    lab: {
+      concurrency: int("LAB_CONCURRENCY", 1, 1, 16),
+      timeoutMs: int("LAB_TIMEOUT_MS", 60_000, 5_000, 300_000),
+      maxMemoryMb: int("LAB_MAX_MEMORY_MB", 1_536, 256, 65_536),
+    },
     monitoring: monitoringConfig(),
     siteAuthKeys: siteAuth.keys,
     enumeration: {

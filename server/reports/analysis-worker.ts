@@ -26,7 +26,7 @@ import { withinDeadline } from "../platform/deadline.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
 import type { Logger } from "../platform/logger.ts";
 import type { ServiceMetrics } from "../platform/prometheus.ts";
-import { ANALYSIS_QUEUE, type AnalysisJob, type AnalysisQueue } from "./analysis-queue.ts";
+import { ANALYSIS_QUEUE, type AnalysisJob, type AnalysisQueue, LAB_QUEUE } from "./analysis-queue.ts";
 import { settleCharge } from "./charges.ts";
 import { completedReport, failedReport, logAllowlistHint, storedFailure, toProblem } from "./report-outcome.ts";
 import type { ReportOutcomes } from "./report-outcomes.ts";
@@ -47,7 +47,7 @@ export interface WorkerDeps {
   analyze: AnalyzeFn;
   /** Opens the sealed site credentials of a report; undefined when this process has no key. */
   siteAuth?: SiteAuthVault;
-  config: Pick<Config, "workerConcurrency" | "accountConcurrency" | "analysisTimeoutMs">;
+  config: Pick<Config, "workerConcurrency" | "accountConcurrency" | "analysisTimeoutMs" | "lab">;
   /** AGGRESSIVE_MAX_REQUESTS: what an aggressive analysis asks of its target's hourly budget. */
   aggressiveMaxRequests: number;
   /** A job must start within this long of its report's creation (see reportDeadlines). */
@@ -98,6 +98,7 @@ interface ReportRow {
 export class AnalysisWorker {
   private readonly shutdown = new AbortController();
   private workerId: string | undefined;
+  private labWorkerId: string | undefined;
   /** The analyses this process runs: report id → how to stop it. */
   private readonly running = new Map<string, AbortController>();
   private ticker: ReturnType<typeof setInterval> | undefined;
@@ -126,8 +127,30 @@ export class AnalysisWorker {
         if (job) await this.run(job.data);
       },
     );
+    // Lab reports on their own queue and their own few slots (LAB_CONCURRENCY): however many
+    // wait there, the passive queue above keeps all of its WORKER_CONCURRENCY.
+    this.labWorkerId = await queue.boss.work<AnalysisJob>(
+      LAB_QUEUE,
+      {
+        localConcurrency: config.lab.concurrency,
+        batchSize: 1,
+        // Lab runs take seconds each: a slower poll costs them nothing and halves an idle
+        // worker's queries for this queue (a local send wakes it at once, wakeLocal).
+        pollingIntervalSeconds: 2,
+        notifyPollingIntervalSeconds: 2,
+        groupConcurrency: { default: 1, tiers: config.accountConcurrency },
+        heartbeatRefreshSeconds: 2,
+      },
+      async ([job]) => {
+        if (job) await this.run(job.data);
+      },
+    );
     const id = this.workerId;
-    queue.wakeLocal = () => queue.boss.notifyWorker(id);
+    const labId = this.labWorkerId;
+    queue.wakeLocal = () => {
+      queue.boss.notifyWorker(id);
+      queue.boss.notifyWorker(labId);
+    };
     this.ticker = setInterval(() => void this.tick(), TICK_MS);
     this.ticker.unref?.();
   }
@@ -162,7 +185,11 @@ export class AnalysisWorker {
       // connections (platform/deadline.ts). Running analyses are aborted at timeoutMs; past that
       // and a margin to store their outcome, stop without it — the jobs' heartbeats lapse and
       // another worker takes them.
-      const offWork = this.deps.queue.boss.offWork(ANALYSIS_QUEUE, { id: this.workerId, wait: true });
+      const labId = this.labWorkerId;
+      const offWork = Promise.all([
+        this.deps.queue.boss.offWork(ANALYSIS_QUEUE, { id: this.workerId, wait: true }),
+        labId ? this.deps.queue.boss.offWork(LAB_QUEUE, { id: labId, wait: true }) : undefined,
+      ]);
       const waitMs = (this.running.size > 0 ? timeoutMs : 0) + STOP_MARGIN_MS;
       await withinDeadline(offWork, waitMs, "stopping the analysis worker", this.deps.logger);
     } finally {
@@ -251,11 +278,9 @@ export class AnalysisWorker {
         mode === "aggressive"
           ? await retried(() => targets.grantAggressive(targetKeys, this.deps.aggressiveMaxRequests))
           : undefined;
-      const signal = AbortSignal.any([
-        AbortSignal.timeout(config.analysisTimeoutMs),
-        this.shutdown.signal,
-        stop.signal,
-      ]);
+      // A lab report's browser has its own hard deadline (LAB_TIMEOUT_MS) on top of the analysis's.
+      const timeoutMs = config.analysisTimeoutMs + (job.lab ? config.lab.timeoutMs : 0);
+      const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), this.shutdown.signal, stop.signal]);
       const requestsPerSecond = targets.analysisRps || undefined;
       let result: Awaited<ReturnType<WorkerDeps["analyze"]>>;
       try {
@@ -268,6 +293,7 @@ export class AnalysisWorker {
           aggressiveRequests,
           siteAuth,
           siteTls,
+          ...(job.lab ? { lab: job.lab } : {}),
         });
       } catch (error) {
         if (stop.signal.aborted) return done("cancelled"); // the report was ended elsewhere

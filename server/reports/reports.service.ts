@@ -251,6 +251,7 @@ export class ReportService {
           host: verdict.url.hostname,
           mode: input.options.mode,
           ...(input.options.siteTls ? { siteTls: input.options.siteTls } : {}),
+          ...(input.options.lab ? { lab: input.options.lab } : {}),
         };
         if (siteAuth) {
           // Sealed beside the report; the job only says there is something to open (no secret in it).
@@ -573,8 +574,13 @@ export class ReportService {
  * trace of them in the database (and rotating a secret between retries is no new request).
  */
 function requestIdentity(input: GenerateInput): Record<string, unknown> {
-  const { mode } = input.options;
-  return { url: input.url, metadata: input.metadata, ...(mode !== DEFAULT_ANALYSIS_MODE ? { mode } : {}) };
+  const { mode, lab } = input.options;
+  return {
+    url: input.url,
+    metadata: input.metadata,
+    ...(mode !== DEFAULT_ANALYSIS_MODE ? { mode } : {}),
+    ...(lab ? { lab } : {}),
+  };
 }
 
 function inProgress(): ApiProblem {

@@ -51,7 +51,7 @@ function describe(error: unknown): ThreadError {
 async function run(
   id: number,
   url: string,
-  { enumerate, requestsPerSecond, siteAuth, siteTls }: AnalysisRun,
+  { enumerate, requestsPerSecond, siteAuth, siteTls, lab }: AnalysisRun,
 ): Promise<void> {
   const controller = new AbortController();
   running.set(id, controller);
@@ -72,6 +72,7 @@ async function run(
         limits: { ...setup.limits, requestsPerSecond },
         enumerate,
         siteAuth,
+        lab,
       },
       controller.signal,
     );
