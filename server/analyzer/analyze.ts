@@ -85,6 +85,8 @@ export interface AnalyzeOptions {
   names?: NameLookup;
   /** Credentials of a protected site, sent to the origin of `url` only (fetch/safe-client.ts). */
   siteAuth?: SiteAuth;
+  /** A site that gave no answer lately: the quick check's deadline, before anything else (gather.ts). */
+  quickCheckMs?: number;
   /**
    * Handed the artifacts once gathered (and enumerated), before detection: what the detection
    * evaluation (scripts/eval-detection.ts) saves, so its figures can be recomputed without a network.
@@ -103,6 +105,8 @@ export interface AnalysisRun {
   requestsPerSecond?: number;
   /** Credentials of a protected site. */
   siteAuth?: SiteAuth;
+  /** A site that gave no answer lately: check it answers within this many ms first. */
+  quickCheckMs?: number;
 }
 
 export async function analyze(url: string, options: AnalyzeOptions, signal: AbortSignal): Promise<AnalysisResult> {
@@ -117,7 +121,7 @@ export async function analyze(url: string, options: AnalyzeOptions, signal: Abor
     options.limits ?? DEFAULT_CLIENT_LIMITS,
     credentials,
   );
-  const artifacts = await gather(url, client, { names: options.names, signal });
+  const artifacts = await gather(url, client, { names: options.names, signal, quickCheckMs: options.quickCheckMs });
   if (credentials) noteCredentialsOrigin(artifacts, credentials.origin);
   // What the probes added (REST namespaces, redirects' credit headers), if anything new.
   if (options.names) await askNames(artifacts, options.names, signal);

@@ -16,7 +16,11 @@ export function analyzeOnThreads(
   config: Pick<Config, "enumeration">,
 ): AnalyzeFn {
   return async (url, signal, request) => {
-    const run = { requestsPerSecond: request.requestsPerSecond, siteAuth: request.siteAuth };
+    const run = {
+      requestsPerSecond: request.requestsPerSecond,
+      siteAuth: request.siteAuth,
+      quickCheckMs: request.quickCheckMs,
+    };
     if (request.mode !== "aggressive") return threads.analyze(url, signal, run);
     // The target's hourly aggressive budget (target-limits.ts) may grant less than configured.
     const budget = {

@@ -39,3 +39,13 @@ test("roles and per-plan concurrency are read and checked", () => {
     'ACCOUNT_CONCURRENCY entry "free=0" must look like free=1 (a plan id and 1-100)',
   ]);
 });
+
+test("dead targets: the quick check's window and deadline, with their bounds", () => {
+  expect(loadConfig({})).toMatchObject({ deadTargetWindowMs: 60_000, deadTargetCheckMs: 5_000 });
+  expect(loadConfig({ DEAD_TARGET_WINDOW_MS: "0", DEAD_TARGET_CHECK_MS: "1500" })).toMatchObject({
+    deadTargetWindowMs: 0,
+    deadTargetCheckMs: 1_500,
+  });
+  expect(problemsOf({ DEAD_TARGET_CHECK_MS: "100" })).toHaveLength(1);
+  expect(problemsOf({ DEAD_TARGET_WINDOW_MS: "-1" })).toHaveLength(1);
+});

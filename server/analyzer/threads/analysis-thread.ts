@@ -48,7 +48,11 @@ function describe(error: unknown): ThreadError {
   return { name: error.name, message: error.message, kind, stack: error.stack };
 }
 
-async function run(id: number, url: string, { enumerate, requestsPerSecond, siteAuth }: AnalysisRun): Promise<void> {
+async function run(
+  id: number,
+  url: string,
+  { enumerate, requestsPerSecond, siteAuth, quickCheckMs }: AnalysisRun,
+): Promise<void> {
   const controller = new AbortController();
   running.set(id, controller);
   let reply: FromThread;
@@ -64,6 +68,7 @@ async function run(id: number, url: string, { enumerate, requestsPerSecond, site
         limits: { ...setup.limits, requestsPerSecond },
         enumerate,
         siteAuth,
+        quickCheckMs,
       },
       controller.signal,
     );
