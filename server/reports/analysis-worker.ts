@@ -84,7 +84,7 @@ function redactedProblem(problem: ApiProblem, redact: Redactor): ApiProblem {
  * target's fair order meanwhile (Slots.claimTargets): when a slot frees, any claim hands it to
  * the first job in that order, which finds it granted when offered again.
  */
-const HOST_BUSY_RETRY_SECONDS = 1;
+const HOST_BUSY_RETRY_SECONDS = 2;
 /** Seconds before a job whose account runs its plan's analyses at once already is offered again. */
 const ACCOUNT_BUSY_RETRY_SECONDS = 1;
 /** How long one database step may ride out a database that is away before the job fails (and is retried). */

@@ -57,16 +57,20 @@ export class Slots {
     if (keys.length === 0) return true;
     return this.sql.begin(async (tx) => {
       await tx`select pg_advisory_xact_lock(hashtext(${TARGET_SLOTS_LOCK}))`;
-      const mine = await tx<{ host: string }[]>`
-        select host from host_slots where report_id = ${claimant.reportId} and host in ${tx(keys as string[])}
-          and expires_at >= now()`;
-      if (mine.length === keys.length) {
+      const taken = await tx<{ host: string; n: number; mine: boolean }[]>`
+        select host, count(*)::int as n, bool_or(report_id = ${claimant.reportId}) as mine from host_slots
+        where host in ${tx(keys as string[])} and expires_at >= now() group by host`;
+      const mine = taken.filter((row) => row.mine).length;
+      if (mine === keys.length) {
         await tx`delete from target_waits where report_id = ${claimant.reportId}`;
         return true;
       }
       // A partial hold (a lapsed grant) is given back: all keys or none.
-      if (mine.length > 0)
+      if (mine > 0)
         await tx`delete from host_slots where report_id = ${claimant.reportId} and host in ${tx(keys as string[])}`;
+      // A key with no free slot: nothing can be granted to this job now; it only keeps its place
+      // (others are served by their own claims, or by the next claim that finds a slot free).
+      const full = taken.some((row) => row.n - (row.mine ? 1 : 0) >= limitOf(row.host));
       for (const key of keys) {
         await tx`
           insert into target_waits (target, report_id, account_id, since, expires_at)
@@ -74,6 +78,7 @@ export class Slots {
             now() + ${this.waitMs} * interval '1 millisecond')
           on conflict (target, report_id) do update set expires_at = excluded.expires_at`;
       }
+      if (full) return false;
       const granted = await this.grantWaiting(tx, keys, limitOf);
       return granted.has(claimant.reportId);
     });
