@@ -54,7 +54,7 @@ export interface AnalysisQueue {
    * Queues a job. With `tx`, inside that postgres.js transaction: the job exists exactly when
    * the transaction that stores its report commits (no report without a job after a crash).
    */
-  send(job: AnalysisJob, options?: { startAfterSeconds?: number; tx?: Queryable }): Promise<void>;
+  send(job: AnalysisJob, options?: { startAfterSeconds?: number; tx?: Queryable; id?: string }): Promise<void>;
   /** Seconds a running job may take before pg-boss hands it to another worker. */
   readonly expireInSeconds: number;
   /** Set by this process's worker: fetch now instead of at the next poll. */
@@ -104,6 +104,7 @@ export async function createAnalysisQueue(
         group: { id: job.accountId, tier: job.plan },
         priority: job.priority ?? 0,
         startAfter: options.startAfterSeconds,
+        ...(options.id ? { id: options.id } : {}),
         ...(options.tx ? { db: inTransaction(options.tx) } : {}),
       });
       // After a transaction commits, the caller wakes the worker (see wakeLocal).

@@ -206,7 +206,9 @@ export class AnalysisWorker {
     let targetKeys: string[] = [];
     try {
       const target = await targets.keysFor(job.target);
-      const claimant = { reportId: job.reportId, accountId: job.accountId, since: row.created_at };
+      // The job that offers it again if it must wait: a claim that grants it slots starts it at once.
+      const nextJobId = crypto.randomUUID();
+      const claimant = { reportId: job.reportId, accountId: job.accountId, since: row.created_at, nextJobId };
       const granted = await retried(() => slots.claimTargets(target.keys, targets.limitOf, claimant));
       if (!granted) {
         // Politeness: the site (HOST_CONCURRENCY) or its address (TARGET_ADDRESS_CONCURRENCY) is
@@ -217,7 +219,7 @@ export class AnalysisWorker {
         await retried(() =>
           queue.send(
             { ...job, targetWaitSince: job.targetWaitSince ?? Date.now() },
-            { startAfterSeconds: HOST_BUSY_RETRY_SECONDS },
+            { startAfterSeconds: HOST_BUSY_RETRY_SECONDS, id: nextJobId },
           ),
         );
         return;

@@ -16,6 +16,8 @@
  * granted, or waits on.
  */
 import type { Sql, Transaction } from "../platform/db/database.ts";
+import { startNow } from "../platform/queue.ts";
+import { ANALYSIS_QUEUE } from "./analysis-queue.ts";
 import { fairGrants, type HeldSlot, type Waiter } from "./fair-order.ts";
 
 /** The advisory lock every fair claim of target slots takes: one order across processes. */
@@ -27,6 +29,11 @@ export interface TargetClaimant {
   accountId: string;
   /** The report's creation: ties in the fair order go to the oldest job. */
   since: Date;
+  /**
+   * The id of the job that will offer it again if it must wait: a claim that grants it slots
+   * starts that job at once instead of after its delay.
+   */
+  nextJobId?: string;
 }
 
 export class Slots {
@@ -73,37 +80,47 @@ export class Slots {
       const full = taken.some((row) => row.n - (row.mine ? 1 : 0) >= limitOf(row.host));
       for (const key of keys) {
         await tx`
-          insert into target_waits (target, report_id, account_id, since, expires_at)
+          insert into target_waits (target, report_id, account_id, since, expires_at, job_id)
           values (${key}, ${claimant.reportId}, ${claimant.accountId}, ${claimant.since},
-            now() + ${this.waitMs} * interval '1 millisecond')
-          on conflict (target, report_id) do update set expires_at = excluded.expires_at`;
+            now() + ${this.waitMs} * interval '1 millisecond', ${claimant.nextJobId ?? null})
+          on conflict (target, report_id) do update set expires_at = excluded.expires_at, job_id = excluded.job_id`;
       }
       if (full) return false;
       const granted = await this.grantWaiting(tx, keys, limitOf);
+      // The other jobs granted slots are offered at once, not at the end of their delay.
+      const others = [...granted].filter(([reportId, jobId]) => reportId !== claimant.reportId && jobId);
+      await startNow(
+        tx,
+        ANALYSIS_QUEUE,
+        others.map(([, jobId]) => jobId as string),
+      );
       return granted.has(claimant.reportId);
     });
   }
 
   /**
    * Hands the free slots of `keys` (and of the other keys their waiting jobs need) to the
-   * waiting jobs in the fair order. Runs under the target-slots lock. Returns the reports granted.
+   * waiting jobs in the fair order. Runs under the target-slots lock. Returns the reports
+   * granted, with the job that will offer each of them again.
    */
   private async grantWaiting(
     tx: Transaction,
     keys: readonly string[],
     limitOf: (key: string) => number,
-  ): Promise<Set<string>> {
+  ): Promise<Map<string, string | null>> {
     await tx`delete from target_waits where expires_at < now()`;
     // The jobs waiting for any of these keys, and the jobs waiting for any key those need, each
     // with every key it needs: the grant sees every job that competes for those slots.
     const waiting = async (targets: readonly string[]) => {
-      const rows = await tx<{ target: string; report_id: string; account_id: string; since: Date }[]>`
-        select target, report_id, account_id, since from target_waits
+      const rows = await tx<
+        { target: string; report_id: string; account_id: string; since: Date; job_id: string | null }[]
+      >`
+        select target, report_id, account_id, since, job_id from target_waits
         where report_id in (select report_id from target_waits where target in ${tx(targets as string[])})`;
       return { rows, keys: [...new Set([...targets, ...rows.map((row) => row.target)])].sort() };
     };
     const { rows } = await waiting((await waiting(keys)).keys);
-    if (rows.length === 0) return new Set();
+    if (rows.length === 0) return new Map();
     // A place whose report ended (cancelled, failed in the queue, finished by another attempt)
     // is dropped; one whose report row is gone (a failed synchronous call's) lapses on its own.
     const ids = [...new Set(rows.map((row) => row.report_id))];
@@ -128,7 +145,7 @@ export class Slots {
       waiter.keys.push(row.target);
       waiters.set(row.report_id, waiter);
     }
-    if (waiters.size === 0) return new Set();
+    if (waiters.size === 0) return new Map();
     const allKeys = [...new Set([...waiters.values()].flatMap((waiter) => waiter.keys))].sort();
     await tx`delete from host_slots where host in ${tx(allKeys)} and expires_at < now()`;
     const held = await tx<{ host: string; slot: number; account_id: string | null }[]>`
@@ -147,7 +164,8 @@ export class Slots {
     }
     if (grants.length > 0)
       await tx`delete from target_waits where report_id in ${tx(grants.map((grant) => grant.reportId))}`;
-    return new Set(grants.map((grant) => grant.reportId));
+    const jobOf = new Map(rows.map((row) => [row.report_id, row.job_id]));
+    return new Map(grants.map((grant) => [grant.reportId, jobOf.get(grant.reportId) ?? null]));
   }
 
   /** Takes a free slot of `key` for the report, or returns false when all `limit` are taken. */

@@ -33,8 +33,8 @@ describe("dead targets fail fast", () => {
       backend: HAS_POSTGRES ? "postgres" : "pglite",
       env: {
         TARGET_ALLOWLIST: ADDRESS,
-        ANALYSIS_TIMEOUT_MS: "3000",
-        DEAD_TARGET_CHECK_MS: "1000",
+        ANALYSIS_TIMEOUT_MS: "6000",
+        DEAD_TARGET_CHECK_MS: "2000",
         DEAD_TARGET_WINDOW_MS: "600000",
       },
     });

@@ -20,6 +20,7 @@ create table target_waits (
   account_id  text not null,
   since       timestamptz not null,   -- the report's creation: ties in the fair order go to the oldest
   expires_at  timestamptz not null,
+  job_id      text,                   -- the pg-boss job that offers it again: started at once when granted
   primary key (target, report_id)
 );
 create index target_waits_by_report on target_waits (report_id);
