@@ -18,6 +18,7 @@ import { DEFAULT_ANALYSIS_MODE, type Report, TARGET_LIMITS, type TargetLimits } 
 import { redactor, type SiteAuth, siteAuthSecrets } from "../../shared/site-auth.ts";
 import { isIncomplete } from "../analyzer/completeness.ts";
 import { TargetNotAllowedError } from "../analyzer/errors.ts";
+import { QUICK_CHECK_FAILED } from "../analyzer/gather/homepage.ts";
 import type { QuotaService } from "../billing/quota.service.ts";
 import type { Config } from "../platform/config.ts";
 import type { Queryable, Sql, Transaction } from "../platform/db/database.ts";
@@ -287,7 +288,11 @@ export class AnalysisWorker {
         if (stop.signal.aborted) return done("cancelled"); // the report was ended elsewhere
         let problem = toProblem(error);
         await this.noteAnswer(healthKeys, problem);
-        if (problem?.code === "site_unreachable" && quickCheckMs !== undefined)
+        if (
+          problem?.code === "site_unreachable" &&
+          quickCheckMs !== undefined &&
+          problem.detail.startsWith(QUICK_CHECK_FAILED)
+        )
           problem = deadTargetProblem(problem, quickCheckMs, deadTargets.settings.windowMs);
         if (!problem)
           this.deps.logger.error("analysis failed", { report_id: job.reportId, error: redactedError(error, redact) });

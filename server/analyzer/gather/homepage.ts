@@ -27,6 +27,9 @@ const median = (values: number[]) => {
 };
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
+/** How a failed quick check's message begins (the worker tells why the check was made). */
+export const QUICK_CHECK_FAILED = "The site did not answer a quick check";
+
 /**
  * The quick reachability check of a site that gave no answer to its last analyses
  * (server/reports/dead-targets.ts): one request for the homepage that must connect and bring
@@ -41,7 +44,7 @@ export async function quickCheck(client: SafeClient, url: string, ms: number): P
     if (error.kind === "blocked") throw new TargetNotAllowedError(error.message);
     throw new SiteUnreachableError(
       error.kind,
-      `The site did not answer a quick check (a connection and the first byte within ${ms / 1000} s): ${error.message}.`,
+      `${QUICK_CHECK_FAILED} (a connection and the first byte within ${ms / 1000} s): ${error.message}.`,
     );
   }
 }
