@@ -102,6 +102,8 @@ export interface AnalyzeOptions {
    * for it (createSafeAgent's `siteTls`); the report states it and its TLS checks skip.
    */
   siteTls?: SiteTls;
+  /** A site that gave no answer lately: the quick check's deadline, before anything else (gather.ts). */
+  quickCheckMs?: number;
   /**
    * Handed the artifacts once gathered (and enumerated), before detection: what the detection
    * evaluation (scripts/eval-detection.ts) saves, so its figures can be recomputed without a network.
@@ -124,6 +126,8 @@ export interface AnalysisRun {
   siteTls?: SiteTls;
   /** The lab run's capture, when one was asked for (made in the worker, handed over as data). */
   lab?: LabCapture;
+  /** A site that gave no answer lately: check it answers within this many ms first. */
+  quickCheckMs?: number;
 }
 
 export async function analyze(url: string, options: AnalyzeOptions, signal: AbortSignal): Promise<AnalysisResult> {
@@ -138,7 +142,7 @@ export async function analyze(url: string, options: AnalyzeOptions, signal: Abor
     options.limits ?? DEFAULT_CLIENT_LIMITS,
     credentials,
   );
-  const artifacts = await gather(url, client, { names: options.names, signal });
+  const artifacts = await gather(url, client, { names: options.names, signal, quickCheckMs: options.quickCheckMs });
   if (options.siteTls) artifacts.tls_verification = options.siteTls.mode;
   if (credentials) noteCredentialsOrigin(artifacts, credentials.origin);
   if (options.lab) artifacts.lab = options.lab;

@@ -79,6 +79,10 @@ export interface Config {
   targetMaxRps: number;
   /** Aggressive enumeration requests one target gets per hour, all accounts together. */
   targetAggressivePerHour: number;
+  /** DEAD_TARGET_WINDOW_MS: how long a target that gave no answer is checked quickly first (0: never). */
+  deadTargetWindowMs: number;
+  /** DEAD_TARGET_CHECK_MS: that quick check's deadline for a connect and the first byte. */
+  deadTargetCheckMs: number;
   /** Analyses per account at once, by plan (defaults from the plan catalogue). */
   accountConcurrency: Record<PlanId, number>;
   /** Queued + running analyses past which new ones are refused with 503 overloaded. */
@@ -418,6 +422,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     targetAddressConcurrency: int("TARGET_ADDRESS_CONCURRENCY", 4, 1, 200),
     targetMaxRps: int("TARGET_MAX_RPS", 60, 0, 10_000),
     targetAggressivePerHour: int("TARGET_AGGRESSIVE_PER_HOUR", 1_000, 0, 1_000_000),
+    deadTargetWindowMs: int("DEAD_TARGET_WINDOW_MS", 60_000, 0, 3_600_000),
+    deadTargetCheckMs: int("DEAD_TARGET_CHECK_MS", 5_000, 500, 30_000),
     accountConcurrency: accountConcurrency(),
     queueMaxDepth: int("QUEUE_MAX_DEPTH", 200, 1, 100_000),
     queueWaitMs: int("QUEUE_WAIT_MS", 120_000, 1_000, 3_600_000),

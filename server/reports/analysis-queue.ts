@@ -70,7 +70,7 @@ export interface AnalysisQueue {
    * Queues a job. With `tx`, inside that postgres.js transaction: the job exists exactly when
    * the transaction that stores its report commits (no report without a job after a crash).
    */
-  send(job: AnalysisJob, options?: { startAfterSeconds?: number; tx?: Queryable }): Promise<void>;
+  send(job: AnalysisJob, options?: { startAfterSeconds?: number; tx?: Queryable; id?: string }): Promise<void>;
   /** Seconds a running job may take before pg-boss hands it to another worker. */
   readonly expireInSeconds: number;
   /** The same for a lab job, whose analysis may also take LAB_TIMEOUT_MS. */
@@ -130,6 +130,7 @@ export async function createAnalysisQueue(
         group: { id: job.accountId, tier: job.plan },
         priority: job.priority ?? 0,
         startAfter: options.startAfterSeconds,
+        ...(options.id ? { id: options.id } : {}),
         ...(options.tx ? { db: inTransaction(options.tx) } : {}),
       });
       // After a transaction commits, the caller wakes the worker (see wakeLocal).

@@ -18,6 +18,7 @@ import { DEFAULT_ANALYSIS_MODE, type Report, TARGET_LIMITS, type TargetLimits } 
 import { redactor, type SiteAuth, siteAuthSecrets } from "../../shared/site-auth.ts";
 import { isIncomplete } from "../analyzer/completeness.ts";
 import { TargetNotAllowedError } from "../analyzer/errors.ts";
+import { QUICK_CHECK_FAILED } from "../analyzer/gather/homepage.ts";
 import type { QuotaService } from "../billing/quota.service.ts";
 import type { Config } from "../platform/config.ts";
 import type { Queryable, Sql, Transaction } from "../platform/db/database.ts";
@@ -28,6 +29,7 @@ import type { Logger } from "../platform/logger.ts";
 import type { ServiceMetrics } from "../platform/prometheus.ts";
 import { ANALYSIS_QUEUE, type AnalysisJob, type AnalysisQueue, LAB_QUEUE } from "./analysis-queue.ts";
 import { settleCharge } from "./charges.ts";
+import { DeadTargets } from "./dead-targets.ts";
 import { completedReport, failedReport, logAllowlistHint, storedFailure, toProblem } from "./report-outcome.ts";
 import type { ReportOutcomes } from "./report-outcomes.ts";
 import type { AnalyzeFn } from "./reports.service.ts";
@@ -44,6 +46,8 @@ export interface WorkerDeps {
   /** Analyses at once, per account and per target, claimed in the database. */
   slots: Slots;
   targets: TargetLimitsService;
+  /** Targets that gave no answer lately, checked quickly first (dead-targets.ts). */
+  deadTargets: DeadTargets;
   analyze: AnalyzeFn;
   /** Opens the sealed site credentials of a report; undefined when this process has no key. */
   siteAuth?: SiteAuthVault;
@@ -76,7 +80,11 @@ function redactedProblem(problem: ApiProblem, redact: Redactor): ApiProblem {
   return new ApiProblem(problem.code, detail, { ...problem.options, ...(extensions ? { extensions } : {}) });
 }
 
-/** Seconds before a job whose target is busy is offered again. */
+/**
+ * Seconds before a job whose target is busy is offered again. It keeps its place in the
+ * target's fair order meanwhile (Slots.claimTargets): when a slot frees, any claim hands it to
+ * the first job in that order, which finds it granted when offered again.
+ */
 const HOST_BUSY_RETRY_SECONDS = 2;
 /** Seconds before a job whose account runs its plan's analyses at once already is offered again. */
 const ACCOUNT_BUSY_RETRY_SECONDS = 1;
@@ -226,16 +234,20 @@ export class AnalysisWorker {
     let targetKeys: string[] = [];
     try {
       const target = await targets.keysFor(job.target);
-      const busy = await retried(() => slots.acquireAll(target.keys, targets.limitOf, job.reportId));
-      if (busy) {
+      // The job that offers it again if it must wait: a claim that grants it slots starts it at once.
+      const nextJobId = crypto.randomUUID();
+      const claimant = { reportId: job.reportId, accountId: job.accountId, since: row.created_at, nextJobId };
+      const granted = await retried(() => slots.claimTargets(target.keys, targets.limitOf, claimant));
+      if (!granted) {
         // Politeness: the site (HOST_CONCURRENCY) or its address (TARGET_ADDRESS_CONCURRENCY) is
-        // being analyzed as many times as allowed already.
-        // Offer the job again shortly instead of holding a worker slot while waiting.
+        // being analyzed as many times as allowed already, or other accounts are before this
+        // one in the target's fair order. The job keeps its place and is offered again shortly
+        // instead of holding a worker while waiting.
         await retried(() => slots.release(accountKey, job.reportId));
         await retried(() =>
           queue.send(
             { ...job, targetWaitSince: job.targetWaitSince ?? Date.now() },
-            { startAfterSeconds: HOST_BUSY_RETRY_SECONDS },
+            { startAfterSeconds: HOST_BUSY_RETRY_SECONDS, id: nextJobId },
           ),
         );
         return;
@@ -251,7 +263,7 @@ export class AnalysisWorker {
 
   /** Runs the analysis of a job holding its slots, and stores the outcome. */
   private async runAnalysis(row: ReportRow, job: AnalysisJob, host: string, targetKeys: string[]): Promise<void> {
-    const { sql, config, metrics, targets } = this.deps;
+    const { sql, config, metrics, targets, deadTargets } = this.deps;
     const stop = new AbortController();
     this.running.set(job.reportId, stop);
     const startedAt = Date.now();
@@ -282,6 +294,10 @@ export class AnalysisWorker {
       const timeoutMs = config.analysisTimeoutMs + (job.lab ? config.lab.timeoutMs : 0);
       const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), this.shutdown.signal, stop.signal]);
       const requestsPerSecond = targets.analysisRps || undefined;
+      // The site (its origin), its host or its address gave no answer lately: check it answers
+      // at all before holding the slots for the full deadlines (dead-targets.ts).
+      const healthKeys = [...targetKeys, DeadTargets.originKey(job.target)];
+      const quickCheckMs = await retried(() => deadTargets.checkFor(healthKeys)).catch(() => undefined);
       let result: Awaited<ReturnType<WorkerDeps["analyze"]>>;
       try {
         const siteAuth = job.siteAuth ? await this.openSiteAuth(job) : undefined;
@@ -294,10 +310,18 @@ export class AnalysisWorker {
           siteAuth,
           siteTls,
           ...(job.lab ? { lab: job.lab } : {}),
+          quickCheckMs,
         });
       } catch (error) {
         if (stop.signal.aborted) return done("cancelled"); // the report was ended elsewhere
-        const problem = toProblem(error);
+        let problem = toProblem(error);
+        await this.noteAnswer(healthKeys, problem);
+        if (
+          problem?.code === "site_unreachable" &&
+          quickCheckMs !== undefined &&
+          problem.detail.startsWith(QUICK_CHECK_FAILED)
+        )
+          problem = deadTargetProblem(problem, quickCheckMs, deadTargets.settings.windowMs);
         if (!problem)
           this.deps.logger.error("analysis failed", { report_id: job.reportId, error: redactedError(error, redact) });
         if (error instanceof TargetNotAllowedError) logAllowlistHint(this.deps.logger, redact.text(error.message));
@@ -316,6 +340,7 @@ export class AnalysisWorker {
         aggressiveRequests,
         aggressiveWanted: this.deps.aggressiveMaxRequests,
       });
+      await this.noteAnswer(healthKeys, "answered");
       const completed = completedReport(row.body, redact.deep({ ...result, target_limits: limits }), startedAt);
       await this.complete(row, job, completed);
       done("completed");
@@ -324,6 +349,24 @@ export class AnalysisWorker {
       if (!ended) finish("retried");
       this.running.delete(job.reportId);
     }
+  }
+
+  /**
+   * Remembers whether the target answered: a `site_unreachable` for want of an answer in time
+   * marks its keys for the quick check (dead-targets.ts); any answer clears them. Best effort:
+   * a database that is away only costs the next analysis its quick check.
+   */
+  private async noteAnswer(keys: string[], outcome: "answered" | ApiProblem | undefined): Promise<void> {
+    const { deadTargets } = this.deps;
+    if (outcome === undefined) return; // an error of ours says nothing about the site
+    const reason = outcome === "answered" ? undefined : outcome.options.extensions?.reason;
+    const work =
+      outcome === "answered"
+        ? deadTargets.answered(keys)
+        : outcome.code === "site_unreachable" && DeadTargets.isNoAnswer(reason)
+          ? deadTargets.noAnswer(keys, reason as string)
+          : Promise.resolve();
+    await work.catch((error) => this.deps.logger.debug("dead target note failed", { error: (error as Error).message }));
   }
 
   /**
@@ -406,6 +449,18 @@ export class AnalysisWorker {
       returning id`;
     return rows.length > 0;
   }
+}
+
+/**
+ * What a report of a dead target says: it gave no answer lately, and none to the quick check
+ * either, so the analysis ended there (docs/target-policy.md, "Dead targets fail fast").
+ */
+function deadTargetProblem(problem: ApiProblem, checkMs: number, windowMs: number): ApiProblem {
+  const detail = `${problem.detail} It gave no answer to the service's analyses in the last ${Math.round(windowMs / 1000)} s either, so this analysis made only that quick check instead of waiting for the full deadlines. Nothing was charged; try again once the site answers.`;
+  return new ApiProblem(problem.code, detail, {
+    ...problem.options,
+    extensions: { ...problem.options.extensions, quick_check_ms: checkMs },
+  });
 }
 
 /** A database step that rides out a short outage (platform/db/transient.ts). */

@@ -65,6 +65,7 @@ export function analyzeOnThreads(
       siteAuth: request.siteAuth,
       siteTls: request.siteTls,
       ...(lab ? { lab } : {}),
+      quickCheckMs: request.quickCheckMs,
     };
     if (request.mode !== "aggressive") return threads.analyze(url, signal, run);
     // The target's hourly aggressive budget (target-limits.ts) may grant less than configured.

@@ -48,6 +48,8 @@ export interface AnalyzeRequest extends ReportOptions {
   requestsPerSecond?: number;
   /** Aggressive mode: requests the enumeration may make (absent: AGGRESSIVE_MAX_REQUESTS). */
   aggressiveRequests?: number;
+  /** The target gave no answer lately: a quick check's deadline first (reports/dead-targets.ts). */
+  quickCheckMs?: number;
 }
 export type AnalyzeFn = (url: string, signal: AbortSignal, request: AnalyzeRequest) => Promise<AnalysisResult>;
 

@@ -53,3 +53,13 @@ test("lab runs: one per worker process by default, a deadline and a memory cap, 
   expect(problems.join("\n")).toContain("LAB_TIMEOUT_MS");
   expect(problems.join("\n")).toContain("LAB_MAX_MEMORY_MB");
 });
+
+test("dead targets: the quick check's window and deadline, with their bounds", () => {
+  expect(loadConfig({})).toMatchObject({ deadTargetWindowMs: 60_000, deadTargetCheckMs: 5_000 });
+  expect(loadConfig({ DEAD_TARGET_WINDOW_MS: "0", DEAD_TARGET_CHECK_MS: "1500" })).toMatchObject({
+    deadTargetWindowMs: 0,
+    deadTargetCheckMs: 1_500,
+  });
+  expect(problemsOf({ DEAD_TARGET_CHECK_MS: "100" })).toHaveLength(1);
+  expect(problemsOf({ DEAD_TARGET_WINDOW_MS: "-1" })).toHaveLength(1);
+});

@@ -23,7 +23,7 @@ import { isChallengePage } from "../detect/waf.ts";
 import type { SafeClient } from "../fetch/safe-client.ts";
 import { askBlockControls } from "./block-controls.ts";
 import { probeFeedAndOembed, probeRest, probeRobotsAndSitemaps, probeThemes, probeXmlRpc } from "./chains.ts";
-import { fetchHomepage, sampleAssets, sampleTtfb } from "./homepage.ts";
+import { fetchHomepage, quickCheck, sampleAssets, sampleTtfb } from "./homepage.ts";
 import { probeListings } from "./listings.ts";
 import { EXPOSED_FILES } from "./probe-kinds.ts";
 import { Probes } from "./probe-runner.ts";
@@ -48,9 +48,15 @@ export interface GatherOptions {
    */
   names?: NameLookup;
   signal?: AbortSignal;
+  /**
+   * A site that gave no answer lately is checked first: the homepage must connect and bring its
+   * first byte within this many ms, or the analysis ends (homepage.ts, quickCheck).
+   */
+  quickCheckMs?: number;
 }
 
 export async function gather(url: string, client: SafeClient, options: GatherOptions = {}): Promise<Artifacts> {
+  if (options.quickCheckMs) await quickCheck(client, url, options.quickCheckMs);
   const homepage = await fetchHomepage(client, url);
   const artifacts: Artifacts = {
     requested_url: url,

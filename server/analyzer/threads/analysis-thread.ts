@@ -51,7 +51,7 @@ function describe(error: unknown): ThreadError {
 async function run(
   id: number,
   url: string,
-  { enumerate, requestsPerSecond, siteAuth, siteTls, lab }: AnalysisRun,
+  { enumerate, requestsPerSecond, siteAuth, siteTls, lab, quickCheckMs }: AnalysisRun,
 ): Promise<void> {
   const controller = new AbortController();
   running.set(id, controller);
@@ -73,6 +73,7 @@ async function run(
         enumerate,
         siteAuth,
         lab,
+        quickCheckMs,
       },
       controller.signal,
     );

@@ -19,6 +19,8 @@ export const TABLE_OWNERS = {
   host_slots: "reports",
   target_hourly_requests: "reports",
   unreachable_failures: "reports",
+  target_waits: "reports",
+  dead_targets: "reports",
   site_auth_secrets: "reports",
   intel_sources: "intel",
   intel_advisories: "intel",
