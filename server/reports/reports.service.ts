@@ -7,7 +7,8 @@
  * The API process never analyses: workers do (server/reports/analysis-worker.ts). A report is
  * charged once, when it has completed and its client could learn of it (docs/plans.md, "What is
  * charged"): an async report at its 202, a synchronous one when its 201 (or 202 past
- * SYNC_WAIT_MS) is sent — not when the caller got a 503 or no answer at all.
+ * SYNC_WAIT_MS) is sent, or its client hung up with an Idempotency-Key — not when the service
+ * answered 503 or could not answer at all.
  */
 import { DEFAULT_ANALYSIS_MODE, REPORT_SCHEMA_VERSION, type Report, type ReportMetadata } from "../../shared/report.ts";
 import { redactor, type SiteAuth, siteAuthProblems, siteAuthSecrets } from "../../shared/site-auth.ts";
@@ -77,7 +78,7 @@ export interface GenerateOptions {
   /**
    * Aborted when the client goes away (the request's signal). A synchronous call then stops
    * waiting: without an Idempotency-Key its report is cancelled (nobody can learn of it), with
-   * one it goes on, uncharged until a retry with the key delivers it.
+   * one it goes on, delivered: charged when it completes (a retry with the key replays it).
    */
   signal?: AbortSignal;
   /** The monitor whose run this is (reports.monitor_id): its report events name it. */
@@ -300,9 +301,7 @@ export class ReportService {
       case "missing":
         throw new ApiProblem("not_found", "The report no longer exists.");
       case "gone":
-        // Nobody is left to answer. Without a key nobody can ever learn of this report: cancel
-        // it, uncharged. With one, a retry gets it (and only then is it charged).
-        if (!how.keyed) await this.cancel(accountId, report.id, "the client closed the connection").catch(() => {});
+        await this.clientWentAway(accountId, report.id, how.keyed);
         throw new ApiProblem("unavailable", "The client closed the connection before the report was ready.");
       case "finished":
         if (waited.report.status === "failed") {
@@ -320,6 +319,28 @@ export class ReportService {
         await this.deliver(accountId, report.id);
         return { status: 202, report: waited.report, replayed: how.replayed };
     }
+  }
+
+  /**
+   * The client of a synchronous call closed the connection before its report was ready
+   * (docs/decisions.md, "A client that hangs up pays for what it asked"). Without a key nobody
+   * can ever learn of the report: it is cancelled, uncharged. With one, the client asked and
+   * the analysis goes on: the report is delivered now, so it is charged when it completes —
+   * as every view (the portfolio, webhooks, the client report) shows it then; a retry with the
+   * key replays it without a second charge. A report that completed while the cancel was on
+   * its way is delivered and charged too.
+   */
+  private async clientWentAway(accountId: string, reportId: string, keyed: boolean): Promise<void> {
+    if (!keyed) {
+      const cancelled = await this.cancel(accountId, reportId, "the client closed the connection").then(
+        () => true,
+        (error) => !(error instanceof ApiProblem && error.code === "report_already_finished"),
+      );
+      if (cancelled) return;
+    }
+    await this.deliver(accountId, reportId).catch((error) =>
+      this.deps.logger.warn("a report whose client went away could not be delivered", { report_id: reportId, error }),
+    );
   }
 
   /** Marks the report delivered (and charges it if completed), riding out a short database outage. */
