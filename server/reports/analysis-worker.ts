@@ -269,7 +269,7 @@ export class AnalysisWorker {
           this.deps.logger.error("analysis failed", { report_id: job.reportId, error: redactedError(error, redact) });
         if (error instanceof TargetNotAllowedError) logAllowlistHint(this.deps.logger, redact.text(error.message));
         const failure = problem ?? new ApiProblem("internal_error", "The analysis failed unexpectedly.");
-        if (failure.code === "site_unreachable") {
+        if (countsAsDeadSite(failure)) {
           // Counted per account and minute for admission (docs/plans.md, "Fair queues").
           await sql`insert into unreachable_failures (account_id) values (${job.accountId})`.catch(() => {});
         }
@@ -373,6 +373,23 @@ export class AnalysisWorker {
       returning id`;
     return rows.length > 0;
   }
+}
+
+/**
+ * Failures the target caused count toward the account's dead-site limit (`unreachablePerMinute`):
+ * a site that never answered, and one refused when analysed (a name that resolves to loopback
+ * or a private address: `url_not_allowed`). Both are free, and both make a `report.failed`
+ * event, so uncounted they were a free way to make the service send alerts (issue 30). The
+ * service's own failures (internal errors, overload, a database away) are not the caller's.
+ */
+const SERVICE_FAILURES: ReadonlySet<string> = new Set([
+  "internal_error",
+  "overloaded",
+  "unavailable",
+  "report_cancelled",
+]);
+export function countsAsDeadSite(failure: ApiProblem): boolean {
+  return !SERVICE_FAILURES.has(failure.code);
 }
 
 /** A database step that rides out a short outage (platform/db/transient.ts). */
