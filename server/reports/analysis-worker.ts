@@ -28,6 +28,7 @@ import type { Logger } from "../platform/logger.ts";
 import type { ServiceMetrics } from "../platform/prometheus.ts";
 import { ANALYSIS_QUEUE, type AnalysisJob, type AnalysisQueue } from "./analysis-queue.ts";
 import { settleCharge } from "./charges.ts";
+import { freeWorkerCap, isFreePlan } from "./plan-shares.ts";
 import { completedReport, failedReport, logAllowlistHint, storedFailure, toProblem } from "./report-outcome.ts";
 import type { ReportOutcomes } from "./report-outcomes.ts";
 import type { AnalyzeFn } from "./reports.service.ts";
@@ -80,6 +81,8 @@ function redactedProblem(problem: ApiProblem, redact: Redactor): ApiProblem {
 const HOST_BUSY_RETRY_SECONDS = 2;
 /** Seconds before a job whose account runs its plan's analyses at once already is offered again. */
 const ACCOUNT_BUSY_RETRY_SECONDS = 1;
+/** Seconds before a Free account's job is offered again while the Free share of this worker is in use. */
+const FREE_SHARE_RETRY_SECONDS = 1;
 /** How long one database step may ride out a database that is away before the job fails (and is retried). */
 const DB_RETRY_MS = 30_000;
 /** How long past its deadline a stop waits for the job queue to let go (analyses store their outcome meanwhile). */
@@ -101,6 +104,8 @@ export class AnalysisWorker {
   /** The analyses this process runs: report id → how to stop it. */
   private readonly running = new Map<string, AbortController>();
   private ticker: ReturnType<typeof setInterval> | undefined;
+  /** Free accounts' analyses this process runs now: at most freeWorkerCap (plan-shares.ts). */
+  private freeRunning = 0;
 
   constructor(private readonly deps: WorkerDeps) {}
 
@@ -172,7 +177,7 @@ export class AnalysisWorker {
 
   /** One job. Public for tests; the queue calls it. */
   async run(job: AnalysisJob): Promise<void> {
-    const { sql, slots, targets, queue, config, startWithinMs } = this.deps;
+    const { sql, queue, config, startWithinMs } = this.deps;
     const [row] = await retried(
       () => sql<ReportRow[]>`
       select status, created_at, reservation_id, monitor_id, body from reports where id = ${job.reportId}`,
@@ -187,6 +192,27 @@ export class AnalysisWorker {
       await this.fail(row, job, problem, "queue");
       return;
     }
+    // Free accounts together get at most their share of this process's slots, so a flood of
+    // Free accounts never holds every worker (docs/plans.md, "Fair queues"). Checked and
+    // counted in one synchronous step; the job is offered again, not held.
+    const free = isFreePlan(job.plan);
+    if (free) {
+      if (this.freeRunning >= freeWorkerCap(config.workerConcurrency)) {
+        await retried(() => queue.send(job, { startAfterSeconds: FREE_SHARE_RETRY_SECONDS }));
+        return;
+      }
+      this.freeRunning++;
+    }
+    try {
+      await this.runHoldingShare(row, job);
+    } finally {
+      if (free) this.freeRunning--;
+    }
+  }
+
+  /** The rest of a job, once it holds its plan share: the account's slot, the target's, the analysis. */
+  private async runHoldingShare(row: ReportRow, job: AnalysisJob): Promise<void> {
+    const { slots, targets, queue, config } = this.deps;
     // The plan's analyses at once, claimed in the database: pg-boss's group concurrency keeps
     // most extra jobs of the account from being fetched, but two worker processes fetching
     // at the same moment could both start one (issue 21, row 7). The slot is the rule.

@@ -32,6 +32,7 @@ import type { Logger } from "../platform/logger.ts";
 import type { ServiceMetrics } from "../platform/prometheus.ts";
 import { type AnalysisQueue, FAIR_PRIORITY_BASE } from "./analysis-queue.ts";
 import { deliverReport } from "./charges.ts";
+import { freeQueueCap, isFreePlan } from "./plan-shares.ts";
 import type { ReportOptions } from "./report-options.ts";
 import { cancelledFailure, logAllowlistHint, problemFrom, type StoredFailure } from "./report-outcome.ts";
 import type { ReportOutcomes } from "./report-outcomes.ts";
@@ -237,6 +238,7 @@ export class ReportService {
         // with another's, so the plan's cap on queued reports is exact across API processes.
         await tx`select pg_advisory_xact_lock(hashtext(${`wpreport:admit:${caller.accountId}`}))`;
         const unfinished = await this.assertQueueRoom(tx, caller);
+        await this.assertFreeShare(tx, caller);
         await tx`
           insert into reports (id, account_id, url, site_key, status, metadata, body, created_at, reservation_id,
                                target, delivered_at, idempotency_key, monitor_id)
@@ -386,6 +388,28 @@ export class ReportService {
       );
     }
     return auth;
+  }
+
+  /**
+   * A Free account's report is admitted only while Free accounts together have fewer than
+   * their share of QUEUE_MAX_DEPTH unfinished (plan-shares.ts), so that a flood of Free
+   * accounts never takes the paying plans' room. Free admissions take one shared lock, so the
+   * count and the insert cannot interleave across API processes: the share is exact.
+   */
+  private async assertFreeShare(tx: Queryable, caller: ReportCaller): Promise<void> {
+    if (!isFreePlan(caller.planId)) return;
+    await tx`select pg_advisory_xact_lock(hashtext('wpreport:admit:free-share'))`;
+    const [row] = await tx<{ n: number }[]>`
+      select count(*)::int as n from reports r join accounts a on a.id = r.account_id
+      where r.status in ('queued', 'running') and a.plan_id = 'free'`;
+    const cap = freeQueueCap(this.deps.queueMaxDepth);
+    if ((row?.n ?? 0) < cap) return;
+    this.deps.metrics.overloaded();
+    throw new ApiProblem(
+      "overloaded",
+      `Free accounts have ${cap} analyses waiting across the service, the most they may have together (paying plans keep the rest of the queue). Nothing was charged; retry after the Retry-After delay, or upgrade the plan.`,
+      { headers: { "retry-after": "30" }, extensions: { retry_after: 30, limit: "free_queue_share" } },
+    );
   }
 
   /** Refuses new work, before any credit is taken, when too much is waiting already. */
