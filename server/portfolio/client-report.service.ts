@@ -17,6 +17,8 @@ export interface ClientReportDocument {
   csp: string;
   /** A file name for downloads, without extension: client-report-<site>-<period>. */
   filename: string;
+  /** Whose report it is: the PDF renderer's queue is fair per account. */
+  accountId: string;
 }
 
 export class ClientReportService {
@@ -78,13 +80,13 @@ export class ClientReportService {
     const model = await this.model(accountId, siteId, periodText);
     const { html, csp } = renderClientReport(model);
     const name = `client-report-${model.site.site}${model.site.environment ? `-${model.site.environment}` : ""}-${model.period.id}`;
-    return { html, csp, filename: name.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 150) };
+    return { html, csp, filename: name.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 150), accountId };
   }
 
   /** The document as PDF; 406 when this service has no Chromium (the HTML is always there). */
   async pdfOf(document: ClientReportDocument): Promise<Uint8Array<ArrayBuffer>> {
     if (!this.pdf) throw pdfNotAvailable();
-    return this.pdf.render(document.html);
+    return this.pdf.render(document.html, document.accountId);
   }
 }
 
