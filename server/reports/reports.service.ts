@@ -282,7 +282,7 @@ export class ReportService {
     options: GenerateOptions,
   ): Promise<GenerateOutcome> {
     const report = await this.get(caller.accountId, reportId);
-    if (!report) throw new ApiProblem("not_found", "The report of this Idempotency-Key no longer exists.");
+    if (!report) throw reportGoneProblem();
     if (respondAsync) return { status: 202, report, replayed: true };
     return this.awaitReport(caller.accountId, report, options, { keyed: true, replayed: true });
   }
@@ -301,7 +301,11 @@ export class ReportService {
     const waited = await this.waitFor(accountId, report.id, Date.now() + this.deps.syncWaitMs, options.signal);
     switch (waited.kind) {
       case "missing":
-        throw new ApiProblem("not_found", "The report no longer exists.");
+        // Another request with the same key saw the report fail and removed it (a synchronous
+        // call leaves no failed report behind) — typically during a database storm that failed
+        // the analysis. Not a 404: the request was interrupted, and a retry with the key starts
+        // afresh (issue 30).
+        throw reportGoneProblem();
       case "gone":
         await this.clientWentAway(accountId, report.id, how.keyed);
         throw new ApiProblem("unavailable", "The client closed the connection before the report was ready.");
@@ -619,6 +623,15 @@ export class ReportService {
 function requestIdentity(input: GenerateInput): Record<string, unknown> {
   const { mode } = input.options;
   return { url: input.url, metadata: input.metadata, ...(mode !== DEFAULT_ANALYSIS_MODE ? { mode } : {}) };
+}
+
+/** The report a request waited for (or whose key it replays) was removed after failing: retry with the key. */
+function reportGoneProblem(): ApiProblem {
+  return new ApiProblem(
+    "unavailable",
+    "The analysis of this request failed and was ended by another request with the same Idempotency-Key. Nothing was charged; retry with the key to start it again.",
+    { headers: { "retry-after": "5" }, extensions: { retry_after: 5 } },
+  );
 }
 
 function inProgress(): ApiProblem {
