@@ -30,6 +30,7 @@ import type { ServiceMetrics } from "../platform/prometheus.ts";
 import { ANALYSIS_QUEUE, type AnalysisJob, type AnalysisQueue, LAB_QUEUE } from "./analysis-queue.ts";
 import { settleCharge } from "./charges.ts";
 import { DeadTargets } from "./dead-targets.ts";
+import { freeWorkerCap, isFreePlan } from "./plan-shares.ts";
 import { completedReport, failedReport, logAllowlistHint, storedFailure, toProblem } from "./report-outcome.ts";
 import type { ReportOutcomes } from "./report-outcomes.ts";
 import type { AnalyzeFn } from "./reports.service.ts";
@@ -88,6 +89,8 @@ function redactedProblem(problem: ApiProblem, redact: Redactor): ApiProblem {
 const HOST_BUSY_RETRY_SECONDS = 2;
 /** Seconds before a job whose account runs its plan's analyses at once already is offered again. */
 const ACCOUNT_BUSY_RETRY_SECONDS = 1;
+/** Seconds before a Free account's job is offered again while the Free share of this worker is in use. */
+const FREE_SHARE_RETRY_SECONDS = 1;
 /** How long one database step may ride out a database that is away before the job fails (and is retried). */
 const DB_RETRY_MS = 30_000;
 /** How long past its deadline a stop waits for the job queue to let go (analyses store their outcome meanwhile). */
@@ -110,6 +113,8 @@ export class AnalysisWorker {
   /** The analyses this process runs: report id → how to stop it. */
   private readonly running = new Map<string, AbortController>();
   private ticker: ReturnType<typeof setInterval> | undefined;
+  /** Free accounts' analyses this process runs now: at most freeWorkerCap (plan-shares.ts). */
+  private freeRunning = 0;
 
   constructor(private readonly deps: WorkerDeps) {}
 
@@ -207,7 +212,7 @@ export class AnalysisWorker {
 
   /** One job. Public for tests; the queue calls it. */
   async run(job: AnalysisJob): Promise<void> {
-    const { sql, slots, targets, queue, config, startWithinMs } = this.deps;
+    const { sql, queue, config, startWithinMs } = this.deps;
     const [row] = await retried(
       () => sql<ReportRow[]>`
       select status, created_at, reservation_id, monitor_id, body from reports where id = ${job.reportId}`,
@@ -222,6 +227,27 @@ export class AnalysisWorker {
       await this.fail(row, job, problem, "queue");
       return;
     }
+    // Free accounts together get at most their share of this process's slots, so a flood of
+    // Free accounts never holds every worker (docs/plans.md, "Fair queues"). Checked and
+    // counted in one synchronous step; the job is offered again, not held.
+    const free = isFreePlan(job.plan);
+    if (free) {
+      if (this.freeRunning >= freeWorkerCap(config.workerConcurrency)) {
+        await retried(() => queue.send(job, { startAfterSeconds: FREE_SHARE_RETRY_SECONDS }));
+        return;
+      }
+      this.freeRunning++;
+    }
+    try {
+      await this.runHoldingShare(row, job);
+    } finally {
+      if (free) this.freeRunning--;
+    }
+  }
+
+  /** The rest of a job, once it holds its plan share: the account's slot, the target's, the analysis. */
+  private async runHoldingShare(row: ReportRow, job: AnalysisJob): Promise<void> {
+    const { slots, targets, queue, config } = this.deps;
     // The plan's analyses at once, claimed in the database: pg-boss's group concurrency keeps
     // most extra jobs of the account from being fetched, but two worker processes fetching
     // at the same moment could both start one (issue 21, row 7). The slot is the rule.
@@ -326,7 +352,7 @@ export class AnalysisWorker {
           this.deps.logger.error("analysis failed", { report_id: job.reportId, error: redactedError(error, redact) });
         if (error instanceof TargetNotAllowedError) logAllowlistHint(this.deps.logger, redact.text(error.message));
         const failure = problem ?? new ApiProblem("internal_error", "The analysis failed unexpectedly.");
-        if (failure.code === "site_unreachable") {
+        if (countsAsDeadSite(failure)) {
           // Counted per account and minute for admission (docs/plans.md, "Fair queues").
           await sql`insert into unreachable_failures (account_id) values (${job.accountId})`.catch(() => {});
         }
@@ -461,6 +487,23 @@ function deadTargetProblem(problem: ApiProblem, checkMs: number, windowMs: numbe
     ...problem.options,
     extensions: { ...problem.options.extensions, quick_check_ms: checkMs },
   });
+}
+
+/**
+ * Failures the target caused count toward the account's dead-site limit (`unreachablePerMinute`):
+ * a site that never answered, and one refused when analysed (a name that resolves to loopback
+ * or a private address: `url_not_allowed`). Both are free, and both make a `report.failed`
+ * event, so uncounted they were a free way to make the service send alerts (issue 30). The
+ * service's own failures (internal errors, overload, a database away) are not the caller's.
+ */
+const SERVICE_FAILURES: ReadonlySet<string> = new Set([
+  "internal_error",
+  "overloaded",
+  "unavailable",
+  "report_cancelled",
+]);
+export function countsAsDeadSite(failure: ApiProblem): boolean {
+  return !SERVICE_FAILURES.has(failure.code);
 }
 
 /** A database step that rides out a short outage (platform/db/transient.ts). */

@@ -34,6 +34,8 @@ export const TABLE_OWNERS = {
   webhooks: "monitoring",
   webhook_deliveries: "monitoring",
   alert_settings: "monitoring",
+  alert_recipients: "monitoring",
+  alert_mail_counts: "monitoring",
   monitors: "monitoring",
   monitor_runs: "monitoring",
   site_components: "monitoring",
