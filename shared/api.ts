@@ -9,6 +9,9 @@ import { PROBLEM_CODES } from "./problems.ts";
 import {
   AnalysisModeSchema,
   GradeSchema,
+  LabDeviceSchema,
+  LabThrottlingSchema,
+  MAX_LAB_RUNS,
   REPORT_ID_PATTERN,
   ReportMetadataSchema,
   ReportStatusSchema,
@@ -33,6 +36,21 @@ export const GenerateReportRequestSchema = named(
       site_auth: Type.Optional(SiteAuthSchema),
       tls: Type.Optional(TlsModeSchema),
       tls_ca: Type.Optional(TlsCaSchema),
+      lab: Type.Optional(
+        Type.Boolean({
+          description:
+            'Also load the page in a real browser (Chromium) and report its lab metrics, LCP, CLS and TBT, in performance.lab (docs/report.md, "Lab"). Default false.',
+        }),
+      ),
+      lab_device: Type.Optional(LabDeviceSchema),
+      lab_throttling: Type.Optional(LabThrottlingSchema),
+      lab_runs: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          maximum: MAX_LAB_RUNS,
+          description: "Loads of the page (1–5, default 1): the median is reported, with the spread",
+        }),
+      ),
     },
     { additionalProperties: false },
   ),

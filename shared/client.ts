@@ -12,7 +12,7 @@ import { createHash } from "node:crypto";
 import { HttpClient } from "@actions/http-client";
 import type { Problem, Usage } from "./api.ts";
 import type { Diff } from "./diff-schema.ts";
-import type { AnalysisMode, Report, ReportMetadata } from "./report.ts";
+import type { AnalysisMode, LabDevice, LabThrottling, Report, ReportMetadata } from "./report.ts";
 import { retryAfterMs } from "./retry-after.ts";
 import type { SiteAuth } from "./site-auth.ts";
 
@@ -72,6 +72,11 @@ export interface GenerateReportInput {
   /** A staging site's certificate: not verified, or by this private CA (shared/site-tls.ts). */
   tls?: "verify" | "insecure";
   tls_ca?: string;
+  /** A lab run (docs/report.md, "Lab"). */
+  lab?: boolean;
+  lab_device?: LabDevice;
+  lab_throttling?: LabThrottling;
+  lab_runs?: number;
 }
 
 /** JSON with object keys sorted at every level, so that equal bodies hash alike whatever their key order. */

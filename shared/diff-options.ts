@@ -215,7 +215,7 @@ export function parseBudgets(text: string): Record<string, number> {
       if (name === undefined) {
         throw new Error(
           Object.keys(units).length === 0
-            ? `budget "${part}": ${key} is ${metric.unit === "points" ? "a score in points (0–100)" : "a count"} and takes a plain number, without a unit`
+            ? `budget "${part}": ${key} is ${metric.unit === "points" ? "a score in points (0–100)" : metric.unit === "ratio" ? "a plain number such as 0.1" : "a count"} and takes a plain number, without a unit`
             : `budget "${part}": "${unit}" is not a unit of ${key}, which is ${metric.unit === "ms" ? "a time" : "a size"}; use ${unitNames(metric)}`,
         );
       }

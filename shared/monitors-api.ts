@@ -8,6 +8,9 @@ import { type Static, Type } from "@sinclair/typebox";
 import {
   AnalysisModeSchema,
   GradeSchema,
+  LabDeviceSchema,
+  LabThrottlingSchema,
+  MAX_LAB_RUNS,
   ReportStatusSchema,
   SEVERITIES,
   VULNERABILITY_DATA_STATUSES,
@@ -42,6 +45,19 @@ const Assert = Type.String({
   examples: ["security.*: error"],
 });
 
+/** A lab run with each report, as generate-report asks for one (docs/report.md, "Lab"). Since API 1.5.0. */
+const LabFields = {
+  lab: Type.Optional(
+    Type.Boolean({
+      description:
+        "Each run also loads the page in a real browser: Core Web Vitals in performance.lab and the lab checks, so the monitor regresses on them (false turns it off)",
+    }),
+  ),
+  lab_device: Type.Optional(LabDeviceSchema),
+  lab_throttling: Type.Optional(LabThrottlingSchema),
+  lab_runs: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LAB_RUNS })),
+};
+
 export const CreateMonitorRequestSchema = named(
   "CreateMonitorRequest",
   Type.Object(
@@ -58,6 +74,7 @@ export const CreateMonitorRequestSchema = named(
       assert: Type.Optional(Assert),
       tls: Type.Optional(TlsModeSchema),
       tls_ca: Type.Optional(TlsCaSchema),
+      ...LabFields,
     },
     { additionalProperties: false },
   ),
@@ -78,6 +95,7 @@ export const UpdateMonitorRequestSchema = named(
       tls_ca: Type.Optional(
         Nullable(TlsCaSchema, { description: "The private CA's PEM; null removes it. Since 1.5.0." }),
       ),
+      ...LabFields,
       enabled: Type.Optional(
         Type.Boolean({ description: "false pauses the monitor (no scheduled runs); true resumes it" }),
       ),
@@ -134,6 +152,9 @@ export const MonitorSchema = named(
     environment: Nullable(Type.String()),
     schedule: Type.String({ description: "As given: hourly, daily, weekly or a cron expression (UTC)" }),
     mode: AnalysisModeSchema,
+    lab: Nullable(Type.Object({ device: LabDeviceSchema, throttling: LabThrottlingSchema, runs: Type.Integer() }), {
+      description: "The lab run each report asks for; null for none. Since API 1.5.0.",
+    }),
     fail_on: FailOn,
     assert: Type.String({ description: "The assertions in their canonical form (pattern:level,…); empty for none" }),
     tls: Type.Optional(TlsModeSchema),

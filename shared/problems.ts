@@ -10,6 +10,7 @@ export const PROBLEMS = {
   quota_exhausted: { status: 402, title: "Monthly report quota exhausted" },
   monitor_limit_reached: { status: 403, title: "The account has as many monitors as its plan allows" },
   not_found: { status: 404, title: "Not found" },
+  no_report: { status: 404, title: "The site has no completed report in this period" },
   method_not_allowed: { status: 405, title: "Method not allowed" },
   not_acceptable: { status: 406, title: "No acceptable representation" },
   idempotency_in_progress: {

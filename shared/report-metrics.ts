@@ -10,7 +10,12 @@ import type { Static } from "@sinclair/typebox";
 import type { Report } from "./report.ts";
 import { named, StringEnum } from "./schema.ts";
 
-export const MetricUnitSchema = named("MetricUnit", StringEnum(["points", "ms", "bytes", "count"]));
+export const MetricUnitSchema = named(
+  "MetricUnit",
+  StringEnum(["points", "ms", "bytes", "count", "ratio"], {
+    description: "ratio: a plain decimal number such as Cumulative Layout Shift (since API 1.5.0)",
+  }),
+);
 export type MetricUnit = Static<typeof MetricUnitSchema>;
 
 export interface MetricDefinition {
@@ -145,7 +150,69 @@ export const METRICS: readonly MetricDefinition[] = [
     absolute: 1,
     value: (r) => (r.summary ? Object.values(r.summary.failed).reduce((sum, n) => sum + n, 0) : null),
   },
+  // The lab's metrics (performance.lab, a page loaded in a browser): null when the report has no
+  // completed lab run. Lab metrics are noisy (docs/report.md, "Lab"), hence wide noise bands.
+  {
+    key: "lcp_ms",
+    label: "Largest Contentful Paint (lab)",
+    unit: "ms",
+    better: "lower",
+    relative: 0.2,
+    absolute: 200,
+    value: (r) => lab(r)?.lcp_ms ?? null,
+  },
+  {
+    key: "fcp_ms",
+    label: "First Contentful Paint (lab)",
+    unit: "ms",
+    better: "lower",
+    relative: 0.2,
+    absolute: 150,
+    value: (r) => lab(r)?.fcp_ms ?? null,
+  },
+  {
+    key: "cls",
+    label: "Cumulative Layout Shift (lab)",
+    unit: "ratio",
+    better: "lower",
+    relative: 0,
+    absolute: 0.02,
+    value: (r) => lab(r)?.cls ?? null,
+  },
+  {
+    key: "tbt_ms",
+    label: "Total Blocking Time (lab)",
+    unit: "ms",
+    better: "lower",
+    relative: 0.2,
+    absolute: 100,
+    value: (r) => lab(r)?.tbt_ms ?? null,
+  },
+  {
+    key: "lab_transfer_bytes",
+    label: "Page weight on the wire (lab)",
+    unit: "bytes",
+    better: "lower",
+    relative: 0.05,
+    absolute: 10_000,
+    value: (r) => lab(r)?.transfer_bytes ?? null,
+  },
+  {
+    key: "lab_requests",
+    label: "Requests (lab)",
+    unit: "count",
+    better: "lower",
+    relative: 0,
+    absolute: 2,
+    value: (r) => lab(r)?.requests ?? null,
+  },
 ];
+
+/** The metrics of a report's completed lab run, if it has one. */
+function lab(report: Report) {
+  const found = report.performance?.lab;
+  return found?.status === "complete" ? found.metrics : null;
+}
 
 export function metricByKey(key: string): MetricDefinition | undefined {
   return METRICS.find((metric) => metric.key === key);
@@ -162,6 +229,7 @@ export const BUDGET_UNITS: Record<MetricDefinition["unit"], Record<string, numbe
   bytes: { B: 1, kB: 1000, MB: 1_000_000, KiB: 1024, MiB: 1024 * 1024 },
   points: {},
   count: {},
+  ratio: {},
 };
 
 const rounded = (value: number, decimals: number) => String(Math.round(value * 10 ** decimals) / 10 ** decimals);
@@ -176,6 +244,8 @@ export function formatMetricValue(unit: MetricDefinition["unit"], value: number)
     case "bytes":
       if (size < 1000) return `${sign}${rounded(size, 0)} B`;
       return size < 1_000_000 ? `${sign}${rounded(size / 1000, 1)} kB` : `${sign}${rounded(size / 1_000_000, 2)} MB`;
+    case "ratio":
+      return `${sign}${rounded(size, 3)}`;
     default:
       return `${sign}${rounded(size, 2)}`;
   }

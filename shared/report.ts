@@ -572,6 +572,182 @@ export const AssetSampleSchema = named(
 );
 export type AssetSample = Static<typeof AssetSampleSchema>;
 
+// ── Lab: the page loaded in a real browser (docs/report.md, "Lab") ─────────────────────────
+
+export const LAB_DEVICES = ["mobile", "desktop"] as const;
+export const LabDeviceSchema = named(
+  "LabDevice",
+  StringEnum(LAB_DEVICES, {
+    description:
+      '"mobile" (default): a mid-range phone, Lighthouse\'s mobile emulation. "desktop": a desktop window. Since 1.5.0.',
+  }),
+);
+export type LabDevice = Static<typeof LabDeviceSchema>;
+export const DEFAULT_LAB_DEVICE: LabDevice = "mobile";
+
+export const LAB_THROTTLINGS = ["default", "none"] as const;
+export const LabThrottlingSchema = named(
+  "LabThrottling",
+  StringEnum(LAB_THROTTLINGS, {
+    description:
+      '"default": Lighthouse\'s figures for the device (mobile: 4× CPU slowdown, 150 ms RTT, 1.6 Mbps down, 750 kbps up). "none": no throttling, for CI on a fast network. Since 1.5.0.',
+  }),
+);
+export type LabThrottling = Static<typeof LabThrottlingSchema>;
+export const DEFAULT_LAB_THROTTLING: LabThrottling = "default";
+/** Loads of the page per lab report (lab_runs): the median is reported, with the spread. */
+export const MAX_LAB_RUNS = 5;
+
+export const LabThrottlingUsedSchema = named(
+  "LabThrottlingUsed",
+  Type.Object(
+    {
+      cpu_slowdown: Type.Number({ description: "CPU slowdown factor (1: none)" }),
+      rtt_ms: Type.Number({ description: "Added round-trip latency per request, ms (0: none)" }),
+      download_kbps: Nullable(Type.Number(), { description: "Download throughput cap, kbit/s; null: none" }),
+      upload_kbps: Nullable(Type.Number(), { description: "Upload throughput cap, kbit/s; null: none" }),
+    },
+    { description: "The throttling the lab run applied, in figures. Since 1.5.0." },
+  ),
+);
+export type LabThrottlingUsed = Static<typeof LabThrottlingUsedSchema>;
+
+export const LAB_COMPONENT_KINDS = ["core", "theme", "plugin", "site", "third_party"] as const;
+export const LabComponentSchema = named(
+  "LabComponent",
+  Type.Object(
+    {
+      kind: StringEnum(LAB_COMPONENT_KINDS, {
+        description:
+          "core: WordPress's own files; theme or plugin: a component's folder (slug); site: the site's other files; third_party: another origin",
+      }),
+      slug: Nullable(Type.String(), { description: "The theme's or plugin's slug; null for the other kinds" }),
+      origin: Type.String({ description: "The origin the file came from" }),
+    },
+    { description: "What a file belongs to, from what detection knows of the site. Since 1.5.0." },
+  ),
+);
+export type LabComponent = Static<typeof LabComponentSchema>;
+
+export const LabMetricsSchema = named(
+  "LabMetrics",
+  Type.Object(
+    {
+      ttfb_ms: Nullable(Type.Number(), { description: "Time to first byte of the document in the browser, ms" }),
+      fcp_ms: Nullable(Type.Number(), { description: "First Contentful Paint, ms" }),
+      lcp_ms: Nullable(Type.Number(), { description: "Largest Contentful Paint, ms; null when nothing was painted" }),
+      cls: Type.Number({ description: "Cumulative Layout Shift: the largest session window (1 s gap, 5 s cap)" }),
+      tbt_ms: Type.Number({
+        description: "Total Blocking Time: the part beyond 50 ms of each long task after First Contentful Paint, ms",
+      }),
+      speed_index_ms: Nullable(Type.Number(), { description: "Speed Index, ms; null: not computed" }),
+      requests: Count({ description: "Requests the page made" }),
+      transfer_bytes: Count({ description: "Bytes on the wire (headers and bodies) of those requests" }),
+    },
+    { description: "The lab metrics of a load (the median of the loads when there were several). Since 1.5.0." },
+  ),
+);
+export type LabMetrics = Static<typeof LabMetricsSchema>;
+
+const Spread = Type.Object({ min: Type.Number(), max: Type.Number() });
+
+export const LabSchema = named(
+  "Lab",
+  Type.Object(
+    {
+      status: StringEnum(["complete", "failed", "unavailable"], {
+        description:
+          "complete: the page was loaded and measured; failed: the lab run did not finish (reason says why); unavailable: this service has no browser to run it",
+      }),
+      reason: Nullable(Type.String(), { description: "Why the lab run failed or was unavailable; null when complete" }),
+      device: LabDeviceSchema,
+      throttling: LabThrottlingSchema,
+      throttling_used: LabThrottlingUsedSchema,
+      runs: Type.Integer({ minimum: 1, maximum: MAX_LAB_RUNS, description: "Loads asked for (lab_runs)" }),
+      completed_runs: Count({ description: "Loads that finished and were measured" }),
+      metrics: Nullable(LabMetricsSchema, { description: "The median of the loads; null unless complete" }),
+      spread: Nullable(
+        Type.Object({
+          fcp_ms: Nullable(Spread),
+          lcp_ms: Nullable(Spread),
+          cls: Spread,
+          tbt_ms: Spread,
+        }),
+        { description: "The lowest and highest value of each metric across the loads; null unless complete" },
+      ),
+      lcp_element: Nullable(
+        Type.Object({
+          selector: Nullable(Type.String(), { description: "A CSS selector of the element" }),
+          kind: StringEnum(["image", "text", "video", "background-image", "other"]),
+          url: Nullable(Type.String(), { description: "The image's URL, for an image" }),
+          component: Nullable(LabComponentSchema),
+        }),
+        { description: "The element of the Largest Contentful Paint (of the median load)" },
+      ),
+      layout_shifts: Type.Array(
+        Type.Object({
+          start_ms: Type.Number(),
+          value: Type.Number(),
+          elements: Type.Array(Type.String(), { description: "Selectors of the elements that moved" }),
+        }),
+        { description: "The layout shifts counted in CLS (the largest session window), largest first" },
+      ),
+      long_tasks: Type.Array(
+        Type.Object({
+          start_ms: Type.Number(),
+          duration_ms: Type.Number(),
+          blocking_ms: Type.Number({ description: "What the task adds to TBT" }),
+          component: Nullable(LabComponentSchema, {
+            description: "The component of the script that ran longest in it",
+          }),
+          scripts: Type.Array(
+            Type.Object({
+              url: Type.String(),
+              duration_ms: Type.Number(),
+              component: Nullable(LabComponentSchema),
+            }),
+          ),
+        }),
+        { description: "Main-thread tasks over 50 ms, with the scripts that ran in them, longest first" },
+      ),
+      render_blocking: Type.Array(
+        Type.Object({
+          url: Type.String(),
+          type: Type.String({ description: "script, style, or what the browser called it" }),
+          duration_ms: Type.Number({ description: "How long the file took to load" }),
+          component: LabComponentSchema,
+        }),
+        { description: "Files the browser held the first render for" },
+      ),
+      components: Type.Array(Type.Object({ component: LabComponentSchema, requests: Count(), bytes: Count() }), {
+        description:
+          "Bytes on the wire by component (core, the theme, each plugin, the site, each third-party origin), most first",
+      }),
+      third_party: Type.Array(Type.Object({ origin: Type.String(), requests: Count(), bytes: Count() }), {
+        description: "Third-party bytes on the wire by origin, most first",
+      }),
+      images_without_dimensions: Type.Array(Type.Object({ url: Type.String(), selector: Nullable(Type.String()) }), {
+        description: "Images with neither width and height nor an aspect-ratio: each may shift the layout",
+      }),
+      thumbnail: Nullable(Type.String(), {
+        description: "A small JPEG of the viewport once the load settled, as a data: URL",
+      }),
+      blocked_requests: Type.Object(
+        {
+          count: Count(),
+          examples: Type.Array(Type.Object({ target: Type.String(), reason: Type.String() })),
+        },
+        { description: "Requests of the page the target policy refused (never made)" },
+      ),
+    },
+    {
+      description:
+        'The page loaded in a real browser (Chromium), when a lab run was asked for (docs/report.md, "Lab"). Since 1.5.0.',
+    },
+  ),
+);
+export type Lab = Static<typeof LabSchema>;
+
 export const PerformanceInfoSchema = named(
   "PerformanceInfo",
   Type.Object({
@@ -625,6 +801,7 @@ export const PerformanceInfoSchema = named(
         "A bounded sample of the site's assets, on its origin and its asset origins (sizes are decoded bytes)",
     }),
     requests: Type.Array(TimingRowSchema, { description: "One row per request the analyzer made" }),
+    lab: Type.Optional(LabSchema),
   }),
 );
 export type PerformanceInfo = Static<typeof PerformanceInfoSchema>;
@@ -776,6 +953,25 @@ export const EnumerationSummarySchema = named(
       }),
       plugins: enumerationKind(["directory", "readme", "unreliable"]),
       themes: enumerationKind(["style_css", "unreliable"]),
+      version_files: Type.Optional(
+        Type.Object(
+          {
+            plugins: Type.Array(Type.String(), {
+              description:
+                "Plugins found without a version whose files (readme, changelogs, translation template, package.json, composer.json…) were read for one, before any further slug was probed: those passive detection found, then each one enumeration found",
+            }),
+            requests: Count({ description: "Requests spent on plugins' files, in all (also counted in `requests`)" }),
+            not_read: Type.Array(Type.String(), {
+              description:
+                "Plugins found without a version whose files were not all read because the enumeration stopped (`stopped_by`): their version may be readable",
+            }),
+          },
+          {
+            description:
+              "The files of the plugins found, read before enumeration spends its budget on new slugs (docs/enumeration.md). Since 1.5.0.",
+          },
+        ),
+      ),
     },
     { description: "Aggressive enumeration's account of itself (docs/enumeration.md). Since 1.2.0." },
   ),

@@ -39650,7 +39650,9 @@ var Percent = (options) => Type.Integer({ minimum: 0, maximum: 100, ...options }
 var Count = (options) => Type.Integer({ minimum: 0, ...options });
 
 // shared/report-metrics.ts
-var MetricUnitSchema = named("MetricUnit", StringEnum(["points", "ms", "bytes", "count"]));
+var MetricUnitSchema = named("MetricUnit", StringEnum(["points", "ms", "bytes", "count", "ratio"], {
+  description: "ratio: a plain decimal number such as Cumulative Layout Shift (since API 1.5.0)"
+}));
 var count = (value) => value ? value.length : null;
 var METRICS = [
   {
@@ -39769,8 +39771,66 @@ var METRICS = [
     relative: 0,
     absolute: 1,
     value: (r) => r.summary ? Object.values(r.summary.failed).reduce((sum, n) => sum + n, 0) : null
+  },
+  {
+    key: "lcp_ms",
+    label: "Largest Contentful Paint (lab)",
+    unit: "ms",
+    better: "lower",
+    relative: 0.2,
+    absolute: 200,
+    value: (r) => lab(r)?.lcp_ms ?? null
+  },
+  {
+    key: "fcp_ms",
+    label: "First Contentful Paint (lab)",
+    unit: "ms",
+    better: "lower",
+    relative: 0.2,
+    absolute: 150,
+    value: (r) => lab(r)?.fcp_ms ?? null
+  },
+  {
+    key: "cls",
+    label: "Cumulative Layout Shift (lab)",
+    unit: "ratio",
+    better: "lower",
+    relative: 0,
+    absolute: 0.02,
+    value: (r) => lab(r)?.cls ?? null
+  },
+  {
+    key: "tbt_ms",
+    label: "Total Blocking Time (lab)",
+    unit: "ms",
+    better: "lower",
+    relative: 0.2,
+    absolute: 100,
+    value: (r) => lab(r)?.tbt_ms ?? null
+  },
+  {
+    key: "lab_transfer_bytes",
+    label: "Page weight on the wire (lab)",
+    unit: "bytes",
+    better: "lower",
+    relative: 0.05,
+    absolute: 1e4,
+    value: (r) => lab(r)?.transfer_bytes ?? null
+  },
+  {
+    key: "lab_requests",
+    label: "Requests (lab)",
+    unit: "count",
+    better: "lower",
+    relative: 0,
+    absolute: 2,
+    value: (r) => lab(r)?.requests ?? null
   }
 ];
+function lab(report) {
+  const found = report.performance?.lab;
+  return found?.status === "complete" ? found.metrics : null;
+}
 function metricByKey(key) {
   return METRICS.find((metric) => metric.key === key);
 }
@@ -39778,7 +39838,8 @@ var BUDGET_UNITS = {
   ms: { ms: 1, s: 1000 },
   bytes: { B: 1, kB: 1000, MB: 1e6, KiB: 1024, MiB: 1024 * 1024 },
   points: {},
-  count: {}
+  count: {},
+  ratio: {}
 };
 var rounded = (value, decimals) => String(Math.round(value * 10 ** decimals) / 10 ** decimals);
 function formatMetricValue(unit, value) {
@@ -39791,6 +39852,8 @@ function formatMetricValue(unit, value) {
       if (size < 1000)
         return `${sign}${rounded(size, 0)} B`;
       return size < 1e6 ? `${sign}${rounded(size / 1000, 1)} kB` : `${sign}${rounded(size / 1e6, 2)} MB`;
+    case "ratio":
+      return `${sign}${rounded(size, 3)}`;
     default:
       return `${sign}${rounded(size, 2)}`;
   }
@@ -40140,6 +40203,108 @@ var AssetSampleSchema = named("AssetSample", Type.Object({
 }, {
   description: "An asset of the site (its origin, or an asset origin serving its plugin and theme files) from the analyzer's sample"
 }));
+var LAB_DEVICES = ["mobile", "desktop"];
+var LabDeviceSchema = named("LabDevice", StringEnum(LAB_DEVICES, {
+  description: `"mobile" (default): a mid-range phone, Lighthouse's mobile emulation. "desktop": a desktop window. Since 1.5.0.`
+}));
+var LAB_THROTTLINGS = ["default", "none"];
+var LabThrottlingSchema = named("LabThrottling", StringEnum(LAB_THROTTLINGS, {
+  description: `"default": Lighthouse's figures for the device (mobile: 4× CPU slowdown, 150 ms RTT, 1.6 Mbps down, 750 kbps up). "none": no throttling, for CI on a fast network. Since 1.5.0.`
+}));
+var MAX_LAB_RUNS = 5;
+var LabThrottlingUsedSchema = named("LabThrottlingUsed", Type.Object({
+  cpu_slowdown: Type.Number({ description: "CPU slowdown factor (1: none)" }),
+  rtt_ms: Type.Number({ description: "Added round-trip latency per request, ms (0: none)" }),
+  download_kbps: Nullable(Type.Number(), { description: "Download throughput cap, kbit/s; null: none" }),
+  upload_kbps: Nullable(Type.Number(), { description: "Upload throughput cap, kbit/s; null: none" })
+}, { description: "The throttling the lab run applied, in figures. Since 1.5.0." }));
+var LAB_COMPONENT_KINDS = ["core", "theme", "plugin", "site", "third_party"];
+var LabComponentSchema = named("LabComponent", Type.Object({
+  kind: StringEnum(LAB_COMPONENT_KINDS, {
+    description: "core: WordPress's own files; theme or plugin: a component's folder (slug); site: the site's other files; third_party: another origin"
+  }),
+  slug: Nullable(Type.String(), { description: "The theme's or plugin's slug; null for the other kinds" }),
+  origin: Type.String({ description: "The origin the file came from" })
+}, { description: "What a file belongs to, from what detection knows of the site. Since 1.5.0." }));
+var LabMetricsSchema = named("LabMetrics", Type.Object({
+  ttfb_ms: Nullable(Type.Number(), { description: "Time to first byte of the document in the browser, ms" }),
+  fcp_ms: Nullable(Type.Number(), { description: "First Contentful Paint, ms" }),
+  lcp_ms: Nullable(Type.Number(), { description: "Largest Contentful Paint, ms; null when nothing was painted" }),
+  cls: Type.Number({ description: "Cumulative Layout Shift: the largest session window (1 s gap, 5 s cap)" }),
+  tbt_ms: Type.Number({
+    description: "Total Blocking Time: the part beyond 50 ms of each long task after First Contentful Paint, ms"
+  }),
+  speed_index_ms: Nullable(Type.Number(), { description: "Speed Index, ms; null: not computed" }),
+  requests: Count({ description: "Requests the page made" }),
+  transfer_bytes: Count({ description: "Bytes on the wire (headers and bodies) of those requests" })
+}, { description: "The lab metrics of a load (the median of the loads when there were several). Since 1.5.0." }));
+var Spread = Type.Object({ min: Type.Number(), max: Type.Number() });
+var LabSchema = named("Lab", Type.Object({
+  status: StringEnum(["complete", "failed", "unavailable"], {
+    description: "complete: the page was loaded and measured; failed: the lab run did not finish (reason says why); unavailable: this service has no browser to run it"
+  }),
+  reason: Nullable(Type.String(), { description: "Why the lab run failed or was unavailable; null when complete" }),
+  device: LabDeviceSchema,
+  throttling: LabThrottlingSchema,
+  throttling_used: LabThrottlingUsedSchema,
+  runs: Type.Integer({ minimum: 1, maximum: MAX_LAB_RUNS, description: "Loads asked for (lab_runs)" }),
+  completed_runs: Count({ description: "Loads that finished and were measured" }),
+  metrics: Nullable(LabMetricsSchema, { description: "The median of the loads; null unless complete" }),
+  spread: Nullable(Type.Object({
+    fcp_ms: Nullable(Spread),
+    lcp_ms: Nullable(Spread),
+    cls: Spread,
+    tbt_ms: Spread
+  }), { description: "The lowest and highest value of each metric across the loads; null unless complete" }),
+  lcp_element: Nullable(Type.Object({
+    selector: Nullable(Type.String(), { description: "A CSS selector of the element" }),
+    kind: StringEnum(["image", "text", "video", "background-image", "other"]),
+    url: Nullable(Type.String(), { description: "The image's URL, for an image" }),
+    component: Nullable(LabComponentSchema)
+  }), { description: "The element of the Largest Contentful Paint (of the median load)" }),
+  layout_shifts: Type.Array(Type.Object({
+    start_ms: Type.Number(),
+    value: Type.Number(),
+    elements: Type.Array(Type.String(), { description: "Selectors of the elements that moved" })
+  }), { description: "The layout shifts counted in CLS (the largest session window), largest first" }),
+  long_tasks: Type.Array(Type.Object({
+    start_ms: Type.Number(),
+    duration_ms: Type.Number(),
+    blocking_ms: Type.Number({ description: "What the task adds to TBT" }),
+    component: Nullable(LabComponentSchema, {
+      description: "The component of the script that ran longest in it"
+    }),
+    scripts: Type.Array(Type.Object({
+      url: Type.String(),
+      duration_ms: Type.Number(),
+      component: Nullable(LabComponentSchema)
+    }))
+  }), { description: "Main-thread tasks over 50 ms, with the scripts that ran in them, longest first" }),
+  render_blocking: Type.Array(Type.Object({
+    url: Type.String(),
+    type: Type.String({ description: "script, style, or what the browser called it" }),
+    duration_ms: Type.Number({ description: "How long the file took to load" }),
+    component: LabComponentSchema
+  }), { description: "Files the browser held the first render for" }),
+  components: Type.Array(Type.Object({ component: LabComponentSchema, requests: Count(), bytes: Count() }), {
+    description: "Bytes on the wire by component (core, the theme, each plugin, the site, each third-party origin), most first"
+  }),
+  third_party: Type.Array(Type.Object({ origin: Type.String(), requests: Count(), bytes: Count() }), {
+    description: "Third-party bytes on the wire by origin, most first"
+  }),
+  images_without_dimensions: Type.Array(Type.Object({ url: Type.String(), selector: Nullable(Type.String()) }), {
+    description: "Images with neither width and height nor an aspect-ratio: each may shift the layout"
+  }),
+  thumbnail: Nullable(Type.String(), {
+    description: "A small JPEG of the viewport once the load settled, as a data: URL"
+  }),
+  blocked_requests: Type.Object({
+    count: Count(),
+    examples: Type.Array(Type.Object({ target: Type.String(), reason: Type.String() }))
+  }, { description: "Requests of the page the target policy refused (never made)" })
+}, {
+  description: 'The page loaded in a real browser (Chromium), when a lab run was asked for (docs/report.md, "Lab"). Since 1.5.0.'
+}));
 var PerformanceInfoSchema = named("PerformanceInfo", Type.Object({
   ttfb_ms: Nullable(Type.Number(), {
     description: "Time to first byte of the homepage, median of the samples taken"
@@ -40188,7 +40353,8 @@ var PerformanceInfoSchema = named("PerformanceInfo", Type.Object({
   assets: Type.Array(AssetSampleSchema, {
     description: "A bounded sample of the site's assets, on its origin and its asset origins (sizes are decoded bytes)"
   }),
-  requests: Type.Array(TimingRowSchema, { description: "One row per request the analyzer made" })
+  requests: Type.Array(TimingRowSchema, { description: "One row per request the analyzer made" }),
+  lab: Type.Optional(LabSchema)
 }));
 var SeoInfoSchema = named("SeoInfo", Type.Object({
   title: Nullable(Type.String()),
@@ -40298,7 +40464,18 @@ var EnumerationSummarySchema = named("EnumerationSummary", Type.Object({
     description: "Why it stopped: it went through every candidate, or a budget ran out first"
   }),
   plugins: enumerationKind(["directory", "readme", "unreliable"]),
-  themes: enumerationKind(["style_css", "unreliable"])
+  themes: enumerationKind(["style_css", "unreliable"]),
+  version_files: Type.Optional(Type.Object({
+    plugins: Type.Array(Type.String(), {
+      description: "Plugins found without a version whose files (readme, changelogs, translation template, package.json, composer.json…) were read for one, before any further slug was probed: those passive detection found, then each one enumeration found"
+    }),
+    requests: Count({ description: "Requests spent on plugins' files, in all (also counted in `requests`)" }),
+    not_read: Type.Array(Type.String(), {
+      description: "Plugins found without a version whose files were not all read because the enumeration stopped (`stopped_by`): their version may be readable"
+    })
+  }, {
+    description: "The files of the plugins found, read before enumeration spends its budget on new slugs (docs/enumeration.md). Since 1.5.0."
+  }))
 }, { description: "Aggressive enumeration's account of itself (docs/enumeration.md). Since 1.2.0." }));
 var TARGET_LIMITS = ["analyses_at_once", "requests_per_second", "aggressive_requests_per_hour"];
 var TargetLimitsSchema = named("TargetLimits", Type.Object({
@@ -40763,7 +40940,7 @@ function parseBudgets(text) {
       const units = BUDGET_UNITS[metric.unit];
       const name = Object.keys(units).find((candidate) => candidate.toLowerCase() === unit.toLowerCase());
       if (name === undefined) {
-        throw new Error(Object.keys(units).length === 0 ? `budget "${part}": ${key} is ${metric.unit === "points" ? "a score in points (0–100)" : "a count"} and takes a plain number, without a unit` : `budget "${part}": "${unit}" is not a unit of ${key}, which is ${metric.unit === "ms" ? "a time" : "a size"}; use ${unitNames(metric)}`);
+        throw new Error(Object.keys(units).length === 0 ? `budget "${part}": ${key} is ${metric.unit === "points" ? "a score in points (0–100)" : metric.unit === "ratio" ? "a plain number such as 0.1" : "a count"} and takes a plain number, without a unit` : `budget "${part}": "${unit}" is not a unit of ${key}, which is ${metric.unit === "ms" ? "a time" : "a size"}; use ${unitNames(metric)}`);
       }
       value *= units[name];
     }
@@ -40817,6 +40994,46 @@ function defaultBranchRef(env) {
   if (env.CHANGE_ID && env.CHANGE_TARGET)
     return env.CHANGE_TARGET.slice(0, 255);
   return;
+}
+
+// action/src/lab-options.ts
+class LabOptionsError extends Error {
+}
+function parseLabOptions(raw, names) {
+  const lab = typeof raw.lab === "boolean" ? raw.lab : (raw.lab ?? "").trim().toLowerCase() || "false";
+  if (lab !== true && lab !== false && lab !== "true" && lab !== "false")
+    throw new LabOptionsError(`${names.lab} must be true or false, got "${raw.lab}".`);
+  const device = raw.device?.trim().toLowerCase() || undefined;
+  const throttling = raw.throttling?.trim().toLowerCase() || undefined;
+  const runsText = raw.runs?.trim() || undefined;
+  if (lab === false || lab === "false") {
+    const given = [device && names.device, throttling && names.throttling, runsText && names.runs].filter(Boolean);
+    if (given.length > 0)
+      throw new LabOptionsError(`${given.join(", ")} only apply with ${names.lab} true.`);
+    return;
+  }
+  if (device !== undefined && !LAB_DEVICES.includes(device))
+    throw new LabOptionsError(`${names.device} must be ${LAB_DEVICES.join(" or ")}, got "${raw.device}".`);
+  if (throttling !== undefined && !LAB_THROTTLINGS.includes(throttling))
+    throw new LabOptionsError(`${names.throttling} must be ${LAB_THROTTLINGS.join(" or ")}, got "${raw.throttling}".`);
+  const runs = runsText === undefined ? undefined : Number(runsText);
+  if (runs !== undefined && !(Number.isInteger(runs) && runs >= 1 && runs <= MAX_LAB_RUNS))
+    throw new LabOptionsError(`${names.runs} must be a whole number from 1 to ${MAX_LAB_RUNS}, got "${raw.runs}".`);
+  return {
+    ...device ? { device } : {},
+    ...throttling ? { throttling } : {},
+    ...runs !== undefined ? { runs } : {}
+  };
+}
+function labBody(lab) {
+  if (!lab)
+    return {};
+  return {
+    lab: true,
+    ...lab.device ? { lab_device: lab.device } : {},
+    ...lab.throttling ? { lab_throttling: lab.throttling } : {},
+    ...lab.runs !== undefined ? { lab_runs: lab.runs } : {}
+  };
 }
 
 // action/src/links.ts
@@ -40891,7 +41108,8 @@ async function check(client, request, events, wait = waitForSite) {
     ...request.mode ? { mode: request.mode } : {},
     ...request.siteAuth ? { site_auth: request.siteAuth } : {},
     ...request.tls ? { tls: request.tls } : {},
-    ...request.tlsCa ? { tls_ca: request.tlsCa } : {}
+    ...request.tlsCa ? { tls_ca: request.tlsCa } : {},
+    ...labBody(request.lab)
   };
   const { report, replayed } = await client.generateReport(body, {
     idempotencyKey: idempotencyKeyFor(request.env, body, { matrix: request.matrix })
@@ -40953,6 +41171,77 @@ function alreadyPresentText(report, present, failOn) {
   const more = present.length > PRESENT_NAMED ? ` and ${present.length - PRESENT_NAMED} more` : "";
   const [first] = present;
   return oneLine(`${report.final_url ?? report.url}: no baseline, and fail-on judges changes against one, so nothing fails this run — but ${present.length} finding${present.length === 1 ? " is" : "s are"} at ${failOn} or above already: ${named.join(", ")}${more}. To fail while they fail, baseline or not, assert them, e.g. assert: "${first?.id ?? "security.*"}: error" (CLI: --assert "${first?.id ?? "security.*"}=error"; docs/diff.md#assertions).`, 2000);
+}
+
+// shared/lab.ts
+var LAB_THRESHOLDS = {
+  lcp_ms: { good: 2500, poor: 4000 },
+  cls: { good: 0.1, poor: 0.25 },
+  tbt_ms: { good: 200, poor: 600 }
+};
+var LAB_LEVEL_WORDS = {
+  good: "good",
+  needs_improvement: "needs improvement",
+  poor: "poor"
+};
+function labLevel(metric, value) {
+  const { good, poor } = LAB_THRESHOLDS[metric];
+  if (value <= good)
+    return "good";
+  return value > poor ? "poor" : "needs_improvement";
+}
+function labRows(metrics) {
+  const ms = (value) => value === null ? "—" : value < 1000 ? `${value} ms` : `${(value / 1000).toFixed(2)} s`;
+  return [
+    {
+      key: "lcp_ms",
+      label: "Largest Contentful Paint",
+      value: ms(metrics.lcp_ms),
+      level: metrics.lcp_ms === null ? null : labLevel("lcp_ms", metrics.lcp_ms)
+    },
+    {
+      key: "cls",
+      label: "Cumulative Layout Shift",
+      value: metrics.cls.toFixed(3),
+      level: labLevel("cls", metrics.cls)
+    },
+    {
+      key: "tbt_ms",
+      label: "Total Blocking Time",
+      value: ms(metrics.tbt_ms),
+      level: labLevel("tbt_ms", metrics.tbt_ms)
+    },
+    { key: "fcp_ms", label: "First Contentful Paint", value: ms(metrics.fcp_ms), level: null },
+    { key: "ttfb_ms", label: "Time to first byte (browser)", value: ms(metrics.ttfb_ms), level: null },
+    { key: "requests", label: "Requests", value: String(metrics.requests), level: null },
+    {
+      key: "transfer_bytes",
+      label: "Transferred",
+      value: metrics.transfer_bytes < 1e6 ? `${(metrics.transfer_bytes / 1000).toFixed(1)} kB` : `${(metrics.transfer_bytes / 1e6).toFixed(2)} MB`,
+      level: null
+    }
+  ];
+}
+
+// action/src/lab-summary.ts
+var ICON = { good: "\uD83D\uDFE2", needs_improvement: "\uD83D\uDFE0", poor: "\uD83D\uDD34" };
+function labSummaryLines(report, escapeText) {
+  const lab = report.performance?.lab;
+  if (!lab)
+    return [];
+  const heading = `#### Lab (${lab.device}, ${lab.throttling === "none" ? "no throttling" : "throttled"}, ${lab.completed_runs} of ${lab.runs} load${lab.runs === 1 ? "" : "s"})`;
+  if (lab.status !== "complete" || !lab.metrics)
+    return [
+      heading,
+      "",
+      `The lab run ${lab.status === "failed" ? "failed" : "was unavailable"}: ${escapeText(lab.reason ?? lab.status)}. Its checks were skipped.`,
+      ""
+    ];
+  const lines = [heading, "", "| Metric | Value | |", "|---|---|---|"];
+  for (const row of labRows(lab.metrics))
+    lines.push(`| ${row.label} | ${row.value} | ${row.level ? `${ICON[row.level]} ${LAB_LEVEL_WORDS[row.level]}` : ""} |`);
+  lines.push("");
+  return lines;
 }
 
 // action/src/markdown.ts
@@ -41118,6 +41407,7 @@ function renderMarkdown({ report, diff, reportUrl, failOn }, options = {}) {
     }
     lines.push("");
   }
+  lines.push(...labSummaryLines(report, (text) => md(text, 300)));
   if (diff.metrics.length > 0) {
     lines.push("#### Metrics", "", "| Metric | Before | After | Change |", "|---|---|---|---|");
     for (const metric of diff.metrics) {
@@ -41781,6 +42071,24 @@ function readInputs(runner = actionsCore, names = ACTION_NAMES) {
   if (mode !== undefined && !ANALYSIS_MODES.includes(mode)) {
     throw new InputError(`${names.input("mode")} must be passive or aggressive, got "${mode}".`);
   }
+  let lab;
+  try {
+    lab = parseLabOptions({
+      lab: runner.getInput("lab"),
+      device: runner.getInput("lab-device"),
+      throttling: runner.getInput("lab-throttling"),
+      runs: runner.getInput("lab-runs")
+    }, {
+      lab: names.input("lab"),
+      device: names.input("lab-device"),
+      throttling: names.input("lab-throttling"),
+      runs: names.input("lab-runs")
+    });
+  } catch (error) {
+    if (error instanceof LabOptionsError)
+      throw new InputError(error.message);
+    throw error;
+  }
   const siteAuth = readSiteAuth(runner, names);
   const origins = new Set(urls.map((value) => new URL(value).origin));
   if (siteAuth && origins.size > 1) {
@@ -41802,6 +42110,7 @@ function readInputs(runner = actionsCore, names = ACTION_NAMES) {
     timeoutSeconds: number(names, "timeout", runner.getInput("timeout").trim() || "600", 10, 6 * 3600),
     waitForSiteSeconds: number(names, "wait-for-site", runner.getInput("wait-for-site").trim() || "0", 0, 3600),
     mode,
+    ...lab ? { lab } : {},
     matrix: runner.getInput("matrix"),
     sarifLocation,
     siteAuth,
@@ -46016,7 +46325,17 @@ var GenerateReportRequestSchema = named("GenerateReportRequest", Type.Object({
   mode: Type.Optional(AnalysisModeSchema),
   site_auth: Type.Optional(SiteAuthSchema),
   tls: Type.Optional(TlsModeSchema),
-  tls_ca: Type.Optional(TlsCaSchema)
+  tls_ca: Type.Optional(TlsCaSchema),
+  lab: Type.Optional(Type.Boolean({
+    description: 'Also load the page in a real browser (Chromium) and report its lab metrics, LCP, CLS and TBT, in performance.lab (docs/report.md, "Lab"). Default false.'
+  })),
+  lab_device: Type.Optional(LabDeviceSchema),
+  lab_throttling: Type.Optional(LabThrottlingSchema),
+  lab_runs: Type.Optional(Type.Integer({
+    minimum: 1,
+    maximum: MAX_LAB_RUNS,
+    description: "Loads of the page (1–5, default 1): the median is reported, with the spread"
+  }))
 }, { additionalProperties: false }));
 var ReportListItemSchema = named("ReportListItem", Type.Object({
   id: Type.String({ pattern: REPORT_ID_PATTERN }),

@@ -4,6 +4,7 @@
  * engine: GET /api/report/{id}/diff) → one result. The Action (annotations, job summary, PR
  * comment, outputs) and the CLI (text, JSON, SARIF, exit code) only render it differently.
  */
+
 import { ApiError, type GenerateReportInput, idempotencyKeyFor, type WpreportClient } from "../../shared/client.ts";
 import { assertionFor, failingChecks } from "../../shared/diff.ts";
 import { type Baseline, diffQuery, isSeverity, type ParsedDiffOptions } from "../../shared/diff-options.ts";
@@ -21,6 +22,7 @@ import type { SiteAuth } from "../../shared/site-auth.ts";
 import { oneLine } from "../../shared/untrusted-text.ts";
 import { type VulnerabilityDataNotice, vulnerabilityDataNotice } from "../../shared/vulnerability-data.ts";
 import { defaultBranchRef } from "./default-branch.ts";
+import { type LabRequest, labBody } from "./lab-options.ts";
 import { reportApiUrl, reportUrl } from "./links.ts";
 import { notWordPressNotice } from "./notices.ts";
 import { waitForSite } from "./wait-for-site.ts";
@@ -34,6 +36,8 @@ export interface CheckRequest {
   url: string;
   /** Absent: the service's default (passive). */
   mode?: AnalysisMode;
+  /** A lab run (lab-options.ts); absent: none. */
+  lab?: LabRequest;
   environment?: string;
   baseline: Baseline;
   diffOptions: ParsedDiffOptions;
@@ -149,6 +153,7 @@ export async function check(
     ...(request.siteAuth ? { site_auth: request.siteAuth } : {}),
     ...(request.tls ? { tls: request.tls } : {}),
     ...(request.tlsCa ? { tls_ca: request.tlsCa } : {}),
+    ...labBody(request.lab),
   };
   const { report, replayed } = await client.generateReport(body, {
     idempotencyKey: idempotencyKeyFor(request.env, body, { matrix: request.matrix }),

@@ -45,9 +45,7 @@ interface Flag {
 /**
  * The CLI's flags, in the order of the help. Every input of action.yml is here under its own
  * name (and the reverse: test/action/cli-parity.test.ts), except ACTION_ONLY_INPUTS.
- * Inputs added to action.yml later (h8-lab's `lab`, `lab-device`, `lab-throttling`, `lab-runs`)
- * go here: `{ name: "lab", input: true, help: … }` (no `value`: a boolean flag, read as "true")
- * and `{ name: "lab-device", value: "<d>", input: true, help: … }` — readInputs reads them.
+ * A flag without `value` is a boolean one (`--lab`), read as the input "true".
  */
 export const FLAGS: readonly Flag[] = [
   { name: "url", value: "<url>", input: true, help: "the site to analyze" },
@@ -157,6 +155,19 @@ export const FLAGS: readonly Flag[] = [
     input: true,
     help: '"name=value", repeatable (or WPREPORT_HTTP_COOKIES, "a=1; b=2")',
   },
+  {
+    name: "lab",
+    input: true,
+    help: "also load the page in the service's browser: LCP, CLS, TBT (performance.lab; the lab checks and budgets such as lcp_ms=2500)",
+  },
+  { name: "lab-device", value: "<d>", input: true, help: "mobile (default) | desktop" },
+  {
+    name: "lab-throttling",
+    value: "<t>",
+    input: true,
+    help: "default (Lighthouse's figures) | none (CI on a fast network)",
+  },
+  { name: "lab-runs", value: "<n>", input: true, help: "loads of the page, 1-5 (default 1): the median is reported" },
   {
     name: "tls",
     value: "<mode>",

@@ -6,6 +6,7 @@ import { ANALYSIS_MODES, type AnalysisMode } from "../../shared/report.ts";
 import { parseSarifLocation, SarifLocationError } from "../../shared/sarif.ts";
 import { parseSiteAuthInputs, type SiteAuth, SiteAuthInputError, siteAuthSecrets } from "../../shared/site-auth.ts";
 import { type ActionCore, actionsCore } from "./action-core.ts";
+import { LabOptionsError, type LabRequest, parseLabOptions } from "./lab-options.ts";
 
 /** At most this many sites a step: the SARIF file holds one run per site, and code scanning takes 20 runs a file. */
 export const MAX_URLS = 20;
@@ -24,6 +25,8 @@ export interface Inputs {
   waitForSiteSeconds: number;
   /** Absent: the service's default. */
   mode?: AnalysisMode;
+  /** Inputs lab, lab-device, lab-throttling, lab-runs; absent: no lab run. */
+  lab?: LabRequest;
   /** The job's matrix values as JSON (`toJSON(matrix)`, the input's default): part of the Idempotency-Key. */
   matrix: string;
   /** The repository file SARIF results attach to; undefined: the workflow file (sarif-file.ts). */
@@ -141,6 +144,26 @@ export function readInputs(
   if (mode !== undefined && !ANALYSIS_MODES.includes(mode as AnalysisMode)) {
     throw new InputError(`${names.input("mode")} must be passive or aggressive, got "${mode}".`);
   }
+  let lab: LabRequest | undefined;
+  try {
+    lab = parseLabOptions(
+      {
+        lab: runner.getInput("lab"),
+        device: runner.getInput("lab-device"),
+        throttling: runner.getInput("lab-throttling"),
+        runs: runner.getInput("lab-runs"),
+      },
+      {
+        lab: names.input("lab"),
+        device: names.input("lab-device"),
+        throttling: names.input("lab-throttling"),
+        runs: names.input("lab-runs"),
+      },
+    );
+  } catch (error) {
+    if (error instanceof LabOptionsError) throw new InputError(error.message);
+    throw error;
+  }
   const siteAuth = readSiteAuth(runner, names);
   // Credentials belong to one site: with several URLs they would go to each URL's origin, so
   // every URL must be on that one origin (another site would receive this site's secrets).
@@ -166,6 +189,7 @@ export function readInputs(
     timeoutSeconds: number(names, "timeout", runner.getInput("timeout").trim() || "600", 10, 6 * 3600),
     waitForSiteSeconds: number(names, "wait-for-site", runner.getInput("wait-for-site").trim() || "0", 0, 3600),
     mode: mode as AnalysisMode | undefined,
+    ...(lab ? { lab } : {}),
     matrix: runner.getInput("matrix"),
     sarifLocation,
     siteAuth,

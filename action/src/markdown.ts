@@ -14,6 +14,7 @@ import { type UnseenSite, unseenSite } from "../../shared/report-sight.ts";
 import { oneLine } from "../../shared/untrusted-text.ts";
 import { type VulnerabilityDataNotice, vulnerabilityDataNotice } from "../../shared/vulnerability-data.ts";
 import { alreadyPresent } from "./check.ts";
+import { labSummaryLines } from "./lab-summary.ts";
 
 /** Escapes site text for GitHub-flavoured markdown (tables included). */
 export function md(text: string | number | null | undefined, max = 200): string {
@@ -276,6 +277,7 @@ export function renderMarkdown(
     }
     lines.push("");
   }
+  lines.push(...labSummaryLines(report, (text) => md(text, 300)));
   if (diff.metrics.length > 0) {
     lines.push("#### Metrics", "", "| Metric | Before | After | Change |", "|---|---|---|---|");
     for (const metric of diff.metrics) {

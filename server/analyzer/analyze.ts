@@ -49,6 +49,7 @@ import { type ClientLimits, DEFAULT_CLIENT_LIMITS, SafeClient } from "./fetch/sa
 import type { TargetPolicy } from "./fetch/target-policy.ts";
 import { gather } from "./gather/gather.ts";
 import { applyIntel, COMPLETE_COVERAGE, emptyIntel, type Intel, type IntelLookup, intelQuery } from "./intel/index.ts";
+import type { LabCapture } from "./lab/capture.ts";
 import { summarise } from "./score.ts";
 
 export type AnalysisResult = Pick<
@@ -94,11 +95,15 @@ export interface AnalyzeOptions {
   names?: NameLookup;
   /** Credentials of a protected site, sent to the origin of `url` only (fetch/safe-client.ts). */
   siteAuth?: SiteAuth;
+  /** The lab run's capture (lab/lab-run.ts, made beforehand in the worker): kept with the artifacts. */
+  lab?: LabCapture;
   /**
    * How the site's certificate was checked when not by the public roots: `agent` must be one made
    * for it (createSafeAgent's `siteTls`); the report states it and its TLS checks skip.
    */
   siteTls?: SiteTls;
+  /** A site that gave no answer lately: the quick check's deadline, before anything else (gather.ts). */
+  quickCheckMs?: number;
   /**
    * Handed the artifacts once gathered (and enumerated), before detection: what the detection
    * evaluation (scripts/eval-detection.ts) saves, so its figures can be recomputed without a network.
@@ -119,6 +124,10 @@ export interface AnalysisRun {
   siteAuth?: SiteAuth;
   /** A staging site's certificate: not verified, or by a private CA (shared/site-tls.ts). */
   siteTls?: SiteTls;
+  /** The lab run's capture, when one was asked for (made in the worker, handed over as data). */
+  lab?: LabCapture;
+  /** A site that gave no answer lately: check it answers within this many ms first. */
+  quickCheckMs?: number;
 }
 
 export async function analyze(url: string, options: AnalyzeOptions, signal: AbortSignal): Promise<AnalysisResult> {
@@ -133,9 +142,10 @@ export async function analyze(url: string, options: AnalyzeOptions, signal: Abor
     options.limits ?? DEFAULT_CLIENT_LIMITS,
     credentials,
   );
-  const artifacts = await gather(url, client, { names: options.names, signal });
+  const artifacts = await gather(url, client, { names: options.names, signal, quickCheckMs: options.quickCheckMs });
   if (options.siteTls) artifacts.tls_verification = options.siteTls.mode;
   if (credentials) noteCredentialsOrigin(artifacts, credentials.origin);
+  if (options.lab) artifacts.lab = options.lab;
   // What the probes added (REST namespaces, redirects' credit headers), if anything new.
   if (options.names) await askNames(artifacts, options.names, signal);
   if (options.enumerate) await enumerateComponents(client, artifacts, options.enumerate, signal);
@@ -221,7 +231,8 @@ async function enumerateComponents(
   const known = {
     plugins: lowerSlugs(plugins),
     themes: lowerSlugs(activeThemes(detectTheme(artifacts, paths))),
-    pluginSlugs: plugins.map((plugin) => plugin.slug),
+    unversionedPlugins: plugins.filter((plugin) => !plugin.version).map((plugin) => plugin.slug),
+    versionedPlugins: plugins.filter((plugin) => plugin.version).map((plugin) => plugin.slug),
   };
   await enumerate(client, artifacts, paths, plan, known, signal);
 }

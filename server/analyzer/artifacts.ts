@@ -9,6 +9,7 @@ import type { TlsVerification } from "../../shared/site-tls.ts";
 import type { BlockPage } from "./detect/block-pages.ts";
 import type { DirectoryAnswer } from "./detect/finders/directory.ts";
 import type { ProbeKey } from "./gather/probes.ts";
+import type { LabCapture } from "./lab/capture.ts";
 
 export interface HttpArtifact {
   /** URL that produced this response (after redirects when they were followed). */
@@ -89,6 +90,8 @@ export interface Artifacts {
    * `tls: "insecure"` or `tls_ca`, shared/site-tls.ts); absent when it was verified as browsers do.
    */
   tls_verification?: TlsVerification;
+  /** The lab run's capture (lab/capture.ts), when one was asked for: the page loaded in a browser. */
+  lab?: LabCapture;
 }
 
 /** Every probe answer, in key order. */

@@ -6,7 +6,7 @@
 
 import { type ParseArgsConfig, parseArgs as parseCommandLine } from "node:util";
 import { TokenService } from "../access/token.service.ts";
-import { AccountAuthService, AccountService, normaliseEmail } from "../accounts/account.service.ts";
+import { type Account, AccountAuthService, AccountService, normaliseEmail } from "../accounts/account.service.ts";
 import { hashPassword, passwordProblem } from "../accounts/password.ts";
 import { SessionService } from "../accounts/session.service.ts";
 import { isPlanId, PLAN_IDS, PLANS, type PlanId } from "../billing/plans.ts";
@@ -163,6 +163,164 @@ function planFlag(args: ParsedArgs, required = false): PlanId | undefined {
 
 const iso = (date: Date | null) => (date ? date.toISOString() : "-");
 
+/** What every command of the table gets: the parsed arguments, the services and where output goes. */
+interface CommandContext {
+  sql: Sql;
+  args: ParsedArgs;
+  /** The third word: a token id for `token revoke`. */
+  target: string | undefined;
+  io: CliIO;
+  json: boolean;
+  accounts: AccountService;
+  tokens: TokenService;
+  /** The account of --email, or a usage error naming it. */
+  requireAccount(email: string): Promise<Account>;
+}
+
+type Command = (context: CommandContext) => Promise<void>;
+
+/** `--expires-in 90` (or `90d`): a date that many days from now; null without the flag. */
+function expiryFlag(args: ParsedArgs): Date | null {
+  const expiresIn = stringFlag(args, "expires-in");
+  if (expiresIn === undefined) return null;
+  const days = Number(expiresIn.replace(/d$/, ""));
+  if (!Number.isInteger(days) || days < 1 || days > 3650) {
+    throw new UsageError("--expires-in must be a number of days between 1 and 3650");
+  }
+  return new Date(Date.now() + days * 86_400_000);
+}
+
+const tokenCreate: Command = async ({ args, io, accounts, tokens }) => {
+  const email = emailFlag(args);
+  const plan = planFlag(args);
+  const name = stringFlag(args, "name");
+  const expiresAt = expiryFlag(args);
+  const { account, created } = await accounts.ensure(email, plan);
+  const { token, record } = await tokens.create(account.id, { name, expiresAt });
+  io.err(`${created ? "Created account" : "Account"} ${account.email} (${account.id}) on plan ${account.planId}.`);
+  io.err(
+    `Token ${record.id} "${record.name}"${expiresAt ? `, expires ${expiresAt.toISOString()}` : ""}. Store it now: it is not shown again.`,
+  );
+  io.out(token);
+};
+
+const tokenList: Command = async ({ args, io, json, tokens, requireAccount }) => {
+  const account = await requireAccount(emailFlag(args));
+  const list = await tokens.list(account.id);
+  if (json) {
+    io.out(JSON.stringify(list));
+    return;
+  }
+  if (list.length === 0) io.err(`No tokens for ${account.email}.`);
+  for (const token of list) {
+    const state = token.revokedAt ? "revoked" : token.expiresAt && token.expiresAt < new Date() ? "expired" : "active";
+    io.out(
+      `${token.id}  ${token.prefix}…  ${state.padEnd(7)}  created ${iso(token.createdAt)}  last used ${iso(token.lastUsedAt)}  expires ${iso(token.expiresAt)}  ${token.name}`,
+    );
+  }
+};
+
+const tokenRevoke: Command = async ({ target, io, tokens }) => {
+  if (!target) throw new UsageError("token revoke needs a token id (tok_…); see token list");
+  const record = await tokens.findById(target);
+  if (!record) throw new UsageError(`no token ${target}`);
+  const revoked = await tokens.revoke(record.accountId, record.id);
+  io.err(revoked ? `Revoked ${record.id}; it stops working on its next request.` : `${record.id} was already revoked.`);
+};
+
+const accountCreate: Command = async ({ args, io, accounts }) => {
+  const { account, created } = await accounts.ensure(emailFlag(args), planFlag(args));
+  io.err(created ? `Created account ${account.email}.` : `Account ${account.email} already exists.`);
+  io.out(account.id);
+};
+
+const accountShow: Command = async ({ sql, args, io, json, requireAccount }) => {
+  const account = await requireAccount(emailFlag(args));
+  const plan = PLANS.find((candidate) => candidate.id === account.planId);
+  const usage = await new QuotaService(sql, 0).usage(account.id, plan?.monthlyQuota ?? 0);
+  const summary = {
+    id: account.id,
+    email: account.email,
+    plan: account.planId,
+    quota: usage.quota,
+    used: usage.used,
+    in_progress: usage.reserved,
+    remaining: usage.remaining,
+    resets_at: usage.period.end.toISOString(),
+    requests_per_minute: account.rateLimitPerMinute ?? plan?.requestsPerMinute,
+    created_at: account.createdAt.toISOString(),
+  };
+  if (json) io.out(JSON.stringify(summary));
+  else for (const [key, value] of Object.entries(summary)) io.out(`${key.padEnd(20)} ${value}`);
+};
+
+const accountList: Command = async ({ io, json, accounts }) => {
+  const list = await accounts.list();
+  if (json) {
+    io.out(JSON.stringify(list));
+    return;
+  }
+  for (const account of list) io.out(`${account.id}  ${account.planId.padEnd(12)}  ${account.email}`);
+};
+
+const accountPassword: Command = async ({ sql, args, io, requireAccount }) => {
+  const account = await requireAccount(emailFlag(args));
+  const password = (await io.readLine?.())?.replace(/\r$/, "") ?? "";
+  if (password === "") throw new UsageError("account password reads the new password from standard input");
+  const problem = passwordProblem(password, account.email);
+  if (problem) throw new UsageError(problem);
+  await new AccountAuthService(sql).setPassword(account.id, await hashPassword(password));
+  await new SessionService(sql).destroyOthers(account.id, undefined);
+  io.err(`Set the password of ${account.email}; its web sessions have ended. It can log in at /login.`);
+};
+
+const accountRateLimit: Command = async ({ args, io, accounts, requireAccount }) => {
+  const account = await requireAccount(emailFlag(args));
+  let perMinute: number | null = null;
+  if (!args.flags.clear) {
+    perMinute = Number(stringFlag(args, "rpm", true));
+    if (!Number.isInteger(perMinute) || perMinute < 1 || perMinute > 10_000_000) {
+      throw new UsageError("--rpm must be a whole number of requests per minute");
+    }
+  }
+  await accounts.setRateLimitOverride(account.id, perMinute);
+  io.err(
+    perMinute
+      ? `${account.email} may now make ${perMinute} requests per minute.`
+      : `${account.email} is back on its plan's rate limit.`,
+  );
+};
+
+const planList: Command = async ({ io }) => {
+  for (const plan of PLANS) {
+    const price = plan.priceEurCents === null ? "—" : `€${plan.priceEurCents / 100}`;
+    io.out(
+      `${plan.id.padEnd(13)} ${plan.name.padEnd(13)} ${price.padStart(5)}/month  ${String(plan.monthlyQuota).padStart(5)} reports/month  ${String(plan.requestsPerMinute).padStart(4)} requests/minute`,
+    );
+  }
+};
+
+const planSet: Command = async ({ args, io, accounts, requireAccount }) => {
+  const account = await requireAccount(emailFlag(args));
+  const plan = planFlag(args, true);
+  await accounts.setPlan(account.id, plan);
+  io.err(`${account.email} is now on plan ${plan}.`);
+};
+
+/** Every command but intel's (intel-commands.ts), by its two words. */
+const COMMANDS: Readonly<Record<string, Command>> = {
+  "token create": tokenCreate,
+  "token list": tokenList,
+  "token revoke": tokenRevoke,
+  "account create": accountCreate,
+  "account show": accountShow,
+  "account list": accountList,
+  "account password": accountPassword,
+  "account rate-limit": accountRateLimit,
+  "plan list": planList,
+  "plan set": planSet,
+};
+
 export async function runCommand(sql: Sql, argv: string[], io: CliIO, config?: Config): Promise<void> {
   const args = parseArgs(argv);
   const [group, action, target] = args.positional;
@@ -175,151 +333,22 @@ export async function runCommand(sql: Sql, argv: string[], io: CliIO, config?: C
     const { runIntelCommand } = await import("./intel-commands.ts");
     return runIntelCommand(sql, action, args, io, config);
   }
+  const command = COMMANDS[`${group} ${action ?? ""}`.trim()];
+  if (!command) throw new UsageError(`unknown command "${args.positional.join(" ")}"; run with --help`);
   const accounts = new AccountService(sql);
-  const tokens = new TokenService(sql);
-  const json = args.flags.json === true;
-
   const requireAccount = async (email: string) => {
     const account = await accounts.findByEmail(email);
     if (!account) throw new UsageError(`no account with email ${email}`);
     return account;
   };
-
-  switch (`${group} ${action ?? ""}`.trim()) {
-    case "token create": {
-      const email = emailFlag(args);
-      const plan = planFlag(args);
-      const name = stringFlag(args, "name");
-      const expiresIn = stringFlag(args, "expires-in");
-      let expiresAt: Date | null = null;
-      if (expiresIn !== undefined) {
-        const days = Number(expiresIn.replace(/d$/, ""));
-        if (!Number.isInteger(days) || days < 1 || days > 3650) {
-          throw new UsageError("--expires-in must be a number of days between 1 and 3650");
-        }
-        expiresAt = new Date(Date.now() + days * 86_400_000);
-      }
-      const { account, created } = await accounts.ensure(email, plan);
-      const { token, record } = await tokens.create(account.id, { name, expiresAt });
-      io.err(`${created ? "Created account" : "Account"} ${account.email} (${account.id}) on plan ${account.planId}.`);
-      io.err(
-        `Token ${record.id} "${record.name}"${expiresAt ? `, expires ${expiresAt.toISOString()}` : ""}. Store it now: it is not shown again.`,
-      );
-      io.out(token);
-      return;
-    }
-    case "token list": {
-      const account = await requireAccount(emailFlag(args));
-      const list = await tokens.list(account.id);
-      if (json) {
-        io.out(JSON.stringify(list));
-        return;
-      }
-      if (list.length === 0) io.err(`No tokens for ${account.email}.`);
-      for (const token of list) {
-        const state = token.revokedAt
-          ? "revoked"
-          : token.expiresAt && token.expiresAt < new Date()
-            ? "expired"
-            : "active";
-        io.out(
-          `${token.id}  ${token.prefix}…  ${state.padEnd(7)}  created ${iso(token.createdAt)}  last used ${iso(token.lastUsedAt)}  expires ${iso(token.expiresAt)}  ${token.name}`,
-        );
-      }
-      return;
-    }
-    case "token revoke": {
-      if (!target) throw new UsageError("token revoke needs a token id (tok_…); see token list");
-      const record = await tokens.findById(target);
-      if (!record) throw new UsageError(`no token ${target}`);
-      const revoked = await tokens.revoke(record.accountId, record.id);
-      io.err(
-        revoked ? `Revoked ${record.id}; it stops working on its next request.` : `${record.id} was already revoked.`,
-      );
-      return;
-    }
-    case "account create": {
-      const { account, created } = await accounts.ensure(emailFlag(args), planFlag(args));
-      io.err(created ? `Created account ${account.email}.` : `Account ${account.email} already exists.`);
-      io.out(account.id);
-      return;
-    }
-    case "account show": {
-      const account = await requireAccount(emailFlag(args));
-      const plan = PLANS.find((candidate) => candidate.id === account.planId);
-      const usage = await new QuotaService(sql, 0).usage(account.id, plan?.monthlyQuota ?? 0);
-      const summary = {
-        id: account.id,
-        email: account.email,
-        plan: account.planId,
-        quota: usage.quota,
-        used: usage.used,
-        in_progress: usage.reserved,
-        remaining: usage.remaining,
-        resets_at: usage.period.end.toISOString(),
-        requests_per_minute: account.rateLimitPerMinute ?? plan?.requestsPerMinute,
-        created_at: account.createdAt.toISOString(),
-      };
-      if (json) io.out(JSON.stringify(summary));
-      else for (const [key, value] of Object.entries(summary)) io.out(`${key.padEnd(20)} ${value}`);
-      return;
-    }
-    case "account list": {
-      const list = await accounts.list();
-      if (json) {
-        io.out(JSON.stringify(list));
-        return;
-      }
-      for (const account of list) io.out(`${account.id}  ${account.planId.padEnd(12)}  ${account.email}`);
-      return;
-    }
-    case "account password": {
-      const account = await requireAccount(emailFlag(args));
-      const password = (await io.readLine?.())?.replace(/\r$/, "") ?? "";
-      if (password === "") throw new UsageError("account password reads the new password from standard input");
-      const problem = passwordProblem(password, account.email);
-      if (problem) throw new UsageError(problem);
-      await new AccountAuthService(sql).setPassword(account.id, await hashPassword(password));
-      await new SessionService(sql).destroyOthers(account.id, undefined);
-      io.err(`Set the password of ${account.email}; its web sessions have ended. It can log in at /login.`);
-      return;
-    }
-    case "account rate-limit": {
-      const account = await requireAccount(emailFlag(args));
-      let perMinute: number | null;
-      if (args.flags.clear) {
-        perMinute = null;
-      } else {
-        perMinute = Number(stringFlag(args, "rpm", true));
-        if (!Number.isInteger(perMinute) || perMinute < 1 || perMinute > 10_000_000) {
-          throw new UsageError("--rpm must be a whole number of requests per minute");
-        }
-      }
-      await accounts.setRateLimitOverride(account.id, perMinute);
-      io.err(
-        perMinute
-          ? `${account.email} may now make ${perMinute} requests per minute.`
-          : `${account.email} is back on its plan's rate limit.`,
-      );
-      return;
-    }
-    case "plan list": {
-      for (const plan of PLANS) {
-        const price = plan.priceEurCents === null ? "—" : `€${plan.priceEurCents / 100}`;
-        io.out(
-          `${plan.id.padEnd(13)} ${plan.name.padEnd(13)} ${price.padStart(5)}/month  ${String(plan.monthlyQuota).padStart(5)} reports/month  ${String(plan.requestsPerMinute).padStart(4)} requests/minute`,
-        );
-      }
-      return;
-    }
-    case "plan set": {
-      const account = await requireAccount(emailFlag(args));
-      const plan = planFlag(args, true);
-      await accounts.setPlan(account.id, plan);
-      io.err(`${account.email} is now on plan ${plan}.`);
-      return;
-    }
-    default:
-      throw new UsageError(`unknown command "${args.positional.join(" ")}"; run with --help`);
-  }
+  await command({
+    sql,
+    args,
+    target,
+    io,
+    json: args.flags.json === true,
+    accounts,
+    tokens: new TokenService(sql),
+    requireAccount,
+  });
 }

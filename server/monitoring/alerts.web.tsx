@@ -14,7 +14,7 @@ import { page, redirect } from "../web/render.tsx";
 import { type WebPluginDeps, webPlugin } from "../web/web.plugin.ts";
 import { AlertSettingsError } from "./email/alert-settings.service.ts";
 import type { Monitoring } from "./monitoring.ts";
-import { AlertsPage, eventField, WebhookPage, WebhooksPage } from "./pages/alerts.tsx";
+import { AlertsPage, ConfirmRecipientPage, eventField, WebhookPage, WebhooksPage } from "./pages/alerts.tsx";
 
 export interface AlertsRouteDeps extends WebPluginDeps {
   monitoring: Pick<Monitoring, "webhooks" | "alerts" | "emailEnabled">;
@@ -135,7 +135,7 @@ export function alertsRoutes(deps: AlertsRouteDeps) {
             <AlertsPage
               ctx={ctx}
               query={{}}
-              settings={{ ...settings, recipients: [] }}
+              settings={{ ...settings, recipients: [], confirmed: [] }}
               recipientsText={form.recipients ?? ""}
               emailEnabled={deps.monitoring.emailEnabled}
               accountEmail={account.email}
@@ -147,6 +147,36 @@ export function alertsRoutes(deps: AlertsRouteDeps) {
         return redirect(ctx, "/alerts?notice=alerts_saved");
       },
       { account: true, csrf: true },
+    )
+    .get(
+      "/alerts/confirm",
+      async ({ ctx, query }) => {
+        // A recipient's confirmation link (alert-settings.service.ts): anyone holding it, signed in or not.
+        const token = typeof query.token === "string" ? query.token : "";
+        const email = await alerts.confirm(token, false);
+        const status = email ? 200 : 404;
+        return page(
+          ctx,
+          "Confirm alert emails",
+          <ConfirmRecipientPage ctx={ctx} token={token} email={email} />,
+          status,
+        );
+      },
+      { page: true },
+    )
+    .post(
+      "/alerts/confirm",
+      async ({ ctx, form }) => {
+        const token = form.token ?? "";
+        const email = await alerts.confirm(token, true);
+        return page(
+          ctx,
+          "Confirm alert emails",
+          <ConfirmRecipientPage ctx={ctx} token={token} email={email} confirmed={email !== undefined} />,
+          email ? 200 : 404,
+        );
+      },
+      { page: true, csrf: true },
     )
     .get("/alerts/webhooks", ({ ctx, session, query }) => webhooksPage(ctx, session.accountId, query), {
       signedIn: true,

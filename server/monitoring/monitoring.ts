@@ -105,7 +105,7 @@ export async function createMonitoring(deps: {
   await createFanOutQueue(boss, notify);
   const deliveries = new DeliveryQueue(boss);
   const alertQueue = mailer ? new AlertQueue(boss) : undefined;
-  const alerts = new AlertSettingsService(db.sql);
+  const alerts = new AlertSettingsService(db.sql, alertQueue);
   const events = new EventService({ sql: db.sql, deliveries, alerts, alertQueue });
   const secretBox = secretBoxOf(config, db);
   const webhooks = new WebhookService({
@@ -171,6 +171,7 @@ export async function createMonitoring(deps: {
     vulnerabilities,
     async daily(now = new Date()) {
       const swept = await events.sweep(EVENT_RETENTION_DAYS);
+      await alerts.sweepMailCounts();
       if (swept > 0) logger.info("events past retention dropped", { events: swept, days: EVENT_RETENTION_DAYS });
       const digests = alertWorker ? (await alertWorker.digest(now)).sent : 0;
       return { swept, digests };

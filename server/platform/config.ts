@@ -79,6 +79,10 @@ export interface Config {
   targetMaxRps: number;
   /** Aggressive enumeration requests one target gets per hour, all accounts together. */
   targetAggressivePerHour: number;
+  /** DEAD_TARGET_WINDOW_MS: how long a target that gave no answer is checked quickly first (0: never). */
+  deadTargetWindowMs: number;
+  /** DEAD_TARGET_CHECK_MS: that quick check's deadline for a connect and the first byte. */
+  deadTargetCheckMs: number;
   /** Analyses per account at once, by plan (defaults from the plan catalogue). */
   accountConcurrency: Record<PlanId, number>;
   /** Queued + running analyses past which new ones are refused with 503 overloaded. */
@@ -99,6 +103,12 @@ export interface Config {
   siteAuthKeys: Uint8Array[] | undefined;
   /** Chromium for client reports as PDF (CHROMIUM_PATH); undefined → no PDFs (HTML only). */
   chromiumPath: string | undefined;
+  /**
+   * Lab runs (docs/report.md, "Lab"): at most `concurrency` per worker process, on their own
+   * queue (LAB_CONCURRENCY); the browser's hard deadline (LAB_TIMEOUT_MS, on top of the
+   * analysis's) and memory cap (LAB_MAX_MEMORY_MB). They use CHROMIUM_PATH.
+   */
+  lab: { concurrency: number; timeoutMs: number; maxMemoryMb: number };
   /** Webhooks and email alerts (docs/monitoring.md). */
   monitoring: MonitoringConfig;
 }
@@ -412,6 +422,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     targetAddressConcurrency: int("TARGET_ADDRESS_CONCURRENCY", 4, 1, 200),
     targetMaxRps: int("TARGET_MAX_RPS", 60, 0, 10_000),
     targetAggressivePerHour: int("TARGET_AGGRESSIVE_PER_HOUR", 1_000, 0, 1_000_000),
+    deadTargetWindowMs: int("DEAD_TARGET_WINDOW_MS", 60_000, 0, 3_600_000),
+    deadTargetCheckMs: int("DEAD_TARGET_CHECK_MS", 5_000, 500, 30_000),
     accountConcurrency: accountConcurrency(),
     queueMaxDepth: int("QUEUE_MAX_DEPTH", 200, 1, 100_000),
     queueWaitMs: int("QUEUE_WAIT_MS", 120_000, 1_000, 3_600_000),
@@ -419,6 +431,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     analysisMaxBytes: int("ANALYSIS_MAX_BYTES", 32 * 1024 * 1024, 1024 * 1024, 1024 * 1024 * 1024),
     metricsToken: read("METRICS_TOKEN"),
     chromiumPath: chromiumPath(),
+    lab: {
+      concurrency: int("LAB_CONCURRENCY", 1, 1, 16),
+      timeoutMs: int("LAB_TIMEOUT_MS", 60_000, 5_000, 300_000),
+      maxMemoryMb: int("LAB_MAX_MEMORY_MB", 1_536, 256, 65_536),
+    },
     monitoring: monitoringConfig(),
     siteAuthKeys: siteAuth.keys,
     enumeration: {

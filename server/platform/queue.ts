@@ -84,6 +84,18 @@ export async function openQueueEngine(
   };
 }
 
+/**
+ * Offers jobs now that were sent to start later (their start time moved to now), if they are
+ * still waiting for it: a job that was handed what it was waiting for need not wait out its
+ * delay. Jobs already fetched, finished or unknown are left alone.
+ */
+export async function startNow(tx: Queryable, queue: string, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await tx`
+    update ${tx(SCHEMA)}.job set start_after = now()
+    where name = ${queue} and id::text in ${tx(ids as string[])} and state = 'created' and start_after > now()`;
+}
+
 /** pg-boss statements run on one of our postgres.js transactions (a single parameterised statement each). */
 export function inTransaction(tx: Queryable): Db {
   return {

@@ -13,6 +13,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { renderToString } from "preact-render-to-string";
 import { componentLabel, metricChangeText } from "../../shared/diff-text.ts";
+import { LAB_LEVEL_WORDS, labRows } from "../../shared/lab.ts";
 import type { Severity } from "../../shared/report.ts";
 import {
   checksNotRunText,
@@ -111,6 +112,51 @@ function Trend({ model }: { model: ClientReportModel }) {
               <td>{dateOf(point.created_at)}</td>
               <td>{point.score}</td>
               <td>{point.grade}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+/**
+ * Core Web Vitals, when the month's last report had a lab run (performance.lab): what a
+ * visitor's browser saw, in plain words, with web.dev's levels. Nothing when it had none.
+ */
+function CoreWebVitals({ model }: { model: ClientReportModel }) {
+  const lab = model.last.performance?.lab;
+  if (!lab) return null;
+  if (lab.status !== "complete" || !lab.metrics) {
+    return (
+      <section aria-labelledby="cwv-heading">
+        <h2 id="cwv-heading">Core Web Vitals</h2>
+        <p class="muted">The page could not be measured in a browser on the last check ({lab.reason ?? lab.status}).</p>
+      </section>
+    );
+  }
+  const rows = labRows(lab.metrics).filter((row) => row.level !== null);
+  return (
+    <section aria-labelledby="cwv-heading">
+      <h2 id="cwv-heading">Core Web Vitals</h2>
+      <p class="muted">
+        The homepage loaded in a browser on {dateOf(model.last.created_at)}, as a{" "}
+        {lab.device === "mobile" ? "mid-range phone on a slow mobile network" : "desktop computer"} sees it.
+      </p>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Measure</th>
+            <th scope="col">Value</th>
+            <th scope="col">Rating</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.key}>
+              <td>{row.label}</td>
+              <td>{row.value}</td>
+              <td>{row.level ? LAB_LEVEL_WORDS[row.level] : ""}</td>
             </tr>
           ))}
         </tbody>
@@ -394,6 +440,7 @@ function ClientReportDocument({ model, css }: { model: ClientReportModel; css: s
         </header>
         <main>
           <Summary model={model} />
+          <CoreWebVitals model={model} />
           <Trend model={model} />
           <Changes model={model} />
           <Fixed model={model} />

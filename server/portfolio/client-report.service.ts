@@ -17,6 +17,8 @@ export interface ClientReportDocument {
   csp: string;
   /** A file name for downloads, without extension: client-report-<site>-<period>. */
   filename: string;
+  /** Whose report it is: the PDF renderer's queue is fair per account. */
+  accountId: string;
 }
 
 export class ClientReportService {
@@ -32,17 +34,24 @@ export class ClientReportService {
     return this.pdf !== undefined;
   }
 
-  /** The report's model; 404 for an unknown site, 400 for a bad period, 404 for a month without reports. */
+  /**
+   * The report's model; 404 not_found for an unknown site, 400 for a bad period, 404 no_report
+   * (with the months that have one) for a month without reports. The month is looked up among
+   * the site's months before any date of it reaches the database: a well-formed month far
+   * outside them (9999-12, whose end is year 10000) was a PostgreSQL error, a 500 (issue 30).
+   */
   async model(accountId: string, siteId: string, periodText: string): Promise<ClientReportModel> {
     const period = parsePeriod(periodText);
     const site = await this.portfolio.find(accountId, siteId);
     if (!site) throw new ApiProblem("not_found", "There is no site with this id in your account.");
-    const reports = await this.store.reportsBetween(accountId, site, period.start, period.end);
+    const periods = await this.store.months(accountId, site);
+    const reports = periods.includes(period.id)
+      ? await this.store.reportsBetween(accountId, site, period.start, period.end)
+      : [];
     const last = reports.at(-1);
     if (!last) {
-      const periods = await this.store.months(accountId, site);
       throw new ApiProblem(
-        "not_found",
+        "no_report",
         `This site has no completed report in ${period.id}${periods.length > 0 ? `; it has some in ${periods.slice(0, 3).join(", ")}` : ""}.`,
         { extensions: { periods } },
       );
@@ -71,13 +80,13 @@ export class ClientReportService {
     const model = await this.model(accountId, siteId, periodText);
     const { html, csp } = renderClientReport(model);
     const name = `client-report-${model.site.site}${model.site.environment ? `-${model.site.environment}` : ""}-${model.period.id}`;
-    return { html, csp, filename: name.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 150) };
+    return { html, csp, filename: name.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 150), accountId };
   }
 
   /** The document as PDF; 406 when this service has no Chromium (the HTML is always there). */
   async pdfOf(document: ClientReportDocument): Promise<Uint8Array<ArrayBuffer>> {
     if (!this.pdf) throw pdfNotAvailable();
-    return this.pdf.render(document.html);
+    return this.pdf.render(document.html, document.accountId);
   }
 }
 

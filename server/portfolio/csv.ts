@@ -7,6 +7,11 @@
  * with an apostrophe (OWASP, "CSV injection"), which spreadsheets show as text. Control and
  * bidi characters are removed first (shared/untrusted-text.ts), so a field cannot hide what it
  * starts with either. Numbers we write ourselves (scores, counts) are left as numbers.
+ *
+ * Spreadsheets of many locales split on `;` (or a tab) rather than `,`, and some readers ignore
+ * quotes: a title `x;=1+2;y` becomes the cells `x`, `=1+2`, `y` (issue 30). So a formula start
+ * after any common separator gets its apostrophe too (`x;'=1+2;y`), and a field holding a `;`
+ * is quoted, so that a reader that honours quotes keeps it one cell.
  */
 import type { SiteSummary } from "../../shared/portfolio-api.ts";
 import { NOT_CHECKED_INCOMPLETE, NOT_CHECKED_NO_REPORT, vulnerabilityCountText } from "../../shared/report-coverage.ts";
@@ -15,20 +20,22 @@ import { oneLine } from "../../shared/untrusted-text.ts";
 export const CSV_CONTENT_TYPE = "text/csv";
 
 const FORMULA_START = /^[=+\-@\t\r]/;
+/** A formula start after a separator a spreadsheet may split on. */
+const FORMULA_AFTER_SEPARATOR = /(?<!^)([,;|\t])(\s*)(?=[=+\-@])/g;
 
 /** A text field from a site or a caller: one line, no controls, formula starts defused. */
 export function csvText(value: string | null | undefined): string {
   if (value === null || value === undefined) return "";
   // Tabs and carriage returns are checked before they become spaces.
-  if (FORMULA_START.test(value)) return `'${oneLine(value)}`;
-  const line = oneLine(value);
-  return FORMULA_START.test(line.trimStart()) ? `'${line}` : line;
+  // Before oneLine (a tab is still a tab) and after (a control removed may bring one forward).
+  const line = oneLine(value.replace(FORMULA_AFTER_SEPARATOR, "$1$2'")).replace(FORMULA_AFTER_SEPARATOR, "$1$2'");
+  return FORMULA_START.test(value) || FORMULA_START.test(line.trimStart()) ? `'${line}` : line;
 }
 
 /** One field, quoted when it must be. */
 function field(value: string | number | null): string {
   const text = value === null ? "" : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return /[",;\t\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 export function csvRows(rows: (string | number | null)[][]): string {

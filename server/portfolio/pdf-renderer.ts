@@ -11,6 +11,10 @@
  * One browser per process, launched on first use and closed after a minute without work; at
  * most two renders at once (a render is CPU work on a small machine), a short queue behind
  * them, and a deadline per render. A crashed browser is relaunched by the next render.
+ *
+ * The queue is fair per account (issue 30: another account's PDF took 10.8 s instead of 1.7 s
+ * behind one account's batch): each account waits in its own line, a freed render goes to the
+ * accounts in turn (round robin), and one account may have only a few renders waiting.
  */
 import { type Browser, chromium } from "playwright-core";
 import { ApiProblem } from "../platform/http/problem.ts";
@@ -27,6 +31,8 @@ export interface PdfRendererOptions {
   concurrency: number;
   /** Renders that may wait; past it, 503 unavailable. */
   queueLimit: number;
+  /** Renders one account may have waiting; past it, 503 unavailable for that account. */
+  accountQueueLimit: number;
   /** One render's deadline (load + print). */
   timeoutMs: number;
   /** The browser closes after this long without a render. */
@@ -36,6 +42,7 @@ export interface PdfRendererOptions {
 export const DEFAULT_PDF_OPTIONS: PdfRendererOptions = {
   concurrency: 2,
   queueLimit: 20,
+  accountQueueLimit: 4,
   timeoutMs: 30_000,
   idleMs: 60_000,
 };
@@ -44,7 +51,9 @@ export class PdfRenderer {
   private browser: Promise<Browser> | undefined;
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  /** Each account's line, in the order the accounts are served (round robin: a served account goes to the end). */
+  private readonly waiting = new Map<string, (() => void)[]>();
+  private waitingCount = 0;
   /** Requests the rendered documents tried to make, all refused (a well-formed report makes none). */
   blockedRequests = 0;
 
@@ -79,24 +88,37 @@ export class PdfRenderer {
     return this.browser;
   }
 
-  private async slot(): Promise<void> {
+  private async slot(accountId: string): Promise<void> {
     if (this.running < this.options.concurrency) {
       this.running++;
       return;
     }
-    if (this.waiting.length >= this.options.queueLimit) {
+    const line = this.waiting.get(accountId) ?? [];
+    if (this.waitingCount >= this.options.queueLimit || line.length >= this.options.accountQueueLimit) {
       throw new ApiProblem("unavailable", "Too many PDFs are being made right now; try again in a moment.", {
         headers: { "retry-after": "5" },
       });
     }
     // The slot is handed over by release(), so `running` stays counted.
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
+    await new Promise<void>((resolve) => {
+      line.push(resolve);
+      this.waiting.set(accountId, line);
+      this.waitingCount++;
+    });
   }
 
+  /** Hands the freed render to the next account in turn; that account goes to the end of the turn. */
   private release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.running--;
+    const [accountId, line] = this.waiting.entries().next().value ?? [];
+    const next = line?.shift();
+    if (accountId !== undefined) {
+      this.waiting.delete(accountId);
+      if (line && line.length > 0) this.waiting.set(accountId, line);
+    }
+    if (next) {
+      this.waitingCount--;
+      next();
+    } else this.running--;
     if (this.running === 0) this.closeWhenIdle();
   }
 
@@ -114,9 +136,9 @@ export class PdfRenderer {
     if (browser) await (await browser.catch(() => undefined))?.close().catch(() => {});
   }
 
-  /** The document printed to A4 pages (its own @page rules win), backgrounds included. */
-  async render(html: string): Promise<Uint8Array<ArrayBuffer>> {
-    await this.slot();
+  /** The document printed to A4 pages (its own @page rules win), backgrounds included; `accountId` is whose line it waits in. */
+  async render(html: string, accountId = ""): Promise<Uint8Array<ArrayBuffer>> {
+    await this.slot(accountId);
     if (this.idleTimer) clearTimeout(this.idleTimer);
     try {
       const browser = await this.launch();

@@ -144,7 +144,7 @@ export const getClientReportOperation = {
   operationId: "getClientReport",
   summary: "Get a site's client report for a month",
   description:
-    "A printable, white-label report of the site over one calendar month (UTC), with your agency's name and logo from the web interface's branding settings: the grade now and its trend, what changed between the month's first and last report, what was fixed, and the open issues with how to fix them. A self-contained HTML document (it loads nothing; its Content-Security-Policy allows no script), or a PDF with `format=pdf` or `Accept: application/pdf` where the service has Chromium — otherwise 406. 404 when the site has no completed report in that month (the `periods` member lists the months that have one).",
+    "A printable, white-label report of the site over one calendar month (UTC), with your agency's name and logo from the web interface's branding settings: the grade now and its trend, what changed between the month's first and last report, what was fixed, and the open issues with how to fix them. A self-contained HTML document (it loads nothing; its Content-Security-Policy allows no script), or a PDF with `format=pdf` or `Accept: application/pdf` where the service has Chromium — otherwise 406. 404 `no_report` when the site has no completed report in that month, also for a month outside its reports (the `periods` member lists the months that have one).",
   tag: "Portfolio",
   auth: "bearer",
   params: SITE_ID,
@@ -161,7 +161,7 @@ export const getClientReportOperation = {
       },
     },
   },
-  errors: ["invalid_request", "not_found", "not_acceptable", "unavailable"],
+  errors: ["invalid_request", "not_found", "no_report", "not_acceptable", "unavailable"],
 } as const satisfies ApiOperation;
 
 /** `<url of this listing with after=cursor>; rel="next"` (platform/http/pagination.ts). */

@@ -14,8 +14,15 @@ import type { PlanId } from "../billing/plans.ts";
 import type { Config } from "../platform/config.ts";
 import type { Queryable } from "../platform/db/database.ts";
 import { inTransaction, type QueueEngine } from "../platform/queue.ts";
+import type { LabOptions } from "./report-options.ts";
 
 export const ANALYSIS_QUEUE = "analysis";
+/**
+ * Lab reports (`"lab": true`) wait on a queue of their own, run by each worker process at most
+ * LAB_CONCURRENCY at a time beside the passive analyses: a flood of lab reports fills only
+ * this queue, and never holds up a passive report (docs/report.md, "Lab").
+ */
+export const LAB_QUEUE = "analysis-lab";
 
 /** What a worker needs to run one report's analysis. Everything else is in the report row. */
 export interface AnalysisJob {
@@ -50,6 +57,8 @@ export interface AnalysisJob {
    * private CA's PEM is public data, so unlike credentials it travels in the job.
    */
   siteTls?: SiteTls;
+  /** A lab run besides the analysis (report-options.ts): the job goes to LAB_QUEUE. */
+  lab?: LabOptions;
 }
 
 /** The priority of an account's first unfinished report; its n-th gets FAIR_PRIORITY_BASE − n + 1. */
@@ -61,9 +70,11 @@ export interface AnalysisQueue {
    * Queues a job. With `tx`, inside that postgres.js transaction: the job exists exactly when
    * the transaction that stores its report commits (no report without a job after a crash).
    */
-  send(job: AnalysisJob, options?: { startAfterSeconds?: number; tx?: Queryable }): Promise<void>;
+  send(job: AnalysisJob, options?: { startAfterSeconds?: number; tx?: Queryable; id?: string }): Promise<void>;
   /** Seconds a running job may take before pg-boss hands it to another worker. */
   readonly expireInSeconds: number;
+  /** The same for a lab job, whose analysis may also take LAB_TIMEOUT_MS. */
+  readonly labExpireInSeconds: number;
   /** Set by this process's worker: fetch now instead of at the next poll. */
   wakeLocal: (() => void) | undefined;
 }
@@ -81,8 +92,11 @@ export const HEARTBEAT_SECONDS = 10;
 /** Retries of a job whose worker died or whose database stayed away. */
 const JOB_RETRY_LIMIT = 5;
 
+/** The queue a job goes to: lab reports wait on their own. */
+export const queueOf = (job: Pick<AnalysisJob, "lab">) => (job.lab ? LAB_QUEUE : ANALYSIS_QUEUE);
+
 export async function createAnalysisQueue(
-  config: Pick<Config, "analysisTimeoutMs">,
+  config: Pick<Config, "analysisTimeoutMs" | "lab">,
   engine: QueueEngine,
 ): Promise<AnalysisQueue> {
   const { boss } = engine;
@@ -102,15 +116,21 @@ export async function createAnalysisQueue(
   await boss.createQueue(ANALYSIS_QUEUE, { ...settings, notify: engine.notify });
   // createQueue leaves an existing queue as it was: bring one made by an older release up to date.
   await boss.updateQueue(ANALYSIS_QUEUE, settings);
+  const labExpireInSeconds = jobExpirySeconds(config.analysisTimeoutMs + config.lab.timeoutMs);
+  const labSettings = { ...settings, expireInSeconds: labExpireInSeconds };
+  await boss.createQueue(LAB_QUEUE, { ...labSettings, notify: engine.notify });
+  await boss.updateQueue(LAB_QUEUE, labSettings);
   const queue: AnalysisQueue = {
     boss,
     expireInSeconds,
+    labExpireInSeconds,
     wakeLocal: undefined,
     async send(job, options = {}) {
-      await boss.send(ANALYSIS_QUEUE, job as unknown as object, {
+      await boss.send(queueOf(job), job as unknown as object, {
         group: { id: job.accountId, tier: job.plan },
         priority: job.priority ?? 0,
         startAfter: options.startAfterSeconds,
+        ...(options.id ? { id: options.id } : {}),
         ...(options.tx ? { db: inTransaction(options.tx) } : {}),
       });
       // After a transaction commits, the caller wakes the worker (see wakeLocal).

@@ -18,6 +18,7 @@ import { DEFAULT_ANALYSIS_MODE, type Report, TARGET_LIMITS, type TargetLimits } 
 import { redactor, type SiteAuth, siteAuthSecrets } from "../../shared/site-auth.ts";
 import { isIncomplete } from "../analyzer/completeness.ts";
 import { TargetNotAllowedError } from "../analyzer/errors.ts";
+import { QUICK_CHECK_FAILED } from "../analyzer/gather/homepage.ts";
 import type { QuotaService } from "../billing/quota.service.ts";
 import type { Config } from "../platform/config.ts";
 import type { Queryable, Sql, Transaction } from "../platform/db/database.ts";
@@ -26,8 +27,10 @@ import { withinDeadline } from "../platform/deadline.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
 import type { Logger } from "../platform/logger.ts";
 import type { ServiceMetrics } from "../platform/prometheus.ts";
-import { ANALYSIS_QUEUE, type AnalysisJob, type AnalysisQueue } from "./analysis-queue.ts";
+import { ANALYSIS_QUEUE, type AnalysisJob, type AnalysisQueue, LAB_QUEUE } from "./analysis-queue.ts";
 import { settleCharge } from "./charges.ts";
+import { DeadTargets } from "./dead-targets.ts";
+import { freeWorkerCap, isFreePlan } from "./plan-shares.ts";
 import { completedReport, failedReport, logAllowlistHint, storedFailure, toProblem } from "./report-outcome.ts";
 import type { ReportOutcomes } from "./report-outcomes.ts";
 import type { AnalyzeFn } from "./reports.service.ts";
@@ -44,10 +47,12 @@ export interface WorkerDeps {
   /** Analyses at once, per account and per target, claimed in the database. */
   slots: Slots;
   targets: TargetLimitsService;
+  /** Targets that gave no answer lately, checked quickly first (dead-targets.ts). */
+  deadTargets: DeadTargets;
   analyze: AnalyzeFn;
   /** Opens the sealed site credentials of a report; undefined when this process has no key. */
   siteAuth?: SiteAuthVault;
-  config: Pick<Config, "workerConcurrency" | "accountConcurrency" | "analysisTimeoutMs">;
+  config: Pick<Config, "workerConcurrency" | "accountConcurrency" | "analysisTimeoutMs" | "lab">;
   /** AGGRESSIVE_MAX_REQUESTS: what an aggressive analysis asks of its target's hourly budget. */
   aggressiveMaxRequests: number;
   /** A job must start within this long of its report's creation (see reportDeadlines). */
@@ -76,10 +81,16 @@ function redactedProblem(problem: ApiProblem, redact: Redactor): ApiProblem {
   return new ApiProblem(problem.code, detail, { ...problem.options, ...(extensions ? { extensions } : {}) });
 }
 
-/** Seconds before a job whose target is busy is offered again. */
+/**
+ * Seconds before a job whose target is busy is offered again. It keeps its place in the
+ * target's fair order meanwhile (Slots.claimTargets): when a slot frees, any claim hands it to
+ * the first job in that order, which finds it granted when offered again.
+ */
 const HOST_BUSY_RETRY_SECONDS = 2;
 /** Seconds before a job whose account runs its plan's analyses at once already is offered again. */
 const ACCOUNT_BUSY_RETRY_SECONDS = 1;
+/** Seconds before a Free account's job is offered again while the Free share of this worker is in use. */
+const FREE_SHARE_RETRY_SECONDS = 1;
 /** How long one database step may ride out a database that is away before the job fails (and is retried). */
 const DB_RETRY_MS = 30_000;
 /** How long past its deadline a stop waits for the job queue to let go (analyses store their outcome meanwhile). */
@@ -98,9 +109,12 @@ interface ReportRow {
 export class AnalysisWorker {
   private readonly shutdown = new AbortController();
   private workerId: string | undefined;
+  private labWorkerId: string | undefined;
   /** The analyses this process runs: report id → how to stop it. */
   private readonly running = new Map<string, AbortController>();
   private ticker: ReturnType<typeof setInterval> | undefined;
+  /** Free accounts' analyses this process runs now: at most freeWorkerCap (plan-shares.ts). */
+  private freeRunning = 0;
 
   constructor(private readonly deps: WorkerDeps) {}
 
@@ -126,8 +140,30 @@ export class AnalysisWorker {
         if (job) await this.run(job.data);
       },
     );
+    // Lab reports on their own queue and their own few slots (LAB_CONCURRENCY): however many
+    // wait there, the passive queue above keeps all of its WORKER_CONCURRENCY.
+    this.labWorkerId = await queue.boss.work<AnalysisJob>(
+      LAB_QUEUE,
+      {
+        localConcurrency: config.lab.concurrency,
+        batchSize: 1,
+        // Lab runs take seconds each: a slower poll costs them nothing and halves an idle
+        // worker's queries for this queue (a local send wakes it at once, wakeLocal).
+        pollingIntervalSeconds: 2,
+        notifyPollingIntervalSeconds: 2,
+        groupConcurrency: { default: 1, tiers: config.accountConcurrency },
+        heartbeatRefreshSeconds: 2,
+      },
+      async ([job]) => {
+        if (job) await this.run(job.data);
+      },
+    );
     const id = this.workerId;
-    queue.wakeLocal = () => queue.boss.notifyWorker(id);
+    const labId = this.labWorkerId;
+    queue.wakeLocal = () => {
+      queue.boss.notifyWorker(id);
+      queue.boss.notifyWorker(labId);
+    };
     this.ticker = setInterval(() => void this.tick(), TICK_MS);
     this.ticker.unref?.();
   }
@@ -162,7 +198,11 @@ export class AnalysisWorker {
       // connections (platform/deadline.ts). Running analyses are aborted at timeoutMs; past that
       // and a margin to store their outcome, stop without it — the jobs' heartbeats lapse and
       // another worker takes them.
-      const offWork = this.deps.queue.boss.offWork(ANALYSIS_QUEUE, { id: this.workerId, wait: true });
+      const labId = this.labWorkerId;
+      const offWork = Promise.all([
+        this.deps.queue.boss.offWork(ANALYSIS_QUEUE, { id: this.workerId, wait: true }),
+        labId ? this.deps.queue.boss.offWork(LAB_QUEUE, { id: labId, wait: true }) : undefined,
+      ]);
       const waitMs = (this.running.size > 0 ? timeoutMs : 0) + STOP_MARGIN_MS;
       await withinDeadline(offWork, waitMs, "stopping the analysis worker", this.deps.logger);
     } finally {
@@ -172,7 +212,7 @@ export class AnalysisWorker {
 
   /** One job. Public for tests; the queue calls it. */
   async run(job: AnalysisJob): Promise<void> {
-    const { sql, slots, targets, queue, config, startWithinMs } = this.deps;
+    const { sql, queue, config, startWithinMs } = this.deps;
     const [row] = await retried(
       () => sql<ReportRow[]>`
       select status, created_at, reservation_id, monitor_id, body from reports where id = ${job.reportId}`,
@@ -187,6 +227,27 @@ export class AnalysisWorker {
       await this.fail(row, job, problem, "queue");
       return;
     }
+    // Free accounts together get at most their share of this process's slots, so a flood of
+    // Free accounts never holds every worker (docs/plans.md, "Fair queues"). Checked and
+    // counted in one synchronous step; the job is offered again, not held.
+    const free = isFreePlan(job.plan);
+    if (free) {
+      if (this.freeRunning >= freeWorkerCap(config.workerConcurrency)) {
+        await retried(() => queue.send(job, { startAfterSeconds: FREE_SHARE_RETRY_SECONDS }));
+        return;
+      }
+      this.freeRunning++;
+    }
+    try {
+      await this.runHoldingShare(row, job);
+    } finally {
+      if (free) this.freeRunning--;
+    }
+  }
+
+  /** The rest of a job, once it holds its plan share: the account's slot, the target's, the analysis. */
+  private async runHoldingShare(row: ReportRow, job: AnalysisJob): Promise<void> {
+    const { slots, targets, queue, config } = this.deps;
     // The plan's analyses at once, claimed in the database: pg-boss's group concurrency keeps
     // most extra jobs of the account from being fetched, but two worker processes fetching
     // at the same moment could both start one (issue 21, row 7). The slot is the rule.
@@ -199,16 +260,20 @@ export class AnalysisWorker {
     let targetKeys: string[] = [];
     try {
       const target = await targets.keysFor(job.target);
-      const busy = await retried(() => slots.acquireAll(target.keys, targets.limitOf, job.reportId));
-      if (busy) {
+      // The job that offers it again if it must wait: a claim that grants it slots starts it at once.
+      const nextJobId = crypto.randomUUID();
+      const claimant = { reportId: job.reportId, accountId: job.accountId, since: row.created_at, nextJobId };
+      const granted = await retried(() => slots.claimTargets(target.keys, targets.limitOf, claimant));
+      if (!granted) {
         // Politeness: the site (HOST_CONCURRENCY) or its address (TARGET_ADDRESS_CONCURRENCY) is
-        // being analyzed as many times as allowed already.
-        // Offer the job again shortly instead of holding a worker slot while waiting.
+        // being analyzed as many times as allowed already, or other accounts are before this
+        // one in the target's fair order. The job keeps its place and is offered again shortly
+        // instead of holding a worker while waiting.
         await retried(() => slots.release(accountKey, job.reportId));
         await retried(() =>
           queue.send(
             { ...job, targetWaitSince: job.targetWaitSince ?? Date.now() },
-            { startAfterSeconds: HOST_BUSY_RETRY_SECONDS },
+            { startAfterSeconds: HOST_BUSY_RETRY_SECONDS, id: nextJobId },
           ),
         );
         return;
@@ -224,7 +289,7 @@ export class AnalysisWorker {
 
   /** Runs the analysis of a job holding its slots, and stores the outcome. */
   private async runAnalysis(row: ReportRow, job: AnalysisJob, host: string, targetKeys: string[]): Promise<void> {
-    const { sql, config, metrics, targets } = this.deps;
+    const { sql, config, metrics, targets, deadTargets } = this.deps;
     const stop = new AbortController();
     this.running.set(job.reportId, stop);
     const startedAt = Date.now();
@@ -251,12 +316,14 @@ export class AnalysisWorker {
         mode === "aggressive"
           ? await retried(() => targets.grantAggressive(targetKeys, this.deps.aggressiveMaxRequests))
           : undefined;
-      const signal = AbortSignal.any([
-        AbortSignal.timeout(config.analysisTimeoutMs),
-        this.shutdown.signal,
-        stop.signal,
-      ]);
+      // A lab report's browser has its own hard deadline (LAB_TIMEOUT_MS) on top of the analysis's.
+      const timeoutMs = config.analysisTimeoutMs + (job.lab ? config.lab.timeoutMs : 0);
+      const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), this.shutdown.signal, stop.signal]);
       const requestsPerSecond = targets.analysisRps || undefined;
+      // The site (its origin), its host or its address gave no answer lately: check it answers
+      // at all before holding the slots for the full deadlines (dead-targets.ts).
+      const healthKeys = [...targetKeys, DeadTargets.originKey(job.target)];
+      const quickCheckMs = await retried(() => deadTargets.checkFor(healthKeys)).catch(() => undefined);
       let result: Awaited<ReturnType<WorkerDeps["analyze"]>>;
       try {
         const siteAuth = job.siteAuth ? await this.openSiteAuth(job) : undefined;
@@ -268,15 +335,24 @@ export class AnalysisWorker {
           aggressiveRequests,
           siteAuth,
           siteTls,
+          ...(job.lab ? { lab: job.lab } : {}),
+          quickCheckMs,
         });
       } catch (error) {
         if (stop.signal.aborted) return done("cancelled"); // the report was ended elsewhere
-        const problem = toProblem(error);
+        let problem = toProblem(error);
+        await this.noteAnswer(healthKeys, problem);
+        if (
+          problem?.code === "site_unreachable" &&
+          quickCheckMs !== undefined &&
+          problem.detail.startsWith(QUICK_CHECK_FAILED)
+        )
+          problem = deadTargetProblem(problem, quickCheckMs, deadTargets.settings.windowMs);
         if (!problem)
           this.deps.logger.error("analysis failed", { report_id: job.reportId, error: redactedError(error, redact) });
         if (error instanceof TargetNotAllowedError) logAllowlistHint(this.deps.logger, redact.text(error.message));
         const failure = problem ?? new ApiProblem("internal_error", "The analysis failed unexpectedly.");
-        if (failure.code === "site_unreachable") {
+        if (countsAsDeadSite(failure)) {
           // Counted per account and minute for admission (docs/plans.md, "Fair queues").
           await sql`insert into unreachable_failures (account_id) values (${job.accountId})`.catch(() => {});
         }
@@ -290,6 +366,7 @@ export class AnalysisWorker {
         aggressiveRequests,
         aggressiveWanted: this.deps.aggressiveMaxRequests,
       });
+      await this.noteAnswer(healthKeys, "answered");
       const completed = completedReport(row.body, redact.deep({ ...result, target_limits: limits }), startedAt);
       await this.complete(row, job, completed);
       done("completed");
@@ -298,6 +375,24 @@ export class AnalysisWorker {
       if (!ended) finish("retried");
       this.running.delete(job.reportId);
     }
+  }
+
+  /**
+   * Remembers whether the target answered: a `site_unreachable` for want of an answer in time
+   * marks its keys for the quick check (dead-targets.ts); any answer clears them. Best effort:
+   * a database that is away only costs the next analysis its quick check.
+   */
+  private async noteAnswer(keys: string[], outcome: "answered" | ApiProblem | undefined): Promise<void> {
+    const { deadTargets } = this.deps;
+    if (outcome === undefined) return; // an error of ours says nothing about the site
+    const reason = outcome === "answered" ? undefined : outcome.options.extensions?.reason;
+    const work =
+      outcome === "answered"
+        ? deadTargets.answered(keys)
+        : outcome.code === "site_unreachable" && DeadTargets.isNoAnswer(reason)
+          ? deadTargets.noAnswer(keys, reason as string)
+          : Promise.resolve();
+    await work.catch((error) => this.deps.logger.debug("dead target note failed", { error: (error as Error).message }));
   }
 
   /**
@@ -380,6 +475,35 @@ export class AnalysisWorker {
       returning id`;
     return rows.length > 0;
   }
+}
+
+/**
+ * What a report of a dead target says: it gave no answer lately, and none to the quick check
+ * either, so the analysis ended there (docs/target-policy.md, "Dead targets fail fast").
+ */
+function deadTargetProblem(problem: ApiProblem, checkMs: number, windowMs: number): ApiProblem {
+  const detail = `${problem.detail} It gave no answer to the service's analyses in the last ${Math.round(windowMs / 1000)} s either, so this analysis made only that quick check instead of waiting for the full deadlines. Nothing was charged; try again once the site answers.`;
+  return new ApiProblem(problem.code, detail, {
+    ...problem.options,
+    extensions: { ...problem.options.extensions, quick_check_ms: checkMs },
+  });
+}
+
+/**
+ * Failures the target caused count toward the account's dead-site limit (`unreachablePerMinute`):
+ * a site that never answered, and one refused when analysed (a name that resolves to loopback
+ * or a private address: `url_not_allowed`). Both are free, and both make a `report.failed`
+ * event, so uncounted they were a free way to make the service send alerts (issue 30). The
+ * service's own failures (internal errors, overload, a database away) are not the caller's.
+ */
+const SERVICE_FAILURES: ReadonlySet<string> = new Set([
+  "internal_error",
+  "overloaded",
+  "unavailable",
+  "report_cancelled",
+]);
+export function countsAsDeadSite(failure: ApiProblem): boolean {
+  return !SERVICE_FAILURES.has(failure.code);
 }
 
 /** A database step that rides out a short outage (platform/db/transient.ts). */

@@ -8,8 +8,10 @@ import { RESERVATION_GRACE_MS } from "../billing/quota.service.ts";
 import type { Config } from "../platform/config.ts";
 import { jobExpirySeconds } from "./analysis-queue.ts";
 
-export function reportDeadlines(config: Pick<Config, "analysisTimeoutMs" | "queueWaitMs">) {
-  const expireInSeconds = jobExpirySeconds(config.analysisTimeoutMs);
+export function reportDeadlines(config: Pick<Config, "analysisTimeoutMs" | "queueWaitMs" | "lab">) {
+  // A lab report's analysis may also take LAB_TIMEOUT_MS: the holds cover the longer kind.
+  const longest = config.analysisTimeoutMs + config.lab.timeoutMs;
+  const expireInSeconds = jobExpirySeconds(longest);
   const startWithinMs = config.queueWaitMs + expireInSeconds * 1000;
-  return { startWithinMs, holdMs: startWithinMs + config.analysisTimeoutMs + RESERVATION_GRACE_MS };
+  return { startWithinMs, holdMs: startWithinMs + longest + RESERVATION_GRACE_MS };
 }

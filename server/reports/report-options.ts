@@ -9,10 +9,24 @@
  */
 import { X509Certificate } from "node:crypto";
 import type { GenerateReportRequest } from "../../shared/api.ts";
-import { type AnalysisMode, DEFAULT_ANALYSIS_MODE } from "../../shared/report.ts";
+import {
+  type AnalysisMode,
+  DEFAULT_ANALYSIS_MODE,
+  DEFAULT_LAB_DEVICE,
+  DEFAULT_LAB_THROTTLING,
+  type LabDevice,
+  type LabThrottling,
+} from "../../shared/report.ts";
 import { isEmptySiteAuth, type SiteAuth } from "../../shared/site-auth.ts";
 import { pemCertificates, type SiteTls } from "../../shared/site-tls.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
+
+/** A lab run's options (`"lab": true` and its `lab_*` fields), defaults filled in. */
+export interface LabOptions {
+  device: LabDevice;
+  throttling: LabThrottling;
+  runs: number;
+}
 
 export interface ReportOptions {
   mode: AnalysisMode;
@@ -26,17 +40,39 @@ export interface ReportOptions {
    * absent for the default, verified against the public roots.
    */
   siteTls?: SiteTls;
+  /** A lab run besides the analysis (docs/report.md, "Lab"); absent when not asked for. */
+  lab?: LabOptions;
 }
 
 /** The options as a request carries them: the API's body fields (validated by its schema), or the web form's. */
-export type RawReportOptions = Pick<GenerateReportRequest, "mode" | "site_auth" | "tls" | "tls_ca">;
+export type RawReportOptions = Pick<
+  GenerateReportRequest,
+  "mode" | "site_auth" | "tls" | "tls_ca" | "lab" | "lab_device" | "lab_throttling" | "lab_runs"
+>;
 
-/** Throws `400 invalid_request` (naming the field) for a `tls_ca` that is no certificate, or one asked with `tls: insecure`. */
+/**
+ * Throws `400 invalid_request` (naming the field) for a `tls_ca` that is no certificate, one asked
+ * with `tls: insecure`, or a `lab_*` setting without `"lab": true`.
+ */
 export function parseReportOptions(raw: RawReportOptions): ReportOptions {
   const mode = raw.mode ?? DEFAULT_ANALYSIS_MODE;
-  const options: ReportOptions = isEmptySiteAuth(raw.site_auth) ? { mode } : { mode, siteAuth: raw.site_auth };
+  const base: ReportOptions = isEmptySiteAuth(raw.site_auth) ? { mode } : { mode, siteAuth: raw.site_auth };
   const siteTls = parseSiteTls(raw.tls, raw.tls_ca);
-  return siteTls ? { ...options, siteTls } : options;
+  const options: ReportOptions = siteTls ? { ...base, siteTls } : base;
+  const named = (["lab_device", "lab_throttling", "lab_runs"] as const).filter((field) => raw[field] !== undefined);
+  if (raw.lab !== true) {
+    // A lab setting without the lab would be silently ignored: the caller meant something else.
+    if (named.length > 0) throw new ApiProblem("invalid_request", `${named.join(", ")} only apply with "lab": true.`);
+    return options;
+  }
+  return {
+    ...options,
+    lab: {
+      device: raw.lab_device ?? DEFAULT_LAB_DEVICE,
+      throttling: raw.lab_throttling ?? DEFAULT_LAB_THROTTLING,
+      runs: raw.lab_runs ?? 1,
+    },
+  };
 }
 
 /** `tls` and `tls_ca` as one SiteTls; undefined for the default (verified against the public roots). */

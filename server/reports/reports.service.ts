@@ -7,7 +7,8 @@
  * The API process never analyses: workers do (server/reports/analysis-worker.ts). A report is
  * charged once, when it has completed and its client could learn of it (docs/plans.md, "What is
  * charged"): an async report at its 202, a synchronous one when its 201 (or 202 past
- * SYNC_WAIT_MS) is sent — not when the caller got a 503 or no answer at all.
+ * SYNC_WAIT_MS) is sent, or its client hung up with an Idempotency-Key — not when the service
+ * answered 503 or could not answer at all.
  */
 import { DEFAULT_ANALYSIS_MODE, REPORT_SCHEMA_VERSION, type Report, type ReportMetadata } from "../../shared/report.ts";
 import { redactor, type SiteAuth, siteAuthProblems, siteAuthSecrets } from "../../shared/site-auth.ts";
@@ -31,6 +32,7 @@ import type { Logger } from "../platform/logger.ts";
 import type { ServiceMetrics } from "../platform/prometheus.ts";
 import { type AnalysisQueue, FAIR_PRIORITY_BASE } from "./analysis-queue.ts";
 import { deliverReport } from "./charges.ts";
+import { freeQueueCap, isFreePlan } from "./plan-shares.ts";
 import type { ReportOptions } from "./report-options.ts";
 import { cancelledFailure, logAllowlistHint, problemFrom, type StoredFailure } from "./report-outcome.ts";
 import type { ReportOutcomes } from "./report-outcomes.ts";
@@ -48,6 +50,8 @@ export interface AnalyzeRequest extends ReportOptions {
   requestsPerSecond?: number;
   /** Aggressive mode: requests the enumeration may make (absent: AGGRESSIVE_MAX_REQUESTS). */
   aggressiveRequests?: number;
+  /** The target gave no answer lately: a quick check's deadline first (reports/dead-targets.ts). */
+  quickCheckMs?: number;
 }
 export type AnalyzeFn = (url: string, signal: AbortSignal, request: AnalyzeRequest) => Promise<AnalysisResult>;
 
@@ -77,7 +81,7 @@ export interface GenerateOptions {
   /**
    * Aborted when the client goes away (the request's signal). A synchronous call then stops
    * waiting: without an Idempotency-Key its report is cancelled (nobody can learn of it), with
-   * one it goes on, uncharged until a retry with the key delivers it.
+   * one it goes on, delivered: charged when it completes (a retry with the key replays it).
    */
   signal?: AbortSignal;
   /** The monitor whose run this is (reports.monitor_id): its report events name it. */
@@ -236,6 +240,7 @@ export class ReportService {
         // with another's, so the plan's cap on queued reports is exact across API processes.
         await tx`select pg_advisory_xact_lock(hashtext(${`wpreport:admit:${caller.accountId}`}))`;
         const unfinished = await this.assertQueueRoom(tx, caller);
+        await this.assertFreeShare(tx, caller);
         await tx`
           insert into reports (id, account_id, url, site_key, status, metadata, body, created_at, reservation_id,
                                target, delivered_at, idempotency_key, monitor_id)
@@ -251,6 +256,7 @@ export class ReportService {
           host: verdict.url.hostname,
           mode: input.options.mode,
           ...(input.options.siteTls ? { siteTls: input.options.siteTls } : {}),
+          ...(input.options.lab ? { lab: input.options.lab } : {}),
         };
         if (siteAuth) {
           // Sealed beside the report; the job only says there is something to open (no secret in it).
@@ -280,7 +286,7 @@ export class ReportService {
     options: GenerateOptions,
   ): Promise<GenerateOutcome> {
     const report = await this.get(caller.accountId, reportId);
-    if (!report) throw new ApiProblem("not_found", "The report of this Idempotency-Key no longer exists.");
+    if (!report) throw reportGoneProblem();
     if (respondAsync) return { status: 202, report, replayed: true };
     return this.awaitReport(caller.accountId, report, options, { keyed: true, replayed: true });
   }
@@ -299,11 +305,13 @@ export class ReportService {
     const waited = await this.waitFor(accountId, report.id, Date.now() + this.deps.syncWaitMs, options.signal);
     switch (waited.kind) {
       case "missing":
-        throw new ApiProblem("not_found", "The report no longer exists.");
+        // Another request with the same key saw the report fail and removed it (a synchronous
+        // call leaves no failed report behind) — typically during a database storm that failed
+        // the analysis. Not a 404: the request was interrupted, and a retry with the key starts
+        // afresh (issue 30).
+        throw reportGoneProblem();
       case "gone":
-        // Nobody is left to answer. Without a key nobody can ever learn of this report: cancel
-        // it, uncharged. With one, a retry gets it (and only then is it charged).
-        if (!how.keyed) await this.cancel(accountId, report.id, "the client closed the connection").catch(() => {});
+        await this.clientWentAway(accountId, report.id, how.keyed);
         throw new ApiProblem("unavailable", "The client closed the connection before the report was ready.");
       case "finished":
         if (waited.report.status === "failed") {
@@ -321,6 +329,28 @@ export class ReportService {
         await this.deliver(accountId, report.id);
         return { status: 202, report: waited.report, replayed: how.replayed };
     }
+  }
+
+  /**
+   * The client of a synchronous call closed the connection before its report was ready
+   * (docs/decisions.md, "A client that hangs up pays for what it asked"). Without a key nobody
+   * can ever learn of the report: it is cancelled, uncharged. With one, the client asked and
+   * the analysis goes on: the report is delivered now, so it is charged when it completes —
+   * as every view (the portfolio, webhooks, the client report) shows it then; a retry with the
+   * key replays it without a second charge. A report that completed while the cancel was on
+   * its way is delivered and charged too.
+   */
+  private async clientWentAway(accountId: string, reportId: string, keyed: boolean): Promise<void> {
+    if (!keyed) {
+      const cancelled = await this.cancel(accountId, reportId, "the client closed the connection").then(
+        () => true,
+        (error) => !(error instanceof ApiProblem && error.code === "report_already_finished"),
+      );
+      if (cancelled) return;
+    }
+    await this.deliver(accountId, reportId).catch((error) =>
+      this.deps.logger.warn("a report whose client went away could not be delivered", { report_id: reportId, error }),
+    );
   }
 
   /** Marks the report delivered (and charges it if completed), riding out a short database outage. */
@@ -366,6 +396,28 @@ export class ReportService {
       );
     }
     return auth;
+  }
+
+  /**
+   * A Free account's report is admitted only while Free accounts together have fewer than
+   * their share of QUEUE_MAX_DEPTH unfinished (plan-shares.ts), so that a flood of Free
+   * accounts never takes the paying plans' room. Free admissions take one shared lock, so the
+   * count and the insert cannot interleave across API processes: the share is exact.
+   */
+  private async assertFreeShare(tx: Queryable, caller: ReportCaller): Promise<void> {
+    if (!isFreePlan(caller.planId)) return;
+    await tx`select pg_advisory_xact_lock(hashtext('wpreport:admit:free-share'))`;
+    const [row] = await tx<{ n: number }[]>`
+      select count(*)::int as n from reports r join accounts a on a.id = r.account_id
+      where r.status in ('queued', 'running') and a.plan_id = 'free'`;
+    const cap = freeQueueCap(this.deps.queueMaxDepth);
+    if ((row?.n ?? 0) < cap) return;
+    this.deps.metrics.overloaded();
+    throw new ApiProblem(
+      "overloaded",
+      `Free accounts have ${cap} analyses waiting across the service, the most they may have together (paying plans keep the rest of the queue). Nothing was charged; retry after the Retry-After delay, or upgrade the plan.`,
+      { headers: { "retry-after": "30" }, extensions: { retry_after: 30, limit: "free_queue_share" } },
+    );
   }
 
   /** Refuses new work, before any credit is taken, when too much is waiting already. */
@@ -573,8 +625,22 @@ export class ReportService {
  * trace of them in the database (and rotating a secret between retries is no new request).
  */
 function requestIdentity(input: GenerateInput): Record<string, unknown> {
-  const { mode } = input.options;
-  return { url: input.url, metadata: input.metadata, ...(mode !== DEFAULT_ANALYSIS_MODE ? { mode } : {}) };
+  const { mode, lab } = input.options;
+  return {
+    url: input.url,
+    metadata: input.metadata,
+    ...(mode !== DEFAULT_ANALYSIS_MODE ? { mode } : {}),
+    ...(lab ? { lab } : {}),
+  };
+}
+
+/** The report a request waited for (or whose key it replays) was removed after failing: retry with the key. */
+function reportGoneProblem(): ApiProblem {
+  return new ApiProblem(
+    "unavailable",
+    "The analysis of this request failed and was ended by another request with the same Idempotency-Key. Nothing was charged; retry with the key to start it again.",
+    { headers: { "retry-after": "5" }, extensions: { retry_after: 5 } },
+  );
 }
 
 function inProgress(): ApiProblem {

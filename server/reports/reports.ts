@@ -20,6 +20,7 @@ import type { QueueEngine } from "../platform/queue.ts";
 import { type AnalysisQueue, createAnalysisQueue } from "./analysis-queue.ts";
 import { AnalysisWorker, TICK_MS } from "./analysis-worker.ts";
 import { analyzeOnThreads } from "./analyze-site.ts";
+import { DeadTargets } from "./dead-targets.ts";
 import { reportDeadlines } from "./deadlines.ts";
 import { ReportHistoryService } from "./report-history.service.ts";
 import { ReportOutcomes } from "./report-outcomes.ts";
@@ -107,6 +108,7 @@ export async function createReports(deps: ReportsDeps): Promise<Reports> {
       aggressivePerHour: config.targetAggressivePerHour,
       dnsServers: config.dnsServers,
     }),
+    deadTargets: new DeadTargets(sql, { windowMs: config.deadTargetWindowMs, checkMs: config.deadTargetCheckMs }),
     aggressiveMaxRequests: config.enumeration.maxRequests,
     analyze: deps.analyze ?? analyzeOnThreads(threads, deps.intel, config),
     siteAuth,

@@ -102,6 +102,8 @@ export function dashboardRoutes(deps: DashboardRouteDeps) {
             const options = parseReportOptions({
               mode: form.mode === "aggressive" ? "aggressive" : undefined,
               site_auth: siteAuthFromForm(form),
+              // The lab checkbox sends lab=true when ticked (mobile, default throttling).
+              ...(form.lab === "true" ? { lab: true } : {}),
             });
             const outcome = await deps.reports.generate(
               { accountId: account.id, planId: plan.id, monthlyQuota: plan.monthlyQuota },

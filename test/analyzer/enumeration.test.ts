@@ -275,6 +275,122 @@ describe("aggressive enumeration against loopback sites", () => {
   });
 });
 
+/** The plugins the many-plugins site shows (by a script without a version), each at 1.<n>.0. */
+const SHOWN = Array.from({ length: 8 }, (_, index) => `tool-${index + 1}`);
+const versionOf = (slug: string) => (slug === "hidden-tool" ? "3.2.1" : `1.${slug.slice("tool-".length)}.0`);
+
+/**
+ * A site with many plugins found without a version: eight the page loads a script of (no
+ * `?ver=`, no banner), none with a readme, a .pot or a changelog — their versions are only in
+ * package.json and composer.json, which agree (two sources) — and hidden-tool, installed but
+ * not on the page, whose version is only there too.
+ */
+function startManyPluginsSite(): TestSite {
+  let origin = "";
+  const installed = new Set([...SHOWN, "hidden-tool"]);
+  const site = startSite({}, (request) => {
+    const path = new URL(request.url).pathname;
+    if (path === "/") {
+      const scripts = SHOWN.map((slug) => `<script src="${origin}/wp-content/plugins/${slug}/js/app.js"></script>`);
+      const page = blogHomepage(origin).replace("</head>", `${scripts.join("\n")}</head>`);
+      return new Response(page, { headers: { "content-type": "text/html" } });
+    }
+    const file = /^\/wp-content\/plugins\/([^/]+)\/(.*)$/.exec(path);
+    if (!file || !installed.has(file[1] ?? "")) return new Response("not found", { status: 404 });
+    const [, slug = "", rest] = file;
+    const json = (body: unknown) => Response.json(body);
+    if (rest === "") return new Response("Forbidden", { status: 403 });
+    if (rest === "js/app.js")
+      return new Response("(function(){})();", { headers: { "content-type": "text/javascript" } });
+    if (rest === "package.json") return json({ name: slug, version: versionOf(slug) });
+    if (rest === "composer.json") return json({ name: `acme/${slug}`, version: versionOf(slug) });
+    return new Response("not found", { status: 404 });
+  });
+  origin = site.url.replace(/\/$/, "");
+  return site;
+}
+
+/** Requests for a plugin's version files (not its folder, readme or script). */
+const versionFileHits = (site: TestSite) =>
+  site.hits.filter(
+    (hit) => /\/plugins\/[^/]+\/(?!js\/|readme\.txt|$)/.test(hit) && !hit.includes("/plugins/wpreport-"),
+  );
+
+describe("aggressive mode reads what it found before it enumerates", () => {
+  const sites: TestSite[] = [];
+  afterAll(() => {
+    for (const site of sites) site.stop();
+  });
+  const site = () => {
+    const started = startManyPluginsSite();
+    sites.push(started);
+    return started;
+  };
+  const pluginVersions = (report: AnalysisResult) =>
+    Object.fromEntries(report.plugins.map((plugin) => [plugin.slug, plugin.version]));
+
+  test("passive: no version, and no request beyond its own caps (no build files, no slug probed)", async () => {
+    const blog = site();
+    const report = await run(blog.url);
+    expect(pluginVersions(report)).toEqual(Object.fromEntries(SHOWN.map((slug) => [slug, null])));
+    // Readmes of the page's plugins, then at most 12 release files in the report (3 per plugin).
+    expect(versionFileHits(blog)).toHaveLength(12);
+    expect(blog.hits.filter((hit) => /package\.json|composer\.json|hidden-tool|plugins\/wpreport-/.test(hit))).toEqual(
+      [],
+    );
+  });
+
+  test("a small budget: every found plugin gets its version from its files, and the cut enumeration is reported", async () => {
+    const blog = site();
+    const plan = enumerationPlan({ plugins: ["hidden-tool"], themes: [] }, { maxRequests: 45, timeBudgetMs: 20_000 });
+    const report = await run(blog.url, plan);
+    // The eight the page shows, and hidden-tool, which enumeration found when little budget was left.
+    expect(pluginVersions(report)).toEqual({
+      ...Object.fromEntries(SHOWN.map((slug) => [slug, versionOf(slug)])),
+      "hidden-tool": versionOf("hidden-tool"),
+    });
+    expect(report.plugins.find((plugin) => plugin.slug === "hidden-tool")?.found_by).toBe("aggressive");
+    const enumeration = report.enumeration;
+    expect(enumeration).toMatchObject({
+      requests: 45,
+      stopped_by: "request_budget",
+      plugins: { method: "directory", found: ["hidden-tool"] },
+      version_files: { plugins: [...SHOWN, "hidden-tool"].sort(), not_read: [] },
+    });
+    // The page's plugins' files were all read before the calibration, the first enumeration request.
+    const calibration = blog.hits.findIndex((hit) => hit.includes("/plugins/wpreport-"));
+    const shownFiles = blog.hits.flatMap((hit, index) =>
+      /\/(package|composer)\.json$/.test(hit) && !hit.includes("hidden-tool") ? [index] : [],
+    );
+    expect(shownFiles).toHaveLength(16);
+    expect(Math.max(...shownFiles)).toBeLessThan(calibration);
+    // Most slugs were never probed: the report says so, and says the found plugins came first.
+    const probed = (enumeration?.plugins.probed ?? 0) + (enumeration?.themes.probed ?? 0);
+    expect(probed).toBeLessThan(15);
+    const stopped = report.errors.find((error) => error.stage === "enumeration");
+    expect(stopped).toMatchObject({ kind: "request_budget" });
+    expect(stopped?.message).toContain("after reading the files of the 9 plugins found without a version");
+    const candidates = POPULAR_SLUGS.plugins.length + 1;
+    expect(stopped?.message).toContain(
+      `${candidates - (enumeration?.plugins.probed ?? 0)} of ${candidates} plugin slugs and ${POPULAR_SLUGS.themes.length - (enumeration?.themes.probed ?? 0)} of ${POPULAR_SLUGS.themes.length} theme slugs were not probed`,
+    );
+  });
+
+  test("a budget too small for the files of what was found: no slug is probed, and the plugins left unread are named", async () => {
+    const blog = site();
+    const plan = enumerationPlan({ plugins: ["hidden-tool"], themes: [] }, { maxRequests: 10, timeBudgetMs: 20_000 });
+    const report = await run(blog.url, plan);
+    const enumeration = report.enumeration;
+    expect(enumeration).toMatchObject({ requests: 10, stopped_by: "request_budget", plugins: { probed: 0 } });
+    expect(blog.hits.some((hit) => hit.includes("/plugins/wpreport-") || hit.includes("hidden-tool"))).toBe(false);
+    const unread = enumeration?.version_files?.not_read ?? [];
+    expect(unread.length).toBeGreaterThan(0);
+    for (const slug of unread) expect(pluginVersions(report)[slug]).toBeNull();
+    const stopped = report.errors.find((error) => error.stage === "enumeration");
+    expect(stopped?.message).toContain(`were not read (${unread.join(", ")})`);
+  });
+});
+
 describe.skipIf(!HAS_WORDPRESS)("aggressive enumeration on the real WordPress fixture", () => {
   test("finds the inactive shibboleth plugin (a vulnerable candidate) and the inactive default themes", async () => {
     const intel = parseIntel(

@@ -78,15 +78,15 @@ describe("gather on a site that hides its shape from the homepage", () => {
     ]) {
       expect([hit, site.hits.indexOf(hit) > rest]).toEqual([hit, true]);
     }
-    // wp-config.php backups: beside home and beside core.
-    expect(site.hits).toContain("GET /wp-config.php.bak");
-    expect(site.hits.indexOf("GET /wp/wp-config.php.bak")).toBeGreaterThan(rest);
+    // wp-config.php backups: beside home and beside core (HEAD first, as every exposed file but a PHP script).
+    expect(site.hits).toContain("HEAD /wp-config.php.bak");
+    expect(site.hits.indexOf("HEAD /wp/wp-config.php.bak")).toBeGreaterThan(rest);
     for (const path of ["/xmlrpc.php", "/wp-login.php", "/readme.html", "/wp-admin/install.php"])
       expect(site.hits.filter((hit) => hit.endsWith(` ${path}`))).toEqual([]);
   });
 
   test("the content directory's probes went to /app/, never to /wp-content/", () => {
-    for (const hit of ["GET /app/uploads/", "GET /app/plugins/", "GET /app/themes/", "GET /app/debug.log"])
+    for (const hit of ["GET /app/uploads/", "GET /app/plugins/", "GET /app/themes/", "HEAD /app/debug.log"])
       expect(site.hits).toContain(hit);
     expect(site.hits.filter((hit) => hit.includes("/wp-content/"))).toEqual([]);
   });

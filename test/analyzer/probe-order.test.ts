@@ -6,6 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { analyze } from "../../server/analyzer/analyze.ts";
+import { EMPTY_DIRECTORY, type NameLookup } from "../../server/analyzer/detect/finders/directory.ts";
+import { NAMES_LOOKUP_TIMEOUT_MS } from "../../server/analyzer/detect/finders/names-question.ts";
 import { createSafeAgent, MAX_CONNECTIONS_PER_SITE } from "../../server/analyzer/fetch/safe-agent.ts";
 import { DEFAULT_CLIENT_LIMITS } from "../../server/analyzer/fetch/safe-client.ts";
 import { TargetPolicy } from "../../server/analyzer/fetch/target-policy.ts";
@@ -56,6 +58,39 @@ describe("gather over HTTP/1.1", () => {
     expect(report.performance?.ttfb_samples_ms).toHaveLength(3);
   });
 
+  test("the names index is asked beside the wave: no probe waits for its answer", async () => {
+    site.log.length = 0;
+    let release = () => {};
+    const answered = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let asked = 0;
+    const names: NameLookup = async () => {
+      asked += 1;
+      await answered;
+      return EMPTY_DIRECTORY;
+    };
+    const agent = createSafeAgent(policy);
+    try {
+      const report = analyze(site.url, { agent, policy, userAgent: UA, names }, AbortSignal.timeout(20_000));
+      // While the lookup has not answered, the wave goes out (a bounded wait, not a timing:
+      // shorter than the lookup's own timeout, after which gather would go on without it).
+      let waveOut = false;
+      for (let waited = 0; waited < NAMES_LOOKUP_TIMEOUT_MS - 500 && !waveOut; waited += 20) {
+        waveOut = ["/wp-json/", "/feed/", "/robots.txt", "/.env"].every((path) => indexOf(path) >= 0);
+        if (!waveOut) await Bun.sleep(20);
+      }
+      release();
+      await report;
+      expect(asked).toBeGreaterThan(0);
+      expect(waveOut).toBe(true);
+      expect((await report).errors.filter((error) => error.kind === "names_unavailable")).toEqual([]);
+    } finally {
+      release();
+      await agent.close();
+    }
+  });
+
   test("a chain's next link (oEmbed, parent theme, a plugin named by the REST API) goes before what is left of the first wave", async () => {
     const report = await analyzeOnce();
     const firstAsset = site.log.findIndex((entry) => entry.path.includes("?ver="));
@@ -70,8 +105,15 @@ describe("gather over HTTP/1.1", () => {
       expect(index).toBeLessThan(firstAsset);
     }
     expect(report.theme?.parent?.slug).toBe("parent");
-    // Over HTTP/1.1 undici closes the connection after a HEAD: the exposed-file probes are GETs.
-    expect(site.log.filter((entry) => entry.method === "HEAD")).toEqual([]);
+    // The exposed files that are not PHP scripts are asked HEAD first over HTTP/1.1 too (a missing
+    // one then costs a WordPress site no 404 page), and every HEAD keeps its connection: the
+    // whole report, HEADs included, goes over the agent's few connections.
+    const heads = site.log.filter((entry) => entry.method === "HEAD").map((entry) => entry.path);
+    expect(heads).toContain("/.env");
+    expect(heads).toContain("/.git/HEAD");
+    expect(heads.length).toBeGreaterThanOrEqual(10);
+    expect(heads.filter((path) => path.endsWith(".php"))).toEqual([]);
+    expect(new Set(site.log.map((entry) => entry.connection)).size).toBeLessThanOrEqual(MAX_CONNECTIONS_PER_SITE);
     expect(report.security?.exposed_files).toEqual([]);
   });
 

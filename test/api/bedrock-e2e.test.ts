@@ -136,9 +136,9 @@ describe.skipIf(!HAS_BEDROCK).each(BACKENDS)("the Bedrock-like fixture through t
       `GET ${CDN}/app/plugins/contact-form-7/readme.txt`,
       `GET ${CDN}/app/themes/twentytwentyone/style.css`,
       `GET ${SITE}/app/plugins/cache-enabler/readme.txt`,
-      // wp-config.php backups beside home and beside core.
-      `GET ${SITE}/wp-config.php.bak`,
-      `GET ${SITE}/wp/wp-config.php.bak`,
+      // wp-config.php backups beside home and beside core (HEAD first, as exposed files are).
+      `HEAD ${SITE}/wp-config.php.bak`,
+      `HEAD ${SITE}/wp/wp-config.php.bak`,
     ])
       expect(asked).toContain(row);
     for (const path of ["/xmlrpc.php", "/wp-login.php", "/readme.html", "/wp-admin/install.php"])

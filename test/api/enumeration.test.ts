@@ -3,7 +3,8 @@
  * fixture: the service builds the plan from its intel database (an INTEL_FILE with an
  * advisory for shibboleth, which the fixture has installed but inactive, so only enumeration
  * can find it), runs it on an analysis thread within AGGRESSIVE_MAX_REQUESTS, and stores a
- * report that says it was aggressive and what enumeration found. The default stays passive;
+ * report that says it was aggressive, what enumeration found and which found plugins' files it
+ * read before probing slugs. The default stays passive;
  * an unknown mode is a 400.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -66,6 +67,12 @@ describe.skipIf(!HAS_WORDPRESS).each(BACKENDS)("aggressive mode through the API 
       plugins: { method: "directory", vulnerable_candidates: 1 },
     });
     expect(report.enumeration?.plugins.found).toContain("shibboleth");
+    // What was found is read first: xrds-simple (on the page, no version) before any slug, then
+    // shibboleth (no readme) as soon as it was found, both within the 40 requests.
+    expect(report.enumeration?.version_files).toMatchObject({ plugins: ["shibboleth", "xrds-simple"], not_read: [] });
+    expect(report.errors.find((error) => error.stage === "enumeration")?.message).toContain(
+      "after reading the files of the 2 plugins found without a version",
+    );
     const stored = await service.call<Report>("GET", `/api/report/${report.id}`, { token });
     expect(stored.body.mode).toBe("aggressive");
     expect(stored.body.enumeration).toEqual(report.enumeration);

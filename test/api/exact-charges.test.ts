@@ -156,7 +156,10 @@ describe.each(BACKENDS)("exact charges on %s", (backend) => {
     expect(await usage(token)).toMatchObject({ used: 0, in_progress: 0 });
   }, 30_000);
 
-  test("with a key, the report goes on uncharged and unlisted; the retry gets it and pays once", async () => {
+  test("with a key, a client that hangs up pays for the report once it completes, as every view shows it (issue 30)", async () => {
+    // The attack: a synchronous call with a key, closed after 0.3 s, repeated. The report
+    // completed uncharged and unlisted, yet /api/sites, the client report and webhooks showed
+    // its results; the reservation came back minutes later, so it was free forever.
     const { token, accountId } = await service.token();
     const hangUp = new AbortController();
     const headers = {
@@ -173,20 +176,23 @@ describe.each(BACKENDS)("exact charges on %s", (backend) => {
     }).catch(() => "hung up");
     const row = async () =>
       (
-        await service.db.sql<{ id: string; status: string }[]>`
-        select id, status from reports where account_id = ${accountId}`
+        await service.db.sql<{ id: string; status: string; charged: boolean }[]>`
+        select id, status, charged_at is not null as charged from reports where account_id = ${accountId}`
       )[0];
     await waitUntil(async () => (await row()) !== undefined);
+    await Bun.sleep(300);
     hangUp.abort();
     expect(await call).toBe("hung up");
-    await waitUntil(async () => (await row())?.status === "completed");
+    await waitUntil(async () => (await row())?.charged === true);
     const made = await row();
-    expect(made?.status).toBe("completed");
-    // Nobody was told of it: not charged, not in the listing.
-    expect(await usage(token)).toMatchObject({ used: 0, in_progress: 1 });
-    const listed = await service.call<{ data: unknown[] }>("GET", "/api/reports", { token });
-    expect(listed.body.data).toEqual([]);
-    // The retry with the key gets that report, and pays for it once.
+    expect(made).toMatchObject({ status: "completed", charged: true });
+    // Charged once, and shown where its results are shown.
+    expect(await usage(token)).toMatchObject({ used: 1, in_progress: 0 });
+    const listed = await service.call<{ data: { id: string }[] }>("GET", "/api/reports", { token });
+    expect(listed.body.data.map((item) => item.id)).toEqual([made?.id as string]);
+    const sites = await service.call<{ data: unknown[] }>("GET", "/api/sites", { token });
+    expect(sites.body.data).toHaveLength(1);
+    // The retry with the key replays that report, without a second charge.
     for (let i = 0; i < 2; i++) {
       const retry = await fetch(`${service.url}/api/generate-report`, { method: "POST", headers, body });
       expect(retry.status).toBe(201);
@@ -194,7 +200,6 @@ describe.each(BACKENDS)("exact charges on %s", (backend) => {
       expect(((await retry.json()) as { id: string }).id).toBe(made?.id as string);
     }
     expect(await usage(token)).toMatchObject({ used: 1, in_progress: 0 });
-    expect((await service.call<{ data: unknown[] }>("GET", "/api/reports", { token })).body.data).toHaveLength(1);
   }, 30_000);
 });
 

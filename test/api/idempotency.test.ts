@@ -106,6 +106,29 @@ describe.each(BACKENDS)("Idempotency-Key on %s", (backend) => {
     expect((await service.call("GET", "/api/usage", { token })).body.used).toBe(1);
   });
 
+  test("a keyed synchronous call whose report is removed while it waits answers 503 with Retry-After, never 404 (issue 30)", async () => {
+    // What another request with the same key does when the analysis fails (a database storm
+    // failed it): a synchronous call leaves no failed report behind. The request still waiting
+    // was interrupted; before, it answered 404 not_found.
+    const { token } = await service.token();
+    const waiting = generate(token, "storm-1", slow.url);
+    let reportId: string | undefined;
+    for (let i = 0; i < 100 && reportId === undefined; i++) {
+      reportId = await boundReport(token, "storm-1");
+      if (reportId === undefined) await Bun.sleep(20);
+    }
+    await service.db.sql`delete from reports where id = ${reportId as string}`;
+    const answer = await waiting;
+    expect(answer.status).toBe(503);
+    expect(answer.body.code).toBe("unavailable");
+    expect(answer.headers.get("retry-after")).toBe("5");
+    // The retry with the key starts afresh, and completes.
+    const retry = await generate(token, "storm-1", slow.url);
+    expect(retry.status).toBe(201);
+    expect(retry.body.id).not.toBe(reportId);
+    expect((await service.call("GET", "/api/usage", { token })).body.used).toBe(1);
+  });
+
   test("a repeat before the first request stored its report gets 409 with Retry-After", async () => {
     const { token, accountId } = await service.token();
     // The first request has claimed the key and not stored its report yet.

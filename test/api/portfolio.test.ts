@@ -365,13 +365,16 @@ describe.skipIf(!HAS_WORDPRESS || !HAS_WORDPRESS_VARIANT).each(BACKENDS)("the po
       [`/api/sites/${id}/client-report?period=2026-13`, 400, "invalid_request"],
       [`/api/sites/${id}/client-report?period=26-11`, 400, "invalid_request"],
       [`/api/sites/${id}/client-report?period=${PERIOD}&format=docx`, 400, "invalid_request"],
-      [`/api/sites/${id}/client-report?period=2019-01`, 404, "not_found"],
+      [`/api/sites/${id}/client-report?period=2019-01`, 404, "no_report"],
+      // Outside the site's reports altogether (issue 30: 9999-12 was a PostgreSQL error, 500).
+      [`/api/sites/${id}/client-report?period=9999-12`, 404, "no_report"],
+      [`/api/sites/${id}/client-report?period=0000-01`, 404, "no_report"],
       [`/api/sites/sit_00000000000000000000000000/client-report?period=${PERIOD}`, 404, "not_found"],
     ];
     for (const [url, status, code] of cases) {
       const response = await service.call<{ code: string; periods?: string[] }>("GET", url, { token });
       expect({ url, status: response.status, code: response.body.code }).toEqual({ url, status, code });
-      if (url.includes("2019-01")) expect(response.body.periods).toEqual([PERIOD]);
+      if (status === 404 && !url.includes("sit_0000")) expect(response.body.periods).toEqual([PERIOD]);
     }
     const refused = await service.call<{ code: string }>("GET", `/api/sites/${id}/client-report?period=${PERIOD}`, {
       token,

@@ -17,4 +17,18 @@ describe("parseReportOptions", () => {
     expect(parseReportOptions({ mode: "aggressive", site_auth: {} })).toEqual({ mode: "aggressive" });
     expect(parseReportOptions({ site_auth: { headers: {}, cookies: {} } })).toEqual({ mode: "passive" });
   });
+
+  test("lab: the defaults filled in (mobile, Lighthouse's throttling, one load); lab settings without lab are refused", () => {
+    expect(parseReportOptions({ lab: true })).toEqual({
+      mode: "passive",
+      lab: { device: "mobile", throttling: "default", runs: 1 },
+    });
+    expect(parseReportOptions({ lab: true, lab_device: "desktop", lab_throttling: "none", lab_runs: 3 })).toEqual({
+      mode: "passive",
+      lab: { device: "desktop", throttling: "none", runs: 3 },
+    });
+    expect(parseReportOptions({ lab: false })).toEqual({ mode: "passive" });
+    expect(() => parseReportOptions({ lab_device: "desktop" })).toThrow('lab_device only apply with "lab": true.');
+    expect(() => parseReportOptions({ lab: false, lab_runs: 2 })).toThrow("lab_runs");
+  });
 });

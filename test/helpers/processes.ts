@@ -69,7 +69,9 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     for await (const chunk of child.stdout) outText += new TextDecoder().decode(chunk);
   })();
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
+  // Generous: several processes starting at once on a loaded 2-core machine (each runs the
+  // migrations' check and pg-boss's start under a lock) took over 20 s.
+  const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${errText}`);
     try {

@@ -3,14 +3,20 @@
  * password), on both backends: an event emailed at once to the account's recipients; the
  * daily digest, run through its pg-boss queue; and the owner told when a webhook is disabled
  * after failing for 3 days. Plus the configuration's checks of the SMTP and webhook settings.
+ * Issue 30 (the spam relay): alerts only to recipients who confirmed by the emailed link, an
+ * hourly cap per account, and refused reports counted by the dead-site limit.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { MONITORING_DAILY_QUEUE } from "../../server/monitoring/email/alert-jobs.ts";
+import { ALERT_MAILS_PER_HOUR } from "../../server/monitoring/email/alert-settings.service.ts";
 import type { CreatedWebhook, Delivery, Webhook } from "../../shared/monitoring-api.ts";
 import { configProblems } from "../helpers/config.ts";
 import { BACKENDS } from "../helpers/databases.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
+import { startSite } from "../helpers/sites.ts";
 import {
+  confirmationLink,
+  confirmRecipient,
   eventually,
   type MailServer,
   monitorRegressed,
@@ -72,7 +78,11 @@ for (const backend of BACKENDS) {
       await service.db.sql`update accounts set rate_limit_per_minute = 100000 where id = ${made.accountId}`;
       return made;
     };
-    const mailsTo = (address: string) => mail.mails.filter((item) => item.envelopeTo.includes(address));
+    const mailsTo = (address: string) =>
+      mail.mails.filter((item) => item.envelopeTo.includes(address) && !item.subject.includes("Confirm"));
+    const confirmAll = async (...addresses: string[]) => {
+      for (const address of addresses) expect((await confirmRecipient(service.url, mail, address)).status).toBe(200);
+    };
 
     test("an event the account subscribed to is emailed at once to its recipients; others are not", async () => {
       const { accountId } = await account("immediate");
@@ -82,6 +92,7 @@ for (const backend of BACKENDS) {
         digest: false,
         events: ["monitor.regressed"],
       });
+      await confirmAll("ops@agency.example", "lead@agency.example");
       const emitted = await events.emit(accountId, "monitor.regressed", monitorRegressed());
       expect(emitted.email).toBe("immediate");
       const [message] = await eventually("the alert email", () => {
@@ -114,6 +125,7 @@ for (const backend of BACKENDS) {
         digest: true,
         events: ["monitor.regressed", "report.completed"],
       });
+      await confirmAll("digest@agency.example");
       const first = await events.emit(accountId, "monitor.regressed", monitorRegressed());
       const second = await events.emit(
         accountId,
@@ -170,6 +182,7 @@ for (const backend of BACKENDS) {
         digest: true,
         events: ["vulnerability.found"],
       });
+      await confirmAll("oncall@agency.example");
       const receiver = startReceiver(() => 502);
       try {
         const created = await service.call<CreatedWebhook>("POST", "/api/webhooks", {
@@ -198,14 +211,14 @@ for (const backend of BACKENDS) {
         expect(notice.text).toContain(disabled.disabled_reason as string);
         expect(notice.text).toContain(`${service.url}/alerts/webhooks/${hook.id}`);
 
-        // The test delivery itself ends as failed after its retry; the owner is told once only.
+        // The test delivery itself ends as failed (a test is tried once); the owner is told once only.
         const done = await eventually("the test delivery to end", async () => {
           const { body } = await service.call<Delivery>("GET", `/api/webhooks/${hook.id}/deliveries/${sent.body.id}`, {
             token,
           });
           return body.status === "failed" ? body : undefined;
         });
-        expect(done.attempts).toBe(2);
+        expect(done.attempts).toBe(1);
         // Disabled: events no longer go to it.
         const before = receiver.received.length;
         const emitted = await service.running.services.monitoring.events.emit(
@@ -219,6 +232,113 @@ for (const backend of BACKENDS) {
         expect(mailsTo(owner.toLowerCase()).length).toBe(1);
       } finally {
         receiver.stop();
+      }
+    });
+
+    test("alert email goes only to recipients who confirmed by the link sent to them (issue 30)", async () => {
+      const { accountId } = await account("confirm");
+      const { alerts, events } = service.running.services.monitoring;
+      await alerts.save(accountId, {
+        recipients: ["victim-1@elsewhere.example", "victim-2@elsewhere.example"],
+        digest: false,
+        events: ["monitor.regressed", "report.failed"],
+      });
+      // Each gets one email: the link to confirm, saying who added it; no alert yet.
+      const link = await confirmationLink(mail, "victim-1@elsewhere.example");
+      await confirmationLink(mail, "victim-2@elsewhere.example");
+      const unconfirmed = await events.emit(accountId, "monitor.regressed", monitorRegressed());
+      expect(unconfirmed.email).toBe("none");
+      // Opening the link (as a mail scanner does) confirms nothing; a made-up token is refused.
+      expect((await fetch(link)).status).toBe(200);
+      expect((await fetch(`${service.url}/alerts/confirm?token=${"x".repeat(32)}`)).status).toBe(404);
+      expect((await alerts.get(accountId)).confirmed).toEqual([]);
+      // Saving again does not mail the same addresses again.
+      await alerts.save(accountId, {
+        recipients: ["victim-1@elsewhere.example", "victim-2@elsewhere.example"],
+        digest: false,
+        events: ["monitor.regressed", "report.failed"],
+      });
+      // One presses Confirm: only that one gets alerts; the link works once.
+      await confirmAll("victim-1@elsewhere.example");
+      const confirmations = mail.mails.filter(
+        (item) => item.subject.includes("Confirm") && item.to[0]?.startsWith("victim-"),
+      );
+      expect(confirmations.length).toBe(2);
+      const again = await confirmRecipient(service.url, mail, "victim-1@elsewhere.example").catch((error) => error);
+      expect(String(again)).toContain("404");
+      expect((await events.emit(accountId, "monitor.regressed", monitorRegressed())).email).toBe("immediate");
+      const [alert] = await eventually("the alert email", () => {
+        const found = mailsTo("victim-1@elsewhere.example");
+        return found.length > 0 ? found : undefined;
+      });
+      expect(alert?.envelopeTo).toEqual(["victim-1@elsewhere.example"]);
+      expect(mailsTo("victim-2@elsewhere.example")).toEqual([]);
+    });
+
+    test("alert email is capped per account and hour; the last one says so (issue 30)", async () => {
+      const { accountId } = await account("capped");
+      const { alerts, events } = service.running.services.monitoring;
+      await alerts.save(accountId, {
+        recipients: ["flooded@agency.example"],
+        digest: false,
+        events: ["monitor.regressed"],
+      });
+      await confirmAll("flooded@agency.example"); // the confirmation is one of the hour's emails
+      for (let i = 0; i < ALERT_MAILS_PER_HOUR + 5; i++)
+        await events.emit(accountId, "monitor.regressed", monitorRegressed());
+      const cap = ALERT_MAILS_PER_HOUR - 1;
+      await eventually("the hour's alert emails", () => mailsTo("flooded@agency.example").length >= cap || undefined);
+      await Bun.sleep(2_000);
+      const received = mailsTo("flooded@agency.example");
+      expect(received.length).toBe(cap);
+      expect(received.filter((item) => item.text.includes("This is the last alert email")).length).toBe(1);
+      // Past the cap the events are still recorded (the log, webhooks and the digest have them).
+      const [row] = await service.db.sql<{ n: number }[]>`
+        select count(*)::int as n from events where account_id = ${accountId} and type = 'monitor.regressed'`;
+      expect(row?.n).toBe(ALERT_MAILS_PER_HOUR + 5);
+    });
+
+    test("reports refused when analysed count toward the dead-site limit (issue 30)", async () => {
+      // A site the policy allows that sends the analysis to an address it refuses: each report
+      // fails url_not_allowed (free, a report.failed alert). Uncounted, a Free account could
+      // make them — and their alert emails — without end.
+      const site = startSite({
+        "/": () => new Response(null, { status: 302, headers: { location: "http://10.1.2.3/" } }),
+      });
+      try {
+        const { token, accountId } = await service.token(`refused-${backend}-${Date.now()}@example.com`, "free");
+        // Its polling is not what this test is about.
+        await service.db.sql`update accounts set rate_limit_per_minute = 100000 where id = ${accountId}`;
+        const ask = () =>
+          service.call<{ id: string; code: string; limit: string }>("POST", "/api/generate-report", {
+            token,
+            body: { url: site.url },
+            headers: { prefer: "respond-async" },
+          });
+        const ids: string[] = [];
+        for (let i = 0; i < 2; i++) {
+          const accepted = await ask();
+          expect(accepted.status).toBe(202);
+          ids.push(accepted.body.id);
+        }
+        for (const id of ids) {
+          const failed = await eventually(`report ${id} to fail`, async () => {
+            const { body } = await service.call<{ status: string; errors: { kind: string }[] }>(
+              "GET",
+              `/api/report/${id}`,
+              {
+                token,
+              },
+            );
+            return body.status === "failed" ? body : undefined;
+          });
+          expect(failed.errors[0]?.kind).toBe("url_not_allowed");
+        }
+        const refused = await ask();
+        expect(refused.status).toBe(429);
+        expect(refused.body.limit).toBe("unreachable_per_minute");
+      } finally {
+        site.stop();
       }
     });
   });

@@ -9,6 +9,7 @@ import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { Webhook } from "standardwebhooks";
 import type { EventData } from "../../shared/events.ts";
+import { hiddenCsrf, WebSession } from "../helpers/web-session.ts";
 
 export interface ReceivedDelivery {
   /** Lower-case header names. */
@@ -188,4 +189,27 @@ export function monitorRegressed(): EventData<"monitor.regressed"> {
       },
     ],
   };
+}
+
+/** The confirmation link of the newest confirmation email `mail` received for `address`. */
+export async function confirmationLink(mail: MailServer, address: string): Promise<string> {
+  const message = await eventually(`the confirmation email to ${address}`, () =>
+    mail.mails.findLast((item) => item.envelopeTo.includes(address) && item.subject.includes("Confirm")),
+  );
+  const link = /https?:\/\/\S+\/alerts\/confirm\?token=[A-Za-z0-9_-]+/.exec(message.text)?.[0];
+  if (!link) throw new Error(`no confirmation link in: ${message.text}`);
+  return link;
+}
+
+/**
+ * What a recipient does with the confirmation email: opens its link in a browser (no session
+ * of the account) and presses Confirm. Returns the confirming POST's answer.
+ */
+export async function confirmRecipient(baseUrl: string, mail: MailServer, address: string): Promise<Response> {
+  const link = new URL(await confirmationLink(mail, address));
+  const browser = new WebSession(baseUrl);
+  const page = await browser.get(link.pathname + link.search);
+  if (page.status !== 200) throw new Error(`the confirmation page answered ${page.status}`);
+  const token = link.searchParams.get("token") ?? "";
+  return browser.post("/alerts/confirm", { token }, hiddenCsrf(await page.text()));
 }

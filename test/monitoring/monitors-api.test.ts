@@ -49,6 +49,7 @@ for (const backend of BACKENDS) {
         environment: "production",
         schedule: "daily",
         mode: "passive",
+        lab: null,
         fail_on: "high",
         assert: "",
         tls: "verify",

@@ -238,6 +238,25 @@ for (const backend of BACKENDS) {
         token,
       });
       expect(badOverlap.status).toBe(400);
+      // Strict integers (issue 30): these were read as 1, 1 and 16 and rotated the secret.
+      for (const text of ["1e9", "1.5", "0x10", "+5", "%2024"]) {
+        const loose = await service.call<{ code: string; errors: { pointer: string }[] }>(
+          "POST",
+          `/api/webhooks/${hook.id}/rotate-secret?overlap_hours=${text}`,
+          { token },
+        );
+        expect({ text, status: loose.status, code: loose.body.code, pointer: loose.body.errors?.[0]?.pointer }).toEqual(
+          {
+            text,
+            status: 400,
+            code: "invalid_request",
+            pointer: "/overlap_hours",
+          },
+        );
+      }
+      expect(
+        (await service.call("POST", `/api/webhooks/${hook.id}/rotate-secret?overlap_hours=2`, { token })).status,
+      ).toBe(200);
       const missing = await service.call(
         "POST",
         `/api/webhooks/${hook.id}/deliveries/dlv_00000000000000000000000000/redeliver`,

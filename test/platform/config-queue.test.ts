@@ -39,3 +39,27 @@ test("roles and per-plan concurrency are read and checked", () => {
     'ACCOUNT_CONCURRENCY entry "free=0" must look like free=1 (a plan id and 1-100)',
   ]);
 });
+
+test("lab runs: one per worker process by default, a deadline and a memory cap, each checked", () => {
+  expect(loadConfig({}).lab).toEqual({ concurrency: 1, timeoutMs: 60_000, maxMemoryMb: 1_536 });
+  expect(loadConfig({ LAB_CONCURRENCY: "3", LAB_TIMEOUT_MS: "20000", LAB_MAX_MEMORY_MB: "512" }).lab).toEqual({
+    concurrency: 3,
+    timeoutMs: 20_000,
+    maxMemoryMb: 512,
+  });
+  const problems = problemsOf({ LAB_CONCURRENCY: "0", LAB_TIMEOUT_MS: "soon", LAB_MAX_MEMORY_MB: "10" });
+  expect(problems).toHaveLength(3);
+  expect(problems.join("\n")).toContain("LAB_CONCURRENCY");
+  expect(problems.join("\n")).toContain("LAB_TIMEOUT_MS");
+  expect(problems.join("\n")).toContain("LAB_MAX_MEMORY_MB");
+});
+
+test("dead targets: the quick check's window and deadline, with their bounds", () => {
+  expect(loadConfig({})).toMatchObject({ deadTargetWindowMs: 60_000, deadTargetCheckMs: 5_000 });
+  expect(loadConfig({ DEAD_TARGET_WINDOW_MS: "0", DEAD_TARGET_CHECK_MS: "1500" })).toMatchObject({
+    deadTargetWindowMs: 0,
+    deadTargetCheckMs: 1_500,
+  });
+  expect(problemsOf({ DEAD_TARGET_CHECK_MS: "100" })).toHaveLength(1);
+  expect(problemsOf({ DEAD_TARGET_WINDOW_MS: "-1" })).toHaveLength(1);
+});

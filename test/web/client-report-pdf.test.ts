@@ -120,3 +120,34 @@ describe.skipIf(!HAS_CHROMIUM)("the client report printed to PDF", () => {
     }
   });
 });
+
+describe.skipIf(!HAS_CHROMIUM)("PDF rendering is fair per account (issue 30)", () => {
+  test("another account's PDF goes next, not behind one account's whole batch; one account may only queue a few", async () => {
+    const renderer = new PdfRenderer(CHROMIUM, silentLogger, {
+      concurrency: 1,
+      queueLimit: 20,
+      accountQueueLimit: 4,
+      timeoutMs: 60_000,
+      idleMs: 60_000,
+    });
+    const finished: string[] = [];
+    const render = (account: string, n: number) =>
+      renderer
+        .render(`<!doctype html><html><body><h1>${account} ${n}</h1></body></html>`, account)
+        .then(() => finished.push(`${account}${n}`));
+    try {
+      // A: one rendering and 4 waiting (its line is full: the 6th is refused at once).
+      const batch = [0, 1, 2, 3, 4].map((n) => render("a", n));
+      const refused = await renderer.render("<p>too many</p>", "a").catch((error: { code?: string }) => error.code);
+      expect(refused).toBe("unavailable");
+      // B asks after all of A's: the accounts take turns, so B waits for the render in progress
+      // and A's next one at most — not for A's whole batch (before: 6th, after every one of A's).
+      const other = render("b", 0);
+      await Promise.all([...batch, other]);
+      expect(finished.indexOf("b0")).toBeLessThanOrEqual(2);
+      expect(finished.filter((item) => item.startsWith("a"))).toHaveLength(5);
+    } finally {
+      await renderer.close();
+    }
+  });
+});

@@ -65,6 +65,22 @@ describe("CSV", () => {
     expect(csvRows([[-5, 0, "a"]])).toBe("-5,0,a\r\n");
   });
 
+  test("a formula after a separator a spreadsheet may split on (, ; tab |) is guarded too, and ; is quoted (issue 30)", () => {
+    expect(csvText("x;=1+2;y")).toBe("x;'=1+2;y");
+    expect(csvText("x;=1+2")).toBe("x;'=1+2");
+    expect(csvText("x, @SUM(A1)")).toBe("x, '@SUM(A1)");
+    expect(csvText("x\t+1")).toBe("x '+1");
+    expect(csvText("x| -2")).toBe("x| '-2");
+    expect(csvText("=1;=2")).toBe("'=1;'=2");
+    expect(csvText("Sale; 10-20 % off")).toBe("Sale; 10-20 % off");
+    expect(csvRows([["x;'=1+2;y", "a"]])).toBe(`"x;'=1+2;y",a\r\n`);
+    // Whatever a reader splits the row on, no cell starts a formula.
+    for (const value of ["x;=1+2;y", "x,=1", "x\t=1", "a ;  @b", "x|=1"]) {
+      const row = csvRows([[csvText(value), "z"]]).replace(/"/g, "");
+      for (const cell of row.split(/[,;\t|]/)) expect(cell.trimStart()).not.toMatch(/^[=+\-@]/);
+    }
+  });
+
   test("any text survives the round trip through an RFC 4180 reader, one line, never a formula", () => {
     fc.assert(
       fc.property(

@@ -103,7 +103,8 @@ describe("CSRF", () => {
     const { web } = await signedIn();
     const anonymous = client();
     await anonymous.get("/login");
-    const signedOutForms = ["/signup", "/login", "/logout"];
+    // A recipient confirms alert emails from a link, signed in or not (docs/monitoring.md).
+    const signedOutForms = ["/signup", "/login", "/logout", "/alerts/confirm"];
     for (const path of forms) {
       const withSession = await web.request("POST", path, { form: { name: "sneaky" } });
       expect({ path, ...refusal(withSession) }).toEqual({ path, status: 403, location: null, csrf: true });

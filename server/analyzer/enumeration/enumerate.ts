@@ -14,10 +14,13 @@
  *   not answer 404, the readme.txt is asked instead.
  * - A theme: HEAD `<content>/themes/<slug>/style.css`, which every theme has.
  * - Found ones get one GET of their readme.txt / style.css (capped) for the name and version.
- * - Version files (gather/version-files.ts): before enumerating, the plugins passive detection
- *   found get their changelogs, translation template, manifests and own asset read until two
- *   sources agree on their version (within PASSIVE_VERSION_SHARE of the budget); after it, the
- *   plugins it found, with what is left.
+ * - Version files (gather/version-files.ts): what was found is read before anything new is
+ *   looked for. First the plugins passive detection found without a version get their
+ *   changelogs, translation templates, manifests and own asset read until two sources agree on
+ *   their version, within the whole budget; then enumeration starts, and each plugin it finds
+ *   without a version gets its files read at once, from requests set aside for it that the
+ *   slug probes may not spend. Last, with what is left, the plugins found with one version get
+ *   their files read for a second source.
  * Over HTTP/2 the presence questions are HEADs: WordPress answers a HEAD for a missing path
  * without rendering its theme, so the hundreds of misses cost the site little. Over HTTP/1.1
  * they are GETs read to a few KB: undici closes an HTTP/1.1 connection after every HEAD (a
@@ -33,7 +36,7 @@ import type { SitePaths } from "../detect/site-paths.ts";
 import { FetchFailure, type FetchResult, type SafeClient } from "../fetch/safe-client.ts";
 import { toArtifact } from "../gather/decode.ts";
 import { PROBE_MAX_BYTES, type ProbeSpec, probeKey, probeUrl } from "../gather/probes.ts";
-import { VersionFiles } from "../gather/version-files.ts";
+import { VERSION_FILE_ORDER, VersionFiles } from "../gather/version-files.ts";
 import type { EnumerationPlan } from "./plan.ts";
 
 /** Statuses that mean "this directory exists" (403: exists, not listable). */
@@ -58,16 +61,73 @@ function stopOnBudget(error: unknown): void {
   if (!(error instanceof BudgetSpent)) throw error;
 }
 
+/** Thrown to one plugin's file reads when the requests set aside for them and the free budget are spent. */
+class ReadsCut extends Error {}
+
 export interface KnownComponents {
   /** Lower-case slugs passive detection found: not probed again. */
   plugins: ReadonlySet<string>;
   themes: ReadonlySet<string>;
-  /** The plugins passive detection found, as written: their version files are read first. */
-  pluginSlugs: readonly string[];
+  /** The plugins passive detection found without a version, as written: their files are read before anything else. */
+  unversionedPlugins: readonly string[];
+  /** The plugins it found with a version: their files are read for a second source with what enumeration left. */
+  versionedPlugins: readonly string[];
 }
 
-/** Share of the request budget the version files of the plugins passive detection found may take before enumeration starts. */
-export const PASSIVE_VERSION_SHARE = 1 / 3;
+/** Requests set aside for a plugin enumeration found: its readme and every version file aggressive mode reads. */
+const FILES_PER_PLUGIN = 1 + VERSION_FILE_ORDER.aggressive.length;
+
+/** Requests set aside for one plugin's files; what is left of them goes back when its reads end. */
+interface Reservation {
+  left: number;
+}
+
+/**
+ * The request budget, with requests set aside for the files of the plugins enumeration finds:
+ * the slug probes may spend only what nobody set aside, so a plugin found late still gets its
+ * files read however many slugs are left.
+ */
+class RequestBudget {
+  spent = 0;
+  private reserved = 0;
+  private waiting: (() => void)[] = [];
+
+  constructor(private readonly max: number) {}
+
+  /** Sets aside up to `wanted` requests of what is free. */
+  reserve(wanted: number): Reservation {
+    const left = Math.max(0, Math.min(wanted, this.max - this.spent - this.reserved));
+    this.reserved += left;
+    return { left };
+  }
+
+  /** Gives back what a reservation did not spend, and wakes the probes that waited for it. */
+  release(reservation: Reservation): void {
+    this.reserved -= reservation.left;
+    reservation.left = 0;
+    for (const wake of this.waiting.splice(0)) wake();
+  }
+
+  /** Takes one request: from the reservation while it has some, else from what is free. */
+  take(reservation?: Reservation): boolean {
+    if (reservation && reservation.left > 0) {
+      reservation.left -= 1;
+      this.reserved -= 1;
+    } else if (this.spent + this.reserved >= this.max) return false;
+    this.spent += 1;
+    return true;
+  }
+
+  /** Whether some requests are set aside (and may come back). */
+  get setAside(): boolean {
+    return this.reserved > 0;
+  }
+
+  /** Resolves when a reservation gives back what it did not spend. */
+  released(): Promise<void> {
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+}
 
 /**
  * Runs the plan against the site, skipping what passive detection already found. Answers
@@ -86,7 +146,7 @@ export async function enumerate(
 ): Promise<EnumerationSummary> {
   const started = performance.now();
   const deadline = started + plan.timeBudgetMs;
-  let requests = 0;
+  const budget = new RequestBudget(plan.maxRequests);
   let failures = 0;
   /** Set by the first asker that hits a budget: every other asker stops at its next request. */
   let halted: BudgetSpent | undefined;
@@ -98,18 +158,29 @@ export async function enumerate(
   // HEAD over HTTP/2 only (see above); a GET that answers a presence question is read just far
   // enough to hold a readme's or stylesheet's header, so a found one needs no second request.
   const presenceMethod = artifacts.homepage.http_version === "2" ? "HEAD" : "GET";
+  /**
+   * One request within the budgets. `reservation`: the requests set aside for one found
+   * plugin's files — when they and the free budget are spent, only that plugin's reads end
+   * (ReadsCut). Without one (a slug probe), a request waits while found plugins' reads hold
+   * what is left, and the enumeration stops once nothing is left.
+   */
   const ask = async (
     url: string,
     method: "HEAD" | "GET",
     maxBodyBytes = 0,
     options: { headers?: Readonly<Record<string, string>>; follow?: boolean } = {},
+    reservation?: Reservation,
   ): Promise<FetchResult | undefined> => {
-    if (halted) throw halted;
-    if (signal?.aborted) halt("deadline");
-    if (requests >= plan.maxRequests) halt("request_budget");
+    for (;;) {
+      if (halted) throw halted;
+      if (signal?.aborted) halt("deadline");
+      if (deadline - performance.now() <= 0) halt("time_budget");
+      if (budget.take(reservation)) break;
+      if (reservation) throw new ReadsCut();
+      if (!budget.setAside) halt("request_budget");
+      await budget.released();
+    }
     const left = deadline - performance.now();
-    if (left <= 0) halt("time_budget");
-    requests += 1;
     try {
       const result = await client.fetch(url, {
         method,
@@ -157,36 +228,80 @@ export async function enumerate(
     },
   };
 
+  /** The requests set aside for the files of each plugin enumeration found, while they are read. */
+  const reservations = new Map<string, Reservation>();
+  /** Every request for a plugin's files, counted for the summary. */
+  let fileRequests = 0;
+  /** A GET of one of a plugin's files (its readme, a version file): counted apart in the summary too. */
+  const askFile = (
+    url: string,
+    maxBodyBytes: number,
+    options: { headers?: Readonly<Record<string, string>>; follow?: boolean },
+    reservation?: Reservation,
+  ) => {
+    const before = budget.spent;
+    const asked = ask(url, "GET", maxBodyBytes, options, reservation);
+    // A file read never waits for the budget (it has a reservation, or nobody has one), so
+    // `ask` took its request before returning the promise.
+    if (budget.spent > before) fileRequests += 1;
+    return asked;
+  };
   /** A version file (gather/version-files.ts), asked within the budget and filed under its key. */
-  const runProbe = async (spec: ProbeSpec): Promise<HttpArtifact | undefined> => {
-    const result = await ask(spec.url, "GET", spec.maxBytes ?? PROBE_MAX_BYTES, {
-      headers: spec.headers,
-      follow: spec.follow ?? true,
-    });
+  const runProbe = async (spec: ProbeSpec, slug: string): Promise<HttpArtifact | undefined> => {
+    const result = await askFile(
+      spec.url,
+      spec.maxBytes ?? PROBE_MAX_BYTES,
+      { headers: spec.headers, follow: spec.follow ?? true },
+      reservations.get(slug),
+    );
     if (result) artifacts.probes[spec.key] = toArtifact(result);
     return artifacts.probes[spec.key];
   };
-  /** Reads the version files of `slugs`, WORKERS plugins at a time, within `maxRequests`. */
-  const readVersions = async (slugs: readonly string[], maxRequests: number) => {
-    const reader = new VersionFiles({
-      artifacts,
-      paths,
-      mode: "aggressive",
-      run: runProbe,
-      maxRequests,
-      perPlugin: 100,
-    });
+  // One reader for the whole stage: a plugin's files are followed once, whichever phase asks.
+  const reader = new VersionFiles({
+    artifacts,
+    paths,
+    mode: "aggressive",
+    run: runProbe,
+    maxRequests: Number.POSITIVE_INFINITY,
+    perPlugin: Number.POSITIVE_INFINITY,
+  });
+  /** Plugins found without a version whose files were read for one, and those whose reads a budget cut short. */
+  const readFor: string[] = [];
+  const cut = new Set<string>();
+  /** Reads a plugin's files until its version is settled (two sources) or they run out; a plugin whose reads a budget ended is noted as not read. */
+  const follow = async (slug: string, forVersion: boolean) => {
+    if (forVersion) readFor.push(slug);
+    try {
+      await reader.follow(slug, false);
+    } catch (error) {
+      if (forVersion) cut.add(slug);
+      if (!(error instanceof ReadsCut)) throw error;
+    }
+  };
+  /** Reads the files of `slugs`, WORKERS plugins at a time, until a budget runs out. */
+  const readVersions = async (slugs: readonly string[], forVersion: boolean) => {
     let next = 0;
     const worker = async () => {
-      while (next < slugs.length && !halted) await reader.follow(slugs[next++] as string, false);
+      while (next < slugs.length && !halted) await follow(slugs[next++] as string, forVersion);
     };
     await Promise.all(Array.from({ length: WORKERS }, () => worker().catch(stopOnBudget)));
+    // Those never started: their versions stay unknown.
+    if (forVersion) for (const slug of slugs.slice(next)) cut.add(slug);
+  };
+  /** Found plugins with a version, whose files may give a second source at the end. */
+  const corroborate = [...known.versionedPlugins];
+  /** Slugs to probe, per kind (for the account of what was skipped): the candidates not found passively, until calibration tells. */
+  const queued = {
+    plugins: plan.plugins.filter((slug) => !known.plugins.has(slug.toLowerCase())).length,
+    themes: plan.themes.filter((slug) => !known.themes.has(slug.toLowerCase())).length,
   };
 
   try {
-    // The plugins the page shows are the ones that run: their versions matter most, so their
-    // files are read first, within a share of the budget that leaves enumeration the rest.
-    await readVersions(known.pluginSlugs, Math.floor(plan.maxRequests * PASSIVE_VERSION_SHARE));
+    // What was found comes first: the plugins the page shows without a version run, and their
+    // versions are what the vulnerability checks need. Their files get the whole budget.
+    await readVersions(known.unversionedPlugins, true);
+    if (halted) throw halted;
 
     // Calibration: how does this site answer for a component that cannot exist?
     const [dirMiss, readmeMiss, styleMiss] = await Promise.all([
@@ -216,12 +331,41 @@ export async function enumerate(
         : wanted("theme", plan.themes, plan.vulnerable.themes, known.themes);
     // Vulnerable candidates of both kinds before the popular ones: they matter most if a budget runs out.
     const queue: Task[] = [...plugins.lead, ...themes.lead, ...plugins.rest, ...themes.rest];
+    queued.plugins = plugins.lead.length + plugins.rest.length;
+    queued.themes = themes.lead.length + themes.rest.length;
+
+    /**
+     * A plugin enumeration found: its readme, then — when that gives no version — its other
+     * files, before this worker probes another slug, from requests set aside for it (the other
+     * workers' slug probes cannot spend them).
+     */
+    const readFound = async (slug: string, presence: FetchResult, byDirectory: boolean) => {
+      const reservation = budget.reserve(FILES_PER_PLUGIN);
+      reservations.set(slug, reservation);
+      try {
+        if (!artifacts.probes[probeKey("plugin_readme", slug)]) {
+          const readme =
+            !byDirectory && presenceMethod === "GET"
+              ? presence
+              : await askFile(pluginReadme(slug), README_BYTES, {}, reservation);
+          if (readme) artifacts.probes[probeKey("plugin_readme", slug)] = toArtifact(readme);
+        }
+        if (reader.versioned(slug)) corroborate.push(slug);
+        else await follow(slug, true);
+      } catch (error) {
+        // Its readme was not read: what it would have said is unknown.
+        cut.add(slug);
+        if (!(error instanceof ReadsCut)) throw error;
+      } finally {
+        reservations.delete(slug);
+        budget.release(reservation);
+      }
+    };
 
     const probePlugin = async (slug: string) => {
       const byDirectory = summary.plugins.method === "directory";
-      const readmeUrl = pluginReadme(slug);
       const presence = await ask(
-        byDirectory ? pluginDir(slug) : readmeUrl,
+        byDirectory ? pluginDir(slug) : pluginReadme(slug),
         presenceMethod,
         byDirectory ? PRESENCE_BYTES : README_BYTES,
       );
@@ -229,9 +373,7 @@ export async function enumerate(
       if (!presence || !(byDirectory ? DIRECTORY_FOUND.has(presence.status) : presence.status === 200)) return;
       artifacts.probes[probeKey("enum_plugin", slug)] = toArtifact(presence);
       summary.plugins.found.push(slug);
-      if (artifacts.probes[probeKey("plugin_readme", slug)]) return;
-      const readme = !byDirectory && presenceMethod === "GET" ? presence : await ask(readmeUrl, "GET", README_BYTES);
-      if (readme) artifacts.probes[probeKey("plugin_readme", slug)] = toArtifact(readme);
+      await readFound(slug, presence, byDirectory);
     };
     const probeTheme = async (slug: string) => {
       const presence = await ask(themeStyle(slug), presenceMethod, STYLE_BYTES);
@@ -254,32 +396,61 @@ export async function enumerate(
     // Every asker returns before this does, so nothing writes to the artifacts afterwards.
     await Promise.all(Array.from({ length: WORKERS }, () => worker().catch(stopOnBudget)));
 
-    // The plugins enumeration found: their readme is in; their other files with what is left.
-    await readVersions(summary.plugins.found, Number.POSITIVE_INFINITY);
+    // With what is left: a second source for the plugins found with one version.
+    await readVersions(corroborate, false);
   } catch (error) {
     if (!(error instanceof BudgetSpent)) throw error;
   }
   const stoppedBy = halted?.reason ?? "finished";
-  summary.requests = requests;
+  summary.requests = budget.spent;
   summary.duration_ms = Math.round(performance.now() - started);
   summary.stopped_by = stoppedBy;
   summary.plugins.found.sort();
   summary.themes.found.sort();
+  summary.version_files = {
+    plugins: [...new Set(readFor)].sort(),
+    requests: fileRequests,
+    // A plugin whose files gave a version before the stop is not counted as unread.
+    not_read: [...cut].filter((slug) => !reader.versioned(slug)).sort(),
+  };
   if (stoppedBy !== "finished") {
     artifacts.errors.push({
       stage: "enumeration",
       kind: stoppedBy,
-      message: STOPPED_MESSAGES[stoppedBy],
+      message: stoppedMessage(stoppedBy, summary, queued),
     });
   }
   artifacts.enumeration = summary;
   return summary;
 }
 
-const STOPPED_MESSAGES: Record<EnumerationSummary["stopped_by"], string> = {
-  finished: "",
-  request_budget: "Aggressive enumeration stopped at its request budget; the slugs after that point were not probed.",
-  time_budget: "Aggressive enumeration stopped at its time budget; the slugs after that point were not probed.",
-  deadline: "Aggressive enumeration stopped at the report's deadline.",
-  site_errors: "Aggressive enumeration stopped: the site failed several requests in a row, so it was left alone.",
+const STOPPED_BY: Record<Exclude<EnumerationSummary["stopped_by"], "finished">, string> = {
+  request_budget: "Aggressive enumeration stopped at its request budget",
+  time_budget: "Aggressive enumeration stopped at its time budget",
+  deadline: "Aggressive enumeration stopped at the report's deadline",
+  site_errors: "Aggressive enumeration stopped because the site failed several requests in a row (it was left alone)",
 };
+
+/** What a stopped enumeration skipped, in words: the slugs not probed and the found plugins whose files were not read. */
+function stoppedMessage(
+  reason: Exclude<EnumerationSummary["stopped_by"], "finished">,
+  summary: EnumerationSummary,
+  queued: { plugins: number; themes: number },
+): string {
+  const files = summary.version_files;
+  const read = files?.plugins.filter((slug) => !files.not_read.includes(slug)).length ?? 0;
+  const first =
+    read > 0 ? ` after reading the files of the ${read} plugin${read === 1 ? "" : "s"} found without a version` : "";
+  const plugins = queued.plugins - summary.plugins.probed;
+  const themes = queued.themes - summary.themes.probed;
+  const skipped =
+    plugins + themes > 0
+      ? `; ${plugins} of ${queued.plugins} plugin slugs and ${themes} of ${queued.themes} theme slugs were not probed`
+      : "";
+  const unread = files?.not_read ?? [];
+  const notRead =
+    unread.length > 0
+      ? `; the files of ${unread.length} plugin${unread.length === 1 ? "" : "s"} found without a version were not read (${unread.join(", ")}), so ${unread.length === 1 ? "its version is" : "their versions are"} unknown`
+      : "";
+  return `${STOPPED_BY[reason]}${first}${skipped}${notRead}.`;
+}

@@ -6,6 +6,7 @@ import { pageOf } from "../parse/page.ts";
 import { pageResources } from "../parse/urls.ts";
 import { siteUrl } from "../untrusted-text.ts";
 import { maxAgeOf } from "./cache-control.ts";
+import { extractLab } from "./lab.ts";
 
 /**
  * Script types a browser executes as classic scripts (HTML's JavaScript MIME types; no type
@@ -15,7 +16,7 @@ import { maxAgeOf } from "./cache-control.ts";
 const CLASSIC_JS_TYPE =
   /^(?:(?:text|application)\/(?:x-)?(?:javascript|ecmascript)|text\/(?:javascript1\.[0-5]|jscript|livescript)|)$/i;
 
-export function extractPerformance({ artifacts, hosting }: Detected): PerformanceInfo {
+export function extractPerformance({ artifacts, hosting, paths, wordpress }: Detected): PerformanceInfo {
   const { homepage } = artifacts;
   const page = pageOf(homepage);
   const site = new URL(homepage.url);
@@ -113,5 +114,8 @@ export function extractPerformance({ artifacts, hosting }: Detected): Performanc
     },
     assets,
     requests: artifacts.requests.map((row) => ({ ...row, url: siteUrl(row.url) })),
+    ...(artifacts.lab
+      ? { lab: extractLab(artifacts.lab, wordpress.detected ? paths : null, new URL(artifacts.requested_url).origin) }
+      : {}),
   };
 }

@@ -244,7 +244,35 @@ export class SafeClient {
     }
   }
 
+  /**
+   * A server that sends a body after its HEAD answer (against RFC 9110; undici closes
+   * HTTP/1.1 connections after a HEAD for fear of them) garbles the next answer on that
+   * connection. HEADs keep their connection until that is seen; then they close it again,
+   * and a request an earlier HEAD garbled is asked again — each garbled answer ends its
+   * connection, and at most one HEAD per connection was in flight, so a few tries suffice.
+   */
+  private headKeepsConnection = true;
+  private keptHeadConnection = false;
+
   private async fetchOnce(
+    url: string,
+    method: string,
+    body: string | undefined,
+    options: FetchOptions,
+  ): Promise<Omit<FetchResult, "redirects">> {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await this.exchange(url, method, body, options);
+      } catch (error) {
+        const garbled =
+          error instanceof FetchFailure && error.kind === "protocol" && !error.message.includes("decompressed");
+        if (!garbled || !this.keptHeadConnection || method === "POST" || tries > MAX_CONNECTIONS_PER_SITE) throw error;
+        this.headKeepsConnection = false;
+      }
+    }
+  }
+
+  private async exchange(
     url: string,
     method: string,
     body: string | undefined,
@@ -287,6 +315,12 @@ export class SafeClient {
         },
         body,
         ...(options.idempotent ? { idempotent: true } : {}),
+        // undici closes an HTTP/1.1 connection after every HEAD unless told otherwise (in case
+        // the server sends a body anyway, nodejs/undici#258). Servers do not (nginx, Apache,
+        // LiteSpeed, Caddy and PHP behind them drop it), and a new connection per HEAD costs a
+        // handshake each: the connection is kept, until a garbled answer says this server
+        // does (fetchOnce; docs/decisions.md, "Remote sites").
+        ...(method === "HEAD" && this.keepHeadConnection() ? { reset: false } : {}),
       });
       const ttfbMs = performance.now() - started;
       row.status = response.statusCode;
@@ -347,6 +381,12 @@ export class SafeClient {
     if (this.rateLimitRetries >= RATE_LIMIT_RETRIES) return undefined;
     const wait = retryAfterMs(header ?? undefined) ?? RATE_LIMIT_DEFAULT_WAIT_MS;
     return wait <= RATE_LIMIT_MAX_WAIT_MS ? wait : undefined;
+  }
+
+  /** Whether this HEAD may keep its connection (and then notes that one did). */
+  private keepHeadConnection(): boolean {
+    if (this.headKeepsConnection) this.keptHeadConnection = true;
+    return this.headKeepsConnection;
   }
 
   /**

@@ -18,12 +18,12 @@ import type { Artifacts } from "../artifacts.ts";
 import type { NameLookup } from "../detect/finders/directory.ts";
 import { askNames } from "../detect/finders/names-question.ts";
 import { pluginSlugsFromPage } from "../detect/plugins.ts";
-import { detectSitePaths, type SitePaths } from "../detect/site-paths.ts";
+import { componentBase, detectSitePaths, type SitePaths } from "../detect/site-paths.ts";
 import { isChallengePage } from "../detect/waf.ts";
 import type { SafeClient } from "../fetch/safe-client.ts";
 import { askBlockControls } from "./block-controls.ts";
 import { probeFeedAndOembed, probeRest, probeRobotsAndSitemaps, probeThemes, probeXmlRpc } from "./chains.ts";
-import { fetchHomepage, sampleAssets, sampleTtfb } from "./homepage.ts";
+import { fetchHomepage, quickCheck, sampleAssets, sampleTtfb } from "./homepage.ts";
 import { probeListings } from "./listings.ts";
 import { EXPOSED_FILES } from "./probe-kinds.ts";
 import { Probes } from "./probe-runner.ts";
@@ -48,9 +48,15 @@ export interface GatherOptions {
    */
   names?: NameLookup;
   signal?: AbortSignal;
+  /**
+   * A site that gave no answer lately is checked first: the homepage must connect and bring its
+   * first byte within this many ms, or the analysis ends (homepage.ts, quickCheck).
+   */
+  quickCheckMs?: number;
 }
 
 export async function gather(url: string, client: SafeClient, options: GatherOptions = {}): Promise<Artifacts> {
+  if (options.quickCheckMs) await quickCheck(client, url, options.quickCheckMs);
   const homepage = await fetchHomepage(client, url);
   const artifacts: Artifacts = {
     requested_url: url,
@@ -73,21 +79,22 @@ export async function gather(url: string, client: SafeClient, options: GatherOpt
 
   // The install's shape as the homepage shows it (detect/site-paths.ts).
   const paths = detectSitePaths({ homepage });
-  if (options.names) await askNames(artifacts, options.names, options.signal ?? new AbortController().signal);
-  const probes = new Probes(client, artifacts, homepage.http_version === "2");
+  const signal = options.signal ?? new AbortController().signal;
+  // The names index is asked while the wave goes out: only the version files wait for its answer.
+  const named = options.names ? askNames(artifacts, options.names, signal) : Promise.resolve();
+  const probes = new Probes(client, artifacts);
   const tasks: Promise<unknown>[] = [];
   const later = (task: Promise<unknown>) => tasks.push(task);
 
   // Plugins found without a version: their files, one after the other until one settles it.
-  const versionFiles = new VersionFiles({
-    artifacts,
-    paths,
-    mode: "passive",
-    run: (spec) => probes.run(spec),
-    maxRequests: MAX_PASSIVE_VERSION_READS,
-    perPlugin: MAX_PASSIVE_FILES_PER_PLUGIN,
+  // The reader is made once the wave is out (below): what it reads of the page costs CPU that
+  // the first requests need not wait for.
+  let readerMade!: (reader: VersionFiles) => void;
+  const reader = new Promise<VersionFiles>((resolve) => {
+    readerMade = resolve;
   });
-  const followFiles = (slug: string, readmeAsked: boolean) => versionFiles.follow(slug, readmeAsked);
+  const followFiles = (slug: string, readmeAsked: boolean) =>
+    reader.then((versionFiles) => versionFiles.follow(slug, readmeAsked));
 
   // Requests leave in the order asked (it matters over HTTP/1.1): heads of chains first, so
   // their next links can start while the rest of the wave runs; static assets last.
@@ -98,9 +105,11 @@ export async function gather(url: string, client: SafeClient, options: GatherOpt
   later(
     rest.root.then(async (root) => {
       if (!root) return;
-      if (options.names) await askNames(artifacts, options.names, options.signal ?? new AbortController().signal);
+      await named;
+      if (options.names) await askNames(artifacts, options.names, signal);
+      const versionFiles = await reader;
       versionFiles.learn();
-      await Promise.all(versionFiles.unversionedOnPage().map((slug) => followFiles(slug, false)));
+      await Promise.all(versionFiles.unversionedOnPage().map((slug) => versionFiles.follow(slug, false)));
     }),
   );
   // Where core is (and the default content directory under it): when the homepage does not
@@ -120,13 +129,13 @@ export async function gather(url: string, client: SafeClient, options: GatherOpt
   whenSettled((site) => probeXmlRpc(probes, site));
   later(sampleTtfb(client, homepage));
   const pluginReadmes = new Set<string>();
-  for (const slug of pluginSlugsFromPage(homepage, paths).keys()) {
+  for (const [slug, urls] of pluginSlugsFromPage(homepage, paths)) {
     if (pluginReadmes.size >= MAX_PLUGIN_READMES) break;
     pluginReadmes.add(slug);
+    // The readme goes out in this place of the wave; the reader takes its answer from there.
+    later(probes.run(probeOf("plugin_readme", { ...paths, contentBase: componentBase(paths, urls) }, slug)));
     later(followFiles(slug, true));
   }
-  // Plugins the page names only by a comment, a generator, a header…, without a version.
-  for (const slug of versionFiles.unversionedOnPage()) later(followFiles(slug, false));
   later(probes.run(probeOf("not_found", paths, crypto.randomUUID().slice(0, 8))));
   whenSettled((site) => Promise.all(CORE_PROBES.map((name) => probes.run(probeOf(name, site)))));
   for (const name of HOME_PROBES) later(probes.run(probeOf(name, paths)));
@@ -151,6 +160,27 @@ export async function gather(url: string, client: SafeClient, options: GatherOpt
   }
   later(sampleAssets(client, homepage, paths, artifacts));
   probes.firstWaveQueued = true;
+  later(
+    (async () => {
+      // Once the queued requests are on their connections and the names index answered: the
+      // reader, which reads the page (and those answers) as they were before any probe answered.
+      await new Promise((resolve) => setImmediate(resolve));
+      await named;
+      const versionFiles = new VersionFiles({
+        artifacts,
+        paths,
+        mode: "passive",
+        run: (spec) => probes.run(spec),
+        maxRequests: MAX_PASSIVE_VERSION_READS,
+        perPlugin: MAX_PASSIVE_FILES_PER_PLUGIN,
+        seen: { ...artifacts, probes: {}, assets: [] },
+      });
+      readerMade(versionFiles);
+      // Plugins the page names only by a comment, a generator, a header…, without a version
+      // (as a chain's next link, they go before what of the wave still waits).
+      await Promise.all(versionFiles.unversionedOnPage().map((slug) => versionFiles.follow(slug, false)));
+    })(),
+  );
   await Promise.all(tasks);
   // Only when a probe met a challenge or block page: is the path filtered, or answered?
   await askBlockControls((spec) => probes.run(spec), artifacts);

@@ -27,6 +27,28 @@ const median = (values: number[]) => {
 };
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
+/** How a failed quick check's message begins (the worker tells why the check was made). */
+export const QUICK_CHECK_FAILED = "The site did not answer a quick check";
+
+/**
+ * The quick reachability check of a site that gave no answer to its last analyses
+ * (server/reports/dead-targets.ts): one request for the homepage that must connect and bring
+ * its first byte within `ms`; its body is not read. A site that still does not answer ends the
+ * analysis at once, instead of holding its target's slots until the full deadlines.
+ */
+export async function quickCheck(client: SafeClient, url: string, ms: number): Promise<void> {
+  try {
+    await client.fetch(url, { timeoutMs: ms, discardBody: true, follow: false });
+  } catch (error) {
+    if (!(error instanceof FetchFailure)) throw error;
+    if (error.kind === "blocked") throw new TargetNotAllowedError(error.message);
+    throw new SiteUnreachableError(
+      error.kind,
+      `${QUICK_CHECK_FAILED} (a connection and the first byte within ${ms / 1000} s): ${error.message}.`,
+    );
+  }
+}
+
 export async function fetchHomepage(client: SafeClient, url: string): Promise<HomepageArtifact> {
   let result: FetchResult;
   try {

@@ -46,7 +46,8 @@ export interface ProbeRequest {
    * Ask with HEAD first and GET only when the answer may be the file (200/206) or the
    * server does not do HEAD. WordPress answers a HEAD for a missing path without rendering
    * its theme, so a miss costs a third of the server's time — and most probes miss.
-   * Only over HTTP/2 (see the probe runner).
+   * Over HTTP/2 and HTTP/1.1 alike (the HEAD keeps its connection: fetch/safe-client.ts);
+   * not for PHP scripts (exposedFileProbe).
    */
   readonly headFirst?: boolean;
   /** A POST that changes nothing: it may share an HTTP/2 connection with requests in flight. */

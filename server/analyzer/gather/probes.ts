@@ -122,7 +122,10 @@ export function exposedFileProbe(
 ): ProbeSpec {
   const base = { home: site.homeBase, core: site.coreBase, content: site.contentBase }[under];
   const url = new URL(file.path, base).toString();
-  return { ...probeAt("exposed", url), ...(file.range ? RANGE : {}) };
+  // A PHP script runs whole for a HEAD too, and a missing one is answered by the PHP handler
+  // without WordPress: HEAD first would save the site nothing and double every hit.
+  const headFirst = !file.path.endsWith(".php");
+  return { ...probeAt("exposed", url), headFirst, ...(file.range ? RANGE : {}) };
 }
 
 // ── Caps on how many probes of a kind one analysis asks ─────────────────────────────────

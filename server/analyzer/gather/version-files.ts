@@ -57,12 +57,21 @@ export interface VersionFilesOptions {
   artifacts: Artifacts;
   paths: SitePaths;
   mode: VersionMode;
-  /** Asks a probe and files its answer (gather's probe runner, or the aggressive stage's budgeted asker). */
-  run: (spec: ProbeSpec) => Promise<HttpArtifact | undefined>;
+  /**
+   * Asks a probe and files its answer (gather's probe runner, or the aggressive stage's
+   * budgeted asker, which spends the requests it set aside for `slug`).
+   */
+  run: (spec: ProbeSpec, slug: string) => Promise<HttpArtifact | undefined>;
   /** Requests this reader may make in all, readmes it has to ask included. */
   maxRequests: number;
   /** Files after the readme, per plugin. */
   perPlugin: number;
+  /**
+   * What the plugins the site shows are first read from (default `artifacts`): gather's
+   * reader is made once the wave is out, and reads the homepage and the names index's
+   * answers as they were before any probe answered, whatever answered since.
+   */
+  seen?: Artifacts;
 }
 
 /**
@@ -77,7 +86,7 @@ export class VersionFiles {
 
   constructor(private readonly options: VersionFilesOptions) {
     this.sightings = new Map();
-    this.learn();
+    this.learn(options.seen);
     this.assets = pluginSlugsFromPage(options.artifacts.homepage, options.paths);
   }
 
@@ -86,8 +95,8 @@ export class VersionFiles {
    * index is in and the names index was asked about its namespaces. What is known stays as
    * it was read.
    */
-  learn(): void {
-    const { artifacts, paths } = this.options;
+  learn(artifacts: Artifacts = this.options.artifacts): void {
+    const { paths } = this.options;
     const core = detectWordPress(artifacts, paths).version;
     for (const [slug, { signature, presence }] of pluginSightings(artifacts, paths, core)) {
       if (this.sightings.has(slug)) continue;
@@ -147,6 +156,12 @@ export class VersionFiles {
     return sources.size >= 2;
   }
 
+  /** Whether what is known gives the plugin a version at all (one source is enough here). */
+  versioned(slug: string): boolean {
+    const { files, votes } = this.files(slug);
+    return files.verdict !== "contradictory" && pickVersion([...votes, ...files.signals]).version !== null;
+  }
+
   private take(): boolean {
     if (this.spent >= this.options.maxRequests) return false;
     this.spent += 1;
@@ -197,10 +212,10 @@ export class VersionFiles {
   private async read(slug: string, readmeAsked: boolean): Promise<void> {
     const { artifacts, mode, run } = this.options;
     const readme = probeOf("plugin_readme", this.siteOf(slug), slug);
-    if (readmeAsked) await run(readme);
+    if (readmeAsked) await run(readme, slug);
     else if (!(readme.key in artifacts.probes)) {
       if (this.settled(slug) || !this.take()) return;
-      await run(readme);
+      await run(readme, slug);
     }
     let read = 0;
     for (const kind of VERSION_FILE_ORDER[mode]) {
@@ -209,7 +224,7 @@ export class VersionFiles {
       if (!spec || spec.key in artifacts.probes) continue;
       if (!this.take()) return;
       read += 1;
-      await run(spec);
+      await run(spec, slug);
     }
   }
 }

@@ -51,7 +51,7 @@ function describe(error: unknown): ThreadError {
 async function run(
   id: number,
   url: string,
-  { enumerate, requestsPerSecond, siteAuth, siteTls }: AnalysisRun,
+  { enumerate, requestsPerSecond, siteAuth, siteTls, lab, quickCheckMs }: AnalysisRun,
 ): Promise<void> {
   const controller = new AbortController();
   running.set(id, controller);
@@ -72,6 +72,8 @@ async function run(
         limits: { ...setup.limits, requestsPerSecond },
         enumerate,
         siteAuth,
+        lab,
+        quickCheckMs,
       },
       controller.signal,
     );

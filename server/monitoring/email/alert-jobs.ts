@@ -1,6 +1,6 @@
 /**
  * The pg-boss queues of monitoring's email and upkeep: `alert-email` sends one message (an
- * event at once, or the notice that a webhook was disabled), retried when the SMTP server
+ * event at once, a recipient's confirmation link, or the notice that a webhook was disabled), retried when the SMTP server
  * fails; `monitoring-daily` runs once a day (a pg-boss schedule: one job per day however many
  * workers), sends each account that chose the digest its day's events, and drops events past
  * their retention.
@@ -16,6 +16,8 @@ export const DAILY_CRON = "0 7 * * *";
 
 export type AlertEmailJob =
   | { kind: "event"; accountId: string; eventId: string }
+  /** The email with the link a new recipient confirms by (the token is made when it is sent). */
+  | { kind: "confirm"; accountId: string; email: string }
   | { kind: "webhook_disabled"; accountId: string; webhookId: string };
 
 export async function createAlertQueues(boss: PgBoss, notify: boolean): Promise<void> {

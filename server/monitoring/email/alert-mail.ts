@@ -6,6 +6,7 @@
 import type { EventData, EventType } from "../../../shared/events.ts";
 import { oneLine } from "../../../shared/untrusted-text.ts";
 import { describeEvent } from "../events/event-text.ts";
+import { ALERT_MAILS_PER_HOUR, CONFIRMATION_TTL_HOURS } from "./alert-settings.service.ts";
 import type { MailMessage } from "./mailer.ts";
 
 export interface MailEvent {
@@ -25,12 +26,43 @@ function eventBlock(event: MailEvent): string {
   return [title, ...lines.map((line) => `  - ${line}`), ...(link ? [`  ${link}`] : [])].join("\n");
 }
 
-export function eventMail(to: string[], event: MailEvent, baseUrl: string): MailMessage {
+export function eventMail(
+  to: string[],
+  event: MailEvent,
+  baseUrl: string,
+  options: { lastThisHour?: boolean } = {},
+): MailMessage {
   const { title } = describeEvent(event.type, event.data);
+  const last = options.lastThisHour
+    ? [
+        "",
+        `This is the last alert email this account gets this hour (at most ${ALERT_MAILS_PER_HOUR} an hour). Further events are in the event log, the webhooks and the digest:`,
+        `${baseUrl}/alerts`,
+      ]
+    : [];
   return {
     to,
     subject: `[wpreport] ${title}`,
-    text: [eventBlock(event), "", `At ${event.createdAt.toISOString()}`, footer(baseUrl)].join("\n"),
+    text: [eventBlock(event), "", `At ${event.createdAt.toISOString()}`, ...last, footer(baseUrl)].join("\n"),
+  };
+}
+
+/**
+ * The email a new recipient confirms by. It says who added the address, and that nothing is
+ * sent to it unless it confirms; it carries no text from analysed sites.
+ */
+export function confirmationMail(to: string, accountEmail: string, link: string): MailMessage {
+  return {
+    to: [to],
+    subject: "[wpreport] Confirm that you want alert emails",
+    text: [
+      `${oneLine(accountEmail, 254) || "A wpreport account"} added ${to} to the recipients of its wpreport alerts (monitor regressions, vulnerabilities found, failed reports).`,
+      "",
+      "No alert is sent to this address unless you confirm. To confirm, open this link and press Confirm:",
+      link,
+      "",
+      `The link works for ${CONFIRMATION_TTL_HOURS / 24} days. If you did not expect this, ignore this email: you will get nothing more.`,
+    ].join("\n"),
   };
 }
 

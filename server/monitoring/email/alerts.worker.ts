@@ -9,7 +9,7 @@ import type { Sql } from "../../platform/db/database.ts";
 import type { Logger } from "../../platform/logger.ts";
 import type { EventService } from "../events/event.service.ts";
 import { ALERT_EMAIL_QUEUE, type AlertEmailJob, type AlertQueue } from "./alert-jobs.ts";
-import { DIGEST_MAX_EVENTS, digestMail, eventMail, webhookDisabledMail } from "./alert-mail.ts";
+import { confirmationMail, DIGEST_MAX_EVENTS, digestMail, eventMail, webhookDisabledMail } from "./alert-mail.ts";
 import type { AlertSettingsService } from "./alert-settings.service.ts";
 import type { Mailer } from "./mailer.ts";
 
@@ -52,24 +52,45 @@ export class AlertWorker {
   /** One alert email job. Public for tests; the queue calls it. A failure throws: pg-boss retries. */
   async send(job: AlertEmailJob): Promise<void> {
     const { sql, settings, mailer, baseUrl, events } = this.deps;
+    if (job.kind === "confirm") {
+      const token = await settings.issueToken(job.accountId, job.email);
+      if (!token) return; // confirmed or removed meanwhile
+      const allowance = await settings.takeMailAllowance(job.accountId);
+      if (!allowance.allowed) return this.overAllowance(job);
+      const [account] = await sql<{ email: string }[]>`select email from accounts where id = ${job.accountId}`;
+      await mailer.send(confirmationMail(job.email, account?.email ?? "", `${baseUrl}/alerts/confirm?token=${token}`));
+      return;
+    }
     if (job.kind === "event") {
       const event = await events.get(job.eventId);
       if (!event || event.accountId !== job.accountId) return;
-      // The settings as they are now: a recipient removed meanwhile gets nothing.
+      // The settings as they are now: a recipient removed meanwhile gets nothing; only
+      // recipients who confirmed get anything.
       const current = await settings.get(job.accountId);
       if (current.digest || !(current.events as string[]).includes(event.type)) return;
-      await mailer.send(eventMail(current.recipients, event, baseUrl));
+      if (current.confirmed.length === 0) return;
+      const allowance = await settings.takeMailAllowance(job.accountId);
+      if (!allowance.allowed) return this.overAllowance(job);
+      await mailer.send(eventMail(current.confirmed, event, baseUrl, { lastThisHour: allowance.last }));
       return;
     }
     const [webhook] = await sql<{ id: string; url: string; disabled_reason: string | null; email: string }[]>`
       select w.id, w.url, w.disabled_reason, a.email from webhooks w join accounts a on a.id = w.account_id
       where w.id = ${job.webhookId} and w.account_id = ${job.accountId} and w.disabled_at is not null`;
     if (!webhook) return; // deleted or enabled again meanwhile
-    const { recipients } = await settings.get(job.accountId);
+    const recipients = await settings.confirmedRecipients(job.accountId);
     const to = [...new Set([webhook.email.toLowerCase(), ...recipients])];
     await mailer.send(
       webhookDisabledMail(to, { id: webhook.id, url: webhook.url, reason: webhook.disabled_reason }, baseUrl),
     );
+  }
+
+  /** Past the account's hourly allowance: not sent (the event stays in the log, webhooks and the digest). */
+  private overAllowance(job: AlertEmailJob): void {
+    this.deps.logger.info("alert email not sent: the account's hourly allowance is used", {
+      account_id: job.accountId,
+      kind: job.kind,
+    });
   }
 
   /**
@@ -82,8 +103,10 @@ export class AlertWorker {
     const accounts = await sql<
       { account_id: string; recipients: string[]; events: string[]; digest_sent_until: Date | null }[]
     >`
-      select account_id, recipients, events, digest_sent_until from alert_settings
-      where digest and cardinality(recipients) > 0 order by account_id`;
+      select s.account_id, array_agg(r.email order by r.email) as recipients, s.events, s.digest_sent_until
+      from alert_settings s
+      join alert_recipients r on r.account_id = s.account_id and r.email = any(s.recipients) and r.confirmed_at is not null
+      where s.digest group by s.account_id order by s.account_id`;
     let sent = 0;
     let failed = 0;
     for (const account of accounts) {

@@ -28,6 +28,7 @@ import {
   type SubscribableEventType,
 } from "../../../shared/events.ts";
 import type { Queryable, Sql } from "../../platform/db/database.ts";
+import { ApiProblem } from "../../platform/http/problem.ts";
 import { newId } from "../../platform/ids.ts";
 import type { AlertQueue } from "../email/alert-jobs.ts";
 import type { AlertSettingsService } from "../email/alert-settings.service.ts";
@@ -100,7 +101,7 @@ export class EventService {
         select id from webhooks
         where account_id = ${accountId} and disabled_at is null and ${type} = any(events)
         order by id`;
-      for (const hook of hooks) await this.queueDelivery(tx, hook.id, id, "event");
+      for (const hook of hooks) await this.queueDelivery(tx, accountId, hook.id, id, "event");
       const email = await this.deps.alerts.routeOf(tx, accountId, type);
       if (email === "immediate" && this.deps.alertQueue)
         await this.deps.alertQueue.enqueue(tx, { kind: "event", accountId, eventId: id });
@@ -117,14 +118,16 @@ export class EventService {
    * a new delivery of an existing event (redelivery). Returns the delivery's id.
    */
   async deliverTo(
+    accountId: string,
     webhookId: string,
-    source: { event: { accountId: string; data: EventData<"webhook.test"> } } | { eventId: string },
+    source: { event: { data: EventData<"webhook.test"> } } | { eventId: string },
   ): Promise<string> {
     const deliveryId = await this.deps.sql.begin(async (tx) => {
-      if ("eventId" in source) return this.queueDelivery(tx, webhookId, source.eventId, "redelivery");
+      await assertManualDeliveryRoom(tx, accountId, webhookId);
+      if ("eventId" in source) return this.queueDelivery(tx, accountId, webhookId, source.eventId, "redelivery");
       assertEventData("webhook.test", source.event.data);
-      const eventId = await this.insert(tx, source.event.accountId, "webhook.test", source.event.data);
-      return this.queueDelivery(tx, webhookId, eventId, "test");
+      const eventId = await this.insert(tx, accountId, "webhook.test", source.event.data);
+      return this.queueDelivery(tx, accountId, webhookId, eventId, "test");
     });
     this.wake();
     return deliveryId;
@@ -154,6 +157,7 @@ export class EventService {
 
   private async queueDelivery(
     tx: Queryable,
+    accountId: string,
     webhookId: string,
     eventId: string,
     trigger: "event" | "test" | "redelivery",
@@ -162,7 +166,7 @@ export class EventService {
     await tx`
       insert into webhook_deliveries (id, webhook_id, event_id, trigger, next_attempt_at)
       values (${id}, ${webhookId}, ${eventId}, ${trigger}, now())`;
-    await this.deps.deliveries.enqueue(tx, { deliveryId: id, attempt: 1 });
+    await this.deps.deliveries.enqueue(tx, accountId, { deliveryId: id, attempt: 1 });
     return id;
   }
 
@@ -175,4 +179,40 @@ export class EventService {
     this.deps.deliveries.wake();
     this.deps.alertQueue?.wake();
   }
+}
+
+/** Tests and redeliveries one webhook may be sent per minute, and one account across its webhooks. */
+export const MANUAL_DELIVERIES_PER_MINUTE = { webhook: 5, account: 20 } as const;
+
+/**
+ * Tests and redeliveries are asked for by hand, cost nothing, and each is an HTTP request to the
+ * account's endpoint: past MANUAL_DELIVERIES_PER_MINUTE (per webhook, per account) they are
+ * refused with 429 (issue 30: 280 tests in a row to a slow endpoint). Counted from the
+ * deliveries themselves, under the account's lock, so the figure is exact across API processes.
+ */
+async function assertManualDeliveryRoom(tx: Queryable, accountId: string, webhookId: string): Promise<void> {
+  await tx`select pg_advisory_xact_lock(hashtext(${`wpreport:webhook-manual:${accountId}`}))`;
+  const [row] = await tx<{ webhook: number; account: number; oldest_ms: number | null }[]>`
+    select count(*) filter (where d.webhook_id = ${webhookId})::int as webhook, count(*)::int as account,
+      (extract(epoch from (now() - min(d.created_at) filter (where d.webhook_id = ${webhookId}))) * 1000)::float8 as oldest_ms
+    from webhook_deliveries d join webhooks w on w.id = d.webhook_id
+    where w.account_id = ${accountId} and d.trigger in ('test', 'redelivery')
+      and d.created_at > now() - interval '1 minute'`;
+  const perWebhook = (row?.webhook ?? 0) >= MANUAL_DELIVERIES_PER_MINUTE.webhook;
+  if (!perWebhook && (row?.account ?? 0) < MANUAL_DELIVERIES_PER_MINUTE.account) return;
+  const retryAfter = perWebhook ? Math.max(1, Math.ceil((60_000 - (row?.oldest_ms ?? 0)) / 1000)) : 60;
+  throw new ApiProblem(
+    "rate_limited",
+    perWebhook
+      ? `This webhook was sent ${MANUAL_DELIVERIES_PER_MINUTE.webhook} tests or redeliveries in the last minute, the most allowed. Retry after the Retry-After delay.`
+      : `This account's webhooks were sent ${MANUAL_DELIVERIES_PER_MINUTE.account} tests or redeliveries in the last minute, the most allowed. Retry after the Retry-After delay.`,
+    {
+      headers: { "retry-after": String(retryAfter) },
+      extensions: {
+        retry_after: retryAfter,
+        limit: perWebhook ? "webhook_manual_deliveries" : "account_manual_deliveries",
+        per_minute: perWebhook ? MANUAL_DELIVERIES_PER_MINUTE.webhook : MANUAL_DELIVERIES_PER_MINUTE.account,
+      },
+    },
+  );
 }

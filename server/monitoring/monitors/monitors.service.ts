@@ -32,9 +32,12 @@ import { getPlan } from "../../billing/plans.ts";
 import type { Queryable, Sql } from "../../platform/db/database.ts";
 import { ApiProblem } from "../../platform/http/problem.ts";
 import { isId, newId, siteId } from "../../platform/ids.ts";
-import { parseSiteTls } from "../../reports/report-options.ts";
+import { type LabOptions, parseReportOptions, parseSiteTls } from "../../reports/report-options.ts";
 import type { GenerateOutcome, ReportCaller, ReportService } from "../../reports/reports.service.ts";
 import { checkSchedule, nextRun } from "./schedule.ts";
+
+/** The lab fields of a create or update request. */
+type LabFields = Pick<CreateMonitorRequest, "lab" | "lab_device" | "lab_throttling" | "lab_runs">;
 
 export const DEFAULT_PAGE = 20;
 export const MAX_PAGE = 100;
@@ -48,6 +51,8 @@ export interface MonitorRow {
   environment: string | null;
   schedule: string;
   mode: AnalysisMode;
+  /** The lab run each report asks for (report-options.ts); null for none. */
+  lab: LabOptions | null;
   fail_on: string;
   assertions: string;
   /** A staging site's certificate rule (migration 0025): "verify" unless set on the monitor. */
@@ -110,6 +115,7 @@ export function monitorOf(row: MonitorRow): Monitor {
     environment: row.environment,
     schedule: row.schedule,
     mode: row.mode,
+    lab: row.lab ?? null,
     fail_on: row.fail_on as Monitor["fail_on"],
     assert: row.assertions,
     tls: row.tls,
@@ -208,9 +214,37 @@ export class MonitorService {
     }
   }
 
+  /** The lab options a create or update leaves the monitor with (null: none); bad ones are the request's problem. */
+  private labOf(input: LabFields, current: LabOptions | null = null): LabOptions | null {
+    const touched = (["lab", "lab_device", "lab_throttling", "lab_runs"] as const).some(
+      (key) => input[key] !== undefined,
+    );
+    if (!touched) return current;
+    const lab = input.lab ?? current !== null;
+    if (!lab && input.lab === false) {
+      const named = (["lab_device", "lab_throttling", "lab_runs"] as const).filter((key) => input[key] !== undefined);
+      if (named.length > 0) throw fieldProblem(named[0] as string, `${named.join(", ")} only apply with "lab": true`);
+      return null;
+    }
+    try {
+      return (
+        parseReportOptions({
+          lab,
+          lab_device: input.lab_device ?? current?.device,
+          lab_throttling: input.lab_throttling ?? current?.throttling,
+          lab_runs: input.lab_runs ?? current?.runs,
+        }).lab ?? null
+      );
+    } catch (error) {
+      if (error instanceof ApiProblem) throw fieldProblem("lab", error.detail);
+      throw error;
+    }
+  }
+
   async create(caller: MonitorCaller, input: CreateMonitorRequest, now = new Date()): Promise<Monitor> {
     this.checkFields(input);
     const siteTls = parseSiteTls(input.tls, input.tls_ca);
+    const lab = this.labOf(input);
     const key = this.checkUrl(input.url);
     const schedule = this.checkSchedule(input.schedule);
     const assertions = this.checkAssert(input.assert);
@@ -225,11 +259,12 @@ export class MonitorService {
       if ((count?.n ?? 0) >= plan.maxMonitors) return false;
       await tx`
         insert into monitors (id, account_id, url, site_key, environment, schedule, mode, fail_on, assertions,
-                              tls, tls_ca, next_slot, next_run_at)
+                              tls, tls_ca, next_slot, next_run_at, lab)
         values (${id}, ${caller.accountId}, ${input.url.trim()}, ${key}, ${input.environment ?? null}, ${schedule},
                 ${input.mode ?? DEFAULT_ANALYSIS_MODE}, ${input.fail_on ?? "high"}, ${assertions},
                 ${siteTls?.mode === "insecure" ? "insecure" : "verify"},
-                ${siteTls?.mode === "private_ca" ? siteTls.ca : null}, ${next.slot}, ${next.runAt})`;
+                ${siteTls?.mode === "private_ca" ? siteTls.ca : null}, ${next.slot}, ${next.runAt},
+                ${lab ? tx.json(lab as never) : null})`;
       return true;
     });
     if (!inserted)
@@ -274,6 +309,7 @@ export class MonitorService {
     const schedule = patch.schedule === undefined ? current.schedule : this.checkSchedule(patch.schedule);
     const assertions = patch.assert === undefined ? current.assertions : this.checkAssert(patch.assert);
     const enabled = patch.enabled ?? current.enabled;
+    const lab = this.labOf(patch, current.lab);
     // A new schedule, or a resumed monitor, starts from now: runs missed while paused are not made up.
     const reschedule = schedule !== current.schedule || (enabled && !current.enabled);
     const environment = patch.environment === undefined ? current.environment : patch.environment;
@@ -289,7 +325,7 @@ export class MonitorService {
         mode = ${patch.mode ?? current.mode}, fail_on = ${patch.fail_on ?? current.fail_on}, assertions = ${assertions},
         tls = ${siteTls?.mode === "insecure" ? "insecure" : "verify"},
         tls_ca = ${siteTls?.mode === "private_ca" ? siteTls.ca : null},
-        enabled = ${enabled}, updated_at = now()
+        enabled = ${enabled}, lab = ${lab ? sql.json(lab as never) : null}, updated_at = now()
         ${next ? sql`, next_slot = ${next.slot}, next_run_at = ${next.runAt}` : sql``}
       where id = ${monitorId} and account_id = ${accountId}
       returning id`;
@@ -399,10 +435,11 @@ export class MonitorService {
 }
 
 /**
- * What a monitor's run asks for: its URL, its environment as the report's metadata, its mode,
- * and the certificate rule set on the monitor (none unless it was: runs never relax TLS on their own).
+ * What a monitor's run asks for: its URL, its environment as the report's metadata, its mode, its
+ * lab run, and the certificate rule set on the monitor (none unless it was: runs never relax TLS
+ * on their own).
  */
-export function runInput(row: Pick<MonitorRow, "url" | "environment" | "mode" | "tls" | "tls_ca">) {
+export function runInput(row: Pick<MonitorRow, "url" | "environment" | "mode" | "tls" | "tls_ca" | "lab">) {
   const siteTls: SiteTls | undefined =
     row.tls_ca !== null
       ? { mode: "private_ca", ca: row.tls_ca }
@@ -412,6 +449,6 @@ export function runInput(row: Pick<MonitorRow, "url" | "environment" | "mode" | 
   return {
     url: row.url,
     metadata: row.environment ? { environment: row.environment } : undefined,
-    options: siteTls ? { mode: row.mode, siteTls } : { mode: row.mode },
+    options: { mode: row.mode, ...(siteTls ? { siteTls } : {}), ...(row.lab ? { lab: row.lab } : {}) },
   };
 }

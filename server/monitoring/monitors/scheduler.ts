@@ -28,7 +28,7 @@ const BATCH = 50;
 
 type DueRow = Pick<
   MonitorRow,
-  "id" | "account_id" | "url" | "environment" | "schedule" | "mode" | "tls" | "tls_ca" | "next_slot"
+  "id" | "account_id" | "url" | "environment" | "schedule" | "mode" | "tls" | "tls_ca" | "lab" | "next_slot"
 > & {
   plan_id: PlanId;
   monthly_quota: number;
@@ -90,7 +90,7 @@ export class MonitorScheduler {
   async claim(now: Date): Promise<{ claimed: Claimed[]; due: number }> {
     return this.deps.sql.begin(async (tx) => {
       const due = await tx<DueRow[]>`
-        select m.id, m.account_id, m.url, m.environment, m.schedule, m.mode, m.tls, m.tls_ca, m.next_slot,
+        select m.id, m.account_id, m.url, m.environment, m.schedule, m.mode, m.tls, m.tls_ca, m.lab, m.next_slot,
           a.plan_id, p.monthly_quota
         from monitors m join accounts a on a.id = m.account_id join plans p on p.id = a.plan_id
         where m.enabled and m.next_run_at <= ${now}

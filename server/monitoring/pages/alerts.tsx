@@ -10,7 +10,7 @@ import { FormError } from "../../accounts/pages/auth.tsx";
 import type { WebContext } from "../../web/context.ts";
 import { formatDate, Table } from "../../web/pages/common.tsx";
 import { Csrf, Notice } from "../../web/render.tsx";
-import type { AlertSettings } from "../email/alert-settings.service.ts";
+import type { AlertSettingsView } from "../email/alert-settings.service.ts";
 
 /** What each event means, in the forms. */
 export const EVENT_LABELS: Record<SubscribableEventType, string> = {
@@ -23,7 +23,8 @@ export const EVENT_LABELS: Record<SubscribableEventType, string> = {
 
 /** Notices after a redirect, by key (never text from the query string itself). */
 const NOTICES: Record<string, string> = {
-  alerts_saved: "Email alerts saved.",
+  alerts_saved:
+    "Email alerts saved. A new recipient gets an email with a link to confirm; it gets alerts only once it has confirmed.",
   webhook_deleted: "Webhook deleted. Its pending deliveries will not be made.",
   webhook_test_sent: "Test event queued: it appears in the delivery log below within seconds.",
   webhook_redelivered: "Redelivery queued: it appears in the delivery log below within seconds.",
@@ -70,7 +71,7 @@ function AlertsNav({ current }: { current: "email" | "webhooks" }) {
 export function AlertsPage(props: {
   ctx: WebContext;
   query: Record<string, string | undefined>;
-  settings: AlertSettings;
+  settings: AlertSettingsView;
   emailEnabled: boolean;
   accountEmail: string;
   recipientsText?: string;
@@ -119,7 +120,70 @@ export function AlertsPage(props: {
           <EventChoices legend="About" chosen={settings.events} id="alert-event" />
           <button type="submit">Save email alerts</button>
         </form>
+        {props.emailEnabled ? <PendingRecipients settings={settings} /> : null}
       </div>
+    </div>
+  );
+}
+
+/** Recipients who have not confirmed yet get nothing: the page says who. */
+function PendingRecipients({ settings }: { settings: AlertSettingsView }) {
+  const pending = settings.recipients.filter((address) => !settings.confirmed.includes(address));
+  if (pending.length === 0) return null;
+  return (
+    <div class="stack">
+      <h3>Waiting for confirmation</h3>
+      <p class="muted">
+        These addresses get no alert until they open the link of the confirmation email sent to them (it works for 7
+        days; saving again after a day sends a new one).
+      </p>
+      <ul>
+        {pending.map((address) => (
+          <li key={address} class="mono">
+            {address}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/**
+ * The page of a recipient's confirmation link: a button to press, not a GET that confirms —
+ * mail scanners open links by themselves, and must not subscribe anyone.
+ */
+export function ConfirmRecipientPage(props: {
+  ctx: WebContext;
+  token: string;
+  email: string | undefined;
+  confirmed?: boolean;
+}) {
+  if (props.confirmed)
+    return (
+      <div class="card stack">
+        <h1>Alert emails confirmed</h1>
+        <p>{props.email} now gets this account's wpreport alert emails. To stop them, ask the account to remove you.</p>
+      </div>
+    );
+  if (!props.email)
+    return (
+      <div class="card stack">
+        <h1>This link does not work</h1>
+        <p>It was used already, it expired (after 7 days), or the address was removed from the alerts.</p>
+      </div>
+    );
+  return (
+    <div class="card stack">
+      <h1>Confirm alert emails</h1>
+      <p>
+        Confirm that <span class="mono">{props.email}</span> wants a wpreport account's alert emails. Nothing is sent to
+        it until you do.
+      </p>
+      <form method="post" action="/alerts/confirm">
+        <Csrf ctx={props.ctx} />
+        <input type="hidden" name="token" value={props.token} />
+        <button type="submit">Confirm</button>
+      </form>
     </div>
   );
 }

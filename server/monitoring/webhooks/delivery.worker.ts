@@ -25,7 +25,12 @@ import type { Sql } from "../../platform/db/database.ts";
 import type { Logger } from "../../platform/logger.ts";
 import type { AlertQueue } from "../email/alert-jobs.ts";
 import { envelopeOf } from "../events/event.service.ts";
-import { type DeliveryJob, type DeliveryQueue, WEBHOOK_DELIVERY_QUEUE } from "./delivery-queue.ts";
+import {
+  DELIVERY_ATTEMPTS_PER_ACCOUNT,
+  type DeliveryJob,
+  type DeliveryQueue,
+  WEBHOOK_DELIVERY_QUEUE,
+} from "./delivery-queue.ts";
 import type { SecretBox } from "./secret-box.ts";
 import { signDelivery } from "./signing.ts";
 import { slackBody } from "./slack-body.ts";
@@ -83,9 +88,14 @@ export interface DeliveryWorkerDeps {
   concurrency?: number;
 }
 
+/** Seconds before an attempt over its account's share of this worker's slots is offered again. */
+const SHARE_RETRY_SECONDS = 1;
+
 export class DeliveryWorker {
   private readonly agent: Agent;
   private workerId: string | undefined;
+  /** Slots of this process whose batch holds an attempt of the account: at most half of them each. */
+  private readonly slotsHeld = new Map<string, number>();
 
   constructor(private readonly deps: DeliveryWorkerDeps) {
     this.agent = createSafeAgent(deps.policy, DEFAULT_AGENT_LIMITS, deps.dnsServers);
@@ -105,12 +115,12 @@ export class DeliveryWorker {
         // come due, so the poll is what finds them (and it is cheap).
         pollingIntervalSeconds: 1,
         notifyPollingIntervalSeconds: 1,
+        // Fair per account: one account's backlog never takes every attempt (delivery-queue.ts).
+        groupConcurrency: DELIVERY_ATTEMPTS_PER_ACCOUNT,
       },
       // Each attempt records its own outcome; one that throws (a database error) fails the
       // batch, and pg-boss offers its jobs again: the attempts already made are skipped.
-      async (jobs) => {
-        await Promise.all(jobs.map((job) => this.attempt(job.data)));
-      },
+      (jobs) => this.batch(jobs.map((job) => job.data)),
     );
     const id = this.workerId;
     queue.wakeLocal = () => boss.notifyWorker(id);
@@ -124,6 +134,42 @@ export class DeliveryWorker {
 
   async close(): Promise<void> {
     await this.agent.close().catch(() => {});
+  }
+
+  /**
+   * One fetched batch. A slot waits for every attempt of its batch (up to 10 s for a slow
+   * endpoint), so an account whose attempts already hold half of this process's slots gets no
+   * more: its attempts in this batch are offered again a second later instead of made, and the
+   * other half of the slots stays free for other accounts (issue 30).
+   */
+  private async batch(jobs: DeliveryJob[]): Promise<void> {
+    const share = Math.max(1, Math.floor((this.deps.concurrency ?? 4) / 2));
+    const taken: string[] = [];
+    const now: DeliveryJob[] = [];
+    const later: DeliveryJob[] = [];
+    for (const job of jobs) {
+      const account = job.accountId;
+      if (account === undefined || taken.includes(account)) now.push(job);
+      else if ((this.slotsHeld.get(account) ?? 0) < share) {
+        taken.push(account);
+        this.slotsHeld.set(account, (this.slotsHeld.get(account) ?? 0) + 1);
+        now.push(job);
+      } else later.push(job);
+    }
+    try {
+      await Promise.all([
+        ...later.map((job) =>
+          this.deps.queue.enqueue(this.deps.sql, job.accountId as string, job, SHARE_RETRY_SECONDS, -1),
+        ),
+        ...now.map((job) => this.attempt(job)),
+      ]);
+    } finally {
+      for (const account of taken) {
+        const left = (this.slotsHeld.get(account) ?? 1) - 1;
+        if (left > 0) this.slotsHeld.set(account, left);
+        else this.slotsHeld.delete(account);
+      }
+    }
   }
 
   /** One attempt of one delivery. Public for tests; the queue calls it. */
@@ -229,7 +275,9 @@ export class DeliveryWorker {
   private async record(row: AttemptRow, attempt: number, outcome: AttemptOutcome): Promise<void> {
     const { sql, queue, retryDelaysMs, alertQueue, logger } = this.deps;
     const delayMs = retryDelaysMs[attempt - 1];
-    const retry = !outcome.ok && delayMs !== undefined;
+    // A test is tried once: its caller is looking at the log now, and retried tests made a
+    // free flood of attempts (issue 30). Events and redeliveries follow the schedule.
+    const retry = !outcome.ok && delayMs !== undefined && row.trigger !== "test";
     const disabled = await sql.begin(async (tx) => {
       await tx`
         update webhook_deliveries set
@@ -239,7 +287,12 @@ export class DeliveryWorker {
           next_attempt_at = ${retry ? tx`now() + ${delayMs} * interval '1 millisecond'` : null}
         where id = ${row.id}`;
       if (retry)
-        await queue.enqueue(tx, { deliveryId: row.id, attempt: attempt + 1 }, Math.ceil((delayMs as number) / 1000));
+        await queue.enqueue(
+          tx,
+          row.account_id,
+          { deliveryId: row.id, attempt: attempt + 1 },
+          Math.ceil((delayMs as number) / 1000),
+        );
       if (outcome.ok) {
         await tx`update webhooks set failing_since = null where id = ${row.webhook_id} and failing_since is not null`;
         return false;

@@ -148,7 +148,7 @@ export const testWebhookOperation = {
   operationId: "testWebhook",
   summary: "Send a test event",
   description:
-    "Sends a signed `webhook.test` event to this webhook only (even a disabled one), with the usual retries. Answers 202 with the queued delivery; follow it at its Location or in the delivery log.",
+    "Sends a signed `webhook.test` event to this webhook only (even a disabled one), once: a test is not retried. Answers 202 with the queued delivery; follow it at its Location or in the delivery log. At most 5 tests and redeliveries per webhook and 20 per account in a minute; past that, 429 `rate_limited` with `Retry-After`.",
   tag: "Webhooks",
   auth: "bearer",
   params: WEBHOOK_ID,
@@ -160,7 +160,7 @@ export const testWebhookOperation = {
       headers: ["Location", "Idempotent-Replayed"],
     },
   },
-  errors: ["not_found", ...IDEMPOTENCY_ERRORS],
+  errors: ["not_found", "rate_limited", ...IDEMPOTENCY_ERRORS],
 } as const satisfies ApiOperation;
 
 export const rotateWebhookSecretOperation = {
@@ -233,7 +233,7 @@ export const redeliverOperation = {
   operationId: "redeliverWebhookDelivery",
   summary: "Redeliver",
   description:
-    "Sends the delivery's event again to the webhook's current URL, as a new delivery with its own retries and the same webhook-id header (receivers that drop duplicates by it drop this one too). Answers 202 with the new delivery.",
+    "Sends the delivery's event again to the webhook's current URL, as a new delivery with its own retries and the same webhook-id header (receivers that drop duplicates by it drop this one too). Answers 202 with the new delivery. At most 5 tests and redeliveries per webhook and 20 per account in a minute; past that, 429 `rate_limited` with `Retry-After`.",
   tag: "Webhooks",
   auth: "bearer",
   params: DELIVERY_ID,
@@ -245,7 +245,7 @@ export const redeliverOperation = {
       headers: ["Location", "Idempotent-Replayed"],
     },
   },
-  errors: ["not_found", ...IDEMPOTENCY_ERRORS],
+  errors: ["not_found", "rate_limited", ...IDEMPOTENCY_ERRORS],
 } as const satisfies ApiOperation;
 
 export interface WebhooksRouteDeps extends ApiGuardDeps {

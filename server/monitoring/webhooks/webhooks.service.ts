@@ -239,9 +239,8 @@ export class WebhookService {
   /** Sends a `webhook.test` event to this webhook only (even when it is disabled). */
   async test(accountId: string, webhookId: string): Promise<Delivery> {
     const row = await this.mustRow(accountId, webhookId);
-    const deliveryId = await this.deps.events.deliverTo(row.id, {
+    const deliveryId = await this.deps.events.deliverTo(accountId, row.id, {
       event: {
-        accountId,
         data: {
           webhook_id: row.id,
           message: "This is a test delivery. Verify its signature with your secret and answer with a 2xx status.",
@@ -292,7 +291,7 @@ export class WebhookService {
   /** A new delivery of the same event (the same webhook-id header), to the webhook's current URL. */
   async redeliver(accountId: string, webhookId: string, deliveryId: string): Promise<Delivery> {
     const original = await this.delivery(accountId, webhookId, deliveryId);
-    const id = await this.deps.events.deliverTo(webhookId, { eventId: original.event_id });
+    const id = await this.deps.events.deliverTo(accountId, webhookId, { eventId: original.event_id });
     return this.delivery(accountId, webhookId, id);
   }
 

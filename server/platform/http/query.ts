@@ -2,11 +2,17 @@
  * Query strings read against the operation's declared schema (the one the OpenAPI document
  * publishes): numbers and booleans are converted from their text, then checked, so a route
  * gets typed values and a caller gets one clear 400 naming the parameter.
+ *
+ * Numbers are read strictly, as decimal digits: TypeBox's conversion takes what JavaScript's
+ * Number() takes, so `1e9` and `1.5` became 1 and `0x10` became 16 for an integer (issue 30,
+ * webhook rotation's `overlap_hours`). Such text is refused before it is converted.
  */
 import type { Static, TObject } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { ApiProblem } from "./problem.ts";
 import { issueDetail } from "./validation-messages.ts";
+
+const NUMERAL = { integer: /^-?\d{1,15}$/, number: /^-?\d{1,15}(\.\d{1,15})?$/ } as const;
 
 export function parseQuery<T extends TObject>(schema: T, query: Record<string, string | undefined>): Static<T> {
   const known = Object.fromEntries(
@@ -14,10 +20,19 @@ export function parseQuery<T extends TObject>(schema: T, query: Record<string, s
       .filter((name) => query[name] !== undefined)
       .map((name) => [name, query[name]]),
   );
-  const value = Value.Convert(schema, known);
-  if (Value.Check(schema, value)) return value as Static<T>;
   const errors: { location: "query"; pointer: string; detail: string }[] = [];
-  const seen = new Set<string>();
+  for (const [name, text] of Object.entries(known)) {
+    const type = (schema.properties[name] as { type?: unknown }).type;
+    if ((type === "integer" || type === "number") && !NUMERAL[type].test(String(text)))
+      errors.push({
+        location: "query",
+        pointer: `/${name}`,
+        detail: type === "integer" ? "Expected an integer in decimal digits" : "Expected a number in decimal digits",
+      });
+  }
+  const value = errors.length > 0 ? known : Value.Convert(schema, known);
+  if (errors.length === 0 && Value.Check(schema, value)) return value as Static<T>;
+  const seen = new Set<string>(errors.map((error) => error.pointer));
   for (const issue of Value.Errors(schema, value)) {
     if (seen.has(issue.path)) continue;
     seen.add(issue.path);

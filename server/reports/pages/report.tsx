@@ -19,6 +19,7 @@ import {
 } from "../../../shared/report-coverage.ts";
 import { vulnerabilitiesChecked, vulnerabilityDataNotice } from "../../../shared/vulnerability-data.ts";
 import { formatDate, Table } from "../../web/pages/common.tsx";
+import { LabSection } from "./lab.tsx";
 
 const CATEGORY_NAMES: Record<string, string> = {
   security: "Security",
@@ -423,6 +424,7 @@ function Performance({ report }: { report: Report }) {
     <section aria-labelledby="performance-heading">
       <h2 id="performance-heading">Performance</h2>
       <FactsTable caption="Performance facts" rows={rows} />
+      {performance.lab ? <LabSection lab={performance.lab} /> : null}
       <details>
         <summary>Requests the analyzer made ({performance.requests.length})</summary>
         <Table caption="Requests" head={["URL", "Status", "Bytes", "TTFB", "Total"]}>

@@ -35,6 +35,13 @@ export function AnalyzeForm({ ctx, url, error }: { ctx: WebContext; url?: string
             </span>
           </label>
         </div>
+        <div class="field">
+          <label>
+            <input type="checkbox" name="lab" value="true" /> Also load the page in a real browser (lab: Core Web Vitals
+            — LCP, CLS, TBT — with each slow script, shift and file named by plugin or theme){" "}
+            <span class="hint">(a mobile phone on a slow network, as Lighthouse emulates it; off by default)</span>
+          </label>
+        </div>
         <details>
           <summary>Password-protected site (staging)</summary>
           <p class="hint">

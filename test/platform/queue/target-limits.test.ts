@@ -97,18 +97,23 @@ describe("per-target limits: one site spelled 10 ways", () => {
     try {
       const slots = new Slots(db.sql, 60_000);
       const limitOf = (key: string) => (key.startsWith("addr:") ? 3 : 2);
+      const keys = (host: string) => [`host:${host}`, "addr:10.0.0.1"];
       const claim = (report: string, host: string) =>
-        slots.acquireAll([`host:${host}`, "addr:10.0.0.1"], limitOf, report);
+        slots.claimTargets(keys(host), limitOf, { reportId: report, accountId: `acc_${report}`, since: new Date() });
       // Two analyses of one host; a third of it waits on the host key.
-      expect(await claim("rep_1", "a.test")).toBeUndefined();
-      expect(await claim("rep_2", "a.test")).toBeUndefined();
-      expect(await claim("rep_3", "a.test")).toBe("host:a.test");
+      expect(await claim("rep_1", "a.test")).toBe(true);
+      expect(await claim("rep_2", "a.test")).toBe(true);
+      expect(await claim("rep_3", "a.test")).toBe(false);
       // Another site on the same address (shared hosting) runs beside them, up to the address's 3.
-      expect(await claim("rep_4", "b.test")).toBeUndefined();
-      expect(await claim("rep_5", "c.test")).toBe("addr:10.0.0.1");
-      // The refused claims kept nothing: freeing one address slot lets c.test in.
-      await slots.releaseAll(["host:a.test", "addr:10.0.0.1"], "rep_1");
-      expect(await claim("rep_5", "c.test")).toBeUndefined();
+      expect(await claim("rep_4", "b.test")).toBe(true);
+      expect(await claim("rep_5", "c.test")).toBe(false);
+      // The waiting claims hold nothing. Freeing rep_1's slots hands them to the older of the
+      // two waiting jobs, rep_3, even though rep_5 is the one asking: it finds them granted.
+      await slots.releaseAll(keys("a.test"), "rep_1");
+      expect(await claim("rep_5", "c.test")).toBe(false);
+      expect(await claim("rep_3", "a.test")).toBe(true);
+      const held = await db.sql<{ report_id: string }[]>`select distinct report_id from host_slots order by report_id`;
+      expect(held.map((row) => row.report_id)).toEqual(["rep_2", "rep_3", "rep_4"]);
     } finally {
       await db.destroy();
     }

@@ -143,4 +143,44 @@ export const PERFORMANCE_CHECKS = {
     remediation:
       "jQuery Migrate only helps code written for old jQuery versions; WordPress loads it as a dependency of jquery. Once the browser console shows no JQMIGRATE warnings for your theme and plugins, drop it on the front end: add_action('wp_default_scripts', function ($scripts) { if (!is_admin() && isset($scripts->registered['jquery'])) { $scripts->registered['jquery']->deps = array_diff($scripts->registered['jquery']->deps, ['jquery-migrate']); } }); or use a performance plugin's option (Perfmatters).",
   },
+  "performance.lcp": {
+    category: "performance",
+    severity: "medium",
+    title: "The main content paints quickly (Largest Contentful Paint, lab)",
+    failTitle: "The main content paints slowly (Largest Contentful Paint, lab)",
+    remediation:
+      'Make the largest element of the first screen arrive early: serve the page from a cache, preload the hero image (or add fetchpriority="high" to it) and never lazy-load it, serve it in a modern format at the size it is shown, and remove or defer the render-blocking files the lab names. The lab run names the element and what delayed it.',
+  },
+  "performance.cls": {
+    category: "performance",
+    severity: "medium",
+    title: "The layout stays stable while the page loads (Cumulative Layout Shift, lab)",
+    failTitle: "The layout shifts while the page loads (Cumulative Layout Shift, lab)",
+    remediation:
+      "Reserve space for everything that arrives late: width and height on images and iframes (or a CSS aspect-ratio), fixed space for ads, embeds and cookie banners, no content inserted above what is already shown, and font-display: optional or size-adjusted fallback fonts. The lab run names the elements that moved.",
+  },
+  "performance.tbt": {
+    category: "performance",
+    severity: "medium",
+    title: "The main thread is rarely blocked (Total Blocking Time, lab)",
+    failTitle: "Long scripts block the main thread (Total Blocking Time, lab)",
+    remediation:
+      "Run less JavaScript while the page loads: remove or replace the plugins whose scripts the lab run names, load their scripts only on the pages that use them (Asset CleanUp, Perfmatters), defer or delay what is not needed for the first screen, and load third-party tags after interaction.",
+  },
+  "performance.lab_render_blocking": {
+    category: "performance",
+    severity: "low",
+    title: "No file holds up the first render (lab)",
+    failTitle: "Files hold up the first render (lab)",
+    remediation:
+      "Load scripts with defer or async (or as modules), inline the CSS the first screen needs and load the rest without blocking (media or preload), and drop files that the page does not use. The lab run names each blocking file and the plugin or theme it belongs to.",
+  },
+  "performance.lab_image_dimensions": {
+    category: "performance",
+    severity: "low",
+    title: "Images have dimensions in the rendered page (lab)",
+    failTitle: "Images have no dimensions in the rendered page (lab)",
+    remediation:
+      "Give every <img> width and height attributes (WordPress adds them to images from the media library; themes and page builders may drop them) or a CSS aspect-ratio, so the browser reserves their space before they load.",
+  },
 } as const satisfies Record<string, CheckDefinition>;

@@ -3,6 +3,7 @@ import type { Audit } from "../types.ts";
 import { auditAssets } from "./assets.ts";
 import { auditHtmlDelivery } from "./html-delivery.ts";
 import { auditImages } from "./images.ts";
+import { auditLab } from "./lab.ts";
 import { auditPageCache } from "./page-cache.ts";
 import { auditPageSize } from "./page-size.ts";
 import { auditRedirects } from "./redirects.ts";
@@ -18,4 +19,5 @@ export const PERFORMANCE_AUDITS: readonly Audit[] = [
   auditAssets,
   auditImages,
   auditWordPressExtras,
+  auditLab,
 ];

@@ -1,0 +1,55 @@
+/**
+ * The lab on the web: the analyze form's lab checkbox (unticked by default) makes a lab report
+ * (Debian's Chromium), and the report page shows its Core Web Vitals with their levels, the
+ * thumbnail, the long task and shift of the known-shift page, and bytes by component.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import type { Report } from "../../shared/report.ts";
+import { type LabPages, startLabPages } from "../analyzer/lab/pages.ts";
+import { startTestService, type TestService } from "../helpers/service.ts";
+import { WebSession } from "../helpers/web-session.ts";
+
+describe.skipIf(!existsSync("/usr/bin/chromium"))("analyze form: lab, and the report page's lab section", () => {
+  let service: TestService;
+  let pages: LabPages;
+  let web: WebSession;
+  beforeAll(async () => {
+    pages = startLabPages();
+    service = await startTestService({ env: { CHROMIUM_PATH: "/usr/bin/chromium", LAB_TIMEOUT_MS: "90000" } });
+    web = await WebSession.signup(service.url);
+  }, 60_000);
+  afterAll(async () => {
+    await service?.stop();
+    pages?.stop();
+  });
+
+  test("the checkbox is there, unticked", async () => {
+    const html = await (await web.get("/dashboard")).text();
+    expect(html).toMatch(/<input type="checkbox" name="lab" value="true"\s*\/?>/);
+    expect(html).not.toMatch(/name="lab" value="true" checked/);
+  });
+
+  test("ticked: a lab report, shown with its Core Web Vitals, thumbnail, long task and shift", async () => {
+    const response = await web.post("/analyze", { url: `${pages.origin}/shift/`, lab: "true" });
+    expect(response.status).toBe(303);
+    const id = /\/reports\/(rep_[0-9a-z]+)/.exec(response.headers.get("location") ?? "")?.[1];
+    let report: Report | undefined;
+    for (let attempt = 0; attempt < 900; attempt++) {
+      report = (await (await web.get(`/reports/${id}/report.json`)).json()) as Report;
+      if (report.status === "completed" || report.status === "failed") break;
+      await Bun.sleep(100);
+    }
+    expect(report?.status).toBe("completed");
+    expect(report?.performance?.lab?.status).toBe("complete");
+    const html = await (await web.get(`/reports/${id}`)).text();
+    expect(html).toContain("Lab: the page in a browser");
+    expect(html).toContain("Cumulative Layout Shift");
+    expect(html).toMatch(/needs improvement|poor/);
+    expect(html).toMatch(/<img src="data:image\/jpeg;base64,[A-Za-z0-9+/=]+" alt="The page's first screen/);
+    expect(html).toContain("Long tasks (lab)");
+    expect(html).toContain("Layout shifts counted in CLS (lab)");
+    expect(html).toContain("Bytes by component (lab)");
+    expect(html).toContain("<meter");
+  }, 180_000);
+});
