@@ -114,8 +114,12 @@ export function metricChangeText(metric: MetricChange): { before: string; after:
 
 /** "HTML size is 260.4 kB, over the budget of 250 kB" (or "within the budget of …"), units included. */
 export function describeBudget(budget: BudgetResult): string {
-  if (budget.value === null)
-    return `${budget.label} is unknown (budget ${formatMetricValue(budget.unit, budget.limit)})`;
+  if (budget.value === null) {
+    const why = budget.label.endsWith("(lab)")
+      ? "the report has no completed lab run (ask for one with lab)"
+      : "the report does not show it";
+    return `${budget.label} was not measured, so its budget of ${formatMetricValue(budget.unit, budget.limit)} is not met: ${why}`;
+  }
   const [value, limit] = formatMetricPair(budget.unit, budget.value, budget.limit);
   const where = budget.exceeded ? (budget.kind === "max" ? "over" : "under") : "within";
   return `${budget.label} is ${value}, ${where} the budget of ${limit}`;

@@ -424,7 +424,10 @@ export function diff(
   ) {
     reasons.push(scoreDropReason(before as number, after as number, options.maxScoreDrop));
   }
-  for (const budget of budgets.filter((result) => result.exceeded)) reasons.push(describeBudget(budget));
+  // A budget the report cannot show (a lab budget without a completed lab run, a score the report
+  // has not) is not met: the gate never passes what it could not see.
+  for (const budget of budgets.filter((result) => result.exceeded || result.value === null))
+    reasons.push(describeBudget(budget));
   const results = assertionResults(head, assertionRules);
   const errors = results.filter((result) => result.level === "error");
   const warns = results.filter((result) => result.level === "warn");

@@ -48,6 +48,19 @@ export const ScorePointSchema = named(
       created_at: Type.String({ format: "date-time" }),
       score: Percent(),
       grade: GradeSchema,
+      lab: Type.Optional(
+        Nullable(
+          Type.Object({
+            lcp_ms: Nullable(Type.Number()),
+            cls: Type.Number(),
+            tbt_ms: Type.Number(),
+          }),
+          {
+            description:
+              "In a site's history: the report's Core Web Vitals when it had a complete lab run (performance.lab.metrics), else null. Since 1.5.0.",
+          },
+        ),
+      ),
     },
     { description: "One completed report's score and grade" },
   ),

@@ -7,6 +7,7 @@
  * Each chart is an image to assistive technology (role="img") with a label that says what it
  * shows in words; pages that show a chart also show its numbers as text.
  */
+import { LAB_LEVEL_WORDS, LAB_THRESHOLDS, labLevel } from "../../shared/lab.ts";
 import type { ScorePoint } from "../../shared/portfolio-api.ts";
 
 /** Day of a point, for labels: 2026-11-03. */
@@ -145,6 +146,115 @@ export function ScoreChart({
       {placed.map(({ point, x, y }) => (
         <circle key={point.report_id} class={`chart-dot grade-${point.grade}`} cx={x} cy={y} r="4">
           <title>{`${day(point)}: score ${point.score}, grade ${point.grade}`}</title>
+        </circle>
+      ))}
+    </svg>
+  );
+}
+
+/** The Core Web Vitals a site's history plots, with how their values read. */
+export const LAB_CHART_METRICS = [
+  { key: "lcp_ms", label: "Largest Contentful Paint", unit: "ms" },
+  { key: "cls", label: "Cumulative Layout Shift", unit: "" },
+  { key: "tbt_ms", label: "Total Blocking Time", unit: "ms" },
+] as const;
+export type LabChartMetric = (typeof LAB_CHART_METRICS)[number]["key"];
+
+/** A metric's value as people read it: "1.84 s", "420 ms", "0.213". */
+export function labValueText(metric: LabChartMetric, value: number): string {
+  if (metric === "cls") return value.toFixed(3);
+  return value < 1000 ? `${Math.round(value)} ms` : `${(value / 1000).toFixed(2)} s`;
+}
+
+/** The reports of a history that had a complete lab run, with the metric's value. */
+export function labSeries(points: ScorePoint[], metric: LabChartMetric): { point: ScorePoint; value: number }[] {
+  return points.flatMap((point) => {
+    const value = point.lab?.[metric];
+    return typeof value === "number" ? [{ point, value }] : [];
+  });
+}
+
+/**
+ * One Core Web Vital over a site's lab reports: a line over a grid from 0 to past the "poor"
+ * threshold, with web.dev's "good" and "poor" thresholds drawn, so a reader sees which band each
+ * report fell in (the numbers are in the table beside it). Reports without a lab run are left out.
+ */
+export function LabChart({
+  points,
+  metric,
+  width = 720,
+  height = 160,
+}: {
+  points: ScorePoint[];
+  metric: LabChartMetric;
+  width?: number;
+  height?: number;
+}) {
+  const series = labSeries(points, metric);
+  const { good, poor } = LAB_THRESHOLDS[metric];
+  const { label } = LAB_CHART_METRICS.find((entry) => entry.key === metric) as (typeof LAB_CHART_METRICS)[number];
+  const top = Math.max(poor * 1.25, ...series.map((entry) => entry.value)) || 1;
+  const box = { left: 56, top: 12, width: width - 72, height: height - 40 };
+  const yOf = (value: number) => Math.round((box.top + box.height - (value / top) * box.height) * 10) / 10;
+  const step = series.length > 1 ? box.width / (series.length - 1) : 0;
+  const placed = series.map((entry, index) => ({
+    ...entry,
+    x: Math.round((series.length > 1 ? box.left + index * step : box.left + box.width / 2) * 10) / 10,
+    y: yOf(entry.value),
+  }));
+  const first = series[0];
+  const last = series.at(-1);
+  const title =
+    first && last
+      ? `${label}: ${labValueText(metric, first.value)} to ${labValueText(metric, last.value)} over the last ${series.length} lab report${series.length === 1 ? "" : "s"} (good ≤ ${labValueText(metric, good)}, poor > ${labValueText(metric, poor)})`
+      : `${label}: no lab report yet`;
+  const id = `lab-chart-${metric}`;
+  return (
+    <svg
+      class="score-chart lab-chart"
+      role="img"
+      aria-labelledby={`${id}-title`}
+      viewBox={`0 0 ${width} ${height}`}
+      width="100%"
+      preserveAspectRatio="xMidYMid meet"
+      focusable="false"
+    >
+      <title id={`${id}-title`}>{title}</title>
+      {[
+        { value: good, name: "good" },
+        { value: poor, name: "poor" },
+      ].map(({ value, name }) => (
+        <g key={name}>
+          <line
+            class={`chart-grid lab-threshold-${name}`}
+            x1={box.left}
+            x2={box.left + box.width}
+            y1={yOf(value)}
+            y2={yOf(value)}
+          />
+          <text class="chart-axis" x={box.left - 8} y={yOf(value) + 4} text-anchor="end">
+            {labValueText(metric, value)}
+          </text>
+        </g>
+      ))}
+      {first && last ? (
+        <>
+          <text class="chart-axis" x={box.left} y={height - 8} text-anchor="start">
+            {day(first.point)}
+          </text>
+          {series.length > 1 ? (
+            <text class="chart-axis" x={box.left + box.width} y={height - 8} text-anchor="end">
+              {day(last.point)}
+            </text>
+          ) : null}
+        </>
+      ) : null}
+      {placed.length > 1 ? (
+        <polyline class="chart-line" fill="none" points={placed.map(({ x, y }) => `${x},${y}`).join(" ")} />
+      ) : null}
+      {placed.map(({ point, value, x, y }) => (
+        <circle key={point.report_id} class={`chart-dot lab-${labLevel(metric, value)}`} cx={x} cy={y} r="4">
+          <title>{`${day(point)}: ${labValueText(metric, value)} (${LAB_LEVEL_WORDS[labLevel(metric, value)]})`}</title>
         </circle>
       ))}
     </svg>

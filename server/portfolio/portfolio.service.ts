@@ -58,7 +58,8 @@ export interface SiteListQuery {
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 function point(row: ScoreRow): ScorePoint {
-  return { report_id: row.id, created_at: row.createdAt.toISOString(), score: row.score, grade: row.grade };
+  const base = { report_id: row.id, created_at: row.createdAt.toISOString(), score: row.score, grade: row.grade };
+  return row.lab === undefined ? base : { ...base, lab: row.lab };
 }
 
 function failedCounts(summary: Summary | null | undefined) {
@@ -188,7 +189,7 @@ export class PortfolioService {
     const [summary] = await this.summaries(accountId, [row], baseUrl);
     if (!summary) return undefined;
     const [history, reports, months] = await Promise.all([
-      this.store.recentScores(accountId, [site], HISTORY_LENGTH),
+      this.store.recentScores(accountId, [site], HISTORY_LENGTH, true),
       this.store.siteReports(accountId, site, SITE_REPORTS),
       this.store.months(accountId, site),
     ]);

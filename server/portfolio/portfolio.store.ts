@@ -33,6 +33,8 @@ export interface ScoreRow extends SiteKey {
   completedAt: Date | null;
   score: number;
   grade: Grade;
+  /** A lab report's Core Web Vitals (performance.lab.metrics); read only when asked (withLab). */
+  lab?: { lcp_ms: number | null; cls: number; tbt_ms: number } | null;
 }
 
 /**
@@ -143,7 +145,13 @@ export class PortfolioStore {
    * The last `perSite` completed reports of each of `sites`, newest first within a site.
    * Reads indexed columns only (no report bodies).
    */
-  async recentScores(accountId: string, sites: SiteKey[], perSite: number): Promise<ScoreRow[]> {
+  async recentScores(
+    accountId: string,
+    sites: SiteKey[],
+    perSite: number,
+    /** Also read each report's lab metrics from its body (one site's history: the site page). */
+    withLab = false,
+  ): Promise<ScoreRow[]> {
     if (sites.length === 0) return [];
     const keys = [...new Set(sites.map((site) => site.siteKey))];
     const wanted = new Set(sites.map((site) => `${site.siteKey}\n${site.environment}`));
@@ -156,10 +164,16 @@ export class PortfolioStore {
         completed_at: Date | null;
         score: number;
         grade: Grade;
+        lab_lcp: string | null;
+        lab_cls: string | null;
+        lab_tbt: string | null;
       }[]
     >`
-      select site_key, env, id, created_at, completed_at, score, grade from (
+      select site_key, env, id, created_at, completed_at, score, grade, lab_lcp, lab_cls, lab_tbt from (
         select site_key, coalesce(environment, '') as env, id, created_at, completed_at, score, grade,
+          ${withLab ? this.sql`body #>> '{performance,lab,metrics,lcp_ms}'` : this.sql`null`} as lab_lcp,
+          ${withLab ? this.sql`body #>> '{performance,lab,metrics,cls}'` : this.sql`null`} as lab_cls,
+          ${withLab ? this.sql`body #>> '{performance,lab,metrics,tbt_ms}'` : this.sql`null`} as lab_tbt,
           row_number() over (
             partition by site_key, coalesce(environment, '') order by created_at desc, id desc
           ) as n
@@ -179,6 +193,19 @@ export class PortfolioStore {
         completedAt: row.completed_at,
         score: row.score,
         grade: row.grade,
+        // A complete lab run always has CLS and TBT; LCP is null when nothing was painted.
+        ...(withLab
+          ? {
+              lab:
+                row.lab_cls !== null && row.lab_tbt !== null
+                  ? {
+                      lcp_ms: row.lab_lcp === null ? null : Number(row.lab_lcp),
+                      cls: Number(row.lab_cls),
+                      tbt_ms: Number(row.lab_tbt),
+                    }
+                  : null,
+            }
+          : {}),
       }));
   }
 

@@ -52,4 +52,28 @@ describe.skipIf(!existsSync("/usr/bin/chromium"))("analyze form: lab, and the re
     expect(html).toContain("Bytes by component (lab)");
     expect(html).toContain("<meter");
   }, 180_000);
+
+  test("the site page plots LCP, CLS and TBT over its lab reports, beside the score, with their numbers", async () => {
+    // A second lab report of the same site: the history has two lab points.
+    const response = await web.post("/analyze", { url: `${pages.origin}/shift/`, lab: "true" });
+    expect(response.status).toBe(303);
+    const id = /\/reports\/(rep_[0-9a-z]+)/.exec(response.headers.get("location") ?? "")?.[1];
+    for (let attempt = 0; attempt < 900; attempt++) {
+      const report = (await (await web.get(`/reports/${id}/report.json`)).json()) as Report;
+      if (report.status === "completed" || report.status === "failed") break;
+      await Bun.sleep(100);
+    }
+    const portfolio = await (await web.get("/portfolio")).text();
+    const siteId = /href="\/sites\/(sit_[0-9a-z]+)"/.exec(portfolio)?.[1];
+    expect(siteId).toBeDefined();
+    const html = await (await web.get(`/sites/${siteId}`)).text();
+    expect(html).toContain("Core Web Vitals over time (lab)");
+    expect(html).toContain("From the 2 lab reports among the last 2");
+    for (const id of ["lab-chart-lcp_ms", "lab-chart-cls", "lab-chart-tbt_ms"])
+      expect(html).toContain(`id="${id}-title"`);
+    // The known shift (~0.2) is above the good threshold: its points are not "good".
+    expect(html).toMatch(/Cumulative Layout Shift: 0\.\d{3} to 0\.\d{3} over the last 2 lab reports/);
+    expect(html).toMatch(/class="chart-dot lab-(needs_improvement|poor)"/);
+    expect(html).toContain("The lab metrics as a table");
+  }, 240_000);
 });

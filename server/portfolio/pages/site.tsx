@@ -12,7 +12,15 @@ import {
 } from "../../../shared/report-coverage.ts";
 import { formatDate, Table } from "../../web/pages/common.tsx";
 import { REPORT_HEAD, ReportRows } from "../../web/pages/dashboard.tsx";
-import { ScoreChart, trendLabel } from "../charts.tsx";
+import {
+  LAB_CHART_METRICS,
+  LabChart,
+  type LabChartMetric,
+  labSeries,
+  labValueText,
+  ScoreChart,
+  trendLabel,
+} from "../charts.tsx";
 
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 
@@ -132,6 +140,7 @@ export function SitePage({ site, pdf }: { site: SiteDetail; pdf: boolean }) {
           </details>
         ) : null}
       </section>
+      <LabHistory history={history} />
       <section aria-labelledby="client-report-heading" class="stack">
         <h2 id="client-report-heading">Client report</h2>
         <ClientReportForm site={site} pdf={pdf} />
@@ -213,5 +222,49 @@ export function SitePage({ site, pdf }: { site: SiteDetail; pdf: boolean }) {
         ) : null}
       </section>
     </div>
+  );
+}
+
+/**
+ * Core Web Vitals over time, beside the score: LCP, CLS and TBT of the site's lab reports
+ * ("lab": true), each against web.dev's thresholds, with the numbers as a table. Shown once the
+ * history has a lab report; reports without one are left out of these charts, not drawn as 0.
+ */
+function LabHistory({ history }: { history: SiteDetail["history"] }) {
+  const withLab = history.filter((point) => point.lab);
+  if (withLab.length === 0) return null;
+  const cell = (point: SiteDetail["history"][number], metric: LabChartMetric) => {
+    const value = labSeries([point], metric)[0]?.value;
+    return value === undefined ? "—" : labValueText(metric, value);
+  };
+  return (
+    <section aria-labelledby="lab-history-heading" class="stack">
+      <h2 id="lab-history-heading">Core Web Vitals over time (lab)</h2>
+      <p class="muted">
+        From the {withLab.length} lab report{withLab.length === 1 ? "" : "s"} among the last {history.length}: the page
+        loaded in a browser. The lines mark web.dev's thresholds, good and poor.
+      </p>
+      {LAB_CHART_METRICS.map(({ key, label }) => (
+        <div class="card chart-card" key={key}>
+          <h3>{label}</h3>
+          <LabChart points={history} metric={key} />
+        </div>
+      ))}
+      <details>
+        <summary>The lab metrics as a table</summary>
+        <Table caption="Core Web Vitals over time (lab)" head={["Date", "LCP", "CLS", "TBT"]}>
+          {[...withLab].reverse().map((point) => (
+            <tr key={point.report_id}>
+              <td>
+                <a href={`/reports/${point.report_id}`}>{formatDate(point.created_at)}</a>
+              </td>
+              <td>{cell(point, "lcp_ms")}</td>
+              <td>{cell(point, "cls")}</td>
+              <td>{cell(point, "tbt_ms")}</td>
+            </tr>
+          ))}
+        </Table>
+      </details>
+    </section>
   );
 }

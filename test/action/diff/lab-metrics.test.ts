@@ -128,6 +128,22 @@ describe("budgets on lab metrics", () => {
     expect(formatMetricValue("ratio", 0.2424)).toBe("0.242");
   });
 
+  test("a lab budget on a report without a completed lab run is not met: it fails, saying it was not measured", () => {
+    const budgets = parseBudgets("lcp_ms=2500,cls=0.1");
+    for (const head of [baseReport("rep_nolab"), labReport("rep_failed", null, [], "failed")]) {
+      const result = diff(null, head, { budgets });
+      expect(result.budgets.map((budget) => [budget.metric, budget.value, budget.exceeded])).toEqual([
+        ["cls", null, false],
+        ["lcp_ms", null, false],
+      ]);
+      expect(result.verdict.result).toBe("fail");
+      expect(result.verdict.reasons).toEqual([
+        "Cumulative Layout Shift (lab) was not measured, so its budget of 0.1 is not met: the report has no completed lab run (ask for one with lab)",
+        "Largest Contentful Paint (lab) was not measured, so its budget of 2.5 s is not met: the report has no completed lab run (ask for one with lab)",
+      ]);
+    }
+  });
+
   test("the Action's and CLI's option parser takes lab budgets and asserts on lab checks", () => {
     const options = parseDiffOptions({ budgets: "lcp_ms=2500,cls=0.1", assert: "performance.cls: error" });
     expect(options.budgets).toEqual({ lcp_ms: 2_500, cls: 0.1 });
