@@ -13,36 +13,17 @@
  * No timings are asserted: the order of events is.
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import net from "node:net";
 import { getPlan } from "../../../server/billing/plans.ts";
 import { HAS_POSTGRES } from "../../helpers/env.ts";
 import { startTestService, type TestService } from "../../helpers/service.ts";
 import { startBlog, type TestSite } from "../../helpers/sites.ts";
+import { startDeadSite } from "./dead-sites.ts";
 
 setDefaultTimeout(120_000);
 
 const DEAD_TARGETS = 20;
 const FLOOD = 60;
 const ENTERPRISE = getPlan("enterprise");
-
-/** Accepts connections and never answers: each analysis of it runs to the deadline. */
-async function startDeadSite(host: string): Promise<{ url: string; stop(): void }> {
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((socket) => {
-    sockets.add(socket);
-    socket.on("error", () => {});
-    socket.on("close", () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  const { port } = server.address() as net.AddressInfo;
-  return {
-    url: `http://${host}:${port}/`,
-    stop() {
-      for (const socket of sockets) socket.destroy();
-      server.close();
-    },
-  };
-}
 
 describe("fair queues: an Enterprise flood of dead sites", () => {
   let service: TestService | undefined;

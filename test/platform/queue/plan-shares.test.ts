@@ -9,36 +9,17 @@
  * accounts × 3 reports of dead sites (24 > 20). No timings are asserted: the order of events is.
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import net from "node:net";
 import { freeQueueCap, freeWorkerCap } from "../../../server/reports/plan-shares.ts";
 import { BACKENDS } from "../../helpers/databases.ts";
 import { startTestService, type TestService } from "../../helpers/service.ts";
 import { startBlog, type TestSite } from "../../helpers/sites.ts";
+import { startDeadSite } from "./dead-sites.ts";
 
 setDefaultTimeout(120_000);
 
 const QUEUE_MAX_DEPTH = 20;
 const WORKER_CONCURRENCY = 2;
 const FREE_ACCOUNTS = 8;
-
-/** Accepts connections and never answers: each analysis of it runs to the deadline. */
-async function startDeadSite(host: string): Promise<{ url: string; stop(): void }> {
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((socket) => {
-    sockets.add(socket);
-    socket.on("error", () => {});
-    socket.on("close", () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  const { port } = server.address() as net.AddressInfo;
-  return {
-    url: `http://${host}:${port}/`,
-    stop() {
-      for (const socket of sockets) socket.destroy();
-      server.close();
-    },
-  };
-}
 
 for (const backend of BACKENDS) {
   describe(`per-plan shares under a flood of Free accounts (${backend})`, () => {
