@@ -104,7 +104,9 @@ describe.each(BACKENDS)("API basics on %s", (backend) => {
       body: { url: "https://example.com", color: "blue" },
     });
     expect(extra.status).toBe(400);
-    expect(extra.body.detail).toBe('Unknown field: "color". Allowed: url, metadata, mode, site_auth, tls, tls_ca, lab, lab_device, lab_throttling, lab_runs.');
+    expect(extra.body.detail).toBe(
+      'Unknown field: "color". Allowed: url, metadata, mode, site_auth, tls, tls_ca, lab, lab_device, lab_throttling, lab_runs.',
+    );
 
     const wrongType = await service.call("POST", "/api/generate-report", { token, body: { url: 42 } });
     expect(wrongType.status).toBe(400);
