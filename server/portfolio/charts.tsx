@@ -7,6 +7,7 @@
  * Each chart is an image to assistive technology (role="img") with a label that says what it
  * shows in words; pages that show a chart also show its numbers as text.
  */
+import type { ComponentChildren } from "preact";
 import { LAB_LEVEL_WORDS, LAB_THRESHOLDS, labLevel } from "../../shared/lab.ts";
 import type { ScorePoint } from "../../shared/portfolio-api.ts";
 
@@ -82,6 +83,41 @@ export function Sparkline({
 }
 
 /**
+ * A chart's frame: an image to assistive technology, labelled by its title (what it shows in
+ * words), scaled to the width it is given.
+ */
+function ChartFrame({
+  id,
+  width,
+  height,
+  title,
+  kind,
+  children,
+}: {
+  id: string;
+  width: number;
+  height: number;
+  title: string;
+  kind?: string;
+  children: ComponentChildren;
+}) {
+  return (
+    <svg
+      class={kind ? `score-chart ${kind}` : "score-chart"}
+      role="img"
+      aria-labelledby={`${id}-title`}
+      viewBox={`0 0 ${width} ${height}`}
+      width="100%"
+      preserveAspectRatio="xMidYMid meet"
+      focusable="false"
+    >
+      <title id={`${id}-title`}>{title}</title>
+      {children}
+    </svg>
+  );
+}
+
+/**
  * The score history: a line over a 0–100 grid with the grade letters of the first and last
  * points; each point carries a tooltip (its date, score and grade).
  */
@@ -103,16 +139,7 @@ export function ScoreChart({
   const first = points[0];
   const last = points.at(-1);
   return (
-    <svg
-      class="score-chart"
-      role="img"
-      aria-labelledby={`${id}-title`}
-      viewBox={`0 0 ${width} ${height}`}
-      width="100%"
-      preserveAspectRatio="xMidYMid meet"
-      focusable="false"
-    >
-      <title id={`${id}-title`}>{label ?? trendLabel(points)}</title>
+    <ChartFrame id={id} width={width} height={height} title={label ?? trendLabel(points)}>
       {[0, 25, 50, 75, 100].map((value) => {
         const y = box.top + box.height - (value / 100) * box.height;
         return (
@@ -148,7 +175,7 @@ export function ScoreChart({
           <title>{`${day(point)}: score ${point.score}, grade ${point.grade}`}</title>
         </circle>
       ))}
-    </svg>
+    </ChartFrame>
   );
 }
 
@@ -210,16 +237,7 @@ export function LabChart({
       : `${label}: no lab report yet`;
   const id = `lab-chart-${metric}`;
   return (
-    <svg
-      class="score-chart lab-chart"
-      role="img"
-      aria-labelledby={`${id}-title`}
-      viewBox={`0 0 ${width} ${height}`}
-      width="100%"
-      preserveAspectRatio="xMidYMid meet"
-      focusable="false"
-    >
-      <title id={`${id}-title`}>{title}</title>
+    <ChartFrame id={id} width={width} height={height} title={title} kind="lab-chart">
       {[
         { value: good, name: "good" },
         { value: poor, name: "poor" },
@@ -257,6 +275,6 @@ export function LabChart({
           <title>{`${day(point)}: ${labValueText(metric, value)} (${LAB_LEVEL_WORDS[labLevel(metric, value)]})`}</title>
         </circle>
       ))}
-    </svg>
+    </ChartFrame>
   );
 }
