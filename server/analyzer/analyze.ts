@@ -13,7 +13,7 @@
  * any other trouble ends up in the report's errors[].
  */
 import type { Agent } from "undici/index.js";
-import { DEFAULT_ANALYSIS_MODE, type Report, type ThemeInfo } from "../../shared/report.ts";
+import { DEFAULT_ANALYSIS_MODE, type Report, type ThemeInfo, type VulnerabilityData } from "../../shared/report.ts";
 import { isEmptySiteAuth, type SiteAuth, siteAuthHeaders } from "../../shared/site-auth.ts";
 import type { SiteTls } from "../../shared/site-tls.ts";
 import type { Artifacts } from "./artifacts.ts";
@@ -310,6 +310,7 @@ function resultFrom(found: Detected, given: Intel): AnalysisResult {
     // The homepage is a challenge page: reporting its "findings" would be reporting on the WAF.
     return {
       ...base,
+      intel: { sources: intel.sources, vulnerability_data: unseenCoverage("was a firewall's challenge page") },
       summary: null,
       performance: null,
       seo: null,
@@ -343,6 +344,15 @@ function resultFrom(found: Detected, given: Intel): AnalysisResult {
   const incomplete = complete.incomplete ? [incompleteEntry(complete)] : [];
   return {
     ...base,
+    // No component seen behind an error page is not "no component, so nothing to check".
+    ...(complete.homepageError === null
+      ? {}
+      : {
+          intel: {
+            sources: intel.sources,
+            vulnerability_data: unseenCoverage(`answered HTTP ${complete.homepageError}`),
+          },
+        }),
     summary: complete.incomplete ? null : summarise(checks),
     performance: facts.performance,
     seo: facts.seo,
@@ -350,5 +360,18 @@ function resultFrom(found: Detected, given: Intel): AnalysisResult {
     checks,
     not_checked: notCheckedOf(checks),
     errors: [...incomplete, ...notWordPress, ...artifacts.errors],
+  };
+}
+
+/**
+ * The vulnerability data of a report whose homepage was not the site (an error page, a firewall's
+ * challenge): the site's components were never seen, so their vulnerabilities are unknown —
+ * never "complete" because the page in front of it named no component.
+ */
+function unseenCoverage(homepage: string): VulnerabilityData {
+  return {
+    status: "none",
+    message: `The site's homepage ${homepage}, so its components were not seen: their known vulnerabilities are unknown, and an empty list does not mean there are none.`,
+    unchecked: [],
   };
 }

@@ -95,6 +95,18 @@ describe("incomplete reports", () => {
     expect(isIncomplete(buildResult(withHomepageStatus(203)))).toBe(false);
   });
 
+  test("behind a homepage that is an error page the vulnerability data is unknown, never complete", () => {
+    // (buildResult here has no intel source: the graded page's data is "none" for that reason, not this one.)
+    expect(buildResult(withHomepageStatus(200)).intel?.vulnerability_data?.message ?? "").not.toContain(
+      "were not seen",
+    );
+    for (const status of [401, 403, 503]) {
+      const data = buildResult(withHomepageStatus(status)).intel?.vulnerability_data;
+      expect({ status, data: data?.status }).toEqual({ status, data: "none" });
+      expect(data?.message).toContain(`answered HTTP ${status}, so its components were not seen`);
+    }
+  });
+
   test("behind a homepage that is an error page nothing passes: each would-be pass is not checked, and listed", () => {
     const graded = buildResult(withHomepageStatus(200));
     const passing = graded.checks.filter((check) => check.status === "pass").map((check) => check.id);
