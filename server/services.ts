@@ -34,7 +34,6 @@ import type { PortfolioService } from "./portfolio/portfolio.service.ts";
 import { createPortfolio } from "./portfolio/portfolio.ts";
 import type { AnalysisQueue } from "./reports/analysis-queue.ts";
 import type { AnalysisWorker } from "./reports/analysis-worker.ts";
-import { reportDeadlines } from "./reports/deadlines.ts";
 import type { ReportHistoryService } from "./reports/report-history.service.ts";
 import type { ReportOutcomes } from "./reports/report-outcomes.ts";
 import type { AnalyzeFn, ReportService } from "./reports/reports.service.ts";
@@ -99,7 +98,7 @@ export async function createServices(
       entry,
     });
   }
-  const quota = new QuotaService(sql, reportDeadlines(config).holdMs);
+  const quota = new QuotaService(sql);
   const idempotency = new IdempotencyService(sql);
   const limiter = overrides.limiter ?? createRateLimiter(config.redisUrl, logger);
   const intel = await createIntel(config, db, logger);

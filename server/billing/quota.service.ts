@@ -32,17 +32,15 @@ export interface UsageSnapshot {
 export const RESERVATION_GRACE_MS = 5_000;
 
 export class QuotaService {
-  constructor(
-    private readonly sql: Sql,
-    /** How long a reservation lasts before the sweeper may release it (see reportDeadlines). */
-    private readonly holdMs: number,
-  ) {}
+  constructor(private readonly sql: Sql) {}
 
-  /** Holds one credit, or returns undefined when the quota is used up. */
-  async reserve(accountId: string, now = new Date()): Promise<Reservation | undefined> {
+  /**
+   * Holds one credit, or returns undefined when the quota is used up. The hold lasts `holdMs`
+   * before the sweeper may release it: the deadlines of the report it pays for (reports/deadlines.ts).
+   */
+  async reserve(accountId: string, holdMs: number, now = new Date()): Promise<Reservation | undefined> {
     const period = quotaPeriod(now);
     const id = newId("res");
-    const holdMs = this.holdMs;
     await this.sql`
       insert into usage_periods (account_id, period_start) values (${accountId}, ${period.key})
       on conflict do nothing`;

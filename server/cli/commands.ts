@@ -237,7 +237,7 @@ const accountCreate: Command = async ({ args, io, accounts }) => {
 const accountShow: Command = async ({ sql, args, io, json, requireAccount }) => {
   const account = await requireAccount(emailFlag(args));
   const plan = PLANS.find((candidate) => candidate.id === account.planId);
-  const usage = await new QuotaService(sql, 0).usage(account.id, plan?.monthlyQuota ?? 0);
+  const usage = await new QuotaService(sql).usage(account.id, plan?.monthlyQuota ?? 0);
   const summary = {
     id: account.id,
     email: account.email,

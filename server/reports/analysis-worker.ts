@@ -30,6 +30,7 @@ import type { ServiceMetrics } from "../platform/prometheus.ts";
 import { ANALYSIS_QUEUE, type AnalysisJob, type AnalysisQueue, LAB_QUEUE } from "./analysis-queue.ts";
 import { settleCharge } from "./charges.ts";
 import { DeadTargets } from "./dead-targets.ts";
+import type { ReportDeadlines } from "./deadlines.ts";
 import { freeWorkerCap, isFreePlan } from "./plan-shares.ts";
 import { completedReport, failedReport, logAllowlistHint, storedFailure, toProblem } from "./report-outcome.ts";
 import type { ReportOutcomes } from "./report-outcomes.ts";
@@ -55,8 +56,8 @@ export interface WorkerDeps {
   config: Pick<Config, "workerConcurrency" | "accountConcurrency" | "analysisTimeoutMs" | "lab">;
   /** AGGRESSIVE_MAX_REQUESTS: what an aggressive analysis asks of its target's hourly budget. */
   aggressiveMaxRequests: number;
-  /** A job must start within this long of its report's creation (see reportDeadlines). */
-  startWithinMs: number;
+  /** A job must start within its kind's startWithinMs of its report's creation. */
+  deadlines: ReportDeadlines;
   logger: Logger;
   metrics: ServiceMetrics;
   /** Told of each report this worker finishes, in the transaction that stores it (report-outcomes.ts). */
@@ -212,7 +213,8 @@ export class AnalysisWorker {
 
   /** One job. Public for tests; the queue calls it. */
   async run(job: AnalysisJob): Promise<void> {
-    const { sql, queue, config, startWithinMs } = this.deps;
+    const { sql, queue, config } = this.deps;
+    const { startWithinMs } = this.deps.deadlines.of(job);
     const [row] = await retried(
       () => sql<ReportRow[]>`
       select status, created_at, reservation_id, monitor_id, body from reports where id = ${job.reportId}`,

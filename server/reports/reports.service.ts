@@ -32,6 +32,7 @@ import type { Logger } from "../platform/logger.ts";
 import type { ServiceMetrics } from "../platform/prometheus.ts";
 import { type AnalysisQueue, FAIR_PRIORITY_BASE } from "./analysis-queue.ts";
 import { deliverReport } from "./charges.ts";
+import type { ReportDeadlines } from "./deadlines.ts";
 import { freeQueueCap, isFreePlan } from "./plan-shares.ts";
 import type { ReportOptions } from "./report-options.ts";
 import { cancelledFailure, logAllowlistHint, problemFrom, type StoredFailure } from "./report-outcome.ts";
@@ -101,8 +102,11 @@ interface ReportsDeps {
   idempotency: IdempotencyService;
   queue: AnalysisQueue;
   policy: TargetPolicy;
-  /** Reports unfinished longer than this are failed by the sweeper (credit long released). */
-  staleAfterMs: number;
+  /**
+   * The deadlines of each kind of report: its credit is held, and its sealed site credentials
+   * kept, for its kind's holdMs; the sweeper fails it once that has passed.
+   */
+  deadlines: ReportDeadlines;
   /** QUEUE_MAX_DEPTH: queued + running reports past which new ones are refused. */
   queueMaxDepth: number;
   /** SYNC_WAIT_MS: how long a synchronous call waits for its report before answering 202. */
@@ -200,7 +204,8 @@ export class ReportService {
     await this.assertCapacity();
     await this.assertReachableRecently(caller);
 
-    const reservation = await this.deps.quota.reserve(caller.accountId);
+    const { holdMs } = this.deps.deadlines.of(input.options);
+    const reservation = await this.deps.quota.reserve(caller.accountId, holdMs);
     if (!reservation) throw await this.quotaExhausted(caller);
 
     const report: Report = {
@@ -243,11 +248,11 @@ export class ReportService {
         await this.assertFreeShare(tx, caller);
         await tx`
           insert into reports (id, account_id, url, site_key, status, metadata, body, created_at, reservation_id,
-                               target, delivered_at, idempotency_key, monitor_id)
+                               target, delivered_at, idempotency_key, monitor_id, stale_at)
           values (${report.id}, ${caller.accountId}, ${report.url}, ${siteKey(verdict.url)}, 'queued',
                   ${tx.json(report.metadata as never)}, ${tx.json(report as never)}, ${report.created_at},
                   ${reservation.id}, ${target}, ${respondAsync ? new Date() : null}, ${claim?.key ?? null},
-                  ${options.monitorId ?? null})`;
+                  ${options.monitorId ?? null}, ${new Date(Date.parse(report.created_at) + holdMs)})`;
         if (claim) await this.deps.idempotency.bind(tx, claim, report.id, respondAsync);
         const job = {
           reportId: report.id,
@@ -260,7 +265,7 @@ export class ReportService {
         };
         if (siteAuth) {
           // Sealed beside the report; the job only says there is something to open (no secret in it).
-          const expiresAt = new Date(Date.now() + this.deps.staleAfterMs);
+          const expiresAt = new Date(Date.now() + holdMs);
           await this.deps.siteAuth?.seal(tx, report.id, siteAuth, expiresAt);
         }
         const sealed = siteAuth ? { siteAuth: true } : {};
@@ -584,7 +589,8 @@ export class ReportService {
         update reports set
           status = 'failed', completed_at = now(), failure = ${tx.json(stored as never)},
           body = body || jsonb_build_object('status', 'failed', 'completed_at', to_jsonb(now()), 'errors', ${tx.json(failure)}::jsonb)
-        where status in ('queued', 'running') and created_at < now() - ${this.deps.staleAfterMs} * interval '1 millisecond'
+        where status in ('queued', 'running')
+          and coalesce(stale_at, created_at + ${this.deps.deadlines.lab.holdMs} * interval '1 millisecond') < now()
         returning account_id, monitor_id, body`;
       for (const row of swept) {
         await this.deps.outcomes.ended(tx, {

@@ -87,7 +87,7 @@ export async function createReports(deps: ReportsDeps): Promise<Reports> {
     idempotency: deps.idempotency,
     queue: analysisQueue,
     policy: deps.policy,
-    staleAfterMs: deadlines.holdMs,
+    deadlines,
     queueMaxDepth: config.queueMaxDepth,
     syncWaitMs: config.syncWaitMs,
     logger,
@@ -113,7 +113,7 @@ export async function createReports(deps: ReportsDeps): Promise<Reports> {
     analyze: deps.analyze ?? analyzeOnThreads(threads, deps.intel, config),
     siteAuth,
     config,
-    startWithinMs: deadlines.startWithinMs,
+    deadlines,
     logger,
     metrics,
   });

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import postgres from "postgres";
+import { reportDeadlines } from "../../server/reports/deadlines.ts";
 import { BACKENDS } from "../helpers/databases.ts";
 import { HAS_POSTGRES } from "../helpers/env.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
@@ -200,6 +201,34 @@ describe.each(BACKENDS)("exact charges on %s", (backend) => {
       expect(((await retry.json()) as { id: string }).id).toBe(made?.id as string);
     }
     expect(await usage(token)).toMatchObject({ used: 1, in_progress: 0 });
+  }, 30_000);
+
+  test("a report's credit is held for its own kind's deadlines: an ordinary report's end well before a lab report's", async () => {
+    const { token } = await service.token();
+    const deadlines = reportDeadlines(service.running.services.config);
+    expect(deadlines.analysis.holdMs).toBeLessThan(deadlines.lab.holdMs);
+    const held = async (body: Record<string, unknown>) => {
+      const made = await service.call<{ id: string }>("POST", "/api/generate-report", {
+        token,
+        body,
+        headers: { Prefer: "respond-async" },
+      });
+      expect(made.status).toBe(202);
+      const [row] = await service.db.sql<{ hold_ms: number; stale_ms: number }[]>`
+        select extract(epoch from (c.expires_at - r.created_at)) * 1000 as hold_ms,
+               extract(epoch from (r.stale_at - r.created_at)) * 1000 as stale_ms
+        from reports r join credit_reservations c on c.id = r.reservation_id where r.id = ${made.body.id}`;
+      // Cancelled at once: neither analysis nor browser is left running when the service stops.
+      await service.call("POST", `/api/report/${made.body.id}/cancel`, { token });
+      return { hold: Number(row?.hold_ms), stale: Number(row?.stale_ms) };
+    };
+    // Within a second or two of the report's creation (the reservation is made a moment before it).
+    const ordinary = await held({ url: slow.url });
+    expect(Math.abs(ordinary.hold - deadlines.analysis.holdMs)).toBeLessThan(2_000);
+    expect(Math.abs(ordinary.stale - deadlines.analysis.holdMs)).toBeLessThan(10);
+    const lab = await held({ url: slow.url, lab: true, lab_throttling: "none", lab_runs: 1 });
+    expect(Math.abs(lab.hold - deadlines.lab.holdMs)).toBeLessThan(2_000);
+    expect(Math.abs(lab.stale - deadlines.lab.holdMs)).toBeLessThan(10);
   }, 30_000);
 });
 
