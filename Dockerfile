@@ -40,4 +40,4 @@ USER bun
 VOLUME ["/app/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --retries=3 CMD ["bun", "-e", "const r = await fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz'); process.exit(r.ok ? 0 : 1)"]
-CMD ["bun", "server/main.ts"]
+CMD ["bun", "server/start/main.ts"]

@@ -12,13 +12,13 @@
 import { Elysia } from "elysia";
 import Redis from "ioredis";
 import postgres from "postgres";
-import { loadConfig } from "../server/platform/config.ts";
+import { loadConfig } from "../server/start/config.ts";
 import { openDatabase } from "../server/platform/db/database.ts";
 import { createLogger } from "../server/platform/logger.ts";
 
 const devNull = Bun.file("/dev/null").writer();
 
-import { startService } from "../server/platform/runtime.ts";
+import { startService } from "../server/start/runtime.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);

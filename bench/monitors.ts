@@ -23,10 +23,10 @@
  */
 import postgres from "postgres";
 import { syncPlans } from "../server/billing/plans-sync.ts";
-import { loadConfig } from "../server/platform/config.ts";
+import { loadConfig } from "../server/start/config.ts";
 import { type Database, openDatabase } from "../server/platform/db/database.ts";
 import { silentLogger } from "../server/platform/logger.ts";
-import { createServices } from "../server/services.ts";
+import { createServices } from "../server/start/services.ts";
 import { advisoryFanOutBench, FAN_OUT_SITES, printFanOut } from "./advisory-fan-out.ts";
 
 const adminUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";

@@ -56,7 +56,7 @@ function freePort(): Promise<number> {
 
 async function startProcess(cwd: string, env: Record<string, string>): Promise<Proc> {
   const port = await freePort();
-  const child = Bun.spawn([process.execPath, "server/main.ts"], {
+  const child = Bun.spawn([process.execPath, "server/start/main.ts"], {
     cwd,
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "error", ...env },
     stdout: "ignore",

@@ -1,5 +1,5 @@
-/** What the operator is told at start-up about how plans change (see BillingMode in platform/config.ts). */
-import type { Config } from "../platform/config.ts";
+/** What the operator is told at start-up about how plans change (see BillingMode in start/config.ts). */
+import type { Config } from "../start/config.ts";
 import type { Logger } from "../platform/logger.ts";
 
 export function announceBillingMode(config: Pick<Config, "billingMode" | "publicBaseUrl">, logger: Logger): void {

@@ -4,7 +4,7 @@
  */
 import type Stripe from "stripe";
 import { SubscriptionService } from "../accounts/subscriptions.ts";
-import type { Config } from "../platform/config.ts";
+import type { Config } from "../start/config.ts";
 import type { Sql } from "../platform/db/database.ts";
 import type { Logger } from "../platform/logger.ts";
 import { DisabledBillingProvider } from "./disabled.provider.ts";

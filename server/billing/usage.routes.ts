@@ -3,7 +3,7 @@ import { Elysia } from "elysia";
 import { type Usage, UsageSchema } from "../../shared/api.ts";
 import { type ApiGuardDeps, apiGuard } from "../access/api-guard.plugin.ts";
 import { limitForWindow } from "../access/rate-limiter.ts";
-import type { ApiContext } from "../app.ts";
+import type { ApiContext } from "../start/app.ts";
 import type { ApiModule } from "../platform/http/api-module.ts";
 import { jsonDocument } from "../platform/http/json-response.ts";
 import type { ApiOperation } from "../platform/http/openapi.ts";

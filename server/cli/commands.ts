@@ -11,7 +11,7 @@ import { hashPassword, passwordProblem } from "../accounts/password.ts";
 import { SessionService } from "../accounts/session.service.ts";
 import { isPlanId, PLAN_IDS, PLANS, type PlanId } from "../billing/plans.ts";
 import { QuotaService } from "../billing/quota.service.ts";
-import type { Config } from "../platform/config.ts";
+import type { Config } from "../start/config.ts";
 import type { Sql } from "../platform/db/database.ts";
 import { INTEL_HELP } from "./intel-help.ts";
 

@@ -13,7 +13,7 @@ import { LatestVersions } from "../intel/latest-versions.ts";
 import { IntelRefresher } from "../intel/refresh.ts";
 import { WporgClient } from "../intel/wporg.ts";
 import { createFanOutQueue, FanOutQueue } from "../monitoring/vulnerabilities/fan-out-queue.ts";
-import type { Config } from "../platform/config.ts";
+import type { Config } from "../start/config.ts";
 import type { Sql } from "../platform/db/database.ts";
 import { silentLogger } from "../platform/logger.ts";
 import { openQueueEngine } from "../platform/queue.ts";

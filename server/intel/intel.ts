@@ -3,7 +3,7 @@
  * data, WPVulnerability, WordPress.org latest versions), the names index, and the refresher
  * the scheduled job runs (docs/intel.md).
  */
-import type { Config } from "../platform/config.ts";
+import type { Config } from "../start/config.ts";
 import type { Database } from "../platform/db/database.ts";
 import type { Logger } from "../platform/logger.ts";
 import { SERVICE_USER_AGENT } from "../platform/version.ts";

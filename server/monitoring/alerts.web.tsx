@@ -1,5 +1,5 @@
 /**
- * The web pages of alerts (composed by server/app.ts): email recipients and the
+ * The web pages of alerts (composed by server/start/app.ts): email recipients and the
  * digest, webhooks with "send test", secret rotation and the delivery log. Every form is a
  * signed-in, CSRF-checked POST answered with a redirect (or the page with the secret shown
  * once); the rules are the services' (WebhookService, AlertSettingsService), the same the

@@ -1,14 +1,14 @@
 /**
  * Monitoring's parts, built once per process (services.ts): the events outbox, webhooks and
  * their delivery worker, email alerts and their worker. `start()` runs the workers (worker
- * role, platform/runtime.ts); `close()` stops them and lets go of connections.
+ * role, start/runtime.ts); `close()` stops them and lets go of connections.
  *
  * Other features tell accounts about things through `events.emit(...)` (event.service.ts).
  * Monitors (monitors/) run reports on a schedule through the reports feature, and learn how
  * each ended from its outcomes (report events and regressions are listeners on them).
  */
 import type { TargetPolicy } from "../analyzer/fetch/target-policy.ts";
-import type { Config } from "../platform/config.ts";
+import type { Config } from "../start/config.ts";
 import type { Database } from "../platform/db/database.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
 import type { Logger } from "../platform/logger.ts";

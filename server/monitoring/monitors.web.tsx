@@ -1,5 +1,5 @@
 /**
- * The web pages of monitors (composed by server/app.ts): list and add (/monitors), one
+ * The web pages of monitors (composed by server/start/app.ts): list and add (/monitors), one
  * monitor with edit, pause or resume, run now and delete (/monitors/{id}). Every form is a
  * signed-in, CSRF-checked POST answered with a redirect, or with the page and what was typed
  * when MonitorService refuses it — the same rules the API goes through.

@@ -5,7 +5,7 @@
  */
 import { timingSafeEqual } from "node:crypto";
 import { Elysia } from "elysia";
-import type { Config } from "./config.ts";
+import type { Config } from "../start/config.ts";
 import type { ServiceMetrics } from "./prometheus.ts";
 
 /** What /metrics needs: the token that opens it and the registry it reads. */

@@ -8,7 +8,7 @@
  * socket. One queue engine on both backends.
  */
 import { type Db, PgBoss } from "pg-boss";
-import type { Config } from "./config.ts";
+import type { Config } from "../start/config.ts";
 import type { Database, Queryable, Sql } from "./db/database.ts";
 import type { Logger } from "./logger.ts";
 

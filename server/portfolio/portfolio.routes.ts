@@ -10,7 +10,7 @@ import { COMPONENT_TYPES } from "../../shared/diff-schema.ts";
 import { ComponentSitesSchema, PERIOD_PATTERN, SiteDetailSchema, SiteListSchema } from "../../shared/portfolio-api.ts";
 import { StringEnum } from "../../shared/schema.ts";
 import { type ApiGuardDeps, apiGuard } from "../access/api-guard.plugin.ts";
-import type { ApiContext } from "../app.ts";
+import type { ApiContext } from "../start/app.ts";
 import type { ApiModule } from "../platform/http/api-module.ts";
 import { jsonDocument } from "../platform/http/json-response.ts";
 import { chooseMediaType } from "../platform/http/media-type.ts";

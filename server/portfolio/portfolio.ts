@@ -2,7 +2,7 @@
  * The portfolio feature, built once per process (services.ts): sites and components, branding,
  * and client reports (HTML, and PDF when Chromium is configured) — docs/portfolio.md.
  */
-import type { Config } from "../platform/config.ts";
+import type { Config } from "../start/config.ts";
 import type { Sql } from "../platform/db/database.ts";
 import type { Logger } from "../platform/logger.ts";
 import { BrandingService } from "./branding.service.ts";

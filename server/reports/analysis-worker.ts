@@ -20,7 +20,7 @@ import { isIncomplete } from "../analyzer/completeness.ts";
 import { TargetNotAllowedError } from "../analyzer/errors.ts";
 import { QUICK_CHECK_FAILED } from "../analyzer/gather/homepage.ts";
 import type { QuotaService } from "../billing/quota.service.ts";
-import type { Config } from "../platform/config.ts";
+import type { Config } from "../start/config.ts";
 import type { Queryable, Sql, Transaction } from "../platform/db/database.ts";
 import { retryTransient } from "../platform/db/transient.ts";
 import { withinDeadline } from "../platform/deadline.ts";

@@ -15,7 +15,7 @@ import type { LabCapture } from "../analyzer/lab/capture.ts";
 import { runLab } from "../analyzer/lab/lab-run.ts";
 import type { AnalysisThreads } from "../analyzer/threads/analysis-threads.ts";
 import type { IntelService } from "../intel/intel.service.ts";
-import type { Config } from "../platform/config.ts";
+import type { Config } from "../start/config.ts";
 import type { LabOptions } from "./report-options.ts";
 import type { AnalyzeFn } from "./reports.service.ts";
 

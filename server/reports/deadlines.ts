@@ -9,7 +9,7 @@
  * ordinary deadlines, not for the longest a lab report may take.
  */
 import { RESERVATION_GRACE_MS } from "../billing/quota.service.ts";
-import type { Config } from "../platform/config.ts";
+import type { Config } from "../start/config.ts";
 import { jobExpirySeconds } from "./analysis-queue.ts";
 
 export interface Deadlines {

@@ -14,7 +14,7 @@ import { DiffSchema } from "../../shared/diff-schema.ts";
 import { ReportStatusSchema, SEVERITIES } from "../../shared/report.ts";
 import { StringEnum } from "../../shared/schema.ts";
 import { type ApiGuardDeps, apiGuard } from "../access/api-guard.plugin.ts";
-import type { ApiContext } from "../app.ts";
+import type { ApiContext } from "../start/app.ts";
 import type { ApiModule } from "../platform/http/api-module.ts";
 import { jsonDocument } from "../platform/http/json-response.ts";
 import type { ApiOperation } from "../platform/http/openapi.ts";

@@ -16,7 +16,7 @@ import {
   toSarif,
 } from "../../shared/sarif.ts";
 import { type ApiGuardDeps, apiGuard } from "../access/api-guard.plugin.ts";
-import type { ApiContext } from "../app.ts";
+import type { ApiContext } from "../start/app.ts";
 import type { ApiModule } from "../platform/http/api-module.ts";
 import { entityTag } from "../platform/http/etag.ts";
 import { jsonResponse } from "../platform/http/json-response.ts";

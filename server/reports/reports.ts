@@ -12,7 +12,7 @@ import { ANALYZER_USER_AGENT } from "../analyzer/user-agent.ts";
 import type { QuotaService } from "../billing/quota.service.ts";
 import type { DirectoryStore } from "../intel/directory/directory.store.ts";
 import type { IntelService } from "../intel/intel.service.ts";
-import type { Config } from "../platform/config.ts";
+import type { Config } from "../start/config.ts";
 import type { Database } from "../platform/db/database.ts";
 import type { Logger } from "../platform/logger.ts";
 import type { ServiceMetrics } from "../platform/prometheus.ts";
@@ -36,7 +36,7 @@ export interface Reports {
   reports: ReportService;
   history: ReportHistoryService;
   analysisQueue: AnalysisQueue;
-  /** The worker role's job runner; started by platform/runtime.ts when the role includes it. */
+  /** The worker role's job runner; started by start/runtime.ts when the role includes it. */
   worker: AnalysisWorker;
   /** Where other features listen for reports that end (report-outcomes.ts). */
   outcomes: ReportOutcomes;

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import http from "node:http";
 import zlib from "node:zlib";
-import { createApp } from "../../server/app.ts";
+import { createApp } from "../../server/start/app.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
 import { blogHomepage, startBlog, startSite, type TestSite } from "../helpers/sites.ts";
 import { Browserless } from "../web/forms.ts";

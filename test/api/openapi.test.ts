@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { API_OPERATIONS, createApp } from "../../server/app.ts";
+import { API_OPERATIONS, createApp } from "../../server/start/app.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
 import { startBlog, type TestSite } from "../helpers/sites.ts";
 

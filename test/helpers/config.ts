@@ -1,5 +1,5 @@
 /** The problems loadConfig reports for an environment (empty when it is valid). */
-import { ConfigError, loadConfig } from "../../server/platform/config.ts";
+import { ConfigError, loadConfig } from "../../server/start/config.ts";
 
 export function configProblems(env: Record<string, string>): string[] {
   try {

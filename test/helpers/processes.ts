@@ -42,10 +42,10 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number>;
 }
 
-/** Starts `bun server/main.ts` and waits until /healthz answers. */
+/** Starts `bun server/start/main.ts` and waits until /healthz answers. */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
-  const child = Bun.spawn([process.execPath, "server/main.ts"], {
+  const child = Bun.spawn([process.execPath, "server/start/main.ts"], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -4,9 +4,9 @@
  */
 import net from "node:net";
 import type { PlanId } from "../../server/billing/plans.ts";
-import { loadConfig } from "../../server/platform/config.ts";
+import { loadConfig } from "../../server/start/config.ts";
 import { createLogger } from "../../server/platform/logger.ts";
-import { type RunningService, type StartOptions, startService } from "../../server/platform/runtime.ts";
+import { type RunningService, type StartOptions, startService } from "../../server/start/runtime.ts";
 import { type Backend, createTestDatabase, type TestDatabase } from "./databases.ts";
 
 export interface ApiResponse<T = Record<string, unknown>> {

@@ -118,7 +118,7 @@ describe("admin CLI on the embedded default", () => {
 
 describe("configuration errors", () => {
   test("the server refuses to start and lists every bad value", async () => {
-    const child = Bun.spawn([process.execPath, "server/main.ts"], {
+    const child = Bun.spawn([process.execPath, "server/start/main.ts"], {
       cwd: `${import.meta.dir}/../..`,
       env: {
         ...process.env,

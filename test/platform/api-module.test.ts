@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { type AnyElysia, Elysia } from "elysia";
-import { API_OPERATIONS } from "../../server/app.ts";
+import { API_OPERATIONS } from "../../server/start/app.ts";
 import { type ApiModule, mountApiModule } from "../../server/platform/http/api-module.ts";
 import type { ApiOperation } from "../../server/platform/http/openapi.ts";
 

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PgBoss } from "pg-boss";
-import { ConfigError, loadConfig } from "../../server/platform/config.ts";
+import { ConfigError, loadConfig } from "../../server/start/config.ts";
 import { cronProblem } from "../../server/platform/cron.ts";
 import { ROOT, runProcess } from "../helpers/processes.ts";
 
@@ -69,7 +69,7 @@ describe("INTEL_REFRESH_CRON", () => {
   test("npm start with INTEL_REFRESH_CRON=99 99 99 99 99 stops at once (exit 2) and names the variable", async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "wpreport-cron-"));
     try {
-      const result = await runProcess([process.execPath, "server/main.ts"], {
+      const result = await runProcess([process.execPath, "server/start/main.ts"], {
         cwd: ROOT,
         env: { ...process.env, DATA_DIR: dataDir, PORT: "0", INTEL_REFRESH_CRON: "99 99 99 99 99" },
       });

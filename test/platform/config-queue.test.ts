@@ -1,6 +1,6 @@
 /** The queue's configuration: roles, limits and their defaults. */
 import { expect, test } from "bun:test";
-import { loadConfig } from "../../server/platform/config.ts";
+import { loadConfig } from "../../server/start/config.ts";
 import { configProblems } from "../helpers/config.ts";
 
 const problemsOf = configProblems;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { ConfigError, loadConfig } from "../../server/platform/config.ts";
+import { ConfigError, loadConfig } from "../../server/start/config.ts";
 
 describe("loadConfig", () => {
   test("defaults: port 3000, embedded database under ./data, memory rate limiter, empty allowlist", () => {

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
-import { loadConfig } from "../../server/platform/config.ts";
+import { loadConfig } from "../../server/start/config.ts";
 import { createPostgresDatabase, type TestDatabase } from "../helpers/databases.ts";
 import { type BuiltImage, buildImage, imageEnv } from "../helpers/docker-image.ts";
 import { HAS_POSTGRES, HAS_REDIS, REDIS_URL } from "../helpers/env.ts";
@@ -120,7 +120,7 @@ describe("the Docker image, rebuilt from the Dockerfile", () => {
 
   test("holds what the server runs on, and nothing of the checkout besides", () => {
     const app = image.appDir;
-    for (const file of ["package.json", "tsconfig.json", "server/main.ts", "shared/report.ts", "node_modules/elysia"]) {
+    for (const file of ["package.json", "tsconfig.json", "server/start/main.ts", "shared/report.ts", "node_modules/elysia"]) {
       expect(existsSync(path.join(app, file))).toBe(true);
     }
     // postgres.js with our fix, applied in the dependency stage (patches/, patch-package).

@@ -5,7 +5,7 @@ import path from "node:path";
 import GithubSlugger from "github-slugger";
 import { marked, type Token } from "marked";
 import { renderCheckDocs } from "../../scripts/generate-check-docs.ts";
-import { API_OPERATIONS } from "../../server/app.ts";
+import { API_OPERATIONS } from "../../server/start/app.ts";
 import { PLANS } from "../../server/billing/plans.ts";
 import { PROBLEMS } from "../../server/platform/http/problem.ts";
 
@@ -166,7 +166,7 @@ function missingPaths(text: string, files: Set<string>): string[] {
  * The entries of a layout tree (a plain code block whose first line is a folder and what it
  * holds, as in docs/architecture.md's "Layout") that do not exist. An entry is a name at an
  * even indent of at most six spaces followed by two spaces; its path is its parent folders' by
- * indent (`server/` → `  platform/` → `    config.ts` is server/platform/config.ts).
+ * indent (`server/` → `  platform/` → `    config.ts` is server/start/config.ts).
  */
 function missingLayoutEntries(doc: string, files: Set<string>): string[] {
   const missing: string[] = [];
@@ -204,7 +204,7 @@ describe("docs", () => {
   });
 
   test("docs/configuration.md's table lists every environment variable the configuration reads, and no other", () => {
-    const names = [...read("server/platform/config.ts").matchAll(/\b(?:read|int|url)\(\s*"([A-Z_]+)"/g)].map(
+    const names = [...read("server/start/config.ts").matchAll(/\b(?:read|int|url)\(\s*"([A-Z_]+)"/g)].map(
       (m) => m[1],
     );
     expect(names.length).toBeGreaterThan(8);
@@ -286,7 +286,7 @@ describe("docs", () => {
     ].join("\n");
     // The layout tree is read entry by entry, each under the folders above it.
     const layout = missingLayoutEntries("docs/architecture.md", new Set());
-    for (const entry of ["server/platform/config.ts", "server/platform/db", "server/reports", "action/src/main.ts"])
+    for (const entry of ["server/start/config.ts", "server/platform/db", "server/reports", "action/src/main.ts"])
       expect(layout).toContain(entry);
     expect(missingLayoutEntries("docs/architecture.md", files)).toEqual([]);
     expect(missingPaths(text, files)).toEqual([
@@ -317,7 +317,7 @@ describe("docs", () => {
     for (const file of [
       "README.md",
       "docs/decisions.md",
-      "server/platform/config.ts",
+      "server/start/config.ts",
       "shared/diff.ts",
       "test/platform/docs.test.ts",
     ])

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { loadConfig } from "../../server/platform/config.ts";
-import { cliEnvironmentFor, firstRunBanner, shellWord } from "../../server/platform/start-banner.ts";
+import { loadConfig } from "../../server/start/config.ts";
+import { cliEnvironmentFor, firstRunBanner, shellWord } from "../../server/start/start-banner.ts";
 import { ROOT, runProcess, type ServerProcess, startServerProcess } from "../helpers/processes.ts";
 
 /**

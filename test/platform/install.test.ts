@@ -54,7 +54,7 @@ async function packagesImportedFrom(entries: string[]): Promise<Map<string, stri
 
 describe("a production install runs the server and the admin CLI", () => {
   test("every package the server and CLI import at run time is a runtime dependency", async () => {
-    const imported = await packagesImportedFrom(["server/main.ts", "server/cli/main.ts"]);
+    const imported = await packagesImportedFrom(["server/start/main.ts", "server/cli/main.ts"]);
     expect(imported.size).toBeGreaterThan(10); // the graph was really followed
     const missing = [...imported].filter(([name]) => !(name in manifest.dependencies));
     expect(missing.map(([name, file]) => `${name} (imported by ${file})`)).toEqual([]);

@@ -3,9 +3,9 @@
  * in-flight work finish, readiness turning 503 while stopping.
  */
 import { describe, expect, test } from "bun:test";
-import { loadConfig } from "../../server/platform/config.ts";
+import { loadConfig } from "../../server/start/config.ts";
 import { createLogger } from "../../server/platform/logger.ts";
-import { startService } from "../../server/platform/runtime.ts";
+import { startService } from "../../server/start/runtime.ts";
 import { createPgliteDatabase } from "../helpers/databases.ts";
 import { freePort } from "../helpers/service.ts";
 import { blogHomepage, startSite } from "../helpers/sites.ts";

@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { ConfigError, DEFAULT_CHROMIUM, loadConfig } from "../../server/platform/config.ts";
+import { ConfigError, DEFAULT_CHROMIUM, loadConfig } from "../../server/start/config.ts";
 import { isId, siteId } from "../../server/platform/ids.ts";
 import {
   BrandingError,

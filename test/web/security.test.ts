@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync } from "node:fs";
-import { createApp } from "../../server/app.ts";
+import { createApp } from "../../server/start/app.ts";
 import type { Report } from "../../shared/report.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
 import type { TestSite } from "../helpers/sites.ts";

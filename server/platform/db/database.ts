@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import postgres from "postgres";
-import type { Config } from "../config.ts";
+import type { Config } from "../../start/config.ts";
 import type { Logger } from "../logger.ts";
 import { type EmbeddedDatabase, openEmbedded } from "./embedded.ts";
 import { migrate } from "./migrate.ts";

@@ -1,7 +1,7 @@
 /**
  * A feature's API as the app mounts it: the operations it serves (what /api/openapi.json
  * documents, in order) together with its routes, built from what the app hands every module
- * (server/app.ts, ApiContext: the services, the API guard, the request's base URL…). A route
+ * (server/start/app.ts, ApiContext: the services, the API guard, the request's base URL…). A route
  * added to a feature is written in that feature's routes file only — its operation beside its
  * route, listed in the module's `operations` — and mounting checks that the two agree, so a
  * route nobody documents (or an operation no route serves) stops the start-up, naming it.

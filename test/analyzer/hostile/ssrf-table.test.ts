@@ -19,7 +19,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { parseDnsServers } from "../../../server/analyzer/fetch/dns-servers.ts";
-import { ConfigError, loadConfig } from "../../../server/platform/config.ts";
+import { ConfigError, loadConfig } from "../../../server/start/config.ts";
 import { startTestService, type TestService } from "../../helpers/service.ts";
 import { type DnsServer, startDnsServer } from "./dns-server.ts";
 import { type HostileSite, HTML, startHostileSite, startTrap, type Trap, wordpressPage } from "./servers.ts";

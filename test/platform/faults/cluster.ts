@@ -122,7 +122,7 @@ export class Cluster {
   }
 
   private async spawn(role: Role, port: number): Promise<ServerProcess> {
-    const child = Bun.spawn([process.execPath, path.join(SERVER_ROOT, "server/main.ts")], {
+    const child = Bun.spawn([process.execPath, path.join(SERVER_ROOT, "server/start/main.ts")], {
       cwd: SERVER_ROOT,
       env: {
         ...process.env,

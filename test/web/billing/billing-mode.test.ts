@@ -1,7 +1,7 @@
 /** BILLING_MODE and TRUST_PROXY as the config reads them, and what start-up says about billing. */
 import { describe, expect, test } from "bun:test";
 import { announceBillingMode } from "../../../server/billing/billing-mode.ts";
-import { loadConfig } from "../../../server/platform/config.ts";
+import { loadConfig } from "../../../server/start/config.ts";
 import { createLogger } from "../../../server/platform/logger.ts";
 import { configProblems } from "../../helpers/config.ts";
 

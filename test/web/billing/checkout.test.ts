@@ -5,7 +5,7 @@
  * and the STRIPE_PRICES validation.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ConfigError, loadConfig } from "../../../server/platform/config.ts";
+import { ConfigError, loadConfig } from "../../../server/start/config.ts";
 import { startTestService, type TestService } from "../../helpers/service.ts";
 import { WebSession } from "../../helpers/web-session.ts";
 import {

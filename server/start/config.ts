@@ -16,7 +16,7 @@ import { isPlanId, PLAN_IDS, PLANS, type PlanId } from "../billing/plans.ts";
 import { WORDFENCE_FEED_URL, WPORG_API_URL, WPVULNERABILITY_API_URL } from "../intel/source-ids.ts";
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from "../monitoring/webhooks/retry-schedule.ts";
 import { parseSiteAuthKeys } from "../reports/site-auth-vault.ts";
-import { cronProblem } from "./cron.ts";
+import { cronProblem } from "../platform/cron.ts";
 
 export interface Config {
   /** TCP port the HTTP server listens on. */

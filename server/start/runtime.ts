@@ -1,6 +1,6 @@
 /**
  * Running the service: database, services, the roles (API: HTTP server; worker: analysis
- * jobs), background sweeper, and an orderly stop. Used by server/main.ts and by the tests
+ * jobs), background sweeper, and an orderly stop. Used by server/start/main.ts and by the tests
  * (which start real instances).
  *
  * Roles (WPREPORT_ROLE): `all` runs both in one process (`npm start`, the embedded default);
@@ -9,18 +9,18 @@
  */
 
 import type { RateLimiter } from "../access/rate-limiter.ts";
-import { createApp } from "../app.ts";
+import { createApp } from "./app.ts";
 import { announceBillingMode } from "../billing/billing-mode.ts";
 import { syncPlans } from "../billing/plans-sync.ts";
 import { startIntelRefreshWorker } from "../intel/intel-jobs.ts";
 import { BRANDING_MAX_BODY_BYTES, BRANDING_PATH } from "../portfolio/portfolio.web.tsx";
 import type { AnalyzeFn } from "../reports/reports.service.ts";
-import { createServices, type Services } from "../services.ts";
+import { createServices, type Services } from "./services.ts";
 import type { Config } from "./config.ts";
-import { type Database, openDatabase } from "./db/database.ts";
-import { startHttpServer } from "./http/server.ts";
-import type { Logger } from "./logger.ts";
-import { metricsResponse } from "./prometheus.routes.ts";
+import { type Database, openDatabase } from "../platform/db/database.ts";
+import { startHttpServer } from "../platform/http/server.ts";
+import type { Logger } from "../platform/logger.ts";
+import { metricsResponse } from "../platform/prometheus.routes.ts";
 
 export interface RunningService {
   url: string;

@@ -1,38 +1,38 @@
 /**
  * The Elysia application: composes the feature modules. Knows nothing about ports,
- * processes or start-up; see server/main.ts for that.
+ * processes or start-up; see server/start/main.ts for that.
  */
 import { Elysia } from "elysia";
-import type { ApiGuardDeps } from "./access/api-guard.plugin.ts";
-import { tokensRoutes } from "./access/tokens.web.tsx";
-import { authRoutes } from "./accounts/auth.web.tsx";
-import { billingRoutes } from "./billing/billing.web.tsx";
-import { stripeWebhookRoutes } from "./billing/stripe-webhooks.routes.ts";
-import { usageApi } from "./billing/usage.routes.ts";
-import { alertsRoutes } from "./monitoring/alerts.web.tsx";
-import { monitorsApi } from "./monitoring/monitors/monitors.routes.ts";
-import { monitorsWebRoutes } from "./monitoring/monitors.web.tsx";
-import { webhooksApi } from "./monitoring/webhooks/webhooks.routes.ts";
-import { type HealthContext, healthApi } from "./platform/health.routes.ts";
-import { type ApiModule, mountApiModule } from "./platform/http/api-module.ts";
-import { documentServerUrl, requestBase } from "./platform/http/client-request.ts";
-import { type DocsContext, docsApi } from "./platform/http/docs.routes.ts";
-import { errorsPlugin } from "./platform/http/errors.plugin.ts";
-import { requestContext } from "./platform/http/request-context.ts";
-import { RouteTable } from "./platform/http/route-table.ts";
-import { metricsRoutes } from "./platform/prometheus.routes.ts";
-import { portfolioApi } from "./portfolio/portfolio.routes.ts";
-import { portfolioWebRoutes } from "./portfolio/portfolio.web.tsx";
-import { historyApi } from "./reports/history.routes.ts";
-import { reportJsonSchema } from "./reports/report-json-schema.ts";
-import { reportsApi } from "./reports/reports.routes.ts";
-import { reportsRoutes as reportsWebRoutes } from "./reports/reports.web.tsx";
+import type { ApiGuardDeps } from "../access/api-guard.plugin.ts";
+import { tokensRoutes } from "../access/tokens.web.tsx";
+import { authRoutes } from "../accounts/auth.web.tsx";
+import { billingRoutes } from "../billing/billing.web.tsx";
+import { stripeWebhookRoutes } from "../billing/stripe-webhooks.routes.ts";
+import { usageApi } from "../billing/usage.routes.ts";
+import { alertsRoutes } from "../monitoring/alerts.web.tsx";
+import { monitorsApi } from "../monitoring/monitors/monitors.routes.ts";
+import { monitorsWebRoutes } from "../monitoring/monitors.web.tsx";
+import { webhooksApi } from "../monitoring/webhooks/webhooks.routes.ts";
+import { type HealthContext, healthApi } from "../platform/health.routes.ts";
+import { type ApiModule, mountApiModule } from "../platform/http/api-module.ts";
+import { documentServerUrl, requestBase } from "../platform/http/client-request.ts";
+import { type DocsContext, docsApi } from "../platform/http/docs.routes.ts";
+import { errorsPlugin } from "../platform/http/errors.plugin.ts";
+import { requestContext } from "../platform/http/request-context.ts";
+import { RouteTable } from "../platform/http/route-table.ts";
+import { metricsRoutes } from "../platform/prometheus.routes.ts";
+import { portfolioApi } from "../portfolio/portfolio.routes.ts";
+import { portfolioWebRoutes } from "../portfolio/portfolio.web.tsx";
+import { historyApi } from "../reports/history.routes.ts";
+import { reportJsonSchema } from "../reports/report-json-schema.ts";
+import { reportsApi } from "../reports/reports.routes.ts";
+import { reportsRoutes as reportsWebRoutes } from "../reports/reports.web.tsx";
 import type { Services } from "./services.ts";
-import { assetsRoutes } from "./web/assets.routes.ts";
-import { WebError } from "./web/context.ts";
-import { dashboardRoutes } from "./web/dashboard.routes.tsx";
-import { publicRoutes } from "./web/public.routes.tsx";
-import { htmlError } from "./web/web.plugin.ts";
+import { assetsRoutes } from "../web/assets.routes.ts";
+import { WebError } from "../web/context.ts";
+import { dashboardRoutes } from "../web/dashboard.routes.tsx";
+import { publicRoutes } from "../web/public.routes.tsx";
+import { htmlError } from "../web/web.plugin.ts";
 
 /**
  * What the app hands every API module (platform/http/api-module.ts): the services, the API

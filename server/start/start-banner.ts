@@ -7,7 +7,7 @@
 import path from "node:path";
 import type { Config } from "./config.ts";
 
-/** The embedded database's folder when DATA_DIR is unset (platform/config.ts resolves it the same way). */
+/** The embedded database's folder when DATA_DIR is unset (start/config.ts resolves it the same way). */
 const DEFAULT_DATA_DIR = "./data";
 
 /** A word for a POSIX shell: as is when it is plainly safe, otherwise single-quoted. */

@@ -4,40 +4,40 @@
  * how it is put together; this file only passes each one what it needs. Routes receive what
  * they need from here; nothing reaches for globals.
  */
-import { IdempotencyService } from "./access/idempotency.service.ts";
-import { createRateLimiter, type RateLimiter } from "./access/rate-limiter.ts";
-import { TokenService } from "./access/token.service.ts";
-import { AccountAuthService, AccountService } from "./accounts/account.service.ts";
-import { SessionService } from "./accounts/session.service.ts";
-import { SignInService } from "./accounts/sign-in.service.ts";
-import type { SubscriptionService } from "./accounts/subscriptions.ts";
-import { TargetPolicy } from "./analyzer/fetch/target-policy.ts";
-import { createBilling } from "./billing/billing.ts";
-import type { BillingProvider } from "./billing/provider.ts";
-import { QuotaService } from "./billing/quota.service.ts";
-import type { StripeWebhookService } from "./billing/stripe-webhooks.service.ts";
-import type { DirectoryStore } from "./intel/directory/directory.store.ts";
-import type { IntelService } from "./intel/intel.service.ts";
-import { createIntel } from "./intel/intel.ts";
-import { createIntelRefreshQueue } from "./intel/intel-jobs.ts";
-import type { IntelRefresher } from "./intel/refresh.ts";
-import { createMonitoring, type Monitoring } from "./monitoring/monitoring.ts";
-import type { Config } from "./platform/config.ts";
-import type { Database } from "./platform/db/database.ts";
-import { withinDeadline } from "./platform/deadline.ts";
-import type { Logger } from "./platform/logger.ts";
-import { createServiceMetrics, type ServiceMetrics } from "./platform/prometheus.ts";
-import { openQueueEngine, type QueueEngine } from "./platform/queue.ts";
-import type { BrandingService } from "./portfolio/branding.service.ts";
-import type { ClientReportService } from "./portfolio/client-report.service.ts";
-import type { PortfolioService } from "./portfolio/portfolio.service.ts";
-import { createPortfolio } from "./portfolio/portfolio.ts";
-import type { AnalysisQueue } from "./reports/analysis-queue.ts";
-import type { AnalysisWorker } from "./reports/analysis-worker.ts";
-import type { ReportHistoryService } from "./reports/report-history.service.ts";
-import type { ReportOutcomes } from "./reports/report-outcomes.ts";
-import type { AnalyzeFn, ReportService } from "./reports/reports.service.ts";
-import { createReports } from "./reports/reports.ts";
+import { IdempotencyService } from "../access/idempotency.service.ts";
+import { createRateLimiter, type RateLimiter } from "../access/rate-limiter.ts";
+import { TokenService } from "../access/token.service.ts";
+import { AccountAuthService, AccountService } from "../accounts/account.service.ts";
+import { SessionService } from "../accounts/session.service.ts";
+import { SignInService } from "../accounts/sign-in.service.ts";
+import type { SubscriptionService } from "../accounts/subscriptions.ts";
+import { TargetPolicy } from "../analyzer/fetch/target-policy.ts";
+import { createBilling } from "../billing/billing.ts";
+import type { BillingProvider } from "../billing/provider.ts";
+import { QuotaService } from "../billing/quota.service.ts";
+import type { StripeWebhookService } from "../billing/stripe-webhooks.service.ts";
+import type { DirectoryStore } from "../intel/directory/directory.store.ts";
+import type { IntelService } from "../intel/intel.service.ts";
+import { createIntel } from "../intel/intel.ts";
+import { createIntelRefreshQueue } from "../intel/intel-jobs.ts";
+import type { IntelRefresher } from "../intel/refresh.ts";
+import { createMonitoring, type Monitoring } from "../monitoring/monitoring.ts";
+import type { Config } from "./config.ts";
+import type { Database } from "../platform/db/database.ts";
+import { withinDeadline } from "../platform/deadline.ts";
+import type { Logger } from "../platform/logger.ts";
+import { createServiceMetrics, type ServiceMetrics } from "../platform/prometheus.ts";
+import { openQueueEngine, type QueueEngine } from "../platform/queue.ts";
+import type { BrandingService } from "../portfolio/branding.service.ts";
+import type { ClientReportService } from "../portfolio/client-report.service.ts";
+import type { PortfolioService } from "../portfolio/portfolio.service.ts";
+import { createPortfolio } from "../portfolio/portfolio.ts";
+import type { AnalysisQueue } from "../reports/analysis-queue.ts";
+import type { AnalysisWorker } from "../reports/analysis-worker.ts";
+import type { ReportHistoryService } from "../reports/report-history.service.ts";
+import type { ReportOutcomes } from "../reports/report-outcomes.ts";
+import type { AnalyzeFn, ReportService } from "../reports/reports.service.ts";
+import { createReports } from "../reports/reports.ts";
 
 export interface Services {
   config: Config;
@@ -69,7 +69,7 @@ export interface Services {
   /** The job queue engine every feature's queues run on (platform/queue.ts). */
   queue: QueueEngine;
   analysisQueue: AnalysisQueue;
-  /** The worker role's job runner; started by platform/runtime.ts when the role includes it. */
+  /** The worker role's job runner; started by start/runtime.ts when the role includes it. */
   worker: AnalysisWorker;
   metrics: ServiceMetrics;
   /** Issue 25: the events outbox, webhooks, email alerts (server/monitoring/). */
