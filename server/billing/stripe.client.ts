@@ -6,7 +6,7 @@
  * webhook signatures), so signatures are checked with `constructEventAsync`.
  */
 import Stripe from "stripe";
-import type { StripeConfig } from "../start/config.ts";
+import type { StripeConfig } from "./settings.ts";
 import { isPlanId, type PlanId } from "./plans.ts";
 
 export function createStripeClient(config: StripeConfig): Stripe {

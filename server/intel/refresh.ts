@@ -7,7 +7,7 @@
  * body — the served data stays whole (the import swaps only a complete generation) and the
  * reason is recorded on the source row for `intel status`.
  */
-import type { IntelConfig } from "../start/config.ts";
+import type { IntelConfig } from "./settings.ts";
 import type { Logger } from "../platform/logger.ts";
 import type { DirectoryRefresher, NamesOutcome } from "./directory/directory-refresh.ts";
 import { importWordfenceFeed } from "./importer.ts";

@@ -4,7 +4,7 @@
  * Secrets never reach a log line: callers pass plain fields, and any field whose name
  * looks like a credential is replaced before writing, as a second line of defence.
  */
-import type { LogLevel } from "../start/config.ts";
+import type { LogLevel } from "./settings.ts";
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
 const SECRET_FIELD = /token|secret|password|authorization|cookie|api[-_]?key/i;

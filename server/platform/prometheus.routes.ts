@@ -5,12 +5,12 @@
  */
 import { timingSafeEqual } from "node:crypto";
 import { Elysia } from "elysia";
-import type { Config } from "../start/config.ts";
 import type { ServiceMetrics } from "./prometheus.ts";
+import type { PlatformSettings } from "./settings.ts";
 
 /** What /metrics needs: the token that opens it and the registry it reads. */
 interface MetricsDeps {
-  config: Pick<Config, "metricsToken">;
+  config: Pick<PlatformSettings, "metricsToken">;
   metrics: ServiceMetrics;
 }
 

@@ -8,9 +8,9 @@
  * socket. One queue engine on both backends.
  */
 import { type Db, PgBoss } from "pg-boss";
-import type { Config } from "../start/config.ts";
 import type { Database, Queryable, Sql } from "./db/database.ts";
 import type { Logger } from "./logger.ts";
+import type { PlatformSettings } from "./settings.ts";
 
 const SCHEMA = "pgboss";
 
@@ -52,7 +52,7 @@ function onOurPool(sql: Sql): Db {
 }
 
 export async function openQueueEngine(
-  config: Pick<Config, "role">,
+  config: Pick<PlatformSettings, "role">,
   db: Database,
   logger: Logger,
 ): Promise<QueueEngine> {

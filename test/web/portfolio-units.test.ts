@@ -4,8 +4,8 @@
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { ConfigError, DEFAULT_CHROMIUM, loadConfig } from "../../server/start/config.ts";
 import { isId, siteId } from "../../server/platform/ids.ts";
+import { DEFAULT_CHROMIUM } from "../../server/platform/settings.ts";
 import {
   BrandingError,
   brandColor,
@@ -15,6 +15,7 @@ import {
 } from "../../server/portfolio/branding.service.ts";
 import { parsePeriod } from "../../server/portfolio/client-report.ts";
 import { csvRows, csvText } from "../../server/portfolio/csv.ts";
+import { ConfigError, loadConfig } from "../../server/start/config.ts";
 import { SITE_ID_PATTERN } from "../../shared/portfolio-api.ts";
 import { parseCsv } from "../helpers/csv.ts";
 

@@ -7,8 +7,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import postgres from "postgres";
-import type { Config } from "../../start/config.ts";
 import type { Logger } from "../logger.ts";
+import type { PlatformSettings } from "../settings.ts";
 import { type EmbeddedDatabase, openEmbedded } from "./embedded.ts";
 import { migrate } from "./migrate.ts";
 
@@ -63,7 +63,7 @@ export function assertDriverPatched(): void {
 }
 
 export async function openDatabase(
-  config: Pick<Config, "databaseUrl" | "dataDir" | "dbPoolMax">,
+  config: Pick<PlatformSettings, "databaseUrl" | "dataDir" | "dbPoolMax">,
   logger: Logger,
   options: OpenOptions,
 ): Promise<Database> {

@@ -11,7 +11,7 @@ import { IntelStore } from "../../../server/intel/intel.store.ts";
 import { LatestVersions } from "../../../server/intel/latest-versions.ts";
 import { IntelRefresher } from "../../../server/intel/refresh.ts";
 import { WporgClient } from "../../../server/intel/wporg.ts";
-import type { IntelConfig } from "../../../server/start/config.ts";
+import type { IntelConfig } from "../../../server/intel/settings.ts";
 import { silentLogger } from "../../../server/platform/logger.ts";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../../helpers/databases.ts";
 import { startTestService } from "../../helpers/service.ts";
