@@ -5,9 +5,9 @@
  */
 
 import type { PlanId } from "../billing/plans.ts";
-import { quotaPeriod } from "../billing/quota-period.ts";
 import type { Sql } from "../platform/db/database.ts";
 import { isId, newId } from "../platform/ids.ts";
+import { quotaPeriod } from "../platform/quota-period.ts";
 import { generateToken, hashToken, isWellFormedToken, visiblePrefix } from "./token-format.ts";
 
 export interface TokenRecord {

@@ -3,9 +3,16 @@
  * by the web interface's sign-up later.
  */
 
-import { DEFAULT_PLAN, type PlanId } from "../billing/plans.ts";
+import type { PlanId } from "../billing/plans.ts";
 import type { Sql } from "../platform/db/database.ts";
 import { newId } from "../platform/ids.ts";
+
+/**
+ * The plan a new account starts on (as accounts.plan_id's default in the schema). Here, not in
+ * billing's catalogue: billing calls accounts' services, so accounts reads nothing of billing's
+ * at run time (docs/decisions.md, "Feature folders import in one direction").
+ */
+export const DEFAULT_PLAN: PlanId = "free";
 
 export interface Account {
   id: string;

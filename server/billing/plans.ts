@@ -102,8 +102,6 @@ export const PLANS: readonly Plan[] = [
   },
 ];
 
-export const DEFAULT_PLAN: PlanId = "free";
-
 export function isPlanId(value: string): value is PlanId {
   return (PLAN_IDS as readonly string[]).includes(value);
 }

@@ -10,7 +10,7 @@
  */
 import type { Queryable, Sql } from "../platform/db/database.ts";
 import { newId } from "../platform/ids.ts";
-import { type QuotaPeriod, quotaPeriod } from "./quota-period.ts";
+import { type QuotaPeriod, quotaPeriod } from "../platform/quota-period.ts";
 
 export interface Reservation {
   id: string;

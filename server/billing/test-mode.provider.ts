@@ -5,9 +5,9 @@
  */
 import type { AccountDetails } from "../accounts/account.service.ts";
 import type { SubscriptionService } from "../accounts/subscriptions.ts";
+import { quotaPeriod } from "../platform/quota-period.ts";
 import { PLAN_IDS, type PlanId } from "./plans.ts";
 import type { BillingProvider, CheckoutUrls } from "./provider.ts";
-import { quotaPeriod } from "./quota-period.ts";
 
 export class TestModeBillingProvider implements BillingProvider {
   readonly mode = "test" as const;

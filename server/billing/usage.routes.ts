@@ -3,14 +3,14 @@ import { Elysia } from "elysia";
 import { type Usage, UsageSchema } from "../../shared/api.ts";
 import { type ApiGuardDeps, apiGuard } from "../access/api-guard.plugin.ts";
 import { limitForWindow } from "../access/rate-limiter.ts";
-import type { ApiContext } from "../start/app.ts";
 import type { ApiModule } from "../platform/http/api-module.ts";
 import { jsonDocument } from "../platform/http/json-response.ts";
 import type { ApiOperation } from "../platform/http/openapi.ts";
 import { requestContext } from "../platform/http/request-context.ts";
+import { quotaPeriod } from "../platform/quota-period.ts";
+import type { ApiContext } from "../start/app.ts";
 import { getPlan } from "./plans.ts";
 import { type QuotaService, snapshot } from "./quota.service.ts";
-import { quotaPeriod } from "./quota-period.ts";
 
 export const usageOperation = {
   method: "get",

@@ -8,11 +8,11 @@ import { type ParseArgsConfig, parseArgs as parseCommandLine } from "node:util";
 import { TokenService } from "../access/token.service.ts";
 import { type Account, AccountAuthService, AccountService, normaliseEmail } from "../accounts/account.service.ts";
 import { hashPassword, passwordProblem } from "../accounts/password.ts";
-import { SessionService } from "../accounts/session.service.ts";
 import { isPlanId, PLAN_IDS, PLANS, type PlanId } from "../billing/plans.ts";
 import { QuotaService } from "../billing/quota.service.ts";
-import type { Config } from "../start/config.ts";
 import type { Sql } from "../platform/db/database.ts";
+import type { Config } from "../start/config.ts";
+import { SessionService } from "../web/session.service.ts";
 import { INTEL_HELP } from "./intel-help.ts";
 
 export class UsageError extends Error {}

@@ -8,7 +8,6 @@ import { IdempotencyService } from "../access/idempotency.service.ts";
 import { createRateLimiter, type RateLimiter } from "../access/rate-limiter.ts";
 import { TokenService } from "../access/token.service.ts";
 import { AccountAuthService, AccountService } from "../accounts/account.service.ts";
-import { SessionService } from "../accounts/session.service.ts";
 import { SignInService } from "../accounts/sign-in.service.ts";
 import type { SubscriptionService } from "../accounts/subscriptions.ts";
 import { TargetPolicy } from "../analyzer/fetch/target-policy.ts";
@@ -22,7 +21,6 @@ import { createIntel } from "../intel/intel.ts";
 import { createIntelRefreshQueue } from "../intel/intel-jobs.ts";
 import type { IntelRefresher } from "../intel/refresh.ts";
 import { createMonitoring, type Monitoring } from "../monitoring/monitoring.ts";
-import type { Config } from "./config.ts";
 import type { Database } from "../platform/db/database.ts";
 import { withinDeadline } from "../platform/deadline.ts";
 import type { Logger } from "../platform/logger.ts";
@@ -38,6 +36,8 @@ import type { ReportHistoryService } from "../reports/report-history.service.ts"
 import type { ReportOutcomes } from "../reports/report-outcomes.ts";
 import type { AnalyzeFn, ReportService } from "../reports/reports.service.ts";
 import { createReports } from "../reports/reports.ts";
+import { SessionService } from "../web/session.service.ts";
+import type { Config } from "./config.ts";
 
 export interface Services {
   config: Config;

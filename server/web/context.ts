@@ -15,9 +15,9 @@
  *    nothing stable to guess (docs/decisions.md).
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { SESSION_COOKIE, SESSION_DAYS, type SessionService, type WebSession } from "../accounts/session.service.ts";
 import { clientAddress, requestBase, throttleClient } from "../platform/http/client-request.ts";
 import { isStorableText } from "../platform/http/storable-text.ts";
+import { SESSION_COOKIE, SESSION_DAYS, type SessionService, type WebSession } from "./session.service.ts";
 
 export const CSRF_COOKIE = "wpr_csrf";
 export const CSRF_FIELD = "_csrf";

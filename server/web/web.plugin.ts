@@ -18,11 +18,11 @@
  */
 import { Elysia } from "elysia";
 import type { AccountAuthService, AccountDetails } from "../accounts/account.service.ts";
-import type { WebSession } from "../accounts/session.service.ts";
 import type { ApiProblem } from "../platform/http/problem.ts";
 import { requestContext } from "../platform/http/request-context.ts";
 import { formFields, verifyCsrf, type WebContext, type WebDeps, WebError, webContext } from "./context.ts";
 import { errorPage, redirect } from "./render.tsx";
+import type { WebSession } from "./session.service.ts";
 
 export interface WebPluginDeps extends WebDeps {
   auth: AccountAuthService;

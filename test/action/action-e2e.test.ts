@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { quotaPeriod } from "../../server/billing/quota-period.ts";
+import { quotaPeriod } from "../../server/platform/quota-period.ts";
 import { HAS_WORDPRESS, WORDPRESS_URL } from "../helpers/env.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
 import { type GitHubStub, startGitHubStub } from "./github-stub.ts";

@@ -4,7 +4,7 @@
  * instances sharing one PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { quotaPeriod } from "../../server/billing/quota-period.ts";
+import { quotaPeriod } from "../../server/platform/quota-period.ts";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../helpers/databases.ts";
 import { HAS_POSTGRES } from "../helpers/env.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";

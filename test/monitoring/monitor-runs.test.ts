@@ -7,9 +7,9 @@
  * no report, no credit, and the monitor shows it; a paused monitor does not run.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { quotaPeriod } from "../../server/billing/quota-period.ts";
 import { jitterMs } from "../../server/monitoring/monitors/schedule.ts";
 import { MonitorScheduler } from "../../server/monitoring/monitors/scheduler.ts";
+import { quotaPeriod } from "../../server/platform/quota-period.ts";
 import type { EventData } from "../../shared/events.ts";
 import type { Monitor } from "../../shared/monitors-api.ts";
 import { BACKENDS } from "../helpers/databases.ts";

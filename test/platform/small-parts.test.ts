@@ -1,10 +1,10 @@
 /** Ids, quota periods, problem bodies and log redaction. */
 import { describe, expect, test } from "bun:test";
 import { siteText } from "../../server/analyzer/untrusted-text.ts";
-import { quotaPeriod } from "../../server/billing/quota-period.ts";
 import { ApiProblem, problemBody, problemResponse } from "../../server/platform/http/problem.ts";
 import { isId, newId } from "../../server/platform/ids.ts";
 import { createLogger } from "../../server/platform/logger.ts";
+import { quotaPeriod } from "../../server/platform/quota-period.ts";
 
 describe("ids", () => {
   test("prefix + 26 base32 characters, sortable by time, random tail", () => {

@@ -8,7 +8,7 @@
 export const TABLE_OWNERS = {
   schema_migrations: "platform",
   accounts: "accounts",
-  sessions: "accounts",
+  sessions: "web",
   api_tokens: "access",
   idempotency_keys: "access",
   plans: "billing",

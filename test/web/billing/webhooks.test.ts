@@ -5,7 +5,7 @@
  * end (the sweeper) and failed payments.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { quotaPeriod } from "../../../server/billing/quota-period.ts";
+import { quotaPeriod } from "../../../server/platform/quota-period.ts";
 import { createTestDatabase, type TestDatabase } from "../../helpers/databases.ts";
 import { HAS_POSTGRES } from "../../helpers/env.ts";
 import { startTestService, type TestService } from "../../helpers/service.ts";
