@@ -7,6 +7,7 @@ import type { ApiGuardDeps } from "../access/api-guard.plugin.ts";
 import { tokensRoutes } from "../access/tokens.web.tsx";
 import { authRoutes } from "../accounts/auth.web.tsx";
 import { billingRoutes } from "../billing/billing.web.tsx";
+import { PlanTable } from "../billing/pages/plans.tsx";
 import { stripeWebhookRoutes } from "../billing/stripe-webhooks.routes.ts";
 import { usageApi } from "../billing/usage.routes.ts";
 import { alertsRoutes } from "../monitoring/alerts.web.tsx";
@@ -23,16 +24,16 @@ import { RouteTable } from "../platform/http/route-table.ts";
 import { metricsRoutes } from "../platform/prometheus.routes.ts";
 import { portfolioApi } from "../portfolio/portfolio.routes.ts";
 import { portfolioWebRoutes } from "../portfolio/portfolio.web.tsx";
+import { dashboardRoutes } from "../reports/dashboard.web.tsx";
 import { historyApi } from "../reports/history.routes.ts";
 import { reportJsonSchema } from "../reports/report-json-schema.ts";
 import { reportsApi } from "../reports/reports.routes.ts";
 import { reportsRoutes as reportsWebRoutes } from "../reports/reports.web.tsx";
-import type { Services } from "./services.ts";
 import { assetsRoutes } from "../web/assets.routes.ts";
 import { WebError } from "../web/context.ts";
-import { dashboardRoutes } from "../web/dashboard.routes.tsx";
 import { publicRoutes } from "../web/public.routes.tsx";
 import { htmlError } from "../web/web.plugin.ts";
+import type { Services } from "./services.ts";
 
 /**
  * What the app hands every API module (platform/http/api-module.ts): the services, the API
@@ -140,7 +141,7 @@ export function createApp(
   app
     // The web interface: the shell (assets, public pages, the dashboard), then each feature's pages.
     .use(assetsRoutes(webDeps))
-    .use(publicRoutes(webDeps))
+    .use(publicRoutes({ ...webDeps, Pricing: () => PlanTable({}) }))
     .use(dashboardRoutes(webDeps))
     .use(authRoutes(webDeps))
     .use(reportsWebRoutes(webDeps))

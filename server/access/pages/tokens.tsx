@@ -1,8 +1,7 @@
 /** API tokens: create (shown once, with a copy button), list, revoke. */
 
-import { FormError } from "../../accounts/pages/auth.tsx";
 import type { WebContext } from "../../web/context.ts";
-import { formatDate, Table } from "../../web/pages/common.tsx";
+import { FormError, formatDate, Table } from "../../web/pages/common.tsx";
 import { Csrf, Notice } from "../../web/render.tsx";
 import type { TokenRecord } from "../token.service.ts";
 

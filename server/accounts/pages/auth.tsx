@@ -1,17 +1,9 @@
 /** Sign-up, log-in and the account page (password change). */
 
 import type { WebContext } from "../../web/context.ts";
+import { FormError } from "../../web/pages/common.tsx";
 import { Csrf, Notice } from "../../web/render.tsx";
 import { MIN_PASSWORD_LENGTH } from "../password.ts";
-
-export function FormError({ message }: { message?: string }) {
-  if (!message) return null;
-  return (
-    <div class="alert error" role="alert" id="form-error">
-      {message}
-    </div>
-  );
-}
 
 export function SignupPage({ ctx, email, error }: { ctx: WebContext; email?: string; error?: string }) {
   return (

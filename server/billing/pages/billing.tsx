@@ -1,12 +1,11 @@
 /** Plan and billing: the current plan and period, plan changes, management and cancellation. */
 import type { AccountDetails } from "../../accounts/account.service.ts";
-import { FormError } from "../../accounts/pages/auth.tsx";
 import type { WebContext } from "../../web/context.ts";
-import { formatDate } from "../../web/pages/common.tsx";
-import { PlanCard } from "../../web/pages/landing.tsx";
+import { FormError, formatDate } from "../../web/pages/common.tsx";
 import { Csrf, Notice } from "../../web/render.tsx";
 import { BILLING_NOT_CONFIGURED } from "../disabled.provider.ts";
 import { PLANS, type PlanId } from "../plans.ts";
+import { PlanCard } from "./plans.tsx";
 
 export function BillingPage(props: {
   ctx: WebContext;

@@ -6,9 +6,8 @@
  */
 import { SUBSCRIBABLE_EVENT_TYPES, type SubscribableEventType } from "../../../shared/events.ts";
 import type { Delivery, Webhook } from "../../../shared/monitoring-api.ts";
-import { FormError } from "../../accounts/pages/auth.tsx";
 import type { WebContext } from "../../web/context.ts";
-import { formatDate, Table } from "../../web/pages/common.tsx";
+import { FormError, formatDate, Table } from "../../web/pages/common.tsx";
 import { Csrf, Notice } from "../../web/render.tsx";
 import type { AlertSettingsView } from "../email/alert-settings.service.ts";
 

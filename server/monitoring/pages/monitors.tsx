@@ -7,9 +7,8 @@
 import type { Monitor } from "../../../shared/monitors-api.ts";
 import { SEVERITIES } from "../../../shared/report.ts";
 import { checksNotRunText, vulnerabilityCoverageLine } from "../../../shared/report-coverage.ts";
-import { FormError } from "../../accounts/pages/auth.tsx";
 import type { WebContext } from "../../web/context.ts";
-import { formatDate, GradeBadge, Table } from "../../web/pages/common.tsx";
+import { FormError, formatDate, GradeBadge, Table } from "../../web/pages/common.tsx";
 import { Csrf, Notice } from "../../web/render.tsx";
 
 /** What a person types into the forms; kept on a refusal so nothing typed is lost. */

@@ -3,8 +3,8 @@
  * shown as an <img> of its data: URL, never as markup.
  */
 
-import { FormError } from "../../accounts/pages/auth.tsx";
 import type { WebContext } from "../../web/context.ts";
+import { FormError } from "../../web/pages/common.tsx";
 import { Csrf } from "../../web/render.tsx";
 import { MAX_BRAND_NAME, MAX_LOGO_BYTES } from "../branding.service.ts";
 import type { Branding } from "../client-report.ts";

@@ -10,8 +10,8 @@ import {
   vulnerabilityCountText,
   vulnerabilityCoverageSentence,
 } from "../../../shared/report-coverage.ts";
+import { REPORT_HEAD, ReportRows } from "../../reports/pages/dashboard.tsx";
 import { formatDate, Table } from "../../web/pages/common.tsx";
-import { REPORT_HEAD, ReportRows } from "../../web/pages/dashboard.tsx";
 import {
   LAB_CHART_METRICS,
   LabChart,

@@ -1,7 +1,7 @@
 /** All reports of the account: search by site, filter by grade, page back in time. */
 import type { ReportListItem } from "../../../shared/api.ts";
 import { Table } from "../../web/pages/common.tsx";
-import { REPORT_HEAD, ReportRows } from "../../web/pages/dashboard.tsx";
+import { REPORT_HEAD, ReportRows } from "./dashboard.tsx";
 
 export function ReportsPage({
   reports,

@@ -1,6 +1,16 @@
 /** Small pieces shared by the pages. */
 import type { ComponentChildren } from "preact";
 
+/** Why a form was refused, as an alert above it (`#form-error`, which a field may name in aria-describedby). */
+export function FormError({ message }: { message?: string }) {
+  if (!message) return null;
+  return (
+    <div class="alert error" role="alert" id="form-error">
+      {message}
+    </div>
+  );
+}
+
 export function formatDate(value: string | Date | null | undefined): string {
   if (!value) return "—";
   const date = typeof value === "string" ? new Date(value) : value;

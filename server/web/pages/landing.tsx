@@ -1,53 +1,11 @@
-/** The start page: what wpreport does, the plans, and how to start. */
-import type { ComponentChildren } from "preact";
-import { PLANS, type Plan } from "../../billing/plans.ts";
+/**
+ * The start page: what wpreport does, the plans, and how to start. The plans are billing's
+ * (billing/pages/plans.tsx): start/app.ts hands their table in, so the shell imports no feature.
+ */
+import type { ComponentType } from "preact";
 import type { WebContext } from "../context.ts";
 
-export function price(plan: Plan): string {
-  if (plan.priceEurCents === null) return "With the web subscription";
-  return plan.priceEurCents === 0 ? "€0" : `€${plan.priceEurCents / 100}`;
-}
-
-/** The price line of a plan card (a plan without its own price says how it is sold instead). */
-export function PlanPrice({ plan }: { plan: Plan }) {
-  if (plan.priceEurCents === null) return <p class="price note">{price(plan)}</p>;
-  return (
-    <p class="price">
-      {price(plan)}
-      {plan.priceEurCents ? <span class="small muted"> /month</span> : null}
-    </p>
-  );
-}
-
-/** One plan's card: name, price and limits; `children` adds the state or the action. */
-export function PlanCard({ plan, current, children }: { plan: Plan; current: boolean; children?: ComponentChildren }) {
-  return (
-    <div class={`card plan${current ? " current" : ""}`}>
-      <h3>{plan.name}</h3>
-      <PlanPrice plan={plan} />
-      <p class="small">
-        <strong>{plan.monthlyQuota}</strong> reports a month
-        <br />
-        {plan.requestsPerMinute} API requests a minute
-      </p>
-      {children}
-    </div>
-  );
-}
-
-export function PlanTable({ current }: { current?: string }) {
-  return (
-    <div class="plans">
-      {PLANS.map((plan) => (
-        <PlanCard plan={plan} current={current === plan.id} key={plan.id}>
-          {current === plan.id ? <p class="plan-state">Your plan</p> : null}
-        </PlanCard>
-      ))}
-    </div>
-  );
-}
-
-export function LandingPage({ ctx }: { ctx: WebContext }) {
+export function LandingPage({ ctx, Pricing }: { ctx: WebContext; Pricing: ComponentType }) {
   return (
     <div class="stack">
       <section>
@@ -99,7 +57,7 @@ export function LandingPage({ ctx }: { ctx: WebContext }) {
         <p class="muted">
           One monthly quota for reports from the API and the web. Reads are free. Quotas reset on the 1st at 00:00 UTC.
         </p>
-        <PlanTable />
+        <Pricing />
       </section>
     </div>
   );

@@ -1,12 +1,11 @@
 /** The dashboard: usage this period, plan and rate limit, the analyze form, recent reports. */
 
 import type { ReportListItem } from "../../../shared/api.ts";
-import { FormError } from "../../accounts/pages/auth.tsx";
 import type { Plan } from "../../billing/plans.ts";
 import type { UsageSnapshot } from "../../billing/quota.service.ts";
-import type { WebContext } from "../context.ts";
-import { Csrf, Notice } from "../render.tsx";
-import { formatDate, GradeBadge, Table, UsageMeter } from "./common.tsx";
+import type { WebContext } from "../../web/context.ts";
+import { FormError, formatDate, GradeBadge, Table, UsageMeter } from "../../web/pages/common.tsx";
+import { Csrf, Notice } from "../../web/render.tsx";
 
 export function AnalyzeForm({ ctx, url, error }: { ctx: WebContext; url?: string; error?: string }) {
   return (

@@ -6,14 +6,14 @@ import type { Account } from "../accounts/account.service.ts";
 import { getPlan } from "../billing/plans.ts";
 import type { QuotaService } from "../billing/quota.service.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
-import type { ReportHistoryService } from "../reports/report-history.service.ts";
-import { parseReportOptions } from "../reports/report-options.ts";
-import type { ReportService } from "../reports/reports.service.ts";
-import type { WebContext } from "./context.ts";
-import { formatDate } from "./pages/common.tsx";
+import type { WebContext } from "../web/context.ts";
+import { formatDate } from "../web/pages/common.tsx";
+import { moved, page, redirect } from "../web/render.tsx";
+import { type WebPluginDeps, webPlugin } from "../web/web.plugin.ts";
 import { DashboardPage } from "./pages/dashboard.tsx";
-import { moved, page, redirect } from "./render.tsx";
-import { type WebPluginDeps, webPlugin } from "./web.plugin.ts";
+import type { ReportHistoryService } from "./report-history.service.ts";
+import { parseReportOptions } from "./report-options.ts";
+import type { ReportService } from "./reports.service.ts";
 
 export interface DashboardRouteDeps extends WebPluginDeps {
   quota: QuotaService;
