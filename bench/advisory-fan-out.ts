@@ -21,9 +21,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { importWordfenceFile } from "../server/intel/importer.ts";
-import { loadConfig } from "../server/start/config.ts";
 import { openDatabase } from "../server/platform/db/database.ts";
 import { createLogger } from "../server/platform/logger.ts";
+import { loadConfig } from "../server/start/config.ts";
 import { startService } from "../server/start/runtime.ts";
 
 export interface AdvisoryFanOutOptions {

@@ -12,9 +12,9 @@
 import { Elysia } from "elysia";
 import Redis from "ioredis";
 import postgres from "postgres";
-import { loadConfig } from "../server/start/config.ts";
 import { openDatabase } from "../server/platform/db/database.ts";
 import { createLogger } from "../server/platform/logger.ts";
+import { loadConfig } from "../server/start/config.ts";
 
 const devNull = Bun.file("/dev/null").writer();
 

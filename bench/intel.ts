@@ -32,9 +32,9 @@ import { importWordfenceFile } from "../server/intel/importer.ts";
 import { IntelService } from "../server/intel/intel.service.ts";
 import { IntelStore } from "../server/intel/intel.store.ts";
 import { LatestVersions } from "../server/intel/latest-versions.ts";
-import { loadConfig } from "../server/start/config.ts";
 import { openDatabase } from "../server/platform/db/database.ts";
 import { silentLogger } from "../server/platform/logger.ts";
+import { loadConfig } from "../server/start/config.ts";
 
 const feedMb = Number(process.env.BENCH_FEED_MB ?? 200);
 const existingFeed = process.env.BENCH_FEED;

@@ -23,9 +23,9 @@
  */
 import postgres from "postgres";
 import { syncPlans } from "../server/billing/plans-sync.ts";
-import { loadConfig } from "../server/start/config.ts";
 import { type Database, openDatabase } from "../server/platform/db/database.ts";
 import { silentLogger } from "../server/platform/logger.ts";
+import { loadConfig } from "../server/start/config.ts";
 import { createServices } from "../server/start/services.ts";
 import { advisoryFanOutBench, FAN_OUT_SITES, printFanOut } from "./advisory-fan-out.ts";
 

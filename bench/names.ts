@@ -24,9 +24,9 @@ import type { NameQuery } from "../server/analyzer/detect/finders/directory.ts";
 import { nameKeysOf, slugify } from "../server/analyzer/detect/finders/name-keys.ts";
 import { DirectoryStore } from "../server/intel/directory/directory.store.ts";
 import { importDirectoryFile } from "../server/intel/directory/directory-import.ts";
-import { loadConfig } from "../server/start/config.ts";
 import { openDatabase } from "../server/platform/db/database.ts";
 import { silentLogger } from "../server/platform/logger.ts";
+import { loadConfig } from "../server/start/config.ts";
 import { type DirectoryEntryFixture, listingPage } from "../test/helpers/wporg-directory.ts";
 
 const plugins = Number(process.env.BENCH_PLUGINS ?? 60_000);

@@ -1,6 +1,7 @@
 /** What the operator is told at start-up about how plans change (see BillingMode in start/config.ts). */
-import type { Config } from "../start/config.ts";
+
 import type { Logger } from "../platform/logger.ts";
+import type { Config } from "../start/config.ts";
 
 export function announceBillingMode(config: Pick<Config, "billingMode" | "publicBaseUrl">, logger: Logger): void {
   switch (config.billingMode) {

@@ -4,9 +4,9 @@
  */
 import type Stripe from "stripe";
 import { SubscriptionService } from "../accounts/subscriptions.ts";
-import type { Config } from "../start/config.ts";
 import type { Sql } from "../platform/db/database.ts";
 import type { Logger } from "../platform/logger.ts";
+import type { Config } from "../start/config.ts";
 import { DisabledBillingProvider } from "./disabled.provider.ts";
 import type { BillingProvider } from "./provider.ts";
 import { createStripeClient, PriceBook } from "./stripe.client.ts";

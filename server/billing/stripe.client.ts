@@ -6,8 +6,8 @@
  * webhook signatures), so signatures are checked with `constructEventAsync`.
  */
 import Stripe from "stripe";
-import type { StripeConfig } from "./settings.ts";
 import { isPlanId, type PlanId } from "./plans.ts";
+import type { StripeConfig } from "./settings.ts";
 
 export function createStripeClient(config: StripeConfig): Stripe {
   const options: Stripe.StripeConfig = {

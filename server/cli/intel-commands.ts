@@ -13,11 +13,11 @@ import { LatestVersions } from "../intel/latest-versions.ts";
 import { IntelRefresher } from "../intel/refresh.ts";
 import { WporgClient } from "../intel/wporg.ts";
 import { createFanOutQueue, FanOutQueue } from "../monitoring/vulnerabilities/fan-out-queue.ts";
-import type { Config } from "../start/config.ts";
 import type { Sql } from "../platform/db/database.ts";
 import { silentLogger } from "../platform/logger.ts";
 import { openQueueEngine } from "../platform/queue.ts";
 import { SERVICE_USER_AGENT } from "../platform/version.ts";
+import type { Config } from "../start/config.ts";
 import type { CliIO, ParsedArgs } from "./commands.ts";
 import { UsageError } from "./commands.ts";
 

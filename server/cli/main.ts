@@ -1,9 +1,9 @@
 /** Entry point of `npm run admin`: opens the database the server uses and runs one command. */
 
 import { syncPlans } from "../billing/plans-sync.ts";
-import { ConfigError, loadConfig } from "../start/config.ts";
 import { openDatabase } from "../platform/db/database.ts";
 import { silentLogger } from "../platform/logger.ts";
+import { ConfigError, loadConfig } from "../start/config.ts";
 import { HELP, parseArgs, runCommand, UsageError } from "./commands.ts";
 
 const io = {

@@ -5,11 +5,11 @@
  * may run it. A database whose sources were never fetched gets one at start-up.
  */
 import type { PgBoss } from "pg-boss";
-import type { IntelConfig } from "./settings.ts";
 import type { Logger } from "../platform/logger.ts";
 import { NAMES_REFRESH_DEADLINE_MS } from "./directory/directory-refresh.ts";
 import type { IntelStore } from "./intel.store.ts";
 import type { IntelRefresher } from "./refresh.ts";
+import type { IntelConfig } from "./settings.ts";
 
 export const INTEL_REFRESH_QUEUE = "intel-refresh";
 

@@ -3,10 +3,11 @@
  * data, WPVulnerability, WordPress.org latest versions), the names index, and the refresher
  * the scheduled job runs (docs/intel.md).
  */
-import type { Config } from "../start/config.ts";
+
 import type { Database } from "../platform/db/database.ts";
 import type { Logger } from "../platform/logger.ts";
 import { SERVICE_USER_AGENT } from "../platform/version.ts";
+import type { Config } from "../start/config.ts";
 import type { AdvisoriesAdded } from "./advisories-added.ts";
 import { DirectoryStore } from "./directory/directory.store.ts";
 import { DirectoryRefresher } from "./directory/directory-refresh.ts";

@@ -7,12 +7,13 @@
  * body — the served data stays whole (the import swaps only a complete generation) and the
  * reason is recorded on the source row for `intel status`.
  */
-import type { IntelConfig } from "./settings.ts";
+
 import type { Logger } from "../platform/logger.ts";
 import type { DirectoryRefresher, NamesOutcome } from "./directory/directory-refresh.ts";
 import { importWordfenceFeed } from "./importer.ts";
 import type { IntelStore } from "./intel.store.ts";
 import type { LatestVersions } from "./latest-versions.ts";
+import type { IntelConfig } from "./settings.ts";
 import { WORDFENCE_SOURCE_ID, WPORG_SOURCE_ID } from "./source-ids.ts";
 
 export type RefreshOutcome =

@@ -8,7 +8,6 @@
  * each ended from its outcomes (report events and regressions are listeners on them).
  */
 import type { TargetPolicy } from "../analyzer/fetch/target-policy.ts";
-import type { Config } from "../start/config.ts";
 import type { Database } from "../platform/db/database.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
 import type { Logger } from "../platform/logger.ts";
@@ -17,6 +16,7 @@ import { SERVICE_VERSION } from "../platform/version.ts";
 import type { ReportHistoryService } from "../reports/report-history.service.ts";
 import type { ReportOutcomes } from "../reports/report-outcomes.ts";
 import type { ReportService } from "../reports/reports.service.ts";
+import type { Config } from "../start/config.ts";
 import { AlertQueue, createAlertQueues, MONITORING_DAILY_QUEUE } from "./email/alert-jobs.ts";
 import { AlertSettingsService } from "./email/alert-settings.service.ts";
 import { AlertWorker } from "./email/alerts.worker.ts";

@@ -2,9 +2,10 @@
  * The portfolio feature, built once per process (services.ts): sites and components, branding,
  * and client reports (HTML, and PDF when Chromium is configured) — docs/portfolio.md.
  */
-import type { Config } from "../start/config.ts";
+
 import type { Sql } from "../platform/db/database.ts";
 import type { Logger } from "../platform/logger.ts";
+import type { Config } from "../start/config.ts";
 import { BrandingService } from "./branding.service.ts";
 import { ClientReportService } from "./client-report.service.ts";
 import { PdfRenderer } from "./pdf-renderer.ts";

@@ -11,9 +11,9 @@ import type { PgBoss } from "pg-boss";
 import type { AnalysisMode } from "../../shared/report.ts";
 import type { SiteTls } from "../../shared/site-tls.ts";
 import type { PlanId } from "../billing/plans.ts";
-import type { Config } from "../start/config.ts";
 import type { Queryable } from "../platform/db/database.ts";
 import { inTransaction, type QueueEngine } from "../platform/queue.ts";
+import type { Config } from "../start/config.ts";
 import type { LabOptions } from "./report-options.ts";
 
 export const ANALYSIS_QUEUE = "analysis";

@@ -14,13 +14,13 @@ import { DiffSchema } from "../../shared/diff-schema.ts";
 import { ReportStatusSchema, SEVERITIES } from "../../shared/report.ts";
 import { StringEnum } from "../../shared/schema.ts";
 import { type ApiGuardDeps, apiGuard } from "../access/api-guard.plugin.ts";
-import type { ApiContext } from "../start/app.ts";
 import type { ApiModule } from "../platform/http/api-module.ts";
 import { jsonDocument } from "../platform/http/json-response.ts";
 import type { ApiOperation } from "../platform/http/openapi.ts";
 import { nextPageLink } from "../platform/http/pagination.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
 import { parseQuery } from "../platform/http/query.ts";
+import type { ApiContext } from "../start/app.ts";
 import { DEFAULT_PAGE, MAX_PAGE, type ReportHistoryService } from "./report-history.service.ts";
 
 export const listReportsOperation = {

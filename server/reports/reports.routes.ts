@@ -16,7 +16,6 @@ import {
   toSarif,
 } from "../../shared/sarif.ts";
 import { type ApiGuardDeps, apiGuard } from "../access/api-guard.plugin.ts";
-import type { ApiContext } from "../start/app.ts";
 import type { ApiModule } from "../platform/http/api-module.ts";
 import { entityTag } from "../platform/http/etag.ts";
 import { jsonResponse } from "../platform/http/json-response.ts";
@@ -25,6 +24,7 @@ import type { ApiOperation } from "../platform/http/openapi.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
 import { parseQuery } from "../platform/http/query.ts";
 import { API_VERSION } from "../platform/version.ts";
+import type { ApiContext } from "../start/app.ts";
 import { parseReportOptions } from "./report-options.ts";
 import type { ReportService } from "./reports.service.ts";
 

@@ -2,9 +2,10 @@
  * `npm start`: validate the configuration, start the service, stop cleanly on
  * SIGINT/SIGTERM. On the embedded default with no account yet, print how to get a token.
  */
-import { ConfigError, loadConfig } from "./config.ts";
+
 import { createLogger } from "../platform/logger.ts";
 import { installProcessGuard } from "../platform/process-guard.ts";
+import { ConfigError, loadConfig } from "./config.ts";
 import { startService } from "./runtime.ts";
 import { firstRunBanner } from "./start-banner.ts";
 

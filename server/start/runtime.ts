@@ -9,18 +9,18 @@
  */
 
 import type { RateLimiter } from "../access/rate-limiter.ts";
-import { createApp } from "./app.ts";
 import { announceBillingMode } from "../billing/billing-mode.ts";
 import { syncPlans } from "../billing/plans-sync.ts";
 import { startIntelRefreshWorker } from "../intel/intel-jobs.ts";
-import { BRANDING_MAX_BODY_BYTES, BRANDING_PATH } from "../portfolio/portfolio.web.tsx";
-import type { AnalyzeFn } from "../reports/reports.service.ts";
-import { createServices, type Services } from "./services.ts";
-import type { Config } from "./config.ts";
 import { type Database, openDatabase } from "../platform/db/database.ts";
 import { startHttpServer } from "../platform/http/server.ts";
 import type { Logger } from "../platform/logger.ts";
 import { metricsResponse } from "../platform/prometheus.routes.ts";
+import { BRANDING_MAX_BODY_BYTES, BRANDING_PATH } from "../portfolio/portfolio.web.tsx";
+import type { AnalyzeFn } from "../reports/reports.service.ts";
+import { createApp } from "./app.ts";
+import type { Config } from "./config.ts";
+import { createServices, type Services } from "./services.ts";
 
 export interface RunningService {
   url: string;

@@ -5,9 +5,9 @@
  * sealed value opens only with its key and for its report, and nothing readable is stored.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ConfigError, loadConfig } from "../../server/start/config.ts";
 import { newId } from "../../server/platform/ids.ts";
 import { parseSiteAuthKeys, SiteAuthVault } from "../../server/reports/site-auth-vault.ts";
+import { ConfigError, loadConfig } from "../../server/start/config.ts";
 import {
   isAllowedSiteHeader,
   parseSiteAuthInputs,

@@ -4,8 +4,8 @@
  */
 import net from "node:net";
 import type { PlanId } from "../../server/billing/plans.ts";
-import { loadConfig } from "../../server/start/config.ts";
 import { createLogger } from "../../server/platform/logger.ts";
+import { loadConfig } from "../../server/start/config.ts";
 import { type RunningService, type StartOptions, startService } from "../../server/start/runtime.ts";
 import { type Backend, createTestDatabase, type TestDatabase } from "./databases.ts";
 

@@ -4,9 +4,9 @@
  */
 import { describe, expect, test } from "bun:test";
 import { type AnyElysia, Elysia } from "elysia";
-import { API_OPERATIONS } from "../../server/start/app.ts";
 import { type ApiModule, mountApiModule } from "../../server/platform/http/api-module.ts";
 import type { ApiOperation } from "../../server/platform/http/openapi.ts";
+import { API_OPERATIONS } from "../../server/start/app.ts";
 
 const operation = (method: "get" | "post", path: string): ApiOperation => ({
   method,

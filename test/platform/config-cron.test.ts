@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PgBoss } from "pg-boss";
-import { ConfigError, loadConfig } from "../../server/start/config.ts";
 import { cronProblem } from "../../server/platform/cron.ts";
+import { ConfigError, loadConfig } from "../../server/start/config.ts";
 import { ROOT, runProcess } from "../helpers/processes.ts";
 
 function problemsOf(env: Record<string, string>): string[] {

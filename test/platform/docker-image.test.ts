@@ -120,7 +120,13 @@ describe("the Docker image, rebuilt from the Dockerfile", () => {
 
   test("holds what the server runs on, and nothing of the checkout besides", () => {
     const app = image.appDir;
-    for (const file of ["package.json", "tsconfig.json", "server/start/main.ts", "shared/report.ts", "node_modules/elysia"]) {
+    for (const file of [
+      "package.json",
+      "tsconfig.json",
+      "server/start/main.ts",
+      "shared/report.ts",
+      "node_modules/elysia",
+    ]) {
       expect(existsSync(path.join(app, file))).toBe(true);
     }
     // postgres.js with our fix, applied in the dependency stage (patches/, patch-package).

@@ -3,8 +3,8 @@
  * in-flight work finish, readiness turning 503 while stopping.
  */
 import { describe, expect, test } from "bun:test";
-import { loadConfig } from "../../server/start/config.ts";
 import { createLogger } from "../../server/platform/logger.ts";
+import { loadConfig } from "../../server/start/config.ts";
 import { startService } from "../../server/start/runtime.ts";
 import { createPgliteDatabase } from "../helpers/databases.ts";
 import { freePort } from "../helpers/service.ts";

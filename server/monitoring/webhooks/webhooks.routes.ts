@@ -18,10 +18,10 @@ import {
 import { StringEnum } from "../../../shared/schema.ts";
 import { type ApiGuardDeps, apiGuard } from "../../access/api-guard.plugin.ts";
 import type { IdempotencyService } from "../../access/idempotency.service.ts";
-import type { ApiContext } from "../../start/app.ts";
 import type { ApiModule } from "../../platform/http/api-module.ts";
 import { jsonDocument, jsonResponse } from "../../platform/http/json-response.ts";
 import type { ApiOperation } from "../../platform/http/openapi.ts";
+import type { ApiContext } from "../../start/app.ts";
 import {
   answer,
   emptyBodyAllowed,

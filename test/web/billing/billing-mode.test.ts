@@ -1,8 +1,8 @@
 /** BILLING_MODE and TRUST_PROXY as the config reads them, and what start-up says about billing. */
 import { describe, expect, test } from "bun:test";
 import { announceBillingMode } from "../../../server/billing/billing-mode.ts";
-import { loadConfig } from "../../../server/start/config.ts";
 import { createLogger } from "../../../server/platform/logger.ts";
+import { loadConfig } from "../../../server/start/config.ts";
 import { configProblems } from "../../helpers/config.ts";
 
 const STRIPE = { STRIPE_SECRET_KEY: "sk_test_1", STRIPE_WEBHOOK_SECRET: "whsec_1", STRIPE_PRICES: "starter=price_1" };
