@@ -1,6 +1,8 @@
 /**
  * Quota periods are calendar months in UTC (docs/plans.md): a period starts at 00:00 UTC on
- * the 1st and the quota resets at the start of the next one.
+ * the 1st and the quota resets at the start of the next one. The platform's, not billing's:
+ * billing counts usage in it, and access reads that usage when it checks a token (access may
+ * not import billing, which stands on access's API guard).
  */
 export interface QuotaPeriod {
   /** `YYYY-MM-01`, the key stored in usage_periods.period_start. */

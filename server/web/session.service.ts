@@ -2,6 +2,8 @@
  * Browser sessions: a random 256-bit id in an HttpOnly cookie, stored only as its SHA-256.
  * A new id is issued at every login (no session fixation) and the old one is deleted.
  * Sessions last 30 days, sliding: each use moves the expiry forward (at most once a minute).
+ * Part of the web shell (web.plugin.ts resolves every page's session); accounts' log-in
+ * pages start and end them through context.ts (startSession, endSession).
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { Sql } from "../platform/db/database.ts";
