@@ -5,8 +5,8 @@
  */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { EXPOSED_FILES, PROBE_KINDS, type ProbeKind } from "../server/analyzer/gather/probe-kinds.ts";
 import { exposedFileProbe, PROBE_MAX_BYTES, type ProbeSite } from "../server/analyzer/gather/probes.ts";
+import { EXPOSED_FILES, PROBE_KINDS, type ProbeKind } from "../server/analyzer/probe-kinds.ts";
 
 /** A site with WordPress at the root and the default content directory. */
 const EXAMPLE_SITE: ProbeSite = {

@@ -8,8 +8,8 @@ import type { AnalysisMode, EnumerationSummary, Redirect, ReportError, TimingRow
 import type { TlsVerification } from "../../shared/site-tls.ts";
 import type { BlockPage } from "./detect/block-pages.ts";
 import type { DirectoryAnswer } from "./detect/finders/directory.ts";
-import type { ProbeKey } from "./gather/probes.ts";
 import type { LabCapture } from "./lab/capture.ts";
+import type { ProbeKey } from "./probe-keys.ts";
 
 export interface HttpArtifact {
   /** URL that produced this response (after redirects when they were followed). */

@@ -24,9 +24,9 @@ import type {
 import type { Artifacts } from "./artifacts.ts";
 import type { DirectoryListing } from "./detect/directory-listing.ts";
 import type { SitePaths } from "./detect/site-paths.ts";
-import type { ProbeKey } from "./gather/probes.ts";
 import type { PageModel } from "./parse/page.ts";
 import type { PageResource } from "./parse/urls.ts";
+import type { ProbeKey } from "./probe-keys.ts";
 
 /** What the audits need to know about the component intelligence itself. */
 export interface IntelFacts {

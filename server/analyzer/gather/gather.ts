@@ -21,11 +21,11 @@ import { pluginSlugsFromPage } from "../detect/plugins.ts";
 import { componentBase, detectSitePaths, type SitePaths } from "../detect/site-paths.ts";
 import { isChallengePage } from "../detect/waf.ts";
 import type { SafeClient } from "../fetch/safe-client.ts";
+import { EXPOSED_FILES } from "../probe-kinds.ts";
 import { askBlockControls } from "./block-controls.ts";
 import { probeFeedAndOembed, probeRest, probeRobotsAndSitemaps, probeThemes, probeXmlRpc } from "./chains.ts";
 import { fetchHomepage, quickCheck, sampleAssets, sampleTtfb } from "./homepage.ts";
 import { probeListings } from "./listings.ts";
-import { EXPOSED_FILES } from "./probe-kinds.ts";
 import { Probes } from "./probe-runner.ts";
 import {
   exposedFileProbe,

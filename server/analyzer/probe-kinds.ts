@@ -10,7 +10,7 @@
  * `artifacts.probes.rest_roots` or `probeKey("plugin_readmes", slug)` does not compile. The
  * key strings themselves are what saved artifacts (test/analyzer/artifacts/*.json) hold: never rename one.
  */
-import type { CheckId } from "../audit/catalogue.ts";
+import type { CheckId } from "./audit/catalogue.ts";
 
 /** Where a probe's URL comes from. */
 export type ProbeUrl =
