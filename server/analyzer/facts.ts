@@ -104,7 +104,7 @@ export interface Obstacle {
 
 /** What the probes got (extract/probe-answers.ts). */
 export interface ProbeFacts {
-  /** Answers by probe key (gather/probe-kinds.ts); a probe that got no answer is absent. */
+  /** Answers by probe key (probe-kinds.ts); a probe that got no answer is absent. */
   answers: Partial<Record<ProbeKey, ProbeAnswer>>;
   /** Probes that were asked and got no answer: each has an entry in the report's errors. */
   failed: ReadonlySet<ProbeKey>;

@@ -1,5 +1,5 @@
 /**
- * The probe catalogue (gather/probe-kinds.ts): keys are typed and match what saved artifacts
+ * The probe catalogue (probe-kinds.ts): keys are typed and match what saved artifacts
  * hold, requests are built from the records at any site layout, docs/probes.md is generated
  * from it, and audits get facts without the artifacts.
  */

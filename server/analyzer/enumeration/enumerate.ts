@@ -203,7 +203,7 @@ export async function enumerate(
   };
 
   const random = () => `wpreport-${crypto.randomUUID().slice(0, 8)}`;
-  // The URLs of the catalogue's records (gather/probe-kinds.ts), whose keys the answers are kept under.
+  // The URLs of the catalogue's records (probe-kinds.ts), whose keys the answers are kept under.
   const pluginDir = (slug: string) => probeUrl("enum_plugin", paths, slug);
   const pluginReadme = (slug: string) => probeUrl("plugin_readme", paths, slug);
   const themeStyle = (slug: string) => probeUrl("enum_theme", paths, slug);

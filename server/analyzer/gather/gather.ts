@@ -11,8 +11,8 @@
  * before whatever of the wave still waits (gather/chains.ts). A failed probe becomes an
  * entry in errors[], never a failed analysis.
  *
- * What each probe asks and reads is its record in gather/probes.ts; this file is the plan:
- * which probes, in which order.
+ * What each probe asks and reads is its record in the probe catalogue (probe-kinds.ts); this
+ * file is the plan: which probes, in which order.
  */
 import type { Artifacts } from "../artifacts.ts";
 import type { NameLookup } from "../detect/finders/directory.ts";
