@@ -1,6 +1,7 @@
 /**
  * What the monitoring feature's API routes (webhooks, monitors) share: Idempotency-Key on
- * their POSTs, the Link header of a page, answers with their headers, and bodiless requests.
+ * their POSTs, answers with their headers, and bodiless requests. What every CRUD resource of
+ * the API shares (id parameters, pages, deletes) is platform/http/resource-routes.ts.
  */
 
 import { type Static, type TObject, Type } from "@sinclair/typebox";
@@ -9,7 +10,6 @@ import type { ProblemCode } from "../../shared/problems.ts";
 import type { IdempotencyService } from "../access/idempotency.service.ts";
 import { withIdempotencyKey } from "../access/idempotent-request.ts";
 import { jsonResponse } from "../platform/http/json-response.ts";
-import { nextPageLink } from "../platform/http/pagination.ts";
 import { parseQuery } from "../platform/http/query.ts";
 
 export const IDEMPOTENCY = Type.Object({
@@ -54,17 +54,6 @@ export function idempotent(
       replay: async ({ reportId: id, status }) => ({ status, id, body: await replay(id, status), replayed: true }),
     },
   );
-}
-
-/** The next page's Link header of a monitoring listing (cursor `before`): platform/http/pagination.ts. */
-export function nextLink(
-  base: string,
-  path: string,
-  query: Record<string, unknown>,
-  cursor: string | null,
-): Record<string, string> {
-  const { link } = nextPageLink(`${base}${path}`, query, "before", cursor);
-  return link ? { link } : {};
 }
 
 export function answer(result: Answer & { replayed: boolean }, headers: Record<string, string> = {}): Response {
