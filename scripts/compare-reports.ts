@@ -16,7 +16,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Artifacts } from "../server/analyzer/artifacts.ts";
-import type { ProbeKey } from "../server/analyzer/gather/probes.ts";
+import type { ProbeKey } from "../server/analyzer/probe-keys.ts";
 
 /** The cases of one artifact file, each a name and the artifacts (typed as this tree has them; the JSON is the same). */
 function* variants(base: Artifacts): Generator<[string, Artifacts]> {

@@ -8,8 +8,8 @@ import type { AnalysisMode, EnumerationSummary, Redirect, ReportError, TimingRow
 import type { TlsVerification } from "../../shared/site-tls.ts";
 import type { BlockPage } from "./detect/block-pages.ts";
 import type { DirectoryAnswer } from "./detect/finders/directory.ts";
-import type { ProbeKey } from "./gather/probes.ts";
 import type { LabCapture } from "./lab/capture.ts";
+import type { ProbeKey } from "./probe-keys.ts";
 
 export interface HttpArtifact {
   /** URL that produced this response (after redirects when they were followed). */
@@ -68,9 +68,9 @@ export interface Artifacts {
   requested_url: string;
   homepage: HomepageArtifact;
   /**
-   * Answers to the probes, by probe key (gather/probes.ts: each kind's key, what it asks and
-   * what its answer proves). A probe that got no HTTP answer is absent here and has an entry
-   * in `errors` whose stage is its key.
+   * Answers to the probes, by probe key (probe-keys.ts; the catalogue, probe-kinds.ts, has each
+   * kind's key, what it asks and what its answer proves). A probe that got no HTTP answer is
+   * absent here and has an entry in `errors` whose stage is its key.
    */
   probes: Partial<Record<ProbeKey, HttpArtifact>>;
   assets: AssetArtifact[];

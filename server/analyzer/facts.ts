@@ -24,9 +24,9 @@ import type {
 import type { Artifacts } from "./artifacts.ts";
 import type { DirectoryListing } from "./detect/directory-listing.ts";
 import type { SitePaths } from "./detect/site-paths.ts";
-import type { ProbeKey } from "./gather/probes.ts";
 import type { PageModel } from "./parse/page.ts";
 import type { PageResource } from "./parse/urls.ts";
+import type { ProbeKey } from "./probe-keys.ts";
 
 /** What the audits need to know about the component intelligence itself. */
 export interface IntelFacts {
@@ -104,7 +104,7 @@ export interface Obstacle {
 
 /** What the probes got (extract/probe-answers.ts). */
 export interface ProbeFacts {
-  /** Answers by probe key (gather/probe-kinds.ts); a probe that got no answer is absent. */
+  /** Answers by probe key (probe-kinds.ts); a probe that got no answer is absent. */
   answers: Partial<Record<ProbeKey, ProbeAnswer>>;
   /** Probes that were asked and got no answer: each has an entry in the report's errors. */
   failed: ReadonlySet<ProbeKey>;

@@ -8,6 +8,7 @@
  */
 import type dns from "node:dns";
 import type { SiteAuth } from "../../shared/site-auth.ts";
+import type { SiteTls } from "../../shared/site-tls.ts";
 import { enumerationPlan, MAX_CANDIDATES } from "../analyzer/enumeration/plan.ts";
 import { resolverLookup } from "../analyzer/fetch/dns-servers.ts";
 import { TargetPolicy } from "../analyzer/fetch/target-policy.ts";
@@ -32,7 +33,12 @@ export function labRunner(config: LabConfig) {
   const policy = new TargetPolicy(config.targetAllowlist);
   const resolve =
     config.dnsServers.length > 0 ? (resolverLookup(config.dnsServers) as unknown as typeof dns.lookup) : undefined;
-  return (url: string, lab: LabOptions, siteAuth: SiteAuth | undefined, signal: AbortSignal): Promise<LabCapture> =>
+  return (
+    url: string,
+    lab: LabOptions,
+    site: { siteAuth?: SiteAuth; siteTls?: SiteTls },
+    signal: AbortSignal,
+  ): Promise<LabCapture> =>
     runLab(
       url,
       {
@@ -46,7 +52,8 @@ export function labRunner(config: LabConfig) {
         maxMemoryMb: config.lab.maxMemoryMb,
         maxBytes: labBytes(config, lab.runs),
         userAgentName: "wpreport-lab (+https://github.com/wpreport/wpreport)",
-        siteAuth,
+        siteAuth: site.siteAuth,
+        siteTls: site.siteTls,
       },
       signal,
     );
@@ -59,7 +66,7 @@ export function analyzeOnThreads(
 ): AnalyzeFn {
   const runLabFor = labRunner(config);
   return async (url, signal, request) => {
-    const lab = request.lab ? await runLabFor(url, request.lab, request.siteAuth, signal) : undefined;
+    const lab = request.lab ? await runLabFor(url, request.lab, request, signal) : undefined;
     const run = {
       requestsPerSecond: request.requestsPerSecond,
       siteAuth: request.siteAuth,

@@ -215,11 +215,12 @@ export class ReportService {
         await this.assertFreeShare(tx, caller);
         await tx`
           insert into reports (id, account_id, url, site_key, status, metadata, body, created_at, reservation_id,
-                               target, delivered_at, idempotency_key, monitor_id, stale_at)
+                               target, delivered_at, idempotency_key, monitor_id, stale_at, lab)
           values (${report.id}, ${caller.accountId}, ${report.url}, ${siteKey(verdict.url)}, 'queued',
                   ${tx.json(report.metadata as never)}, ${tx.json(report as never)}, ${report.created_at},
                   ${reservation.id}, ${target}, ${respondAsync ? new Date() : null}, ${claim?.key ?? null},
-                  ${options.monitorId ?? null}, ${new Date(Date.parse(report.created_at) + holdMs)})`;
+                  ${options.monitorId ?? null}, ${new Date(Date.parse(report.created_at) + holdMs)},
+                  ${input.options.lab !== undefined})`;
         if (claim) await this.deps.idempotency.bind(tx, claim, report.id, respondAsync);
         const job = {
           reportId: report.id,
@@ -485,11 +486,14 @@ export class ReportService {
     }
   }
 
-  /** 1-based place of a queued report in the service-wide queue (oldest first); undefined otherwise. */
+  /**
+   * 1-based place of a queued report in the service-wide queue it waits on (oldest first):
+   * lab reports and the others have queues of their own, so neither counts the other's.
+   */
   async queuePosition(reportId: string): Promise<number | undefined> {
     const [row] = await this.deps.sql<{ n: number | null }[]>`
       select (select count(*)::int from reports q
-              where q.status = 'queued' and (q.created_at, q.id) <= (r.created_at, r.id)) as n
+              where q.status = 'queued' and q.lab = r.lab and (q.created_at, q.id) <= (r.created_at, r.id)) as n
       from reports r where r.id = ${reportId} and r.status = 'queued'`;
     return row?.n ?? undefined;
   }

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Artifacts, HttpArtifact } from "../../server/analyzer/artifacts.ts";
-import type { ProbeKey } from "../../server/analyzer/gather/probes.ts";
+import type { ProbeKey } from "../../server/analyzer/probe-keys.ts";
 
 export function loadArtifacts(name: string): Artifacts {
   return JSON.parse(readFileSync(path.join(import.meta.dir, "artifacts", `${name}.json`), "utf8")) as Artifacts;

@@ -12,7 +12,7 @@ import {
   INCOMPLETE_MIN_PROBES,
   isIncomplete,
 } from "../../server/analyzer/completeness.ts";
-import type { ProbeKey } from "../../server/analyzer/gather/probes.ts";
+import type { ProbeKey } from "../../server/analyzer/probe-keys.ts";
 import { loadArtifacts, WP_FIXTURE } from "./artifacts.ts";
 
 /** The fixture with the first `n` of its answered probes turned into timeouts. */

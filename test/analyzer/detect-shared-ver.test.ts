@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import type { Artifacts } from "../../server/analyzer/artifacts.ts";
 import { detectPlugins } from "../../server/analyzer/detect/plugins.ts";
 import { detectSitePaths } from "../../server/analyzer/detect/site-paths.ts";
-import { probeKey } from "../../server/analyzer/gather/probes.ts";
+import { probeKey } from "../../server/analyzer/probe-keys.ts";
 import { answer, homepageOnly } from "./artifacts.ts";
 
 const ORIGIN = "http://127.0.0.1:8297";

@@ -22,7 +22,7 @@ import { parsePluginReadme } from "../../server/analyzer/detect/readme.ts";
 import { detectSitePaths } from "../../server/analyzer/detect/site-paths.ts";
 import { versionKey, versionParameterProblem } from "../../server/analyzer/detect/version-sanity.ts";
 import { detectWordPress } from "../../server/analyzer/detect/wordpress.ts";
-import { type ProbeKey, probeKey } from "../../server/analyzer/gather/probes.ts";
+import { type ProbeKey, probeKey } from "../../server/analyzer/probe-keys.ts";
 import type { PluginInfo } from "../../shared/report.ts";
 import { answer, homepageOnly, loadArtifacts, variant } from "./artifacts.ts";
 

@@ -1,5 +1,5 @@
 /**
- * The probe catalogue (gather/probe-kinds.ts): keys are typed and match what saved artifacts
+ * The probe catalogue (probe-kinds.ts): keys are typed and match what saved artifacts
  * hold, requests are built from the records at any site layout, docs/probes.md is generated
  * from it, and audits get facts without the artifacts.
  */
@@ -7,16 +7,9 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { renderProbeDocs } from "../../scripts/generate-probe-docs.ts";
-import { EXPOSED_FILES, PROBE_KINDS, type ProbeKind } from "../../server/analyzer/gather/probe-kinds.ts";
-import {
-  exposedFileProbe,
-  isProbeKey,
-  type ProbeSite,
-  probeAt,
-  probeKey,
-  probeOf,
-  probeValues,
-} from "../../server/analyzer/gather/probes.ts";
+import { exposedFileProbe, type ProbeSite, probeAt, probeOf } from "../../server/analyzer/gather/probes.ts";
+import { isProbeKey, probeKey, probeValues } from "../../server/analyzer/probe-keys.ts";
+import { EXPOSED_FILES, PROBE_KINDS, type ProbeKind } from "../../server/analyzer/probe-kinds.ts";
 import { loadArtifacts, WP_FIXTURE } from "./artifacts.ts";
 import { factsOf } from "./facts.ts";
 

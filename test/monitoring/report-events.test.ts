@@ -119,7 +119,8 @@ for (const backend of BACKENDS) {
           headers: { Prefer: "respond-async" },
         });
         expect(stuck.status).toBe(202);
-        await service.db.sql`update reports set created_at = now() - interval '1 day', stale_at = now() - interval '1 hour' where id = ${stuck.body.id}`;
+        await service.db
+          .sql`update reports set created_at = now() - interval '1 day', stale_at = now() - interval '1 hour' where id = ${stuck.body.id}`;
         // (The service's own periodic sweep may get there first: either way it is swept once.)
         await services.reports.sweepStale();
         const [swept] = await service.db.sql<{ status: string }[]>`

@@ -9,13 +9,13 @@
  * fail titles state what a failure means (the same fact, negated).
  */
 import type { Check, CheckStatus } from "../../../shared/report.ts";
+import type { CheckDefinition } from "./check-definition.ts";
 import { COMPONENT_CHECKS } from "./components/catalogue.ts";
 import { PERFORMANCE_CHECKS } from "./performance/catalogue.ts";
 import { SECURITY_CHECKS } from "./security/catalogue.ts";
 import { SEO_CHECKS } from "./seo/catalogue.ts";
-import type { CheckDefinition } from "./types.ts";
 
-export type { CheckDefinition } from "./types.ts";
+export type { CheckDefinition } from "./check-definition.ts";
 
 export const CHECKS = {
   ...PERFORMANCE_CHECKS,

@@ -13,8 +13,8 @@
  */
 import type { Check, NotChecked } from "../../../shared/report.ts";
 import type { Facts, Obstacle, ProbeFacts } from "../facts.ts";
-import { EXPOSED_FILES, type ExposedKind } from "../gather/probe-kinds.ts";
-import { type ProbeKey, probeValues } from "../gather/probes.ts";
+import { type ProbeKey, probeValues } from "../probe-keys.ts";
+import { EXPOSED_FILES, type ExposedKind } from "../probe-kinds.ts";
 import { type CheckId, makeCheck } from "./catalogue.ts";
 
 /** The end of the message of a check that could not run (and of its not_checked reason). */

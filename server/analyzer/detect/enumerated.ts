@@ -9,7 +9,7 @@
  */
 import type { Component, PluginInfo } from "../../../shared/report.ts";
 import type { Artifacts } from "../artifacts.ts";
-import { type ProbeKey, probeKey } from "../gather/probes.ts";
+import { type ProbeKey, probeKey } from "../probe-keys.ts";
 import { siteText, siteUrl } from "../untrusted-text.ts";
 import { componentFrom, isPlausibleComponentVersion, type WeightedEvidence } from "./evidence.ts";
 import { pluginFileVersions } from "./finders/files.ts";

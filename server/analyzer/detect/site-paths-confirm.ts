@@ -5,7 +5,7 @@
  */
 import type { Evidence } from "../../../shared/report.ts";
 import type { Artifacts, HttpArtifact } from "../artifacts.ts";
-import { probeKey } from "../gather/probes.ts";
+import { probeKey } from "../probe-keys.ts";
 import { siteUrl } from "../untrusted-text.ts";
 import { isDirectoryListing } from "./directory-listing.ts";
 import { looksLikeReadme, parseThemeHeader } from "./readme.ts";

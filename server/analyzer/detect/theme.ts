@@ -6,8 +6,8 @@
  */
 import type { Component, ThemeInfo } from "../../../shared/report.ts";
 import type { Artifacts, HttpArtifact } from "../artifacts.ts";
-import { probeKey } from "../gather/probes.ts";
 import { pageOf } from "../parse/page.ts";
+import { probeKey } from "../probe-keys.ts";
 import { siteText } from "../untrusted-text.ts";
 import { componentFrom, isPlausibleComponentVersion, type WeightedEvidence } from "./evidence.ts";
 import { type ListedComponents, listedComponents, listingSignal } from "./finders/listing.ts";

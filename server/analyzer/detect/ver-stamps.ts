@@ -20,9 +20,9 @@
  * shared value loses that value alone (`readmeContradicts`).
  */
 import type { Artifacts, HttpArtifact } from "../artifacts.ts";
-import { probeKey } from "../gather/probes.ts";
 import { pageOf } from "../parse/page.ts";
 import { pageResources } from "../parse/urls.ts";
+import { probeKey } from "../probe-keys.ts";
 import { isPlausibleComponentVersion } from "./evidence.ts";
 import { looksLikeReadme, parsePluginReadme, parseThemeHeader } from "./readme.ts";
 import { componentAssets, type SitePaths } from "./site-paths.ts";

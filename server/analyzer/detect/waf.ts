@@ -5,9 +5,8 @@
  * detect/block-pages.ts, the one recogniser of challenge and block pages.
  */
 import type { Artifacts, HttpArtifact } from "../artifacts.ts";
-import { isControlKey } from "../gather/block-controls.ts";
-import type { ProbeKey } from "../gather/probes.ts";
 import { pageOf } from "../parse/page.ts";
+import { isControlKey, type ProbeKey } from "../probe-keys.ts";
 import { blockPageOf, presentVendor } from "./block-pages.ts";
 
 /**

@@ -35,8 +35,9 @@ import type { Artifacts, HttpArtifact } from "../artifacts.ts";
 import type { SitePaths } from "../detect/site-paths.ts";
 import { FetchFailure, type FetchResult, type SafeClient } from "../fetch/safe-client.ts";
 import { toArtifact } from "../gather/decode.ts";
-import { PROBE_MAX_BYTES, type ProbeSpec, probeKey, probeUrl } from "../gather/probes.ts";
+import { PROBE_MAX_BYTES, type ProbeSpec, probeUrl } from "../gather/probes.ts";
 import { VERSION_FILE_ORDER, VersionFiles } from "../gather/version-files.ts";
+import { probeKey } from "../probe-keys.ts";
 import type { EnumerationPlan } from "./plan.ts";
 
 /** Statuses that mean "this directory exists" (403: exists, not listable). */
@@ -202,7 +203,7 @@ export async function enumerate(
   };
 
   const random = () => `wpreport-${crypto.randomUUID().slice(0, 8)}`;
-  // The URLs of the catalogue's records (gather/probe-kinds.ts), whose keys the answers are kept under.
+  // The URLs of the catalogue's records (probe-kinds.ts), whose keys the answers are kept under.
   const pluginDir = (slug: string) => probeUrl("enum_plugin", paths, slug);
   const pluginReadme = (slug: string) => probeUrl("plugin_readme", paths, slug);
   const themeStyle = (slug: string) => probeUrl("enum_theme", paths, slug);

@@ -11,8 +11,7 @@ import { type BlockPage, blockPageOf, describeBlock, sameBlockPage } from "../de
 import { askedAt } from "../detect/site-paths.ts";
 import type { Obstacle } from "../facts.ts";
 import { RATE_LIMIT_MAX_WAIT_MS } from "../fetch/rate-limit.ts";
-import { controlKeyOf, isControlKey } from "../gather/block-controls.ts";
-import { isProbeKey, type ProbeKey } from "../gather/probes.ts";
+import { controlKeyOf, isControlKey, isProbeKey, type ProbeKey } from "../probe-keys.ts";
 import { siteText, siteUrl } from "../untrusted-text.ts";
 
 /**

@@ -7,7 +7,7 @@
 import type { HttpArtifact } from "../artifacts.ts";
 import { askedAt } from "../detect/site-paths.ts";
 import type { Detected, ProbeAnswer, ProbeFacts } from "../facts.ts";
-import { isProbeKey, type ProbeKey } from "../gather/probes.ts";
+import { isProbeKey, type ProbeKey } from "../probe-keys.ts";
 import { probeObstacles } from "./obstacles.ts";
 
 export function extractProbeAnswers({ artifacts }: Detected): ProbeFacts {

@@ -4,9 +4,9 @@ import { probeAnswers } from "../artifacts.ts";
 import { isDirectoryListing, parseDirectoryListing } from "../detect/directory-listing.ts";
 import { LOGIN, oembedAuthor } from "../detect/users.ts";
 import type { Detected, ListedDirectory } from "../facts.ts";
-import { EXPOSED_FILES } from "../gather/probe-kinds.ts";
-import { probeValues } from "../gather/probes.ts";
 import { metaContents, pageOf } from "../parse/page.ts";
+import { probeValues } from "../probe-keys.ts";
+import { EXPOSED_FILES } from "../probe-kinds.ts";
 import { siteText, siteUrl } from "../untrusted-text.ts";
 import { isHtml, looksLikeNotFound } from "./soft-404.ts";
 

@@ -3,8 +3,8 @@ import robotsParser from "robots-parser";
 import type { SeoInfo } from "../../../shared/report.ts";
 import { resolveUrl } from "../artifacts.ts";
 import type { Detected } from "../facts.ts";
-import { probeValues } from "../gather/probes.ts";
 import { linksWithRel, metaContent, type PageModel, pageOf } from "../parse/page.ts";
+import { probeValues } from "../probe-keys.ts";
 import { siteText, siteUrl } from "../untrusted-text.ts";
 import { isHtml } from "./soft-404.ts";
 

@@ -12,16 +12,9 @@
 import type { Artifacts, HttpArtifact } from "../artifacts.ts";
 import { blockPageOf, sameBlockPage } from "../detect/block-pages.ts";
 import { askedAt } from "../detect/site-paths.ts";
-import { PROBE_KINDS, type ProbeKind } from "./probe-kinds.ts";
-import { MAX_BLOCK_CONTROLS, type ProbeKey, type ProbeSpec, probeAt } from "./probes.ts";
-
-const CONTROL_PREFIX = "block_control:";
-
-/** The key of the control asked for probe `key`. */
-export const controlKeyOf = (key: ProbeKey): ProbeKey => `${CONTROL_PREFIX}${key}` as ProbeKey;
-
-/** True for a control's own key. */
-export const isControlKey = (key: string): boolean => key.startsWith(CONTROL_PREFIX);
+import { isControlKey, type ProbeKey } from "../probe-keys.ts";
+import { PROBE_KINDS, type ProbeKind } from "../probe-kinds.ts";
+import { MAX_BLOCK_CONTROLS, type ProbeSpec, probeAt } from "./probes.ts";
 
 /**
  * A random path of the same shape: the last segment's name replaced, its leading dot and its

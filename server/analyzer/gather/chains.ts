@@ -2,7 +2,7 @@
  * The probes that wait on another answer, one chain each: a chain's head goes out with the
  * first wave, and its next links start the moment the answer they need is in (the probe
  * runner then puts them before what of the wave still waits). Every request is a record of
- * the probe catalogue (gather/probes.ts); what is worked out here is only the URL of the
+ * the probe catalogue (probe-kinds.ts); what is worked out here is only the URL of the
  * `found` kinds and whether to go on.
  */
 import type { Artifacts, HttpArtifact } from "../artifacts.ts";

@@ -11,8 +11,8 @@
  * before whatever of the wave still waits (gather/chains.ts). A failed probe becomes an
  * entry in errors[], never a failed analysis.
  *
- * What each probe asks and reads is its record in gather/probes.ts; this file is the plan:
- * which probes, in which order.
+ * What each probe asks and reads is its record in the probe catalogue (probe-kinds.ts); this
+ * file is the plan: which probes, in which order.
  */
 import type { Artifacts } from "../artifacts.ts";
 import type { NameLookup } from "../detect/finders/directory.ts";
@@ -21,11 +21,11 @@ import { pluginSlugsFromPage } from "../detect/plugins.ts";
 import { componentBase, detectSitePaths, type SitePaths } from "../detect/site-paths.ts";
 import { isChallengePage } from "../detect/waf.ts";
 import type { SafeClient } from "../fetch/safe-client.ts";
+import { EXPOSED_FILES } from "../probe-kinds.ts";
 import { askBlockControls } from "./block-controls.ts";
 import { probeFeedAndOembed, probeRest, probeRobotsAndSitemaps, probeThemes, probeXmlRpc } from "./chains.ts";
 import { fetchHomepage, quickCheck, sampleAssets, sampleTtfb } from "./homepage.ts";
 import { probeListings } from "./listings.ts";
-import { EXPOSED_FILES } from "./probe-kinds.ts";
 import { Probes } from "./probe-runner.ts";
 import {
   exposedFileProbe,

@@ -7,8 +7,9 @@ import type { ReportError } from "../../../shared/report.ts";
 import type { Artifacts, HttpArtifact } from "../artifacts.ts";
 import { blockPageOf } from "../detect/block-pages.ts";
 import { FetchFailure, type SafeClient } from "../fetch/safe-client.ts";
+import type { ProbeKey } from "../probe-keys.ts";
 import { toArtifact } from "./decode.ts";
-import { PROBE_MAX_BYTES, type ProbeKey, type ProbeSpec } from "./probes.ts";
+import { PROBE_MAX_BYTES, type ProbeSpec } from "./probes.ts";
 
 /**
  * HEAD answers after which the body is still needed: found (200/206), HEAD not supported, or

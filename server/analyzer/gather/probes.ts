@@ -1,47 +1,15 @@
 /**
- * Probe keys and requests, from the probe catalogue (gather/probe-kinds.ts): the `ProbeKey`
- * type every `artifacts.probes` access is checked against, the key of a pattern kind's probe
- * (`probeKey("plugin_readme", slug)`), and the request gather makes for a kind at a site.
+ * Probe requests, from the probe catalogue (probe-kinds.ts): the request gather makes for a
+ * kind at a site, and the caps on how many of a kind one analysis asks. The keys its answers
+ * are stored under are in probe-keys.ts, shared with the stages that read them.
  */
-import { type ExposedFileSpec, PROBE_KINDS, type ProbeKind, type ProbeRequest } from "./probe-kinds.ts";
+import type { ProbeKey, ProbeName } from "../probe-keys.ts";
+import { type ExposedFileSpec, PROBE_KINDS, type ProbeKind, type ProbeRequest } from "../probe-kinds.ts";
 
 /** Read of a probe's answer unless its kind says otherwise. */
 export const PROBE_MAX_BYTES = 256 * 1024;
 /** Kept of an error response's body: enough to tell pages apart, no more. */
 export const ERROR_BODY_BYTES = 2 * 1024;
-
-export type ProbeName = keyof typeof PROBE_KINDS;
-/** The kinds whose key has a parameter, URL or path in it. */
-export type PatternProbeName = {
-  [N in ProbeName]: (typeof PROBE_KINDS)[N]["key"] extends `${string}<${string}>` ? N : never;
-}[ProbeName];
-
-type KeyOf<Pattern extends string> = Pattern extends `${infer Prefix}<${string}>` ? `${Prefix}${string}` : Pattern;
-/** A key of `artifacts.probes`. */
-export type ProbeKey = { [N in ProbeName]: KeyOf<(typeof PROBE_KINDS)[N]["key"]> }[ProbeName];
-
-/** The key of a pattern kind's probe for `value` (its slug, URL or path): `probeKey("plugin_readme", "akismet")`. */
-export function probeKey(name: PatternProbeName, value: string): ProbeKey {
-  return PROBE_KINDS[name].key.replace(/<[a-z]+>$/, () => value) as ProbeKey;
-}
-
-/** The answers of a pattern kind, with the value each key was made with: `[["akismet", answer]]`. */
-export function probeValues<Answer>(
-  probes: Partial<Record<ProbeKey, Answer>>,
-  name: PatternProbeName,
-): [value: string, answer: Answer][] {
-  const prefix = probeKey(name, "");
-  return Object.entries(probes as Record<string, Answer | undefined>).flatMap(([key, answer]) =>
-    key.startsWith(prefix) && answer !== undefined ? [[key.slice(prefix.length), answer]] : [],
-  ) as [string, Answer][];
-}
-
-/** True when `text` is a probe key (an error's stage may be one, or "homepage", "asset"…). */
-export function isProbeKey(text: string): text is ProbeKey {
-  return Object.values(PROBE_KINDS).some(({ key }) =>
-    key.endsWith(">") ? text.startsWith(key.slice(0, key.lastIndexOf("<"))) : text === key,
-  );
-}
 
 /** A request gather makes: the kind's options, with the key and URL of this one. */
 export interface ProbeSpec extends ProbeRequest {

@@ -25,7 +25,8 @@ import { pluginSightings, pluginSlugsFromPage, versionVotes } from "../detect/pl
 import { componentBase, type SitePaths } from "../detect/site-paths.ts";
 import { versionKey } from "../detect/version-sanity.ts";
 import { detectWordPress } from "../detect/wordpress.ts";
-import { type PatternProbeName, type ProbeSpec, probeAt, probeOf } from "./probes.ts";
+import type { PatternProbeName } from "../probe-keys.ts";
+import { type ProbeSpec, probeAt, probeOf } from "./probes.ts";
 
 export type VersionMode = "passive" | "aggressive";
 

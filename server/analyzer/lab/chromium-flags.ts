@@ -5,9 +5,12 @@
  * nothing (so no name is ever resolved by the browser, only by the proxy), no QUIC (UDP would
  * not go through an HTTP proxy) and WebRTC may not use UDP outside the proxy (so, none).
  */
-export function labChromiumArgs(proxyUrl: string, maxHeapMb: number): string[] {
+export function labChromiumArgs(proxyUrl: string, maxHeapMb: number, acceptKey?: string): string[] {
   const proxyHost = new URL(proxyUrl).hostname;
   return [
+    // The one certificate key a staging site's own origin may present despite errors
+    // (site-certificate.ts); every other certificate is verified.
+    ...(acceptKey ? [`--ignore-certificate-errors-spki-list=${acceptKey}`] : []),
     "--headless",
     "--no-sandbox",
     "--disable-gpu",

@@ -15,6 +15,7 @@ import type dns from "node:dns";
 import { type BrowserContext, type BrowserServer, type CDPSession, chromium, type Page } from "playwright-core";
 import type { LabDevice, LabThrottling } from "../../../shared/report.ts";
 import { isEmptySiteAuth, type SiteAuth, siteAuthHeaders } from "../../../shared/site-auth.ts";
+import type { SiteTls } from "../../../shared/site-tls.ts";
 import type { TargetPolicy } from "../fetch/target-policy.ts";
 import type { LabCapture, LabRunCapture } from "./capture.ts";
 import { labChromiumArgs } from "./chromium-flags.ts";
@@ -22,6 +23,7 @@ import { COLLECTOR_SOURCE, LAB_WORLD, READ_SOURCE } from "./collector.ts";
 import { DEVICES, throttlingFor } from "./device.ts";
 import { PolicyProxy } from "./policy-proxy.ts";
 import { processTreeRssMb } from "./process-memory.ts";
+import { siteCertificatePin } from "./site-certificate.ts";
 
 export interface LabRunOptions {
   /** Chromium's executable (CHROMIUM_PATH); undefined: the lab is unavailable. */
@@ -40,6 +42,8 @@ export interface LabRunOptions {
   /** Our name, added to the browser's User-Agent so a site owner sees who asked. */
   userAgentName: string;
   siteAuth?: SiteAuth;
+  /** A staging site's certificate rule, for its own origin only (site-certificate.ts). */
+  siteTls?: SiteTls;
 }
 
 /** How long a load waits after the load event for the network and the main thread to be quiet. */
@@ -89,9 +93,18 @@ export async function runLab(url: string, options: LabRunOptions, signal?: Abort
   let outcome: Pick<LabCapture, "status" | "reason">;
   try {
     const proxyUrl = await proxy.listen();
+    // A staging site's own certificate (tls: insecure, or tls_ca): its key is read and checked
+    // here, and the browser accepts that key alone despite errors; every other origin is verified.
+    let acceptKey: string | undefined;
+    if (options.siteTls && new URL(url).protocol === "https:") {
+      const pin = await siteCertificatePin(url, options.siteTls, options.policy, options.resolve, 10_000);
+      if (!pin.ok) throw new LabAbort(pin.reason);
+      acceptKey = pin.spki;
+    }
+    if (killedFor) throw new LabAbort(killedFor);
     server = await chromium.launchServer({
       executablePath: options.executablePath,
-      args: labChromiumArgs(proxyUrl, 512),
+      args: labChromiumArgs(proxyUrl, 512, acceptKey),
       timeout: 20_000,
       handleSIGINT: false,
       handleSIGTERM: false,

@@ -141,6 +141,22 @@ describe("queue limits", () => {
     expect(waiting.headers.get("queue-position")).toBe("1");
     expect((await report(service, token, first.body.id as string)).headers.get("queue-position")).toBeNull();
 
+    // A lab report queued earlier waits on the lab queue: it is not ahead of this one. (A row with
+    // no job, so no worker takes it; an ordinary one in its place is counted.)
+    const position = async () => (await report(service, token, second.body.id as string)).headers.get("queue-position");
+    const { sql } = service.db;
+    const [owner] = await sql<
+      { account_id: string }[]
+    >`select account_id from reports where id = ${second.body.id as string}`;
+    await sql`
+      insert into reports (id, account_id, url, site_key, status, body, created_at, lab, stale_at)
+      values ('rep_queuedlabreport00000', ${owner?.account_id as string}, ${site.url}, 'lab-queue-test', 'queued',
+              '{}'::jsonb, now() - interval '1 minute', true, now() + interval '1 hour')`;
+    expect(await position()).toBe("1");
+    await sql`update reports set lab = false where id = 'rep_queuedlabreport00000'`;
+    expect(await position()).toBe("2");
+    await sql`delete from reports where id = 'rep_queuedlabreport00000'`;
+
     const started = performance.now();
     const sync = await service.call("POST", "/api/generate-report", { token, body: { url: site.url } });
     expect(sync.status).toBe(202);

@@ -3,7 +3,7 @@
  * Outdated/vulnerable checks need component intelligence (server/analyzer/intel,
  * docs/intel.md); without it they are `skip`.
  */
-import type { CheckDefinition } from "../types.ts";
+import type { CheckDefinition } from "../check-definition.ts";
 
 export const COMPONENT_CHECKS = {
   "components.core_outdated": {

@@ -3,7 +3,7 @@
  * exact version of each plugin, which is how scanners match sites to known vulnerabilities
  * without trying a single exploit. Only plugins whose readme was requested count.
  */
-import { probeKey } from "../../gather/probes.ts";
+import { probeKey } from "../../probe-keys.ts";
 import { makeCheck } from "../catalogue.ts";
 import { notCheckedCheck, obstaclesFor } from "../obstacles.ts";
 import type { Audit } from "../types.ts";

@@ -1,5 +1,5 @@
 /** Performance checks (ids `performance.*`). See ../catalogue.ts for the rules on ids. */
-import type { CheckDefinition } from "../types.ts";
+import type { CheckDefinition } from "../check-definition.ts";
 
 export const PERFORMANCE_CHECKS = {
   "performance.html_compression": {

@@ -1,5 +1,5 @@
 /** Security checks (ids `security.*`). See ../catalogue.ts for the rules on ids. */
-import type { CheckDefinition } from "../types.ts";
+import type { CheckDefinition } from "../check-definition.ts";
 
 /** The remediation shared by every "file must not be public" check, after its own first sentence. */
 const BLOCK_FILES =

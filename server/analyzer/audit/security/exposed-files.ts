@@ -10,8 +10,8 @@
  */
 import type { Check } from "../../../../shared/report.ts";
 import type { ProbeAnswer, ProbeFacts } from "../../facts.ts";
-import { EXPOSED_FILES } from "../../gather/probe-kinds.ts";
-import { probeValues } from "../../gather/probes.ts";
+import { probeValues } from "../../probe-keys.ts";
+import { EXPOSED_FILES } from "../../probe-kinds.ts";
 import { type CheckId, makeCheck } from "../catalogue.ts";
 import { notCheckedCheck, obstaclesFor } from "../obstacles.ts";
 import { unreachedReason } from "../placement.ts";

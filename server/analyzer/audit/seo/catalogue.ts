@@ -1,5 +1,5 @@
 /** SEO checks (ids `seo.*`). See ../catalogue.ts for the rules on ids. */
-import type { CheckDefinition } from "../types.ts";
+import type { CheckDefinition } from "../check-definition.ts";
 
 export const SEO_CHECKS = {
   "seo.noindex": {

@@ -22,7 +22,7 @@
  */
 import { compareDottedVersions } from "../../../../shared/versions.ts";
 import type { Artifacts, HttpArtifact } from "../../artifacts.ts";
-import { type PatternProbeName, probeKey } from "../../gather/probes.ts";
+import { type PatternProbeName, probeKey } from "../../probe-keys.ts";
 import { siteText, siteUrl } from "../../untrusted-text.ts";
 import { type Changelog, parseChangelog } from "../changelog.ts";
 import type { WeightedEvidence } from "../evidence.ts";

@@ -6,7 +6,7 @@
  * this index first. A name two slugs claim maps to nothing.
  */
 import type { Artifacts } from "../../artifacts.ts";
-import { probeValues } from "../../gather/probes.ts";
+import { probeValues } from "../../probe-keys.ts";
 import { looksLikeReadme, parsePluginReadme } from "../readme.ts";
 import { PLUGIN_SIGNATURES } from "../signatures.ts";
 import { isUsableKey, normalizeName } from "./name-keys.ts";

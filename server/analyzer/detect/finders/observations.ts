@@ -4,8 +4,8 @@
  * before detection (directory.ts). docs/detection.md describes each class.
  */
 import { type Artifacts, probeAnswers } from "../../artifacts.ts";
-import { probeKey } from "../../gather/probes.ts";
 import { pageOf } from "../../parse/page.ts";
+import { probeKey } from "../../probe-keys.ts";
 import { isPlausibleComponentVersion } from "../evidence.ts";
 import { parseThemeHeader } from "../readme.ts";
 import { restNamespaces } from "../rest.ts";

@@ -6,11 +6,11 @@
  * (gather/probes.ts turns a record into a request); aggressive enumeration
  * (enumeration/enumerate.ts) stores its answers under the keys of the last two.
  *
- * Keys are typed: `ProbeKey` (gather/probes.ts) is derived from the records' key patterns, so
+ * Keys are typed: `ProbeKey` (probe-keys.ts) is derived from the records' key patterns, so
  * `artifacts.probes.rest_roots` or `probeKey("plugin_readmes", slug)` does not compile. The
  * key strings themselves are what saved artifacts (test/analyzer/artifacts/*.json) hold: never rename one.
  */
-import type { CheckId } from "../audit/catalogue.ts";
+import type { CheckId } from "./audit/catalogue.ts";
 
 /** Where a probe's URL comes from. */
 export type ProbeUrl =
