@@ -1,15 +1,15 @@
 /**
  * What the monitoring feature's API routes (webhooks, monitors) share: Idempotency-Key on
- * their POSTs, the Link header of a page, answers with their headers, and bodiless requests.
+ * their POSTs, answers with their headers, and bodiless requests. What every CRUD resource of
+ * the API shares (id parameters, pages, deletes) is platform/http/resource-routes.ts.
  */
 
 import { type Static, type TObject, Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import type { ProblemCode } from "../../shared/problems.ts";
-import { type IdempotencyService, isValidIdempotencyKey, requestFingerprint } from "../access/idempotency.service.ts";
+import type { IdempotencyService } from "../access/idempotency.service.ts";
+import { withIdempotencyKey } from "../access/idempotent-request.ts";
 import { jsonResponse } from "../platform/http/json-response.ts";
-import { nextPageLink } from "../platform/http/pagination.ts";
-import { ApiProblem } from "../platform/http/problem.ts";
 import { parseQuery } from "../platform/http/query.ts";
 
 export const IDEMPOTENCY = Type.Object({
@@ -29,11 +29,12 @@ export interface Answer {
 }
 
 /**
- * Idempotency-Key as on POST /api/generate-report (docs/api.md#idempotency), keyed per account
- * and operation: a repeat with the same request gets the first answer — the resource as it is
- * now — with `Idempotent-Replayed: true`, and does nothing again.
+ * Idempotency-Key as on POST /api/generate-report (access/idempotent-request.ts), keyed per
+ * account and operation: a repeat with the same request gets the first answer — the resource as
+ * it is now — with `Idempotent-Replayed: true`, and does nothing again. The key is bound to the
+ * resource once `run` has answered.
  */
-export async function idempotent(
+export function idempotent(
   idempotency: IdempotencyService,
   accountId: string,
   key: string | undefined,
@@ -41,53 +42,18 @@ export async function idempotent(
   run: () => Promise<Answer>,
   replay: (id: string, status: number) => Promise<unknown>,
 ): Promise<Answer & { replayed: boolean }> {
-  if (key === undefined) return { ...(await run()), replayed: false };
-  if (!isValidIdempotencyKey(key))
-    throw new ApiProblem("invalid_request", "Idempotency-Key must be 1–255 printable ASCII characters.");
-  const claim = await idempotency.claim(accountId, key, requestFingerprint(request));
-  switch (claim.kind) {
-    case "mismatch":
-      throw new ApiProblem(
-        "idempotency_key_reused",
-        "This Idempotency-Key was already used with a different request. Use a new key for a new request.",
-      );
-    case "in_progress":
-      throw new ApiProblem(
-        "idempotency_in_progress",
-        "The first request with this Idempotency-Key is still running. Retry shortly to get its result.",
-        { headers: { "retry-after": "2" } },
-      );
-    case "bound":
-      return {
-        status: claim.status,
-        id: claim.reportId,
-        body: await replay(claim.reportId, claim.status),
-        replayed: true,
-      };
-    case "new":
-      break;
-  }
-  const held = { accountId, key, claimId: claim.claimId };
-  let answer: Answer;
-  try {
-    answer = await run();
-  } catch (error) {
-    await idempotency.abandon(accountId, key, claim.claimId).catch(() => {});
-    throw error;
-  }
-  await idempotency.bindResource(held, answer.id, answer.status);
-  return { ...answer, replayed: false };
-}
-
-/** The next page's Link header of a monitoring listing (cursor `before`): platform/http/pagination.ts. */
-export function nextLink(
-  base: string,
-  path: string,
-  query: Record<string, unknown>,
-  cursor: string | null,
-): Record<string, string> {
-  const { link } = nextPageLink(`${base}${path}`, query, "before", cursor);
-  return link ? { link } : {};
+  return withIdempotencyKey<Answer & { replayed: boolean }>(
+    idempotency,
+    { accountId, key, identity: request },
+    {
+      run: async (claim) => {
+        const answer = await run();
+        if (claim) await idempotency.bindResource(claim, answer.id, answer.status);
+        return { ...answer, replayed: false };
+      },
+      replay: async ({ reportId: id, status }) => ({ status, id, body: await replay(id, status), replayed: true }),
+    },
+  );
 }
 
 export function answer(result: Answer & { replayed: boolean }, headers: Record<string, string> = {}): Response {

@@ -4,7 +4,6 @@
  * its history, reports and components; and which sites run a component. Plain data in and
  * out; the routes (API and web) turn it into responses.
  */
-import type { ReportListItem } from "../../shared/api.ts";
 import type {
   ComponentSite,
   ComponentSites,
@@ -19,8 +18,9 @@ import { vulnerabilityCoverage } from "../../shared/report-coverage.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
 import { isId, siteId } from "../platform/ids.ts";
 import { siteKeyOf } from "../reports/report-history.service.ts";
+import { reportListItem } from "../reports/report-list.ts";
 import { componentsOf, countBySeverity, emptyCounts, openVulnerabilities, siteText } from "./components.ts";
-import type { ComponentType, PortfolioStore, ReportListRow, ScoreRow, SiteKey, SiteRow } from "./portfolio.store.ts";
+import type { ComponentType, PortfolioStore, ScoreRow, SiteKey, SiteRow } from "./portfolio.store.ts";
 
 export const DEFAULT_SITES_PAGE = 50;
 export const MAX_SITES_PAGE = 100;
@@ -67,16 +67,6 @@ function failedCounts(summary: Summary | null | undefined) {
   if (!failed) return emptyCounts();
   const { critical, high, medium, low, info } = failed;
   return { total: critical + high + medium + low + info, critical, high, medium, low, info };
-}
-
-function gateOf(row: ReportListRow): ReportListItem["gate"] {
-  if (!row.gate_result || !row.gate_rule || !row.gate_judged_at) return null;
-  return {
-    result: row.gate_result,
-    base_id: row.gate_base_id,
-    rule: row.gate_rule,
-    judged_at: row.gate_judged_at.toISOString(),
-  };
 }
 
 export class PortfolioService {
@@ -199,18 +189,7 @@ export class PortfolioService {
     return {
       ...summary,
       history: history.map(point).reverse(),
-      reports: reports.map((report) => ({
-        id: report.id,
-        url: report.url,
-        site: report.site_key,
-        status: report.status,
-        created_at: report.created_at.toISOString(),
-        completed_at: iso(report.completed_at),
-        score: report.score,
-        grade: report.grade,
-        metadata: report.metadata,
-        gate: gateOf(report),
-      })),
+      reports: reports.map(reportListItem),
       components,
       open_vulnerabilities: openVulnerabilities(components),
       client_report_periods: months,

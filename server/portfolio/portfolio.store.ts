@@ -7,9 +7,9 @@
  * own, the one with environment "" (docs/portfolio.md). Sites are ordered by site key, then
  * environment, and paged by keyset on that pair (the ids are hashes, not an order).
  */
-import type { GateVerdict } from "../../shared/diff-schema.ts";
-import type { Grade, Report, ReportMetadata, ReportStatus } from "../../shared/report.ts";
+import type { Grade, Report, ReportStatus } from "../../shared/report.ts";
 import type { Sql } from "../platform/db/database.ts";
+import { type ReportListRow, reportListColumns } from "../reports/report-list.ts";
 
 /** A site by its key and environment ("" for reports without one). */
 export interface SiteKey {
@@ -50,22 +50,6 @@ export type ReportParts = Pick<
   /** How many checks could not run (`not_checked[]`; summary.not_checked says it too). */
   notCheckedCount: number;
 };
-
-export interface ReportListRow {
-  id: string;
-  url: string;
-  site_key: string;
-  status: ReportStatus;
-  created_at: Date;
-  completed_at: Date | null;
-  score: number | null;
-  grade: Grade | null;
-  metadata: ReportMetadata;
-  gate_result: "pass" | "fail" | null;
-  gate_base_id: string | null;
-  gate_rule: GateVerdict["rule"] | null;
-  gate_judged_at: Date | null;
-}
 
 export interface SiteFilters {
   /** Exact normalised site key. */
@@ -260,8 +244,7 @@ export class PortfolioStore {
   /** The site's newest reports (any status), newest first. */
   async siteReports(accountId: string, site: SiteKey, limit: number): Promise<ReportListRow[]> {
     return this.sql<ReportListRow[]>`
-      select id, url, site_key, status, created_at, completed_at, score, grade, metadata,
-        gate_result, gate_base_id, gate_rule, gate_judged_at
+      select ${reportListColumns(this.sql)}
       from reports
       where account_id = ${accountId} and site_key = ${site.siteKey}
         and coalesce(environment, '') = ${site.environment}

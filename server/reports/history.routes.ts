@@ -17,9 +17,9 @@ import { type ApiGuardDeps, apiGuard } from "../access/api-guard.plugin.ts";
 import type { ApiModule } from "../platform/http/api-module.ts";
 import { jsonDocument } from "../platform/http/json-response.ts";
 import type { ApiOperation } from "../platform/http/openapi.ts";
-import { nextPageLink } from "../platform/http/pagination.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
 import { parseQuery } from "../platform/http/query.ts";
+import { olderPageDocument } from "../platform/http/resource-routes.ts";
 import type { ApiContext } from "../start/app.ts";
 import { DEFAULT_PAGE, MAX_PAGE, type ReportHistoryService } from "./report-history.service.ts";
 
@@ -150,8 +150,7 @@ export function historyRoutes(
         before: query.before,
         limit: query.limit ?? DEFAULT_PAGE,
       });
-      const { link } = nextPageLink(`${deps.baseUrlFor(request)}/api/reports`, query, "before", page.next_cursor);
-      return jsonDocument(page, link ? { link } : {});
+      return olderPageDocument(page, `${deps.baseUrlFor(request)}/api/reports`, query);
     })
     .get(
       "/report/:report_id/diff",

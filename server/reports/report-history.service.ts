@@ -9,11 +9,12 @@ import type { ReportListItem } from "../../shared/api.ts";
 import { diff } from "../../shared/diff.ts";
 import { type Baseline, formatAssertions, type ParsedDiffOptions } from "../../shared/diff-options.ts";
 import type { BaselineChoice, Diff, GateVerdict } from "../../shared/diff-schema.ts";
-import type { Grade, Report, ReportMetadata, ReportStatus } from "../../shared/report.ts";
+import type { Report, ReportStatus } from "../../shared/report.ts";
 import { siteKey } from "../analyzer/target-url.ts";
 import type { Queryable, Sql } from "../platform/db/database.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
 import { isId } from "../platform/ids.ts";
+import { type GateRow, gateOf, type ReportListRow, reportListColumns, reportListItem } from "./report-list.ts";
 
 export interface ListFilters {
   /** Any URL of the site; compared by its normalised site key. */
@@ -32,22 +33,6 @@ export interface ListFilters {
 export const MAX_PAGE = 100;
 export const DEFAULT_PAGE = 20;
 
-interface Row {
-  id: string;
-  url: string;
-  site_key: string;
-  status: ReportStatus;
-  created_at: Date;
-  completed_at: Date | null;
-  score: number | null;
-  grade: Grade | null;
-  metadata: ReportMetadata;
-  gate_result: "pass" | "fail" | null;
-  gate_base_id: string | null;
-  gate_rule: GateVerdict["rule"] | null;
-  gate_judged_at: Date | null;
-}
-
 /** The rules the service looks a baseline up by (a report id or none need no lookup). */
 export type BaselineLookup = "last-passing" | "latest";
 
@@ -57,23 +42,6 @@ export interface GateRecord {
   baseId: string | null;
   rule: GateVerdict["rule"];
   options: Record<string, unknown>;
-}
-
-interface GateRow {
-  gate_result: "pass" | "fail" | null;
-  gate_base_id: string | null;
-  gate_rule: GateVerdict["rule"] | null;
-  gate_judged_at: Date | null;
-}
-
-function gateOf(row: GateRow): GateVerdict | null {
-  if (!row.gate_result || !row.gate_rule || !row.gate_judged_at) return null;
-  return {
-    result: row.gate_result,
-    base_id: row.gate_base_id,
-    rule: row.gate_rule,
-    judged_at: row.gate_judged_at.toISOString(),
-  };
 }
 
 interface Candidate {
@@ -178,9 +146,8 @@ export class ReportHistoryService {
       cursor = row;
     }
     const key = filters.url !== undefined ? siteKeyOf(filters.url) : undefined;
-    const rows = await sql<Row[]>`
-      select id, url, site_key, status, created_at, completed_at, score, grade, metadata,
-        gate_result, gate_base_id, gate_rule, gate_judged_at
+    const rows = await sql<ReportListRow[]>`
+      select ${reportListColumns(sql)}
       from reports
       where account_id = ${accountId} and delivered_at is not null
         ${key !== undefined ? sql`and site_key = ${key}` : sql``}
@@ -192,18 +159,7 @@ export class ReportHistoryService {
         ${cursor ? sql`and (created_at, id) < (${cursor.created_at}, ${cursor.id})` : sql``}
       order by created_at desc, id desc
       limit ${limit + 1}`;
-    const page = rows.slice(0, limit).map((row) => ({
-      id: row.id,
-      url: row.url,
-      site: row.site_key,
-      status: row.status,
-      created_at: row.created_at.toISOString(),
-      completed_at: row.completed_at ? row.completed_at.toISOString() : null,
-      score: row.score,
-      grade: row.grade,
-      metadata: row.metadata,
-      gate: gateOf(row),
-    }));
+    const page = rows.slice(0, limit).map(reportListItem);
     return { data: page, next_cursor: rows.length > limit ? (page.at(-1)?.id ?? null) : null };
   }
 

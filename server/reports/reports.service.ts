@@ -12,12 +12,8 @@
  */
 import { DEFAULT_ANALYSIS_MODE, REPORT_SCHEMA_VERSION, type Report, type ReportMetadata } from "../../shared/report.ts";
 import { redactor, type SiteAuth, siteAuthProblems, siteAuthSecrets } from "../../shared/site-auth.ts";
-import {
-  ClaimLostError,
-  type IdempotencyService,
-  isValidIdempotencyKey,
-  requestFingerprint,
-} from "../access/idempotency.service.ts";
+import type { IdempotencyService } from "../access/idempotency.service.ts";
+import { type KeyClaim, withIdempotencyKey } from "../access/idempotent-request.ts";
 import type { AnalysisResult } from "../analyzer/analyze.ts";
 import type { TargetPolicy } from "../analyzer/fetch/target-policy.ts";
 import { siteKey, validateTargetUrl } from "../analyzer/target-url.ts";
@@ -133,59 +129,30 @@ type Waited =
   | { kind: "gone" }
   | { kind: "missing" };
 
-/** An Idempotency-Key's claim by this request, to bind in the report's transaction. */
-interface KeyClaim {
-  accountId: string;
-  key: string;
-  claimId: string;
-}
-
 export class ReportService {
   private readonly shutdown = new AbortController();
 
   constructor(private readonly deps: ReportsDeps) {}
 
+  /** With an Idempotency-Key (access/idempotent-request.ts), the key is bound in the report's transaction. */
   async generate(caller: ReportCaller, input: GenerateInput, options: GenerateOptions = {}): Promise<GenerateOutcome> {
-    const { idempotency } = this.deps;
-    const key = options.idempotencyKey;
-    if (key === undefined) return this.generateOnce(caller, input, options, undefined);
-
-    if (!isValidIdempotencyKey(key)) {
-      throw new ApiProblem("invalid_request", "Idempotency-Key must be 1–255 printable ASCII characters.");
-    }
-    // A monitor's run is its own request: its key never replays another route's report of the same URL.
-    const fingerprint = requestFingerprint({
-      ...requestIdentity(input),
-      respond_async: options.respondAsync === true,
-      ...(options.monitorId ? { monitor_id: options.monitorId } : {}),
-    });
-    const claim = await idempotency.claim(caller.accountId, key, fingerprint);
-    switch (claim.kind) {
-      case "mismatch":
-        throw new ApiProblem(
-          "idempotency_key_reused",
-          "This Idempotency-Key was already used with a different request body. Use a new key for a new request.",
-        );
-      case "in_progress":
-        throw inProgress();
-      case "bound":
-        return this.replay(caller, claim.reportId, claim.respondAsync, options);
-      case "new":
-        break;
-    }
-    try {
-      return await this.generateOnce(caller, input, options, {
+    return withIdempotencyKey(
+      this.deps.idempotency,
+      {
         accountId: caller.accountId,
-        key,
-        claimId: claim.claimId,
-      });
-    } catch (error) {
-      // Failed before a report existed: the key is free again, so a retry really retries.
-      // Once bound to a report the key is never freed here (abandon leaves bound keys alone).
-      await idempotency.abandon(caller.accountId, key, claim.claimId).catch(() => {});
-      if (error instanceof ClaimLostError) throw inProgress();
-      throw error;
-    }
+        key: options.idempotencyKey,
+        // A monitor's run is its own request: its key never replays another route's report of the same URL.
+        identity: {
+          ...requestIdentity(input),
+          respond_async: options.respondAsync === true,
+          ...(options.monitorId ? { monitor_id: options.monitorId } : {}),
+        },
+      },
+      {
+        run: (claim) => this.generateOnce(caller, input, options, claim),
+        replay: (bound) => this.replay(caller, bound.reportId, bound.respondAsync, options),
+      },
+    );
   }
 
   private async generateOnce(
@@ -650,14 +617,6 @@ function reportGoneProblem(): ApiProblem {
     "unavailable",
     "The analysis of this request failed and was ended by another request with the same Idempotency-Key. Nothing was charged; retry with the key to start it again.",
     { headers: { "retry-after": "5" }, extensions: { retry_after: 5 } },
-  );
-}
-
-function inProgress(): ApiProblem {
-  return new ApiProblem(
-    "idempotency_in_progress",
-    "The first request with this Idempotency-Key is still running. Retry shortly to get its result.",
-    { headers: { "retry-after": "2" } },
   );
 }
 

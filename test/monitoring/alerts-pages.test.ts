@@ -6,31 +6,22 @@
  * page showed. axe-core finds nothing on any of these pages, on desktop and phone, in the
  * light and dark schemes; no page is wider than a phone.
  */
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { HAS_CHROMIUM, screenshot } from "../web/browser.ts";
-import { eventually, type Receiver, startReceiver } from "./helpers.ts";
-import { axeClean, expectCleanElsewhereAndLabelled, signedUpMember } from "./pages.ts";
+import { eventually, startReceiver } from "./helpers.ts";
+import { axeClean, expectCleanElsewhereAndLabelled, followNavLink, signedUpMember, stubServers } from "./pages.ts";
 
 setDefaultTimeout(60_000);
 
 describe.skipIf(!HAS_CHROMIUM)("the alerts and webhook pages in a browser", () => {
-  let receiver: Receiver;
+  const stubs = stubServers({ receiver: () => startReceiver() });
   const session = signedUpMember();
   /** name → path of every page state checked with axe. */
   const visited: Record<string, string> = {};
 
-  beforeAll(() => {
-    receiver = startReceiver();
-  });
-  afterAll(() => {
-    receiver?.stop();
-  });
-
   test("email alerts: recipients, digest and events saved; a bad address is shown as an error", async () => {
     const { page } = session.member;
-    await page.getByRole("link", { name: "Alerts" }).click();
-    await page.waitForURL(/\/alerts$/);
-    expect(await page.locator("h1").textContent()).toBe("Alerts");
+    await followNavLink(page, "Alerts", /\/alerts$/);
     await axeClean("alerts", page);
 
     await page.getByLabel(/^Recipients/).fill("ops@agency.example\nnot-an-address");
@@ -70,7 +61,7 @@ describe.skipIf(!HAS_CHROMIUM)("the alerts and webhook pages in a browser", () =
     expect(await page.locator("[role=alert]").textContent()).toContain("link-local address");
     await axeClean("webhooks error", page);
 
-    await page.getByLabel(/^Endpoint URL/).fill(receiver.url);
+    await page.getByLabel(/^Endpoint URL/).fill(stubs.receiver.url);
     await page.getByLabel(/^Note/).fill("Team <b>channel</b>");
     await page.getByLabel(/vulnerability\.found/).check();
     await page.getByRole("button", { name: "Add webhook" }).click();
@@ -85,7 +76,7 @@ describe.skipIf(!HAS_CHROMIUM)("the alerts and webhook pages in a browser", () =
     expect(await page.content()).not.toContain(secret);
     visited.webhooks = "/alerts/webhooks";
 
-    await page.getByRole("link", { name: receiver.url }).click();
+    await page.getByRole("link", { name: stubs.receiver.url }).click();
     await page.waitForURL(/\/alerts\/webhooks\/whk_/);
     const detail = new URL(page.url()).pathname;
     visited.webhook = detail;
@@ -96,8 +87,8 @@ describe.skipIf(!HAS_CHROMIUM)("the alerts and webhook pages in a browser", () =
       page.waitForURL(/notice=webhook_test_sent/),
       page.getByRole("button", { name: "Send test" }).click(),
     ]);
-    await eventually("the test delivery", () => receiver.received.length === 1);
-    expect(receiver.verify(secret, receiver.received[0] as never)).toMatchObject({ type: "webhook.test" });
+    await eventually("the test delivery", () => stubs.receiver.received.length === 1);
+    expect(stubs.receiver.verify(secret, stubs.receiver.received[0] as never)).toMatchObject({ type: "webhook.test" });
     // The log shows it delivered (reload until the worker has recorded it).
     await eventually("the delivery log to show it", async () => {
       await page.goto(detail);
@@ -113,8 +104,10 @@ describe.skipIf(!HAS_CHROMIUM)("the alerts and webhook pages in a browser", () =
       page.waitForURL(/notice=webhook_redelivered/),
       page.getByRole("button", { name: /^Redeliver webhook\.test/ }).click(),
     ]);
-    await eventually("the redelivery", () => receiver.received.length === 2);
-    expect(receiver.received[1]?.headers["webhook-id"]).toBe(receiver.received[0]?.headers["webhook-id"] as string);
+    await eventually("the redelivery", () => stubs.receiver.received.length === 2);
+    expect(stubs.receiver.received[1]?.headers["webhook-id"]).toBe(
+      stubs.receiver.received[0]?.headers["webhook-id"] as string,
+    );
 
     await page.getByRole("button", { name: "Rotate secret" }).click();
     await page.waitForSelector("#new-secret");
@@ -129,12 +122,12 @@ describe.skipIf(!HAS_CHROMIUM)("the alerts and webhook pages in a browser", () =
       page.waitForURL(/notice=webhook_test_sent/),
       page.getByRole("button", { name: "Send test" }).click(),
     ]);
-    await eventually("the test after rotation", () => receiver.received.length === 3);
-    const third = receiver.received[2];
+    await eventually("the test after rotation", () => stubs.receiver.received.length === 3);
+    const third = stubs.receiver.received[2];
     if (!third) throw new Error("no delivery");
     // Both the old and the new secret verify it during the overlap.
-    expect(receiver.verify(secret, third)).toMatchObject({ type: "webhook.test" });
-    expect(receiver.verify(rotated, third)).toMatchObject({ type: "webhook.test" });
+    expect(stubs.receiver.verify(secret, third)).toMatchObject({ type: "webhook.test" });
+    expect(stubs.receiver.verify(rotated, third)).toMatchObject({ type: "webhook.test" });
 
     await Promise.all([
       page.waitForURL(/notice=webhook_disabled/),
@@ -161,10 +154,10 @@ describe.skipIf(!HAS_CHROMIUM)("the alerts and webhook pages in a browser", () =
   test("axe on phone and in the dark scheme; every control labelled", async () => {
     // A webhook to show again (the previous test deleted its own).
     await session.member.page.goto("/alerts/webhooks");
-    await session.member.page.getByLabel(/^Endpoint URL/).fill(receiver.url);
+    await session.member.page.getByLabel(/^Endpoint URL/).fill(stubs.receiver.url);
     await session.member.page.getByRole("button", { name: "Add webhook" }).click();
     await session.member.page.waitForSelector("#new-secret");
-    await session.member.page.getByRole("link", { name: receiver.url }).click();
+    await session.member.page.getByRole("link", { name: stubs.receiver.url }).click();
     await session.member.page.waitForURL(/\/alerts\/webhooks\/whk_/);
     const pages = { ...visited, webhook: new URL(session.member.page.url()).pathname };
     await expectCleanElsewhereAndLabelled(session.service.url, session.member, pages);

@@ -5,46 +5,37 @@
  * shows as its last run), and deletes it. axe-core finds nothing on these pages, on desktop and
  * phone, in the light and dark schemes; no page is wider than a phone; every control labelled.
  */
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { startBlog, type TestSite } from "../helpers/sites.ts";
+import { startBlog } from "../helpers/sites.ts";
 import { HAS_CHROMIUM, screenshot } from "../web/browser.ts";
-import { axeClean, expectCleanElsewhereAndLabelled, signedUpMember } from "./pages.ts";
+import { axeClean, expectCleanElsewhereAndLabelled, followNavLink, signedUpMember, stubServers } from "./pages.ts";
 
 setDefaultTimeout(60_000);
 
 describe.skipIf(!HAS_CHROMIUM)("the monitor pages in a browser", () => {
-  let blog: TestSite;
+  const stubs = stubServers({ blog: startBlog });
   const session = signedUpMember();
   /** name → path of every page state checked with axe. */
   const visited: Record<string, string> = {};
 
   const here = (page: Page) => new URL(page.url()).pathname + new URL(page.url()).search;
 
-  beforeAll(() => {
-    blog = startBlog();
-  });
-  afterAll(() => {
-    blog?.stop();
-  });
-
   test("add: a bad schedule is refused and what was typed is kept; a good one is listed with its next run", async () => {
     const { page } = session.member;
-    await page.getByRole("link", { name: "Monitors" }).click();
-    await page.waitForURL(/\/monitors$/);
-    expect(await page.locator("h1").textContent()).toBe("Monitors");
+    await followNavLink(page, "Monitors", /\/monitors$/);
     expect(await page.getByText("No monitors yet.").isVisible()).toBe(true);
     await axeClean("monitors (empty)", page);
     visited.empty = "/monitors";
 
-    await page.getByLabel(/^Site URL/).fill(blog.url);
+    await page.getByLabel(/^Site URL/).fill(stubs.blog.url);
     await page.getByLabel(/^Schedule/).fill("0 6 * *");
     await page.getByLabel(/^Environment/).fill("staging");
     await page.getByLabel(/^Assertions/).fill("security.*: error");
     await page.getByRole("button", { name: "Add monitor" }).click();
     await page.waitForSelector("[role=alert]");
     expect(await page.locator("[role=alert]").textContent()).toContain("a cron expression of 5 fields");
-    expect(await page.getByLabel(/^Site URL/).inputValue()).toBe(blog.url);
+    expect(await page.getByLabel(/^Site URL/).inputValue()).toBe(stubs.blog.url);
     expect(await page.getByLabel(/^Schedule/).inputValue()).toBe("0 6 * *");
     expect(await page.getByLabel(/^Environment/).inputValue()).toBe("staging");
     expect(await page.getByLabel(/^Assertions/).inputValue()).toBe("security.*: error");
@@ -57,7 +48,7 @@ describe.skipIf(!HAS_CHROMIUM)("the monitor pages in a browser", () => {
       page.getByRole("button", { name: "Add monitor" }).click(),
     ]);
     expect(await page.locator("[role=status]").first().textContent()).toContain("Monitor added");
-    expect(await page.locator("h1").textContent()).toBe(`Monitor of ${blog.url}`);
+    expect(await page.locator("h1").textContent()).toBe(`Monitor of ${stubs.blog.url}`);
     expect(await page.locator("dl.facts").textContent()).toContain("daily");
     expect(await page.locator("dl.facts").textContent()).toContain("no run yet");
     await axeClean("monitor (new)", page);
@@ -67,7 +58,7 @@ describe.skipIf(!HAS_CHROMIUM)("the monitor pages in a browser", () => {
     const row = page.locator("tr[data-monitor]");
     expect(await row.count()).toBe(1);
     const text = (await row.textContent()) ?? "";
-    expect(text).toContain(blog.url);
+    expect(text).toContain(stubs.blog.url);
     expect(text).toContain("staging");
     expect(text).toContain("active");
     expect(text).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d UTC/); // the next run
@@ -133,7 +124,7 @@ describe.skipIf(!HAS_CHROMIUM)("the monitor pages in a browser", () => {
   test("axe on phone and in the dark scheme; every control labelled", async () => {
     // A monitor to show again (the previous test deleted its own).
     await session.member.page.goto("/monitors");
-    await session.member.page.getByLabel(/^Site URL/).fill(blog.url);
+    await session.member.page.getByLabel(/^Site URL/).fill(stubs.blog.url);
     await Promise.all([
       session.member.page.waitForURL(/\/monitors\/mon_/),
       session.member.page.getByRole("button", { name: "Add monitor" }).click(),

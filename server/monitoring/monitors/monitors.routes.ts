@@ -16,21 +16,12 @@ import type { IdempotencyService } from "../../access/idempotency.service.ts";
 import type { ApiModule } from "../../platform/http/api-module.ts";
 import { jsonDocument, jsonResponse } from "../../platform/http/json-response.ts";
 import type { ApiOperation } from "../../platform/http/openapi.ts";
+import { deleted, idParam, olderPageDocument, olderPageQuery } from "../../platform/http/resource-routes.ts";
 import type { ApiContext } from "../../start/app.ts";
-import {
-  answer,
-  emptyBodyAllowed,
-  IDEMPOTENCY,
-  IDEMPOTENCY_ERRORS,
-  idempotent,
-  nextLink,
-  queryOf,
-} from "../route-helpers.ts";
+import { answer, emptyBodyAllowed, IDEMPOTENCY, IDEMPOTENCY_ERRORS, idempotent, queryOf } from "../route-helpers.ts";
 import { DEFAULT_PAGE, MAX_PAGE, type MonitorService } from "./monitors.service.ts";
 
-const MONITOR_ID = Type.Object({
-  monitor_id: Type.String({ maxLength: 64, description: "The monitor's id (mon_…)" }),
-});
+const MONITOR_ID = Type.Object(idParam("monitor_id", "monitor", "mon"));
 const URL_ERRORS = ["invalid_url", "url_not_allowed"] as const;
 
 export const createMonitorOperation = {
@@ -63,14 +54,7 @@ export const listMonitorsOperation = {
     "Your monitors, newest first, each with its status (last run, last skip, next run). Page with `before=<next_cursor>`; the Link header has the next page's URL.",
   tag: "Monitors",
   auth: "bearer",
-  query: Type.Object({
-    before: Type.Optional(
-      Type.String({ maxLength: 64, description: "Cursor: a monitor id (next_cursor); returns older ones" }),
-    ),
-    limit: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE, description: "Items per page" }),
-    ),
-  }),
+  query: Type.Object(olderPageQuery("monitor", { max: MAX_PAGE, default: DEFAULT_PAGE })),
   responses: {
     200: { description: "A page of monitors", content: { "application/json": MonitorListSchema }, headers: ["Link"] },
   },
@@ -179,7 +163,7 @@ export function monitorsRoutes(deps: MonitorsRouteDeps) {
     .get("/monitors", async ({ principal, query: raw, request }) => {
       const query = queryOf(listMonitorsOperation.query, raw);
       const page = await monitors.list(principal.accountId, query);
-      return jsonDocument(page, nextLink(deps.baseUrlFor(request), "/api/monitors", query, page.next_cursor));
+      return olderPageDocument(page, `${deps.baseUrlFor(request)}/api/monitors`, query);
     })
     .get(
       "/monitors/:monitor_id",
@@ -199,7 +183,7 @@ export function monitorsRoutes(deps: MonitorsRouteDeps) {
       "/monitors/:monitor_id",
       async ({ principal, params }) => {
         await monitors.delete(principal.accountId, params.monitor_id);
-        return new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
+        return deleted();
       },
       { params: deleteMonitorOperation.params },
     )

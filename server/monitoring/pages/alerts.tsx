@@ -33,6 +33,10 @@ const NOTICES: Record<string, string> = {
 
 export const eventField = (type: string) => `event:${type}`;
 
+/** The events ticked in a submitted form (the checkboxes EventChoices draws). */
+export const chosenEvents = (form: Record<string, string>) =>
+  SUBSCRIBABLE_EVENT_TYPES.filter((type) => form[eventField(type)] === "on");
+
 function EventChoices({ legend, chosen, id }: { legend: string; chosen: readonly string[]; id: string }) {
   return (
     <fieldset class="choices">

@@ -21,16 +21,9 @@ import type { IdempotencyService } from "../../access/idempotency.service.ts";
 import type { ApiModule } from "../../platform/http/api-module.ts";
 import { jsonDocument, jsonResponse } from "../../platform/http/json-response.ts";
 import type { ApiOperation } from "../../platform/http/openapi.ts";
+import { deleted, idParam, olderPageDocument, olderPageQuery } from "../../platform/http/resource-routes.ts";
 import type { ApiContext } from "../../start/app.ts";
-import {
-  answer,
-  emptyBodyAllowed,
-  IDEMPOTENCY,
-  IDEMPOTENCY_ERRORS,
-  idempotent,
-  nextLink,
-  queryOf,
-} from "../route-helpers.ts";
+import { answer, emptyBodyAllowed, IDEMPOTENCY, IDEMPOTENCY_ERRORS, idempotent, queryOf } from "../route-helpers.ts";
 import {
   DEFAULT_PAGE,
   DEFAULT_ROTATION_OVERLAP_HOURS,
@@ -39,21 +32,12 @@ import {
   type WebhookService,
 } from "./webhooks.service.ts";
 
-const WEBHOOK_ID = Type.Object({
-  webhook_id: Type.String({ maxLength: 64, description: "The webhook's id (whk_…)" }),
-});
+const WEBHOOK_ID = Type.Object(idParam("webhook_id", "webhook", "whk"));
 const DELIVERY_ID = Type.Object({
-  webhook_id: Type.String({ maxLength: 64, description: "The webhook's id (whk_…)" }),
-  delivery_id: Type.String({ maxLength: 64, description: "The delivery's id (dlv_…)" }),
+  ...idParam("webhook_id", "webhook", "whk"),
+  ...idParam("delivery_id", "delivery", "dlv"),
 });
-const paging = (what: string) => ({
-  before: Type.Optional(
-    Type.String({ maxLength: 64, description: `Cursor: a ${what} id (next_cursor); returns older ones` }),
-  ),
-  limit: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE, description: "Items per page" }),
-  ),
-});
+const paging = (what: string) => olderPageQuery(what, { max: MAX_PAGE, default: DEFAULT_PAGE });
 
 export const createWebhookOperation = {
   method: "post",
@@ -286,7 +270,7 @@ export function webhooksRoutes(deps: WebhooksRouteDeps) {
     .get("/webhooks", async ({ principal, query: raw, request }) => {
       const query = queryOf(listWebhooksOperation.query, raw);
       const page = await webhooks.list(principal.accountId, query);
-      return jsonDocument(page, nextLink(deps.baseUrlFor(request), "/api/webhooks", query, page.next_cursor));
+      return olderPageDocument(page, `${deps.baseUrlFor(request)}/api/webhooks`, query);
     })
     .get(
       "/webhooks/:webhook_id",
@@ -304,8 +288,11 @@ export function webhooksRoutes(deps: WebhooksRouteDeps) {
       async ({ principal, params, query: raw, request }) => {
         const query = queryOf(listDeliveriesOperation.query, raw);
         const page = await webhooks.deliveries(principal.accountId, params.webhook_id, query);
-        const path = `/api/webhooks/${params.webhook_id}/deliveries`;
-        return jsonDocument(page, nextLink(deps.baseUrlFor(request), path, query, page.next_cursor));
+        return olderPageDocument(
+          page,
+          `${deps.baseUrlFor(request)}/api/webhooks/${params.webhook_id}/deliveries`,
+          query,
+        );
       },
       { params: listDeliveriesOperation.params },
     )
@@ -322,7 +309,7 @@ export function webhooksRoutes(deps: WebhooksRouteDeps) {
       "/webhooks/:webhook_id",
       async ({ principal, params }) => {
         await webhooks.remove(principal.accountId, params.webhook_id);
-        return new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
+        return deleted();
       },
       { params: deleteWebhookOperation.params },
     )
