@@ -48,6 +48,9 @@ describe("SafeClient", () => {
     const encoded = (body: Uint8Array, encoding: string) => () =>
       new Response(body, { headers: { "content-encoding": encoding, "content-type": "text/html" } });
     site = startSite({
+      "/hop": () => new Response(null, { status: 302, headers: { location: "/landed" } }),
+      "/landed": () => new Response("landed"),
+      "/other": () => new Response("other"),
       "/page.gz": encoded(gzipped, "gzip"),
       "/page.deflate": encoded(deflateSync(PAGE), "deflate"),
       "/page.br": encoded(brotliCompressSync(PAGE), "br"),
@@ -119,6 +122,14 @@ describe("SafeClient", () => {
     expect(result.truncated).toBe(true);
     expect(result.body.byteLength).toBe(256 * 1024);
     expect(c.timings[0]?.bytes).toBe(256 * 1024);
+  });
+
+  test("a redirect's next hop goes before the requests still waiting for a slot", async () => {
+    const c = client(["127.0.0.1"], { concurrency: 1 });
+    const from = site.hits.length;
+    // /hop's slot goes to the first request waiting as it ends; its next hop goes next, before the second.
+    await Promise.all([c.fetch(`${site.url}hop`), c.fetch(`${site.url}other`), c.fetch(`${site.url}other?2`)]);
+    expect(site.hits.slice(from)).toEqual(["GET /hop", "GET /other", "GET /landed", "GET /other"]);
   });
 
   test("gzip, deflate and brotli bodies within the cap are decoded whole", async () => {

@@ -7,7 +7,7 @@
  * bombs stop at the cap), and a timing row for the report. Per site: at most `concurrency`
  * requests in flight over HTTP/1.1 (one per connection the agent allows), `multiplexedConcurrency`
  * once the site answered over HTTP/2 (streams on one connection); waiting requests marked
- * `urgent` (the follow-ups of chained probes) go before the others.
+ * `urgent` (the follow-ups of chained probes, a redirect's next hop) go before the others.
  *
  * Site credentials (basic auth, headers, cookies of a password-protected staging site) are added
  * to a request only when its URL — each redirect hop checked on its own — is on the credentials'
@@ -210,8 +210,12 @@ export class SafeClient {
     let current = url;
     let method = options.method ?? "GET";
     let body = options.body;
+    // A redirect's next hop and a 429 asked again follow an answer: like a chain's next link,
+    // they go before requests still waiting (a probe's redirect queued behind the whole wave
+    // made it the report's last request).
+    const followUp = { ...options, urgent: true };
     for (let hop = 0; ; hop++) {
-      let result = await this.fetchOnce(current, method, body, options);
+      let result = await this.fetchOnce(current, method, body, hop === 0 ? options : followUp);
       const wait = result.status === 429 ? this.rateLimitWait(result.headers.get("retry-after")) : undefined;
       if (wait !== undefined) {
         this.rateLimitRetries += 1;
@@ -220,7 +224,7 @@ export class SafeClient {
         } catch (error) {
           throw classify(error, current, this.deadline.aborted);
         }
-        result = await this.fetchOnce(current, method, body, options);
+        result = await this.fetchOnce(current, method, body, followUp);
       }
       const location = result.headers.get("location");
       const isRedirect = [301, 302, 303, 307, 308].includes(result.status) && location;
