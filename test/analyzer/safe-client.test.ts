@@ -4,8 +4,8 @@
  * decompression, and slow or looping sites end within their limits.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type dns from "node:dns";
 import { randomBytes } from "node:crypto";
+import type dns from "node:dns";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { createSafeAgent, policyLookup } from "../../server/analyzer/fetch/safe-agent.ts";
 import { FetchFailure, SafeClient } from "../../server/analyzer/fetch/safe-client.ts";
@@ -45,7 +45,7 @@ describe("SafeClient", () => {
   beforeAll(() => {
     const bomb = gzipSync(Buffer.alloc(50 * 1024 * 1024)); // 50 MB of zeros → ~50 KB gzip
     const gzipped = gzipSync(PAGE);
-    const encoded = (body: Uint8Array, encoding: string) => () =>
+    const encoded = (body: Buffer<ArrayBuffer>, encoding: string) => () =>
       new Response(body, { headers: { "content-encoding": encoding, "content-type": "text/html" } });
     site = startSite({
       "/hop": () => new Response(null, { status: 302, headers: { location: "/landed" } }),
@@ -57,7 +57,7 @@ describe("SafeClient", () => {
       "/noise.gz": encoded(gzipSync(NOISE), "gzip"),
       // The first half of the gzip stream (its end and checksum missing), and no gzip at all.
       "/cut.gz": encoded(gzipped.subarray(0, Math.floor(gzipped.byteLength / 2)), "gzip"),
-      "/garbage.gz": encoded(new TextEncoder().encode("not gzip at all"), "gzip"),
+      "/garbage.gz": encoded(Buffer.from("not gzip at all"), "gzip"),
       "/": () => new Response("<html>home</html>", { headers: { "content-type": "text/html" } }),
       "/bomb": () => new Response(bomb, { headers: { "content-encoding": "gzip", "content-type": "text/html" } }),
       "/loop": () => new Response(null, { status: 302, headers: { location: "/loop" } }),
