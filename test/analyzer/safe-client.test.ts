@@ -4,8 +4,9 @@
  * decompression, and slow or looping sites end within their limits.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { randomBytes } from "node:crypto";
 import type dns from "node:dns";
-import { gzipSync } from "node:zlib";
+import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { createSafeAgent, policyLookup } from "../../server/analyzer/fetch/safe-agent.ts";
 import { FetchFailure, SafeClient } from "../../server/analyzer/fetch/safe-client.ts";
 import { TargetPolicy } from "../../server/analyzer/fetch/target-policy.ts";
@@ -35,11 +36,28 @@ async function failureOf(promise: Promise<unknown>): Promise<FetchFailure> {
   throw new Error("expected a FetchFailure");
 }
 
+/** A page of text, and 64 KB that does not compress (so it is as long sent as decoded). */
+const PAGE = "<html><body>".concat("<p>WordPress page text, over and over.</p>\n".repeat(2_000), "</body></html>");
+const NOISE = randomBytes(64 * 1024);
+
 describe("SafeClient", () => {
   let site: TestSite;
   beforeAll(() => {
     const bomb = gzipSync(Buffer.alloc(50 * 1024 * 1024)); // 50 MB of zeros → ~50 KB gzip
+    const gzipped = gzipSync(PAGE);
+    const encoded = (body: Buffer<ArrayBuffer>, encoding: string) => () =>
+      new Response(body, { headers: { "content-encoding": encoding, "content-type": "text/html" } });
     site = startSite({
+      "/hop": () => new Response(null, { status: 302, headers: { location: "/landed" } }),
+      "/landed": () => new Response("landed"),
+      "/other": () => new Response("other"),
+      "/page.gz": encoded(gzipped, "gzip"),
+      "/page.deflate": encoded(deflateSync(PAGE), "deflate"),
+      "/page.br": encoded(brotliCompressSync(PAGE), "br"),
+      "/noise.gz": encoded(gzipSync(NOISE), "gzip"),
+      // The first half of the gzip stream (its end and checksum missing), and no gzip at all.
+      "/cut.gz": encoded(gzipped.subarray(0, Math.floor(gzipped.byteLength / 2)), "gzip"),
+      "/garbage.gz": encoded(Buffer.from("not gzip at all"), "gzip"),
       "/": () => new Response("<html>home</html>", { headers: { "content-type": "text/html" } }),
       "/bomb": () => new Response(bomb, { headers: { "content-encoding": "gzip", "content-type": "text/html" } }),
       "/loop": () => new Response(null, { status: 302, headers: { location: "/loop" } }),
@@ -104,6 +122,50 @@ describe("SafeClient", () => {
     expect(result.truncated).toBe(true);
     expect(result.body.byteLength).toBe(256 * 1024);
     expect(c.timings[0]?.bytes).toBe(256 * 1024);
+  });
+
+  test("a redirect's next hop goes before the requests still waiting for a slot", async () => {
+    const c = client(["127.0.0.1"], { concurrency: 1 });
+    const from = site.hits.length;
+    // /hop's slot goes to the first request waiting as it ends; its next hop goes next, before the second.
+    await Promise.all([c.fetch(`${site.url}hop`), c.fetch(`${site.url}other`), c.fetch(`${site.url}other?2`)]);
+    expect(site.hits.slice(from)).toEqual(["GET /hop", "GET /other", "GET /landed", "GET /other"]);
+  });
+
+  test("gzip, deflate and brotli bodies within the cap are decoded whole", async () => {
+    const c = client(["127.0.0.1"]);
+    for (const path of ["page.gz", "page.deflate", "page.br"]) {
+      const result = await c.fetch(`${site.url}${path}`);
+      expect(result.truncated).toBe(false);
+      expect(result.body.toString()).toBe(PAGE);
+    }
+  });
+
+  test("a compressed body exactly as long as the cap is whole; one byte less is cut", async () => {
+    const exact = await client(["127.0.0.1"], { maxBodyBytes: PAGE.length }).fetch(`${site.url}page.gz`);
+    expect(exact.truncated).toBe(false);
+    expect(exact.body.toString()).toBe(PAGE);
+    const short = await client(["127.0.0.1"], { maxBodyBytes: PAGE.length - 1 }).fetch(`${site.url}page.br`);
+    expect(short.truncated).toBe(true);
+    expect(short.body.toString()).toBe(PAGE.slice(0, -1));
+  });
+
+  test("a compressed body longer than the cap as sent is cut at the cap, its first bytes kept", async () => {
+    const c = client(["127.0.0.1"], { maxBodyBytes: 16 * 1024 });
+    const result = await c.fetch(`${site.url}noise.gz`);
+    expect(result.truncated).toBe(true);
+    expect(result.body.equals(NOISE.subarray(0, 16 * 1024))).toBe(true);
+  });
+
+  test("a gzip stream cut short keeps what decoded; a body that is not gzip fails as protocol", async () => {
+    const c = client(["127.0.0.1"]);
+    const cut = await c.fetch(`${site.url}cut.gz`);
+    expect(cut.truncated).toBe(true);
+    expect(cut.body.byteLength).toBeGreaterThan(0);
+    expect(PAGE.startsWith(cut.body.toString())).toBe(true);
+    const failure = await failureOf(c.fetch(`${site.url}garbage.gz`));
+    expect(failure.kind).toBe("protocol");
+    expect(failure.message).toContain("decompressed");
   });
 
   test("the analysis's total budget: a response is cut at what is left, then requests fail as `budget`", async () => {

@@ -209,15 +209,58 @@ export function blockPageOf(answer: Answer): BlockPage | null {
     const block = headerMark(answer, vendor.blockHeaders);
     if (block) return { kind: "block", vendor: vendor.name, marker: block, certain: true };
   }
-  const { status } = answer;
-  const head = answer.body.slice(0, READ);
+  return pageBlock(answer);
+}
+
+/** What an answer's page was read as, with what it was read from (pageBlock). */
+interface PageReading {
+  status: number;
+  body: string;
+  contentType: string | undefined;
+  present: string | null;
+  page: BlockPage | null;
+}
+
+/**
+ * Every probe's answer is asked about several times in a report (gather's controls, the
+ * hosting's firewall, each probe's obstacle, the controls' comparisons): its page is read
+ * once. The reading is kept with the answer object and used again only while what it was
+ * read from is unchanged.
+ */
+const readings = new WeakMap<Answer, PageReading>();
+
+/** The block or challenge page the answer's body is, its headers' vendor marks aside. */
+function pageBlock(answer: Answer): BlockPage | null {
+  const { status, body } = answer;
+  const contentType = answer.headers["content-type"];
+  const present = presentVendor(answer);
+  const known = readings.get(answer);
+  if (
+    known &&
+    known.status === status &&
+    known.body === body &&
+    known.contentType === contentType &&
+    known.present === present
+  )
+    return known.page;
+  const page = readPage(status, body, contentType, present);
+  readings.set(answer, { status, body, contentType, present, page });
+  return page;
+}
+
+function readPage(
+  status: number,
+  body: string,
+  contentType: string | undefined,
+  present: string | null,
+): BlockPage | null {
+  const head = body.slice(0, READ);
   // A 200 or 202 counts only as a small HTML page: a plugin's readme.txt that mentions
   // ModSecurity, or a feed, is the site's own text.
-  const html = /^\s*</.test(head) || /html/i.test(answer.headers["content-type"] ?? "");
+  const html = /^\s*</.test(head) || /html/i.test(contentType ?? "");
   const pageStatus = status >= 400 || ((status === 202 || status === 200) && html && head.length < 20_000);
   if (pageStatus) {
     // The firewall whose headers are on the answer is asked first: its page is the likeliest.
-    const present = presentVendor(answer);
     const ordered = [...VENDORS].sort((a, b) => Number(b.name === present) - Number(a.name === present));
     for (const vendor of ordered) {
       const challenge =
@@ -229,11 +272,11 @@ export function blockPageOf(answer: Answer): BlockPage | null {
   }
   if (FIREWALL_STATUSES.has(status)) {
     const challenge = bodyMark(head, GENERIC_CHALLENGE);
-    if (challenge) return { kind: "challenge", vendor: presentVendor(answer), marker: challenge, certain: true };
+    if (challenge) return { kind: "challenge", vendor: present, marker: challenge, certain: true };
   }
   if (MAYBE_BLOCK_STATUSES.has(status)) {
     const hint = bodyMark(head, [BLOCK_HINTS]);
-    if (hint) return { kind: "block", vendor: presentVendor(answer), marker: hint, certain: false };
+    if (hint) return { kind: "block", vendor: present, marker: hint, certain: false };
   }
   return null;
 }

@@ -7,13 +7,13 @@
  * bombs stop at the cap), and a timing row for the report. Per site: at most `concurrency`
  * requests in flight over HTTP/1.1 (one per connection the agent allows), `multiplexedConcurrency`
  * once the site answered over HTTP/2 (streams on one connection); waiting requests marked
- * `urgent` (the follow-ups of chained probes) go before the others.
+ * `urgent` (the follow-ups of chained probes, a redirect's next hop) go before the others.
  *
  * Site credentials (basic auth, headers, cookies of a password-protected staging site) are added
  * to a request only when its URL — each redirect hop checked on its own — is on the credentials'
  * origin: never to another origin, an asset host, or a redirect that leaves the site.
  */
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import zlib from "node:zlib";
 import ipaddr from "ipaddr.js";
 import type { Agent } from "undici/index.js";
@@ -156,6 +156,14 @@ const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
   br: () => zlib.createBrotliDecompress(),
 };
 
+/** The same decoders, for a whole body at once (readCapped); they throw past maxOutputLength. */
+const DECODE_AT_ONCE: Record<string, (data: Buffer, options: { maxOutputLength: number }) => Buffer> = {
+  gzip: (data, options) => zlib.gunzipSync(data, options),
+  "x-gzip": (data, options) => zlib.gunzipSync(data, options),
+  deflate: (data, options) => zlib.inflateSync(data, options),
+  br: (data, options) => zlib.brotliDecompressSync(data, options),
+};
+
 /** Bodies we do not want are drained up to this size to keep the connection; beyond, it is closed. */
 const DUMP_LIMIT = 256 * 1024;
 
@@ -202,8 +210,12 @@ export class SafeClient {
     let current = url;
     let method = options.method ?? "GET";
     let body = options.body;
+    // A redirect's next hop and a 429 asked again follow an answer: like a chain's next link,
+    // they go before requests still waiting (a probe's redirect queued behind the whole wave
+    // made it the report's last request).
+    const followUp = { ...options, urgent: true };
     for (let hop = 0; ; hop++) {
-      let result = await this.fetchOnce(current, method, body, options);
+      let result = await this.fetchOnce(current, method, body, hop === 0 ? options : followUp);
       const wait = result.status === 429 ? this.rateLimitWait(result.headers.get("retry-after")) : undefined;
       if (wait !== undefined) {
         this.rateLimitRetries += 1;
@@ -212,7 +224,7 @@ export class SafeClient {
         } catch (error) {
           throw classify(error, current, this.deadline.aborted);
         }
-        result = await this.fetchOnce(current, method, body, options);
+        result = await this.fetchOnce(current, method, body, followUp);
       }
       const location = result.headers.get("location");
       const isRedirect = [301, 302, 303, 307, 308].includes(result.status) && location;
@@ -437,15 +449,72 @@ export class SafeClient {
   }
 }
 
-/** Reads at most `cap` decoded bytes, then stops reading (and drops the connection). */
+/**
+ * Reads at most `cap` decoded bytes, then stops reading (and drops the connection).
+ *
+ * A compressed body is read whole while it stays within `cap` encoded bytes and decoded at
+ * once (DECODE_AT_ONCE), capped at `cap` decoded bytes: a zlib stream per response cost more
+ * of the analyzer's CPU than the decoding itself (bench:analyze). A body that decodes past the
+ * cap, does not decode cleanly, or is longer than the cap as sent is decoded as a stream
+ * instead, which keeps what decoded up to the cap or the damage.
+ */
 async function readCapped(
   body: Readable,
   encoding: string | null,
   cap: number,
 ): Promise<{ data: Buffer; truncated: boolean }> {
   const decoder = encoding && encoding !== "identity" ? DECODERS[encoding] : undefined;
-  const source: Readable = decoder ? body.pipe(decoder() as unknown as NodeJS.WritableStream & Readable) : body;
-  if (decoder) body.on("error", (error) => source.destroy(error));
+  if (!decoder) return readStream(body, body, cap);
+  const decoding = (from: Readable) => from.pipe(decoder() as unknown as NodeJS.WritableStream & Readable);
+  const decodeAtOnce = DECODE_AT_ONCE[encoding as string];
+  // (A cap of 0 keeps nothing: the stream's loop says so as it always did.)
+  if (!decodeAtOnce || cap <= 0) return readStream(body, decoding(body), cap);
+  const chunks: Buffer[] = [];
+  let sent = 0;
+  const iterator = body[Symbol.asyncIterator]();
+  for (;;) {
+    const next = await iterator.next();
+    if (next.done) break;
+    const chunk = next.value as Buffer;
+    chunks.push(chunk);
+    sent += chunk.byteLength;
+    if (sent > cap) {
+      // Longer than the cap as sent: decoded as it comes, so that reading stops at the cap.
+      const rest = Readable.from(concatenated(chunks, iterator), { objectMode: false });
+      return readStream(body, decoding(rest), cap, rest);
+    }
+  }
+  const whole = Buffer.concat(chunks, sent);
+  try {
+    return { data: decodeAtOnce(whole, { maxOutputLength: cap }), truncated: false };
+  } catch {
+    // Past the cap, or damaged: the stream keeps what decodes up to either.
+    const rest = Readable.from([whole], { objectMode: false });
+    return readStream(rest, decoding(rest), cap);
+  }
+}
+
+/** The chunks read so far, then the rest of the body. */
+async function* concatenated(read: readonly Buffer[], iterator: AsyncIterator<unknown>): AsyncGenerator<Buffer> {
+  yield* read;
+  for (;;) {
+    const next = await iterator.next();
+    if (next.done) return;
+    yield next.value as Buffer;
+  }
+}
+
+/**
+ * Reads `source` (the body, or its decoder) up to `cap` bytes; at the cap, stops reading
+ * `body` (and `feed`, the stream between them when there is one).
+ */
+async function readStream(
+  body: Readable,
+  source: Readable,
+  cap: number,
+  feed?: Readable,
+): Promise<{ data: Buffer; truncated: boolean }> {
+  if (source !== body) (feed ?? body).on("error", (error) => source.destroy(error));
   const chunks: Buffer[] = [];
   let total = 0;
   let truncated = false;
@@ -471,6 +540,7 @@ async function readCapped(
     if (truncated) {
       discard(body);
       discard(source);
+      if (feed) discard(feed);
     }
   }
   return { data: Buffer.concat(chunks, total), truncated };

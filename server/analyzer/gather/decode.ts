@@ -38,7 +38,7 @@ export function toArtifact(result: FetchResult): HttpArtifact {
   // A firewall's page whose marks are past the part kept (Wordfence signs at the bottom). Only
   // a certain one: a page that merely reads like a block is judged on what is kept, as the
   // saved artifacts let it be judged again.
-  if (cut && !blockPageOf({ status: result.status, headers, body })) {
+  if (cut && !blockPageOf(artifact)) {
     const block = blockPageOf({ status: result.status, headers, body: whole });
     if (block?.certain) artifact.block = block;
   }

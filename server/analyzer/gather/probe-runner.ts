@@ -94,6 +94,9 @@ export class Probes {
       return undefined;
     }
     this.artifacts.probes[spec.key] = outcome.artifact;
+    // Its page is read now, while the wave is out: the controls after the wave and the
+    // report ask again, and find the reading kept (detect/block-pages.ts).
+    blockPageOf(outcome.artifact);
     return outcome.artifact;
   }
 }
