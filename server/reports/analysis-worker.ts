@@ -287,8 +287,9 @@ export class AnalysisWorker {
       await this.runAnalysis(row, job, { host: target.host, keys: targetKeys, requestsPerSecond });
     } finally {
       await slots.release(accountKey, job.reportId).catch(() => {});
-      // The target's slots stay taken while the pace's bucket refills (target-limits.ts).
-      await slots.releaseAfter(targetKeys, job.reportId, targets.refillMs).catch(() => {});
+      // The target's slots stay taken for one pace window more (target-limits.ts): the next
+      // analysis in them cannot add its first second to this one's last.
+      await slots.releaseAfter(targetKeys, job.reportId, targets.paceWindowMs).catch(() => {});
     }
   }
 

@@ -208,7 +208,7 @@ export class Slots {
 
   /**
    * Keeps the slots of `keys` taken `ms` longer, then frees them (the next claim removes
-   * expired slots): the per-target pace's refill time (target-limits.ts).
+   * expired slots): the per-target pace's window (target-limits.ts).
    */
   async releaseAfter(keys: readonly string[], reportId: string, ms: number): Promise<void> {
     if (keys.length === 0) return;

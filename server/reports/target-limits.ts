@@ -18,7 +18,7 @@
  * - requests per second: each numbered slot of a key carries a fixed share of TARGET_MAX_RPS,
  *   the shares of a key's slots adding up to it (pace-shares.ts); an analysis starts at most
  *   the smallest share of its slots in any one second (a sliding window in its SafeClient). A
- *   slot is held one second past its analysis (`refillMs`), so the next analysis in it cannot
+ *   slot is held one second past its analysis (`paceWindowMs`), so the next analysis in it cannot
  *   add its first second to the last one's: a host, and each address, sees at most
  *   TARGET_MAX_RPS requests start in any one second, all analyses together — with no
  *   per-request round trip to a shared store;
@@ -85,7 +85,7 @@ export class TargetLimits {
   }
 
   /** How long a target slot stays taken after its analysis: the pace's window, one second. */
-  get refillMs(): number {
+  get paceWindowMs(): number {
     return this.settings.targetMaxRps > 0 ? 1_000 : 0;
   }
 
