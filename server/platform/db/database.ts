@@ -32,7 +32,10 @@ export interface OpenOptions {
   migrate?: boolean;
 }
 
-/** How long a statement may wait for a lock on PostgreSQL before it fails (see openDatabase). */
+/**
+ * How long a statement may wait for a lock before it fails with 55P03 (see openDatabase): on
+ * PostgreSQL, `lock_timeout`; on the embedded PGlite, the wait for its one session.
+ */
 export const LOCK_TIMEOUT_MS = 5_000;
 
 const DRIVER_OPTIONS = {
@@ -81,7 +84,9 @@ export async function openDatabase(
       max: config.dbPoolMax,
     });
   } else {
-    embedded = await openEmbedded(config.dataDir, options.role, logger);
+    // PGlite is one session: a transaction holds it for everyone, and the wait for it is
+    // bounded like a lock wait here (pglite-session-queue.ts).
+    embedded = await openEmbedded(config.dataDir, options.role, logger, { waitLimitMs: LOCK_TIMEOUT_MS });
     // PGlite runs one statement at a time; a small pool keeps queueing in the driver.
     sql = postgres({
       ...DRIVER_OPTIONS,
