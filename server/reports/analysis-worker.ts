@@ -281,16 +281,25 @@ export class AnalysisWorker {
         return;
       }
       targetKeys = target.keys;
-      await this.runAnalysis(row, job, target.host, targetKeys);
+      // The pace is the share of the slots it was granted (pace-shares.ts), fixed for the analysis.
+      const slotOf = await retried(() => slots.slotNumbers(target.keys, job.reportId));
+      const requestsPerSecond = targets.analysisRps(target.keys, slotOf);
+      await this.runAnalysis(row, job, { host: target.host, keys: targetKeys, requestsPerSecond });
     } finally {
       await slots.release(accountKey, job.reportId).catch(() => {});
-      // The target's slots stay taken while the pace's bucket refills (target-limits.ts).
-      await slots.releaseAfter(targetKeys, job.reportId, targets.refillMs).catch(() => {});
+      // The target's slots stay taken for one pace window more (target-limits.ts): the next
+      // analysis in them cannot add its first second to this one's last.
+      await slots.releaseAfter(targetKeys, job.reportId, targets.paceWindowMs).catch(() => {});
     }
   }
 
   /** Runs the analysis of a job holding its slots, and stores the outcome. */
-  private async runAnalysis(row: ReportRow, job: AnalysisJob, host: string, targetKeys: string[]): Promise<void> {
+  private async runAnalysis(
+    row: ReportRow,
+    job: AnalysisJob,
+    target: { host: string; keys: string[]; requestsPerSecond: number },
+  ): Promise<void> {
+    const { host, keys: targetKeys, requestsPerSecond } = target;
     const { sql, config, metrics, targets, deadTargets } = this.deps;
     const stop = new AbortController();
     this.running.set(job.reportId, stop);
@@ -321,7 +330,6 @@ export class AnalysisWorker {
       // A lab report's browser has its own hard deadline (LAB_TIMEOUT_MS) on top of the analysis's.
       const timeoutMs = config.analysisTimeoutMs + (job.lab ? config.lab.timeoutMs : 0);
       const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), this.shutdown.signal, stop.signal]);
-      const requestsPerSecond = targets.analysisRps || undefined;
       // The site (its origin), its host or its address gave no answer lately: check it answers
       // at all before holding the slots for the full deadlines (dead-targets.ts).
       const healthKeys = [...targetKeys, DeadTargets.originKey(job.target)];
@@ -333,7 +341,7 @@ export class AnalysisWorker {
         const siteTls = job.siteTls;
         result = await this.deps.analyze(job.target, signal, {
           mode,
-          requestsPerSecond,
+          requestsPerSecond: requestsPerSecond || undefined,
           aggressiveRequests,
           siteAuth,
           siteTls,
@@ -364,7 +372,7 @@ export class AnalysisWorker {
       const limits = targetLimitsOf(result.target_limits, {
         host,
         waitedMs: job.targetWaitSince ? Math.max(0, startedAt - job.targetWaitSince) : 0,
-        requestsPerSecond: targets.analysisRps,
+        requestsPerSecond,
         aggressiveRequests,
         aggressiveWanted: this.deps.aggressiveMaxRequests,
       });

@@ -43,7 +43,7 @@ import type { SiteAuthVault } from "./site-auth-vault.ts";
  * request budget granted from the target's hour.
  */
 export interface AnalyzeRequest extends ReportOptions {
-  /** Requests per second (absent: no pace). */
+  /** Requests the analysis may start in any one second (absent: no pace). */
   requestsPerSecond?: number;
   /** Aggressive mode: requests the enumeration may make (absent: AGGRESSIVE_MAX_REQUESTS). */
   aggressiveRequests?: number;

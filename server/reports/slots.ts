@@ -168,6 +168,17 @@ export class Slots {
     return new Map(grants.map((grant) => [grant.reportId, jobOf.get(grant.reportId) ?? null]));
   }
 
+  /**
+   * The number of the slot the report holds of each of `keys`: each number carries a share of
+   * the target's requests per second (pace-shares.ts).
+   */
+  async slotNumbers(keys: readonly string[], reportId: string): Promise<Map<string, number>> {
+    if (keys.length === 0) return new Map();
+    const rows = await this.sql<{ host: string; slot: number }[]>`
+      select host, slot from host_slots where host in ${this.sql(keys as string[])} and report_id = ${reportId}`;
+    return new Map(rows.map((row) => [row.host, row.slot]));
+  }
+
   /** Takes a free slot of `key` for the report, or returns false when all `limit` are taken. */
   async acquire(key: string, limit: number, reportId: string): Promise<boolean> {
     await this.sql`delete from host_slots where host = ${key} and (expires_at < now() or report_id = ${reportId})`;
@@ -197,7 +208,7 @@ export class Slots {
 
   /**
    * Keeps the slots of `keys` taken `ms` longer, then frees them (the next claim removes
-   * expired slots): the per-target pace's refill time (target-limits.ts).
+   * expired slots): the per-target pace's window (target-limits.ts).
    */
   async releaseAfter(keys: readonly string[], reportId: string, ms: number): Promise<void> {
     if (keys.length === 0) return;

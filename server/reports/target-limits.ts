@@ -15,11 +15,12 @@
  *   host, TARGET_ADDRESS_CONCURRENCY of one address — higher, because unrelated sites share
  *   addresses (shared hosting, and a CDN's few addresses front millions of sites), yet bounded,
  *   because other names of one server (wildcard subdomains, the IP literal) meet there;
- * - requests per second: each analysis is paced at TARGET_MAX_RPS / HOST_CONCURRENCY (a
- *   token bucket of one second's worth in its SafeClient, full at the start). A slot is held
- *   one second past its analysis (`refillMs`), so the next analysis in it starts when a bucket
- *   carried over from the last one would be full again: each slot behaves as one bucket, and
- *   the target sees at most TARGET_MAX_RPS × (1 + T) requests in any T seconds — with no
+ * - requests per second: each numbered slot of a key carries a fixed share of TARGET_MAX_RPS,
+ *   the shares of a key's slots adding up to it (pace-shares.ts); an analysis starts at most
+ *   the smallest share of its slots in any one second (a sliding window in its SafeClient). A
+ *   slot is held one second past its analysis (`paceWindowMs`), so the next analysis in it cannot
+ *   add its first second to the last one's: a host, and each address, sees at most
+ *   TARGET_MAX_RPS requests start in any one second, all analyses together — with no
  *   per-request round trip to a shared store;
  * - aggressive requests per hour: the enumeration's request budget is granted from a counter
  *   per key and hour in the database (TARGET_AGGRESSIVE_PER_HOUR), before it starts.
@@ -28,6 +29,7 @@ import dns from "node:dns";
 import ipaddr from "ipaddr.js";
 import { resolverLookup } from "../analyzer/fetch/dns-servers.ts";
 import type { Sql } from "../platform/db/database.ts";
+import { analysisShare } from "./pace-shares.ts";
 
 /** At most this many addresses of one name are keyed (a name with more is still limited by them). */
 const MAX_ADDRESSES = 4;
@@ -41,7 +43,7 @@ export interface TargetLimitSettings {
   hostConcurrency: number;
   /** TARGET_ADDRESS_CONCURRENCY: analyses of one address at once, all names on it together. */
   addressConcurrency: number;
-  /** TARGET_MAX_RPS: requests per second to one target, all analyses together; 0 = no pace. */
+  /** TARGET_MAX_RPS: requests to one target in any one second, all analyses together; 0 = no pace. */
   targetMaxRps: number;
   /** TARGET_AGGRESSIVE_PER_HOUR: enumeration requests one target gets per hour. */
   aggressivePerHour: number;
@@ -74,15 +76,17 @@ export class TargetLimits {
     this.lookup = addressLookup(settings.dnsServers);
   }
 
-  /** Requests per second one analysis may make (its share of the target's). 0: no pace. */
-  get analysisRps(): number {
-    const { targetMaxRps, hostConcurrency } = this.settings;
-    return targetMaxRps > 0 ? targetMaxRps / hostConcurrency : 0;
+  /**
+   * Requests one analysis may start in any one second: the smallest share of the slots it holds
+   * of its `keys` (`slotOf`: their numbers, Slots.slotNumbers). 0: no pace.
+   */
+  analysisRps(keys: readonly string[], slotOf: ReadonlyMap<string, number>): number {
+    return analysisShare(this.settings.targetMaxRps, keys, slotOf, this.limitOf);
   }
 
-  /** How long a target slot stays taken after its analysis: the time a bucket takes to refill. */
-  get refillMs(): number {
-    return this.analysisRps > 0 ? 1_000 : 0;
+  /** How long a target slot stays taken after its analysis: the pace's window, one second. */
+  get paceWindowMs(): number {
+    return this.settings.targetMaxRps > 0 ? 1_000 : 0;
   }
 
   /** How many analyses may hold a key at once: HOST_CONCURRENCY for a host, TARGET_ADDRESS_CONCURRENCY for an address. */

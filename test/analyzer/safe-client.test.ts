@@ -10,6 +10,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { createSafeAgent, policyLookup } from "../../server/analyzer/fetch/safe-agent.ts";
 import { FetchFailure, SafeClient } from "../../server/analyzer/fetch/safe-client.ts";
 import { TargetPolicy } from "../../server/analyzer/fetch/target-policy.ts";
+import { busiestWindow } from "../helpers/request-windows.ts";
 import { startSite, type TestSite } from "../helpers/sites.ts";
 
 const UA = "wpreport-test";
@@ -193,6 +194,39 @@ describe("SafeClient", () => {
     setTimeout(() => controller.abort(), 300);
     const failure = await failureOf(client(["127.0.0.1"], {}, controller.signal).fetch(`${site.url}drip`));
     expect(failure.kind).toBe("aborted");
+  });
+});
+
+describe("SafeClient's pace", () => {
+  test("no one-second window at the site holds more requests than the pace, across second boundaries and new connections too", async () => {
+    // A token bucket of one second's worth (the pace before issue 30) let 2 × 10 through in
+    // the first second: its full bucket, then a second's refill.
+    const arrivals: number[] = [];
+    const site = startSite({}, () => {
+      arrivals.push(performance.now());
+      return new Response("ok");
+    });
+    try {
+      const paced = client(["127.0.0.1"], { requestsPerSecond: 10 });
+      const started = performance.now();
+      const answers = await Promise.all(
+        Array.from({ length: 25 }, (_, i) => paced.fetch(`${site.url}p${i}`).then((result) => result.status)),
+      );
+      expect(answers).toEqual(Array(25).fill(200));
+      expect(busiestWindow(arrivals)).toBeLessThanOrEqual(10);
+      // 25 starts at 10 in any second: the last waits for two full windows.
+      expect(performance.now() - started).toBeGreaterThanOrEqual(2_000);
+      expect(paced.pacedRequests).toBeGreaterThan(0);
+      expect(paced.pace).toBe(10);
+    } finally {
+      site.stop();
+    }
+  });
+
+  test("a fractional pace is rounded down to whole requests, at least one", () => {
+    expect(client([], { requestsPerSecond: 7.5 }).pace).toBe(7);
+    expect(client([], { requestsPerSecond: 0.4 }).pace).toBe(1);
+    expect(client([], {}).pace).toBe(0);
   });
 });
 

@@ -130,7 +130,9 @@ describe("the Docker image, rebuilt from the Dockerfile", () => {
       expect(existsSync(path.join(app, file))).toBe(true);
     }
     // postgres.js with our fix, applied in the dependency stage (patches/, patch-package).
-    expect(readFileSync(path.join(app, "node_modules/postgres/src/connection.js"), "utf8")).toContain("wpreport patch");
+    expect(readFileSync(path.join(app, "node_modules/postgres/src/connection.js"), "utf8")).toContain(
+      "wpreport patch: the row counter too",
+    );
     // The runtime image's own Bun runs it: the npm copy (100 MB) is not shipped.
     expect(existsSync(path.join(app, "node_modules/bun"))).toBe(false);
     expect(existsSync(path.join(app, "node_modules/@oven"))).toBe(false);

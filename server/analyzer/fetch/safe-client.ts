@@ -20,6 +20,7 @@ import type { Agent } from "undici/index.js";
 import { request } from "undici/index.js";
 import type { TimingRow } from "../../../shared/report.ts";
 import { retryAfterMs } from "../../../shared/retry-after.ts";
+import { PaceWindow } from "./pace-window.ts";
 import { RATE_LIMIT_DEFAULT_WAIT_MS, RATE_LIMIT_MAX_WAIT_MS, RATE_LIMIT_RETRIES } from "./rate-limit.ts";
 import {
   H2_STREAMS_PER_CONNECTION,
@@ -52,9 +53,9 @@ export interface ClientLimits {
    */
   maxTotalBytes: number;
   /**
-   * Requests per second this analysis may start (its share of the target's, see
-   * server/reports/target-limits.ts): a token bucket of one second's worth, so at most
-   * `requestsPerSecond × (1 + T)` requests start in any T seconds. Absent or 0: no pace.
+   * Requests of this analysis that may reach the site in any one second, wherever the second
+   * begins (its share of the target's, server/reports/pace-shares.ts; how: pace-window.ts). A
+   * whole number: a fraction is rounded down, to at least 1. Absent or 0: no pace.
    */
   requestsPerSecond?: number;
 }
@@ -176,11 +177,8 @@ export class SafeClient {
   private multiplexed = false;
   /** Decoded bytes read so far, against limits.maxTotalBytes. */
   private bytesRead = 0;
-  /** The pace's token bucket: tokens left, and when it was last filled (performance.now()). */
-  private tokens: number;
-  private filledAt = performance.now();
-  /** Requests that waited for the pace (the report says the limit was hit). */
-  pacedRequests = 0;
+  /** The pace (pace-window.ts); undefined when there is none. */
+  private readonly paceWindow: PaceWindow | undefined;
   /** 429 answers asked again after their Retry-After. */
   rateLimitRetries = 0;
 
@@ -192,12 +190,18 @@ export class SafeClient {
     private readonly limits: ClientLimits = DEFAULT_CLIENT_LIMITS,
     private readonly credentials?: SiteCredentials,
   ) {
-    this.tokens = limits.requestsPerSecond ?? 0;
+    const rate = limits.requestsPerSecond ?? 0;
+    if (rate > 0) this.paceWindow = new PaceWindow(Math.max(1, Math.floor(rate)), (ms) => abortableSleep(ms, deadline));
   }
 
-  /** The pace requests start at (requests per second); 0 when there is none. */
+  /** The most requests that reach the site in any one second; 0 when there is no pace. */
   get pace(): number {
-    return this.limits.requestsPerSecond ?? 0;
+    return this.paceWindow?.limit ?? 0;
+  }
+
+  /** Requests that waited for the pace (the report says the limit was hit). */
+  get pacedRequests(): number {
+    return this.paceWindow?.waited ?? 0;
   }
 
   /** The origin the site credentials are for, when there are any. */
@@ -298,8 +302,9 @@ export class SafeClient {
       );
     }
     await this.acquire(options.urgent === true);
+    let answered = () => {};
     try {
-      await this.paced();
+      if (this.paceWindow) answered = await this.paceWindow.take();
     } catch (error) {
       this.release();
       throw classify(error, url, this.deadline.aborted);
@@ -334,6 +339,8 @@ export class SafeClient {
         // does (fetchOnce; docs/decisions.md, "Remote sites").
         ...(method === "HEAD" && this.keepHeadConnection() ? { reset: false } : {}),
       });
+      // The site has seen the request: the pace counts from here (pace-window.ts).
+      answered();
       const ttfbMs = performance.now() - started;
       row.status = response.statusCode;
       row.ttfb_ms = round(ttfbMs);
@@ -384,6 +391,7 @@ export class SafeClient {
       row.error = failure.kind;
       throw failure;
     } finally {
+      answered();
       this.release();
     }
   }
@@ -399,24 +407,6 @@ export class SafeClient {
   private keepHeadConnection(): boolean {
     if (this.headKeepsConnection) this.keptHeadConnection = true;
     return this.headKeepsConnection;
-  }
-
-  /**
-   * Waits for a token of the pace. Tokens are taken in the order requests got their in-flight
-   * slot, so urgent requests keep their head start.
-   */
-  private async paced(): Promise<void> {
-    const rate = this.pace;
-    if (rate <= 0) return;
-    const now = performance.now();
-    this.tokens = Math.min(rate, this.tokens + ((now - this.filledAt) / 1000) * rate);
-    this.filledAt = now;
-    // The token is taken now, even if it exists only later: the bucket may go below zero, and
-    // each waiter sleeps until its own token has been filled in.
-    this.tokens -= 1;
-    if (this.tokens >= 0) return;
-    this.pacedRequests += 1;
-    await abortableSleep(Math.ceil((-this.tokens / rate) * 1000), this.deadline);
   }
 
   private get inFlightLimit(): number {

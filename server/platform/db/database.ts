@@ -32,7 +32,10 @@ export interface OpenOptions {
   migrate?: boolean;
 }
 
-/** How long a statement may wait for a lock on PostgreSQL before it fails (see openDatabase). */
+/**
+ * How long a statement may wait for a lock before it fails with 55P03 (see openDatabase): on
+ * PostgreSQL, `lock_timeout`; on the embedded PGlite, the wait for its one session.
+ */
 export const LOCK_TIMEOUT_MS = 5_000;
 
 const DRIVER_OPTIONS = {
@@ -42,22 +45,33 @@ const DRIVER_OPTIONS = {
   connection: { application_name: "wpreport" },
 } as const;
 
+/** A line of patches/postgres+3.4.9.patch in each file it changes, from its latest fix. */
+const PATCH_MARKERS = {
+  // The row counter reset after a failed or cut-off result (issue 30).
+  "connection.js": "wpreport patch: the row counter too",
+  "index.js": "wpreport patch",
+};
+
 /**
  * postgres.js 3.4.9 can throw from a timer when a connection closes under a transaction or a
- * reservation, which ends the process, and can send a dead transaction's statements into
- * another session (upstream porsager/postgres#1208, #1216; fixed in no release yet). Our fix
- * is patches/postgres+3.4.9.patch, applied at install by patch-package (postinstall).
- * Without it the service must not start: it would crash on the
+ * reservation, which ends the process, can send a dead transaction's statements into another
+ * session (upstream porsager/postgres#1208, #1216), and after a query that failed while its
+ * rows streamed gives the next query on that connection a result with holes, whose first row
+ * reads as missing (#1119, #1181: a valid token answered 401 in a connection storm). None is
+ * fixed in a release yet. Our fix is patches/postgres+3.4.9.patch, applied at install by
+ * patch-package (postinstall). Without it the service must not start: it would crash on the
  * first dropped connection (docs/decisions.md, "postgres.js, patched").
  */
 export function assertDriverPatched(): void {
   const dir = path.dirname(fileURLToPath(import.meta.resolve("postgres")));
-  const unpatched = ["connection.js", "index.js"].filter(
-    (file) => !readFileSync(path.join(dir, file), "utf8").includes("wpreport patch"),
+  // Each file names the latest fix it must carry: a node_modules patched before that fix (a
+  // checkout that pulled a newer patch and did not run `npm ci`) is refused as well.
+  const unpatched = Object.entries(PATCH_MARKERS).filter(
+    ([file, marker]) => !readFileSync(path.join(dir, file), "utf8").includes(marker),
   );
   if (unpatched.length > 0) {
     throw new Error(
-      `postgres.js is installed without wpreport's fix (patches/postgres+3.4.9.patch; ${unpatched.join(", ")} unpatched in ${dir}): run \`npm ci\` or \`npx patch-package\``,
+      `postgres.js is installed without wpreport's fix (patches/postgres+3.4.9.patch; ${unpatched.map(([file]) => file).join(", ")} unpatched in ${dir}): run \`npm ci\` or \`npx patch-package\``,
     );
   }
 }
@@ -81,7 +95,9 @@ export async function openDatabase(
       max: config.dbPoolMax,
     });
   } else {
-    embedded = await openEmbedded(config.dataDir, options.role, logger);
+    // PGlite is one session: a transaction holds it for everyone, and the wait for it is
+    // bounded like a lock wait here (pglite-session-queue.ts).
+    embedded = await openEmbedded(config.dataDir, options.role, logger, { waitLimitMs: LOCK_TIMEOUT_MS });
     // PGlite runs one statement at a time; a small pool keeps queueing in the driver.
     sql = postgres({
       ...DRIVER_OPTIONS,

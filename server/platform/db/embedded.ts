@@ -33,7 +33,21 @@ interface OwnerRecord {
 const MAX_SOCKET_PATH = 100;
 const OWNER_WAIT_MS = 15_000;
 
-export async function openEmbedded(dataDir: string, role: "server" | "cli", logger: Logger): Promise<EmbeddedDatabase> {
+export interface EmbeddedOptions {
+  /**
+   * How long a connection's statement may wait for the session another connection holds (an
+   * open transaction) before it fails with 55P03, as a lock wait past PostgreSQL's lock_timeout
+   * does (pglite-session-queue.ts).
+   */
+  waitLimitMs: number;
+}
+
+export async function openEmbedded(
+  dataDir: string,
+  role: "server" | "cli",
+  logger: Logger,
+  options: EmbeddedOptions,
+): Promise<EmbeddedDatabase> {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const ownerFile = path.join(dataDir, "owner.json");
   const deadline = Date.now() + OWNER_WAIT_MS;
@@ -61,7 +75,7 @@ export async function openEmbedded(dataDir: string, role: "server" | "cli", logg
   }
 
   try {
-    return await startEngine(dataDir, ownerFile, role, logger);
+    return await startEngine(dataDir, ownerFile, role, logger, options);
   } catch (error) {
     rmSync(ownerFile, { force: true });
     throw error;
@@ -73,6 +87,7 @@ async function startEngine(
   ownerFile: string,
   role: "server" | "cli",
   logger: Logger,
+  options: EmbeddedOptions,
 ): Promise<EmbeddedDatabase> {
   const started = performance.now();
   const db = await PGlite.create({ dataDir: path.join(dataDir, "pglite") });
@@ -84,7 +99,7 @@ async function startEngine(
     maxConnections: 32,
     ...(useUnixSocket ? { path: socketPath } : { host: "127.0.0.1", port: 0 }),
   });
-  useSessionQueue(server, db);
+  useSessionQueue(server, db, options.waitLimitMs);
   await server.start();
 
   let record: OwnerRecord;
@@ -120,12 +135,12 @@ async function startEngine(
  * creates, so replacing it before start() is enough. Checked at run time so an upgrade
  * that renames the field fails loudly instead of bringing the bug back.
  */
-function useSessionQueue(server: PGLiteSocketServer, db: PGlite): void {
+function useSessionQueue(server: PGLiteSocketServer, db: PGlite, waitLimitMs: number): void {
   const internals = server as unknown as { queryQueue?: unknown };
   if (!internals.queryQueue) {
     throw new Error("@electric-sql/pglite-socket changed: PGLiteSocketServer.queryQueue not found");
   }
-  internals.queryQueue = new SessionQueue(db);
+  internals.queryQueue = new SessionQueue(db, { waitLimitMs });
 }
 
 function connectionOf(owner: OwnerRecord): EmbeddedDatabase["connection"] {

@@ -14,6 +14,21 @@
  * no transaction open. Other connections wait their turn, in arrival order. A client
  * that disconnects while owning the session has its transaction rolled back, and a
  * failing message never stalls the queue (the other defect of issue 1046).
+ *
+ * The session being one, a connection's open transaction locks the whole database for
+ * everyone else, and PostgreSQL's `lock_timeout` cannot fire: no statement waits inside the
+ * engine, they wait here. So the wait is bounded here (`waitLimitMs`, the server's
+ * LOCK_TIMEOUT_MS), and answered as PostgreSQL answers a lock wait past `lock_timeout`: an
+ * ErrorResponse 55P03 (lock_not_available), which the API answers 503 with Retry-After
+ * (platform/db/transient.ts) — before, a request behind a 25 s transaction answered 200 after
+ * 24 s. Only a connection that is not the owner waits, so the error never lands inside a
+ * transaction of its own. The connection stays open (closing it instead left postgres.js
+ * reservations waiting forever for a connection), so the rest of the failed exchange is
+ * treated as PostgreSQL's loop treats it: every message of that connection up to its next
+ * Sync is discarded — those already queued behind it too, since pglite-socket enqueues each
+ * socket read on its own and one connection may have several messages queued — and the Sync
+ * gets ReadyForQuery. A startup packet is never timed out (that needs the connection closed):
+ * the client's connect timeout bounds it, as before.
  */
 import type { PGlite } from "@electric-sql/pglite";
 
@@ -27,6 +42,13 @@ interface Item {
   onData: (data: Uint8Array) => void;
   resolve: (bytes: number) => void;
   reject: (error: Error) => void;
+  /** Fires when the item waited `waitLimitMs` for the session. */
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+export interface SessionQueueOptions {
+  /** How long an exchange may wait for the session before it fails with 55P03; 0 = forever. */
+  waitLimitMs?: number;
 }
 
 export class SessionQueue {
@@ -34,15 +56,69 @@ export class SessionQueue {
   /** The connection whose exchange (or transaction) is under way, if any. */
   private owner: number | null = null;
   private processing = false;
+  /** Connections whose exchange failed waiting: their messages are discarded up to the next Sync. */
+  private readonly discarding = new Set<number>();
+  private readonly waitLimitMs: number;
 
-  constructor(private readonly db: PGlite) {}
+  constructor(
+    private readonly db: PGlite,
+    options: SessionQueueOptions = {},
+  ) {
+    this.waitLimitMs = options.waitLimitMs ?? 0;
+  }
 
   /** Same contract as pglite-socket's QueryQueueManager.enqueue. */
   enqueue(handlerId: number, message: Uint8Array, onData: (data: Uint8Array) => void): Promise<number> {
+    // Nothing of this connection is queued while it discards (timeOut took all of it).
+    if (this.discarding.has(handlerId)) return Promise.resolve(this.discard(handlerId, message, onData));
     return new Promise((resolve, reject) => {
-      this.queue.push({ handlerId, message, onData, resolve, reject });
+      const item: Item = { handlerId, message, onData, resolve, reject };
+      if (this.waitLimitMs > 0 && !isStartup(message)) {
+        item.timer = setTimeout(() => this.timeOut(item), this.waitLimitMs);
+        item.timer.unref?.();
+      }
+      this.queue.push(item);
       void this.process();
     });
+  }
+
+  /**
+   * An item waited past the limit while another connection held the session: it gets 55P03
+   * instead of running, and so does the rest of its exchange (see the top of this file).
+   */
+  private timeOut(item: Item): void {
+    const mine = this.queue.filter((queued) => queued.handlerId === item.handlerId);
+    // Only the connection's oldest message fails; its owner's never do.
+    if (mine[0] !== item || item.handlerId === this.owner) return;
+    this.queue = this.queue.filter((queued) => queued.handlerId !== item.handlerId);
+    const error = errorResponse(
+      "55P03",
+      `waited more than ${this.waitLimitMs} ms for the embedded database, which another connection holds (a transaction or a long statement)`,
+    );
+    item.onData(error);
+    // A simple Query or a Sync ends its exchange at once; anything else discards up to its Sync.
+    if (item.message[0] === QUERY || item.message[0] === SYNC) item.onData(READY_IDLE);
+    else this.discarding.add(item.handlerId);
+    item.resolve(error.length);
+    // The messages queued behind it, in order: discarded up to the Sync, then queued again.
+    const rest = mine.slice(1);
+    while (this.discarding.has(item.handlerId) && rest.length > 0) {
+      const next = rest.shift() as Item;
+      clearTimeout(next.timer);
+      next.resolve(this.discard(next.handlerId, next.message, next.onData));
+    }
+    if (rest.length > 0) {
+      this.queue.push(...rest);
+      void this.process();
+    }
+  }
+
+  /** A message of an exchange that failed: not run; its Sync gets ReadyForQuery and ends the discarding. */
+  private discard(handlerId: number, message: Uint8Array, onData: (data: Uint8Array) => void): number {
+    if (message[0] !== SYNC) return 0;
+    this.discarding.delete(handlerId);
+    onData(READY_IDLE);
+    return READY_IDLE.length;
   }
 
   getQueueLength(): number {
@@ -53,7 +129,11 @@ export class SessionQueue {
   clearQueueForHandler(handlerId: number): void {
     const mine = this.queue.filter((item) => item.handlerId === handlerId);
     this.queue = this.queue.filter((item) => item.handlerId !== handlerId);
-    for (const item of mine) item.reject(new Error("connection closed"));
+    this.discarding.delete(handlerId);
+    for (const item of mine) {
+      clearTimeout(item.timer);
+      item.reject(new Error("connection closed"));
+    }
   }
 
   /** The connection went away: undo its open transaction and hand the session on. */
@@ -78,6 +158,7 @@ export class SessionQueue {
         const index = this.owner === null ? 0 : this.queue.findIndex((item) => item.handlerId === this.owner);
         if (this.queue.length === 0 || index === -1) return;
         const [item] = this.queue.splice(index, 1) as [Item];
+        clearTimeout(item.timer);
         this.owner = item.handlerId;
         try {
           let bytes = 0;
@@ -106,10 +187,24 @@ export class SessionQueue {
 /** Sync and simple Query end an exchange with ReadyForQuery; so does the startup packet. */
 function endsExchange(message: Uint8Array): boolean {
   const type = message[0];
-  if (type === SYNC || type === QUERY) return true;
-  if (message.length >= 8) {
-    const view = new DataView(message.buffer, message.byteOffset, message.byteLength);
-    if (view.getInt32(4) === PROTOCOL_3) return true;
-  }
-  return false;
+  return type === SYNC || type === QUERY || isStartup(message);
+}
+
+function isStartup(message: Uint8Array): boolean {
+  if (message.length < 8) return false;
+  const view = new DataView(message.buffer, message.byteOffset, message.byteLength);
+  return view.getInt32(4) === PROTOCOL_3;
+}
+
+/** ReadyForQuery, idle (outside a transaction). */
+const READY_IDLE = new Uint8Array([0x5a, 0, 0, 0, 5, 0x49]);
+
+/** A backend ErrorResponse of severity ERROR: the SQLSTATE and the message (protocol 3). */
+function errorResponse(code: string, message: string): Uint8Array {
+  const fields = new TextEncoder().encode(`SERROR\0VERROR\0C${code}\0M${message}\0\0`);
+  const out = new Uint8Array(1 + 4 + fields.length);
+  out[0] = 0x45; // 'E'
+  new DataView(out.buffer).setInt32(1, 4 + fields.length);
+  out.set(fields, 5);
+  return out;
 }

@@ -58,7 +58,43 @@ async function reservationKilled() {
   return { first, second };
 }
 
+/** The first row of a query on a pool of one connection, and how many rows it held ("holes": leading gaps). */
+async function nextQueryOn(one: postgres.Sql): Promise<{ first: unknown; length: number; holes: number }> {
+  const rows = await one<{ one: number }[]>`select 1 as one`;
+  return { first: rows[0]?.one ?? null, length: rows.length, holes: rows.findIndex((row) => row !== undefined) };
+}
+
+/** A query that fails after some of its rows arrived (upstream #1119, #1181); then another on the same connection. */
+async function errorMidStream() {
+  const one = postgres(url as string, { max: 1, onnotice: () => {} });
+  const failed = await one`select i, 1 / (300 - i) as boom from generate_series(1, 1000) i`.then(
+    () => "resolved",
+    codeOf,
+  );
+  const next = await nextQueryOn(one);
+  await one.end({ timeout: 2 });
+  return { failed, next };
+}
+
+/** A query cancelled while its rows stream (as statement_timeout does); then another on the same connection. */
+async function cancelledMidStream() {
+  const one = postgres(url as string, { max: 1, onnotice: () => {} });
+  const [row] = await one<{ pid: number }[]>`select pg_backend_pid() as pid`;
+  const streaming = one`select i, repeat('x', 200) as pad, pg_sleep(0.002) from generate_series(1, 3000) i`.then(
+    () => "resolved",
+    codeOf,
+  );
+  await Bun.sleep(1_500); // a few 8 KB flushes of rows have reached the client
+  await admin`select pg_cancel_backend(${row?.pid ?? -1})`;
+  const failed = await streaming;
+  const next = await nextQueryOn(one);
+  await one.end({ timeout: 2 });
+  return { failed, next };
+}
+
 const scenarios: Record<string, () => Promise<Record<string, unknown>>> = {
+  "error-mid-stream": errorMidStream,
+  "cancelled-mid-stream": cancelledMidStream,
   "transaction-killed-mid-query": transactionKilledMidQuery,
   "transaction-killed-between-queries": transactionKilledBetweenQueries,
   "reservation-killed": reservationKilled,

@@ -15,7 +15,7 @@ import { ROOT, runProcess } from "../../helpers/processes.ts";
 const SCRIPT = path.join(import.meta.dir, "driver-scenarios.ts");
 const CLOSED = ["CONNECTION_CLOSED", "57P01"];
 
-describe.skipIf(!HAS_POSTGRES)("postgres.js when its connections are terminated", () => {
+describe.skipIf(!HAS_POSTGRES)("postgres.js when its connections are terminated or its queries fail", () => {
   let db: TestDatabase | undefined;
   afterAll(async () => {
     await db?.destroy();
@@ -44,6 +44,19 @@ describe.skipIf(!HAS_POSTGRES)("postgres.js when its connections are terminated"
     expect(outcome.later).toBe("CONNECTION_CLOSED");
     expect(outcome.rows).toBe(0);
     expect(outcome.after).toEqual(["ok", "ok", "ok", "ok"]);
+  });
+
+  test("a query that fails while its rows stream leaves the next query's result whole (upstream #1119, #1181)", async () => {
+    const outcome = await run("error-mid-stream");
+    expect(outcome.failed).toBe("22012"); // division_by_zero, after 299 rows
+    // Unpatched, the row counter stood at 299: `[row]` of the next result was undefined.
+    expect(outcome.next).toEqual({ first: 1, length: 1, holes: 0 });
+  });
+
+  test("a query cancelled while its rows stream leaves the next query's result whole (issue 30: 401 for a valid token)", async () => {
+    const outcome = await run("cancelled-mid-stream");
+    expect(outcome.failed).toBe("57014"); // query_canceled, as statement_timeout
+    expect(outcome.next).toEqual({ first: 1, length: 1, holes: 0 });
   });
 
   test("a reserved connection killed: its queries reject, release() leaves it to the pool, which recovers", async () => {
