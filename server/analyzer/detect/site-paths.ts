@@ -305,6 +305,31 @@ export function componentAssets(
   paths: SitePaths,
   folders: readonly string[],
 ): Map<string, string[]> {
+  // Half a dozen detectors ask for the same page's components (a 2 MB page has a thousand
+  // resources to walk each time): the walk is kept with the page model, per shape and folders,
+  // and each caller gets its own copy (some add to it).
+  const page = pageOf(homepage);
+  let byKey = componentAssetsCache.get(page);
+  if (!byKey) {
+    byKey = new Map();
+    componentAssetsCache.set(page, byKey);
+  }
+  const key = [homepage.url, paths.origin, paths.contentBase, paths.assetBases.join(" "), folders.join("/")].join("\n");
+  let kept = byKey.get(key);
+  if (!kept) {
+    kept = walkComponentAssets(homepage, paths, folders);
+    byKey.set(key, kept);
+  }
+  return new Map([...kept].map(([slug, urls]) => [slug, [...urls]]));
+}
+
+const componentAssetsCache = new WeakMap<object, Map<string, ReadonlyMap<string, readonly string[]>>>();
+
+function walkComponentAssets(
+  homepage: HttpArtifact,
+  paths: SitePaths,
+  folders: readonly string[],
+): Map<string, string[]> {
   const found = new Map<string, string[]>();
   const local = new URL(paths.contentBase).pathname;
   const remote = paths.assetBases.map((base) => new URL(base)).map((base) => [base.origin, base.pathname] as const);
