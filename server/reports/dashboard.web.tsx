@@ -1,5 +1,6 @@
 /** The dashboard (usage, plan, recent reports) and the analyze form on it. */
 import { Elysia } from "elysia";
+import { LAB_DEVICES, LAB_THROTTLINGS, type LabDevice, type LabThrottling } from "../../shared/report.ts";
 import { parseSiteAuthInputs, type SiteAuth, SiteAuthInputError } from "../../shared/site-auth.ts";
 import { limitForWindow } from "../access/rate-limiter.ts";
 import type { Account } from "../accounts/account.service.ts";
@@ -102,8 +103,9 @@ export function dashboardRoutes(deps: DashboardRouteDeps) {
             const options = parseReportOptions({
               mode: form.mode === "aggressive" ? "aggressive" : undefined,
               site_auth: siteAuthFromForm(form),
-              // The lab checkbox sends lab=true when ticked (mobile, default throttling).
-              ...(form.lab === "true" ? { lab: true } : {}),
+              // The lab checkbox sends lab=true when ticked; its device and throttling choices are
+              // always sent, and only count with it.
+              ...(form.lab === "true" ? { lab: true, ...labChoices(form) } : {}),
             });
             const outcome = await deps.reports.generate(
               { accountId: account.id, planId: plan.id, monthlyQuota: plan.monthlyQuota },
@@ -122,4 +124,21 @@ export function dashboardRoutes(deps: DashboardRouteDeps) {
       // Checked like the form itself: only a signed-in browser's own form is sent on.
       .post("/analyse", ({ ctx }) => moved(ctx, "/analyze"), { signedIn: true, csrf: true })
   );
+}
+
+/** The lab's device and throttling as the form chose them; anything else is refused in plain words. */
+function labChoices(form: Record<string, string | undefined>): {
+  lab_device?: LabDevice;
+  lab_throttling?: LabThrottling;
+} {
+  const device = form.lab_device || undefined;
+  const throttling = form.lab_throttling || undefined;
+  if (device !== undefined && !(LAB_DEVICES as readonly string[]).includes(device))
+    throw new ApiProblem("invalid_request", `The lab's device must be one of ${LAB_DEVICES.join(", ")}.`);
+  if (throttling !== undefined && !(LAB_THROTTLINGS as readonly string[]).includes(throttling))
+    throw new ApiProblem("invalid_request", `The lab's throttling must be one of ${LAB_THROTTLINGS.join(", ")}.`);
+  return {
+    ...(device ? { lab_device: device as LabDevice } : {}),
+    ...(throttling ? { lab_throttling: throttling as LabThrottling } : {}),
+  };
 }

@@ -76,4 +76,29 @@ describe.skipIf(!existsSync("/usr/bin/chromium"))("analyze form: lab, and the re
     expect(html).toMatch(/class="chart-dot lab-(needs_improvement|poor)"/);
     expect(html).toContain("The lab metrics as a table");
   }, 240_000);
+  test("the lab's device and throttling are chosen on the form; a value the form does not offer is refused", async () => {
+    const html = await (await web.get("/dashboard")).text();
+    expect(html).toMatch(/<select id="lab_device" name="lab_device">/);
+    expect(html).toMatch(/<select id="lab_throttling" name="lab_throttling">/);
+    const response = await web.post("/analyze", {
+      url: `${pages.origin}/fast/`,
+      lab: "true",
+      lab_device: "desktop",
+      lab_throttling: "none",
+    });
+    expect(response.status).toBe(303);
+    const id = /\/reports\/(rep_[0-9a-z]+)/.exec(response.headers.get("location") ?? "")?.[1];
+    let report: Report | undefined;
+    for (let attempt = 0; attempt < 900; attempt++) {
+      report = (await (await web.get(`/reports/${id}/report.json`)).json()) as Report;
+      if (report.status === "completed" || report.status === "failed") break;
+      await Bun.sleep(100);
+    }
+    expect(report?.performance?.lab?.device).toBe("desktop");
+    expect(report?.performance?.lab?.throttling).toBe("none");
+    // A value the form does not offer is refused in words, before anything is charged.
+    const refused = await web.post("/analyze", { url: `${pages.origin}/fast/`, lab: "true", lab_device: "tablet" });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toMatch(/The lab(&#39;|&#x27;|')s device must be one of mobile, desktop\./);
+  }, 180_000);
 });

@@ -38,8 +38,28 @@ export function AnalyzeForm({ ctx, url, error }: { ctx: WebContext; url?: string
           <label>
             <input type="checkbox" name="lab" value="true" /> Also load the page in a real browser (lab: Core Web Vitals
             — LCP, CLS, TBT — with each slow script, shift and file named by plugin or theme){" "}
-            <span class="hint">(a mobile phone on a slow network, as Lighthouse emulates it; off by default)</span>
+            <span class="hint">(off by default)</span>
           </label>
+          <div class="row">
+            <div class="field">
+              <label for="lab_device">Browser as</label>
+              <select id="lab_device" name="lab_device">
+                <option value="mobile" selected>
+                  a mobile phone (Lighthouse's mid-range phone)
+                </option>
+                <option value="desktop">a desktop computer</option>
+              </select>
+            </div>
+            <div class="field">
+              <label for="lab_throttling">Network and CPU</label>
+              <select id="lab_throttling" name="lab_throttling">
+                <option value="default" selected>
+                  slowed down as Lighthouse does (slow 4G on mobile)
+                </option>
+                <option value="none">as fast as this service's connection (for comparing runs)</option>
+              </select>
+            </div>
+          </div>
         </div>
         <details>
           <summary>Password-protected site (staging)</summary>
