@@ -14,6 +14,19 @@ describe.skipIf(!existsSync("/usr/bin/chromium"))("analyze form: lab, and the re
   let service: TestService;
   let pages: LabPages;
   let web: WebSession;
+  /** The report a form post redirected to. */
+  const reportIdOf = (response: Response) =>
+    /\/reports\/(rep_[0-9a-z]+)/.exec(response.headers.get("location") ?? "")?.[1];
+  /** The report once it has finished (completed or failed), read as the web page offers it. */
+  const finished = async (id: string | undefined): Promise<Report | undefined> => {
+    let report: Report | undefined;
+    for (let attempt = 0; attempt < 900; attempt++) {
+      report = (await (await web.get(`/reports/${id}/report.json`)).json()) as Report;
+      if (report.status === "completed" || report.status === "failed") break;
+      await Bun.sleep(100);
+    }
+    return report;
+  };
   beforeAll(async () => {
     pages = startLabPages();
     service = await startTestService({ env: { CHROMIUM_PATH: "/usr/bin/chromium", LAB_TIMEOUT_MS: "90000" } });
@@ -33,13 +46,8 @@ describe.skipIf(!existsSync("/usr/bin/chromium"))("analyze form: lab, and the re
   test("ticked: a lab report, shown with its Core Web Vitals, thumbnail, long task and shift", async () => {
     const response = await web.post("/analyze", { url: `${pages.origin}/shift/`, lab: "true" });
     expect(response.status).toBe(303);
-    const id = /\/reports\/(rep_[0-9a-z]+)/.exec(response.headers.get("location") ?? "")?.[1];
-    let report: Report | undefined;
-    for (let attempt = 0; attempt < 900; attempt++) {
-      report = (await (await web.get(`/reports/${id}/report.json`)).json()) as Report;
-      if (report.status === "completed" || report.status === "failed") break;
-      await Bun.sleep(100);
-    }
+    const id = reportIdOf(response);
+    const report = await finished(id);
     expect(report?.status).toBe("completed");
     expect(report?.performance?.lab?.status).toBe("complete");
     const html = await (await web.get(`/reports/${id}`)).text();
@@ -57,12 +65,7 @@ describe.skipIf(!existsSync("/usr/bin/chromium"))("analyze form: lab, and the re
     // A second lab report of the same site: the history has two lab points.
     const response = await web.post("/analyze", { url: `${pages.origin}/shift/`, lab: "true" });
     expect(response.status).toBe(303);
-    const id = /\/reports\/(rep_[0-9a-z]+)/.exec(response.headers.get("location") ?? "")?.[1];
-    for (let attempt = 0; attempt < 900; attempt++) {
-      const report = (await (await web.get(`/reports/${id}/report.json`)).json()) as Report;
-      if (report.status === "completed" || report.status === "failed") break;
-      await Bun.sleep(100);
-    }
+    await finished(reportIdOf(response));
     const portfolio = await (await web.get("/portfolio")).text();
     const siteId = /href="\/sites\/(sit_[0-9a-z]+)"/.exec(portfolio)?.[1];
     expect(siteId).toBeDefined();
@@ -87,13 +90,8 @@ describe.skipIf(!existsSync("/usr/bin/chromium"))("analyze form: lab, and the re
       lab_throttling: "none",
     });
     expect(response.status).toBe(303);
-    const id = /\/reports\/(rep_[0-9a-z]+)/.exec(response.headers.get("location") ?? "")?.[1];
-    let report: Report | undefined;
-    for (let attempt = 0; attempt < 900; attempt++) {
-      report = (await (await web.get(`/reports/${id}/report.json`)).json()) as Report;
-      if (report.status === "completed" || report.status === "failed") break;
-      await Bun.sleep(100);
-    }
+    const id = reportIdOf(response);
+    const report = await finished(id);
     expect(report?.performance?.lab?.device).toBe("desktop");
     expect(report?.performance?.lab?.throttling).toBe("none");
     // A value the form does not offer is refused in words, before anything is charged.
