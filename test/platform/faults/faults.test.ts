@@ -70,6 +70,11 @@ async function underFault(name: string, inject: Inject, options: { apiKilled?: b
     SYNC_WAIT_MS: "25000",
     QUEUE_WAIT_MS: "60000",
     HOST_CONCURRENCY: "4",
+    // The five quick sites share one loopback address, so the address's requests per second
+    // (shared by its analyses since issue 30: server/reports/pace-shares.ts) would set the pace
+    // of all 50 reports, leaving little room within BOUND_MS on a busy machine. The pace is
+    // tested in test/platform/queue/; here the faults are.
+    TARGET_MAX_RPS: "600",
     WORKER_CONCURRENCY: "8",
     SWEEP_INTERVAL_MS: "1000",
   });
