@@ -16,44 +16,27 @@
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import type { Report } from "../../../shared/report.ts";
 import { type DnsServer, startDnsServer } from "../../analyzer/hostile/dns-server.ts";
-import { busiestWindow } from "../../helpers/request-windows.ts";
+import { type CountingSite, startCountingSite } from "../../helpers/counting-site.ts";
 import { startTestService, type TestService } from "../../helpers/service.ts";
-import { blogHomepage } from "../../helpers/sites.ts";
 
 setDefaultTimeout(120_000);
 
 const ADDRESS = "127.0.0.211";
 const TARGET_MAX_RPS = 20;
 
-/** A WordPress-looking blog that notes when each request came, and for which host. */
-function startRecordingSite() {
-  const arrivals: { at: number; host: string }[] = [];
-  const server = Bun.serve({
-    hostname: ADDRESS,
-    port: 0,
-    fetch(request) {
-      const url = new URL(request.url);
-      arrivals.push({ at: performance.now(), host: url.hostname.toLowerCase() });
-      if (url.pathname === "/")
-        return new Response(blogHomepage(url.origin), { headers: { "content-type": "text/html" } });
-      if (url.pathname === "/robots.txt") return new Response("User-agent: *\nDisallow:\n");
-      return new Response("not found", { status: 404 });
-    },
-  });
-  return { port: server.port as number, arrivals, stop: () => server.stop(true) };
-}
-
 let service: TestService | undefined;
 let dns: DnsServer | undefined;
-let site: ReturnType<typeof startRecordingSite> | undefined;
+let site: CountingSite | undefined;
 afterAll(async () => {
-  site?.stop();
+  await site?.stop();
   await dns?.stop();
   await service?.stop();
 });
 
 test("aggressive and passive analyses of one server at once: never more than TARGET_MAX_RPS requests in any one second", async () => {
-  site = startRecordingSite();
+  // A WordPress-looking blog in a process of its own, noting when each request came and for
+  // which host (counting-site.ts).
+  site = await startCountingSite(ADDRESS);
   const names = ["one.pace.test", "two.pace.test", "three.pace.test"];
   dns = await startDnsServer(Object.fromEntries(names.map((name) => [name, { A: [ADDRESS] }])));
   service = await startTestService({
@@ -106,21 +89,19 @@ test("aggressive and passive analyses of one server at once: never more than TAR
     }
   }
 
-  const times = site.arrivals.map((arrival) => arrival.at);
+  const seen = await site.seen();
+  const times = seen.arrivals.map((arrival) => arrival.at);
   const perHost = Object.fromEntries(
-    [...new Set(site.arrivals.map((arrival) => arrival.host))].map((host) => [
-      host,
-      busiestWindow(site?.arrivals.filter((arrival) => arrival.host === host).map((arrival) => arrival.at) ?? []),
-    ]),
+    [...new Set(seen.arrivals.map((arrival) => arrival.host))].map((host) => [host, seen.peakIn(1000, host)]),
   );
   const spanS = (Math.max(...times) - Math.min(...times)) / 1000;
   console.log(
-    `[target pace] ${asked.length} analyses (${asked.filter((a) => a.mode === "aggressive").length} aggressive) of one address: busiest second ${busiestWindow(times)} requests (limit ${TARGET_MAX_RPS}); per host ${JSON.stringify(perHost)}; ${times.length} requests over ${spanS.toFixed(1)} s; paces ${reports.map((report) => report.target_limits?.requests_per_second).join(", ")}`,
+    `[target pace] ${asked.length} analyses (${asked.filter((a) => a.mode === "aggressive").length} aggressive) of one address: busiest second ${seen.peakIn(1000)} requests (limit ${TARGET_MAX_RPS}); per host ${JSON.stringify(perHost)}; ${times.length} requests over ${spanS.toFixed(1)} s; paces ${reports.map((report) => report.target_limits?.requests_per_second).join(", ")}`,
   );
   expect(reports.map((report) => report.status)).toEqual(Array(asked.length).fill("completed"));
   // Enough requests that an unshared pace would have broken the limit.
   expect(times.length).toBeGreaterThan(3 * TARGET_MAX_RPS);
-  expect(busiestWindow(times)).toBeLessThanOrEqual(TARGET_MAX_RPS);
+  expect(seen.peakIn(1000)).toBeLessThanOrEqual(TARGET_MAX_RPS);
   for (const busiest of Object.values(perHost)) expect(busiest).toBeLessThanOrEqual(TARGET_MAX_RPS);
   // Each report says the pace it kept: its slots' share, never more than the target's.
   for (const report of reports) {
