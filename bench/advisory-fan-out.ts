@@ -122,8 +122,8 @@ export async function advisoryFanOutBench(options: AdvisoryFanOutOptions = {}): 
     WPVULNERABILITY_API_URL: "off",
     INTEL_REFRESH_CRON: "off",
   });
-  const logger = createLogger(config.logLevel);
-  const db = await openDatabase(config, logger, { role: "server" });
+  const logger = createLogger(config.platform.logLevel);
+  const db = await openDatabase(config.platform, logger, { role: "server" });
   const service = await startService(config, logger, { db });
   try {
     const { services } = service;

@@ -57,8 +57,8 @@ const config = loadConfig({
   DB_POOL_MAX: "4",
 });
 // Request logs are part of the cost of a request; they go to /dev/null here, not the terminal.
-const logger = createLogger(config.logLevel, (line) => devNull.write(`${line}\n`));
-const db = await openDatabase(config, logger, { role: "server" });
+const logger = createLogger(config.platform.logLevel, (line) => devNull.write(`${line}\n`));
+const db = await openDatabase(config.platform, logger, { role: "server" });
 const service = await startService(config, logger, { db });
 const { account } = await service.services.accounts.ensure("bench@example.com", "enterprise");
 await service.services.accounts.setRateLimitOverride(account.id, 100_000_000);

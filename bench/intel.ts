@@ -78,7 +78,7 @@ interface ChildResult {
 // ---------------------------------------------------------------------------------------
 if (process.argv.includes("--child-open")) {
   const started = performance.now();
-  const db = await openDatabase(loadConfig(process.env), silentLogger, { role: "cli" });
+  const db = await openDatabase(loadConfig(process.env).platform, silentLogger, { role: "cli" });
   const openMs = performance.now() - started;
   const { rss, hwm } = procStatus();
   await db.close();
@@ -89,7 +89,7 @@ const childAt = process.argv.indexOf("--child-import");
 if (childAt !== -1) {
   const file = process.argv[childAt + 1] as string;
   const rssStart = procStatus().rss;
-  const db = await openDatabase(loadConfig(process.env), silentLogger, { role: "cli" });
+  const db = await openDatabase(loadConfig(process.env).platform, silentLogger, { role: "cli" });
   const open = procStatus();
   const started = performance.now();
   // As the service and the CLI do: collect after each batch on the embedded database.
@@ -406,7 +406,7 @@ async function timeLookups(service: IntelService): Promise<LookupTimes> {
 }
 
 async function measureLookups(env: Record<string, string>): Promise<LookupResult> {
-  const db = await openDatabase(loadConfig({ ...env, DB_POOL_MAX: "4" }), silentLogger, { role: "cli" });
+  const db = await openDatabase(loadConfig({ ...env, DB_POOL_MAX: "4" }).platform, silentLogger, { role: "cli" });
   try {
     const store = new IntelStore(db.sql);
     const service = new IntelService(store, new LatestVersions(store, null, silentLogger), 1_500);

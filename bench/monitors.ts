@@ -59,12 +59,12 @@ const config = loadConfig({
 });
 
 let statements = 0;
-const migrated = await openDatabase(config, silentLogger, { role: "server" });
+const migrated = await openDatabase(config.platform, silentLogger, { role: "server" });
 await syncPlans(migrated.sql);
 await migrated.close();
 const counted = postgres(url.toString(), {
   onnotice: () => {},
-  max: config.dbPoolMax,
+  max: config.platform.dbPoolMax,
   debug: () => {
     statements++;
   },

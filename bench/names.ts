@@ -46,7 +46,7 @@ function procStatus(): { rss: number; hwm: number } {
 
 // ---- children -------------------------------------------------------------------------------
 if (process.argv.includes("--child-open")) {
-  const db = await openDatabase(loadConfig(process.env), silentLogger, { role: "cli" });
+  const db = await openDatabase(loadConfig(process.env).platform, silentLogger, { role: "cli" });
   await db.close();
   console.log(JSON.stringify({ ok: true }));
   process.exit(0);
@@ -55,7 +55,7 @@ const childAt = process.argv.indexOf("--child-import");
 if (childAt !== -1) {
   const file = process.argv[childAt + 1] as string;
   const queryFile = process.argv[childAt + 2] as string;
-  const db = await openDatabase(loadConfig(process.env), silentLogger, { role: "cli" });
+  const db = await openDatabase(loadConfig(process.env).platform, silentLogger, { role: "cli" });
   const open = procStatus();
   const started = performance.now();
   const result = await importDirectoryFile(new DirectoryStore(db.sql), file, "plugin", db.kind === "embedded");

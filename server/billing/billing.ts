@@ -6,9 +6,9 @@ import type Stripe from "stripe";
 import { SubscriptionService } from "../accounts/subscriptions.ts";
 import type { Sql } from "../platform/db/database.ts";
 import type { Logger } from "../platform/logger.ts";
-import type { Config } from "../start/config.ts";
 import { DisabledBillingProvider } from "./disabled.provider.ts";
 import type { BillingProvider } from "./provider.ts";
+import type { BillingSettings } from "./settings.ts";
 import { createStripeClient, PriceBook } from "./stripe.client.ts";
 import { StripeBillingProvider } from "./stripe.provider.ts";
 import { StripeWebhookService } from "./stripe-webhooks.service.ts";
@@ -32,7 +32,7 @@ interface StripeParts {
  * BILLING_MODE=test; otherwise no self-service plan changes at all.
  */
 function billingProvider(
-  config: Config,
+  config: BillingSettings,
   stripe: StripeParts | undefined,
   subscriptions: SubscriptionService,
   logger: Logger,
@@ -48,7 +48,7 @@ function billingProvider(
   }
 }
 
-export function createBilling(config: Config, sql: Sql, logger: Logger, provider?: BillingProvider): Billing {
+export function createBilling(config: BillingSettings, sql: Sql, logger: Logger, provider?: BillingProvider): Billing {
   const subscriptions = new SubscriptionService(sql);
   // Built once: the billing provider (Checkout, Portal) and the webhook service share it.
   const stripe: StripeParts | undefined = config.stripe

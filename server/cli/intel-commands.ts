@@ -31,7 +31,7 @@ export async function runIntelCommand(
   io: CliIO,
   config: Config | undefined,
 ): Promise<void> {
-  const store = new IntelStore(sql, undefined, !config?.databaseUrl);
+  const store = new IntelStore(sql, undefined, !config?.platform.databaseUrl);
   switch (action) {
     case "import": {
       const file = args.flags.file;
@@ -52,7 +52,7 @@ export async function runIntelCommand(
           new DirectoryStore(sql),
           resolved,
           type as (typeof TYPES)[number],
-          !config?.databaseUrl,
+          !config?.platform.databaseUrl,
         );
         const seconds = ((performance.now() - started) / 1000).toFixed(1);
         const counts = Object.entries(names).map(([kind, count]) => `${count} ${kind} names`);
@@ -121,16 +121,18 @@ export async function runIntelCommand(
     }
     case "refresh": {
       if (!config) throw new UsageError("intel refresh needs the service's configuration");
-      const client = config.intel.wporgApiUrl ? new WporgClient(config.intel.wporgApiUrl, SERVICE_USER_AGENT) : null;
+      const client = config.intel.intel.wporgApiUrl
+        ? new WporgClient(config.intel.intel.wporgApiUrl, SERVICE_USER_AGENT)
+        : null;
       const refresher = new IntelRefresher(
         store,
         new LatestVersions(store, client, silentLogger),
-        config.intel,
+        config.intel.intel,
         SERVICE_USER_AGENT,
         silentLogger,
         new DirectoryRefresher(
           new DirectoryStore(sql),
-          config.intel.wporgApiUrl ?? null,
+          config.intel.intel.wporgApiUrl ?? null,
           SERVICE_USER_AGENT,
           silentLogger,
         ),
@@ -168,7 +170,11 @@ async function withFanOut<T>(
   run: () => Promise<T>,
 ): Promise<T> {
   if (!config) return run();
-  const db = { sql, kind: config.databaseUrl ? ("postgres" as const) : ("embedded" as const), close: async () => {} };
+  const db = {
+    sql,
+    kind: config.platform.databaseUrl ? ("postgres" as const) : ("embedded" as const),
+    close: async () => {},
+  };
   const engine = await openQueueEngine({ role: "api" }, db, silentLogger);
   try {
     await createFanOutQueue(engine.boss, engine.notify);

@@ -22,7 +22,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const config = loadConfig();
-  const db = await openDatabase(config, silentLogger, { role: "cli" });
+  const db = await openDatabase(config.platform, silentLogger, { role: "cli" });
   try {
     await syncPlans(db.sql);
     await runCommand(db.sql, argv, io, config);

@@ -7,7 +7,6 @@
 import type { Database } from "../platform/db/database.ts";
 import type { Logger } from "../platform/logger.ts";
 import { SERVICE_USER_AGENT } from "../platform/version.ts";
-import type { Config } from "../start/config.ts";
 import type { AdvisoriesAdded } from "./advisories-added.ts";
 import { DirectoryStore } from "./directory/directory.store.ts";
 import { DirectoryRefresher } from "./directory/directory-refresh.ts";
@@ -16,6 +15,7 @@ import { IntelService } from "./intel.service.ts";
 import { IntelStore } from "./intel.store.ts";
 import { LatestVersions } from "./latest-versions.ts";
 import { IntelRefresher } from "./refresh.ts";
+import type { IntelSettings } from "./settings.ts";
 import { sourceNames } from "./source-names.ts";
 import { WporgClient } from "./wporg.ts";
 import { WpvulnerabilityClient } from "./wpvulnerability.ts";
@@ -36,7 +36,7 @@ export interface Intel {
   importIntelFile(): Promise<void>;
 }
 
-export async function createIntel(config: Config, db: Database, logger: Logger): Promise<Intel> {
+export async function createIntel(config: IntelSettings, db: Database, logger: Logger): Promise<Intel> {
   const { sql } = db;
   const store = new IntelStore(sql, undefined, db.kind === "embedded");
   const sourceNaming = sourceNames(config.intel);

@@ -12,11 +12,12 @@ import type { Database } from "../platform/db/database.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
 import type { Logger } from "../platform/logger.ts";
 import type { QueueEngine } from "../platform/queue.ts";
+import type { PlatformSettings } from "../platform/settings.ts";
 import { SERVICE_VERSION } from "../platform/version.ts";
 import type { ReportHistoryService } from "../reports/report-history.service.ts";
 import type { ReportOutcomes } from "../reports/report-outcomes.ts";
 import type { ReportService } from "../reports/reports.service.ts";
-import type { Config } from "../start/config.ts";
+import type { ReportsSettings } from "../reports/settings.ts";
 import { AlertQueue, createAlertQueues, MONITORING_DAILY_QUEUE } from "./email/alert-jobs.ts";
 import { AlertSettingsService } from "./email/alert-settings.service.ts";
 import { AlertWorker } from "./email/alerts.worker.ts";
@@ -26,6 +27,7 @@ import { reportEvents } from "./events/report-events.ts";
 import { MonitorService } from "./monitors/monitors.service.ts";
 import { monitorRegressions } from "./monitors/regressions.ts";
 import { MonitorScheduler } from "./monitors/scheduler.ts";
+import type { MonitoringConfig, MonitoringSettings } from "./settings.ts";
 import { VulnerabilityFanOut } from "./vulnerabilities/fan-out.ts";
 import { createFanOutQueue, FanOutQueue } from "./vulnerabilities/fan-out-queue.ts";
 import { siteComponentsListener } from "./vulnerabilities/site-components.ts";
@@ -69,12 +71,12 @@ export interface Monitoring {
  * file made in DATA_DIR on first use. On PostgreSQL without the key, webhooks are unavailable
  * (several processes share that database: a key file on one machine would not do).
  */
-function secretBoxOf(config: Config, db: Database): () => SecretBox {
+function secretBoxOf(settings: MonitoringConfig, dataDir: string, db: Database): () => SecretBox {
   let box: SecretBox | undefined;
   return () => {
     if (box) return box;
-    if (config.monitoring.webhookSecretKey) box = new SecretBox(config.monitoring.webhookSecretKey);
-    else if (db.kind === "embedded") box = new SecretBox(keyFromFile(config.dataDir));
+    if (settings.webhookSecretKey) box = new SecretBox(settings.webhookSecretKey);
+    else if (db.kind === "embedded") box = new SecretBox(keyFromFile(dataDir));
     else
       throw new ApiProblem(
         "webhooks_unavailable",
@@ -85,7 +87,12 @@ function secretBoxOf(config: Config, db: Database): () => SecretBox {
 }
 
 export async function createMonitoring(deps: {
-  config: Config;
+  /** Monitoring's settings, with the platform's data folder and public URL and the reports' DNS servers. */
+  config: {
+    monitoring: MonitoringSettings;
+    platform: Pick<PlatformSettings, "dataDir" | "publicBaseUrl">;
+    reports: Pick<ReportsSettings, "dnsServers">;
+  };
   db: Database;
   queue: QueueEngine;
   policy: TargetPolicy;
@@ -94,12 +101,10 @@ export async function createMonitoring(deps: {
   reports: { reports: ReportService; history: ReportHistoryService; outcomes: ReportOutcomes };
 }): Promise<Monitoring> {
   const { config, db, queue, policy, logger } = deps;
+  const settings = config.monitoring.monitoring;
   const { boss } = queue;
   const notify = db.kind === "postgres";
-  const mailer =
-    config.monitoring.smtpUrl && config.monitoring.smtpFrom
-      ? new Mailer(config.monitoring.smtpUrl, config.monitoring.smtpFrom)
-      : undefined;
+  const mailer = settings.smtpUrl && settings.smtpFrom ? new Mailer(settings.smtpUrl, settings.smtpFrom) : undefined;
   await createDeliveryQueue(boss, notify);
   await createAlertQueues(boss, notify);
   await createFanOutQueue(boss, notify);
@@ -107,12 +112,12 @@ export async function createMonitoring(deps: {
   const alertQueue = mailer ? new AlertQueue(boss) : undefined;
   const alerts = new AlertSettingsService(db.sql, alertQueue);
   const events = new EventService({ sql: db.sql, deliveries, alerts, alertQueue });
-  const secretBox = secretBoxOf(config, db);
+  const secretBox = secretBoxOf(settings, config.platform.dataDir, db);
   const webhooks = new WebhookService({
     sql: db.sql,
     secretBox,
     policy,
-    resolve: webhookResolver(config.dnsServers),
+    resolve: webhookResolver(config.reports.dnsServers),
     events,
   });
   const deliveryWorker = new DeliveryWorker({
@@ -121,8 +126,8 @@ export async function createMonitoring(deps: {
     queue: deliveries,
     secretBox,
     policy,
-    dnsServers: config.dnsServers,
-    retryDelaysMs: config.monitoring.webhookRetryDelaysMs,
+    dnsServers: config.reports.dnsServers,
+    retryDelaysMs: settings.webhookRetryDelaysMs,
     alertQueue,
     userAgent: WEBHOOK_USER_AGENT,
     logger,
@@ -136,7 +141,7 @@ export async function createMonitoring(deps: {
           mailer,
           settings: alerts,
           events,
-          baseUrl: config.publicBaseUrl,
+          baseUrl: config.platform.publicBaseUrl,
           logger,
         })
       : undefined;
@@ -151,10 +156,10 @@ export async function createMonitoring(deps: {
   });
   // What monitoring learns when a report ends, in the transaction that stores it: the event,
   // a monitor's verdict, the site's components (matched later against new advisories).
-  deps.reports.outcomes.listen("report events", reportEvents(events, config.publicBaseUrl));
+  deps.reports.outcomes.listen("report events", reportEvents(events, config.platform.publicBaseUrl));
   deps.reports.outcomes.listen(
     "monitor regressions",
-    monitorRegressions(deps.reports.history, events, config.publicBaseUrl),
+    monitorRegressions(deps.reports.history, events, config.platform.publicBaseUrl),
   );
   deps.reports.outcomes.listen("site components", siteComponentsListener());
   let started = false;

@@ -10,12 +10,12 @@ import type { PlatformSettings } from "./settings.ts";
 
 /** What /metrics needs: the token that opens it and the registry it reads. */
 interface MetricsDeps {
-  config: Pick<PlatformSettings, "metricsToken">;
+  config: { platform: Pick<PlatformSettings, "metricsToken"> };
   metrics: ServiceMetrics;
 }
 
 export async function metricsResponse(request: Request, services: MetricsDeps) {
-  const expected = services.config.metricsToken;
+  const expected = services.config.platform.metricsToken;
   const sent = /^Bearer (.+)$/.exec(request.headers.get("authorization") ?? "")?.[1] ?? "";
   const ok =
     expected !== undefined &&

@@ -5,7 +5,7 @@
 
 import type { Sql } from "../platform/db/database.ts";
 import type { Logger } from "../platform/logger.ts";
-import type { Config } from "../start/config.ts";
+import type { PlatformSettings } from "../platform/settings.ts";
 import { BrandingService } from "./branding.service.ts";
 import { ClientReportService } from "./client-report.service.ts";
 import { PdfRenderer } from "./pdf-renderer.ts";
@@ -21,7 +21,7 @@ export interface Portfolio {
 
 /** `monitors` fills `monitor` in GET /api/sites: the monitors feature (monitoring/monitors/). */
 export function createPortfolio(
-  config: Config,
+  config: Pick<PlatformSettings, "chromiumPath">,
   sql: Sql,
   logger: Logger,
   monitors: SiteMonitorSource = NO_MONITORS,

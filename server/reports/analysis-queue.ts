@@ -13,8 +13,8 @@ import type { SiteTls } from "../../shared/site-tls.ts";
 import type { PlanId } from "../billing/plans.ts";
 import type { Queryable } from "../platform/db/database.ts";
 import { inTransaction, type QueueEngine } from "../platform/queue.ts";
-import type { Config } from "../start/config.ts";
 import type { LabOptions } from "./report-options.ts";
+import type { ReportsSettings } from "./settings.ts";
 
 export const ANALYSIS_QUEUE = "analysis";
 /**
@@ -96,7 +96,7 @@ const JOB_RETRY_LIMIT = 5;
 export const queueOf = (job: Pick<AnalysisJob, "lab">) => (job.lab ? LAB_QUEUE : ANALYSIS_QUEUE);
 
 export async function createAnalysisQueue(
-  config: Pick<Config, "analysisTimeoutMs" | "lab">,
+  config: Pick<ReportsSettings, "analysisTimeoutMs" | "lab">,
   engine: QueueEngine,
 ): Promise<AnalysisQueue> {
   const { boss } = engine;

@@ -26,7 +26,6 @@ import { withinDeadline } from "../platform/deadline.ts";
 import { ApiProblem } from "../platform/http/problem.ts";
 import type { Logger } from "../platform/logger.ts";
 import type { ServiceMetrics } from "../platform/prometheus.ts";
-import type { Config } from "../start/config.ts";
 import { ANALYSIS_QUEUE, type AnalysisJob, type AnalysisQueue, LAB_QUEUE } from "./analysis-queue.ts";
 import { settleCharge } from "./charges.ts";
 import { DeadTargets } from "./dead-targets.ts";
@@ -35,6 +34,7 @@ import { freeWorkerCap, isFreePlan } from "./plan-shares.ts";
 import { completedReport, failedReport, logAllowlistHint, storedFailure, toProblem } from "./report-outcome.ts";
 import type { ReportOutcomes } from "./report-outcomes.ts";
 import type { AnalyzeFn } from "./reports.service.ts";
+import type { ReportsSettings } from "./settings.ts";
 import type { SiteAuthVault } from "./site-auth-vault.ts";
 import type { Slots } from "./slots.ts";
 import type { TargetLimits as TargetLimitsService } from "./target-limits.ts";
@@ -53,7 +53,7 @@ export interface WorkerDeps {
   analyze: AnalyzeFn;
   /** Opens the sealed site credentials of a report; undefined when this process has no key. */
   siteAuth?: SiteAuthVault;
-  config: Pick<Config, "workerConcurrency" | "accountConcurrency" | "analysisTimeoutMs" | "lab">;
+  config: Pick<ReportsSettings, "workerConcurrency" | "accountConcurrency" | "analysisTimeoutMs" | "lab">;
   /** AGGRESSIVE_MAX_REQUESTS: what an aggressive analysis asks of its target's hourly budget. */
   aggressiveMaxRequests: number;
   /** A job must start within its kind's startWithinMs of its report's creation. */

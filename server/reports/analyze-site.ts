@@ -16,20 +16,22 @@ import type { LabCapture } from "../analyzer/lab/capture.ts";
 import { runLab } from "../analyzer/lab/lab-run.ts";
 import type { AnalysisThreads } from "../analyzer/threads/analysis-threads.ts";
 import type { IntelService } from "../intel/intel.service.ts";
-import type { Config } from "../start/config.ts";
+import type { PlatformSettings } from "../platform/settings.ts";
 import type { LabOptions } from "./report-options.ts";
 import type { AnalyzeFn } from "./reports.service.ts";
+import type { ReportsSettings } from "./settings.ts";
 
 /** Bytes one lab run's browser may move in all: ANALYSIS_MAX_BYTES per load. */
-const labBytes = (config: Pick<Config, "analysisMaxBytes">, runs: number) => config.analysisMaxBytes * runs;
+const labBytes = (config: Pick<ReportsSettings, "analysisMaxBytes">, runs: number) => config.analysisMaxBytes * runs;
 
-export type LabConfig = Pick<
-  Config,
-  "targetAllowlist" | "dnsServers" | "chromiumPath" | "lab" | "analysisMaxBytes" | "enumeration"
->;
+/** The settings a lab run reads: the reports feature's, and where the platform's Chromium is. */
+export interface LabConfig {
+  reports: Pick<ReportsSettings, "targetAllowlist" | "dnsServers" | "lab" | "analysisMaxBytes" | "enumeration">;
+  platform: Pick<PlatformSettings, "chromiumPath">;
+}
 
 /** The lab run of one report (lab/lab-run.ts), with the service's target policy and resolver. */
-export function labRunner(config: LabConfig) {
+export function labRunner({ reports: config, platform }: LabConfig) {
   const policy = new TargetPolicy(config.targetAllowlist);
   const resolve =
     config.dnsServers.length > 0 ? (resolverLookup(config.dnsServers) as unknown as typeof dns.lookup) : undefined;
@@ -42,7 +44,7 @@ export function labRunner(config: LabConfig) {
     runLab(
       url,
       {
-        executablePath: config.chromiumPath,
+        executablePath: platform.chromiumPath,
         policy,
         resolve,
         device: lab.device,
@@ -77,8 +79,11 @@ export function analyzeOnThreads(
     if (request.mode !== "aggressive") return threads.analyze(url, signal, run);
     // The target's hourly aggressive budget (target-limits.ts) may grant less than configured.
     const budget = {
-      ...config.enumeration,
-      maxRequests: Math.min(config.enumeration.maxRequests, request.aggressiveRequests ?? Number.POSITIVE_INFINITY),
+      ...config.reports.enumeration,
+      maxRequests: Math.min(
+        config.reports.enumeration.maxRequests,
+        request.aggressiveRequests ?? Number.POSITIVE_INFINITY,
+      ),
     };
     const plan = enumerationPlan(await intel.vulnerableSlugs(MAX_CANDIDATES), budget);
     return threads.analyze(url, signal, { ...run, enumerate: plan });

@@ -9,8 +9,8 @@
  * ordinary deadlines, not for the longest a lab report may take.
  */
 import { RESERVATION_GRACE_MS } from "../billing/quota.service.ts";
-import type { Config } from "../start/config.ts";
 import { jobExpirySeconds } from "./analysis-queue.ts";
+import type { ReportsSettings } from "./settings.ts";
 
 export interface Deadlines {
   startWithinMs: number;
@@ -24,7 +24,7 @@ export interface ReportDeadlines {
   of(kind: { lab?: unknown }): Deadlines;
 }
 
-type DeadlineConfig = Pick<Config, "analysisTimeoutMs" | "queueWaitMs" | "lab">;
+type DeadlineConfig = Pick<ReportsSettings, "analysisTimeoutMs" | "queueWaitMs" | "lab">;
 
 function deadlinesFor(config: DeadlineConfig, runMs: number): Deadlines {
   const startWithinMs = config.queueWaitMs + jobExpirySeconds(runMs) * 1000;

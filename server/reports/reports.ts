@@ -16,7 +16,7 @@ import type { Database } from "../platform/db/database.ts";
 import type { Logger } from "../platform/logger.ts";
 import type { ServiceMetrics } from "../platform/prometheus.ts";
 import type { QueueEngine } from "../platform/queue.ts";
-import type { Config } from "../start/config.ts";
+import type { PlatformSettings } from "../platform/settings.ts";
 import { type AnalysisQueue, createAnalysisQueue } from "./analysis-queue.ts";
 import { AnalysisWorker, TICK_MS } from "./analysis-worker.ts";
 import { analyzeOnThreads } from "./analyze-site.ts";
@@ -25,6 +25,7 @@ import { reportDeadlines } from "./deadlines.ts";
 import { ReportHistoryService } from "./report-history.service.ts";
 import { ReportOutcomes } from "./report-outcomes.ts";
 import { type AnalyzeFn, ReportService } from "./reports.service.ts";
+import type { ReportsSettings } from "./settings.ts";
 import { SiteAuthVault } from "./site-auth-vault.ts";
 import { Slots } from "./slots.ts";
 import { TargetLimits } from "./target-limits.ts";
@@ -44,7 +45,8 @@ export interface Reports {
 }
 
 export interface ReportsDeps {
-  config: Config;
+  /** The reports feature's settings, and where the platform's Chromium is (for lab runs). */
+  config: { reports: ReportsSettings; platform: Pick<PlatformSettings, "chromiumPath"> };
   db: Database;
   logger: Logger;
   engine: QueueEngine;
@@ -60,21 +62,22 @@ export interface ReportsDeps {
 
 export async function createReports(deps: ReportsDeps): Promise<Reports> {
   const { config, db, logger, metrics } = deps;
+  const settings = config.reports;
   const { sql } = db;
-  const deadlines = reportDeadlines(config);
-  const limits = { ...DEFAULT_CLIENT_LIMITS, maxTotalBytes: config.analysisMaxBytes };
+  const deadlines = reportDeadlines(settings);
+  const limits = { ...DEFAULT_CLIENT_LIMITS, maxTotalBytes: settings.analysisMaxBytes };
   const threads = new AnalysisThreads(
-    { allowlist: config.targetAllowlist, dnsServers: config.dnsServers, userAgent: ANALYZER_USER_AGENT, limits },
-    poolSize(config.workerConcurrency, availableParallelism()),
+    { allowlist: settings.targetAllowlist, dnsServers: settings.dnsServers, userAgent: ANALYZER_USER_AGENT, limits },
+    poolSize(settings.workerConcurrency, availableParallelism()),
     deps.intel.lookup,
     undefined,
     (query) => deps.names.lookup(query),
   );
-  const analysisQueue = await createAnalysisQueue(config, deps.engine);
+  const analysisQueue = await createAnalysisQueue(settings, deps.engine);
   // Site credentials reach the worker sealed (site-auth-vault.ts): with SITE_AUTH_KEY, or on
   // the embedded database (one process queues and analyses) with a key made now, in memory.
-  const siteAuth = config.siteAuthKeys
-    ? new SiteAuthVault(sql, config.siteAuthKeys)
+  const siteAuth = settings.siteAuthKeys
+    ? new SiteAuthVault(sql, settings.siteAuthKeys)
     : db.kind === "embedded"
       ? SiteAuthVault.ephemeral(sql)
       : undefined;
@@ -88,8 +91,8 @@ export async function createReports(deps: ReportsDeps): Promise<Reports> {
     queue: analysisQueue,
     policy: deps.policy,
     deadlines,
-    queueMaxDepth: config.queueMaxDepth,
-    syncWaitMs: config.syncWaitMs,
+    queueMaxDepth: settings.queueMaxDepth,
+    syncWaitMs: settings.syncWaitMs,
     logger,
     metrics,
   });
@@ -102,17 +105,17 @@ export async function createReports(deps: ReportsDeps): Promise<Reports> {
     // free themselves within SLOT_LEASE_MS.
     slots: new Slots(sql, SLOT_LEASE_MS),
     targets: new TargetLimits(sql, {
-      hostConcurrency: config.hostConcurrency,
-      addressConcurrency: config.targetAddressConcurrency,
-      targetMaxRps: config.targetMaxRps,
-      aggressivePerHour: config.targetAggressivePerHour,
-      dnsServers: config.dnsServers,
+      hostConcurrency: settings.hostConcurrency,
+      addressConcurrency: settings.targetAddressConcurrency,
+      targetMaxRps: settings.targetMaxRps,
+      aggressivePerHour: settings.targetAggressivePerHour,
+      dnsServers: settings.dnsServers,
     }),
-    deadTargets: new DeadTargets(sql, { windowMs: config.deadTargetWindowMs, checkMs: config.deadTargetCheckMs }),
-    aggressiveMaxRequests: config.enumeration.maxRequests,
+    deadTargets: new DeadTargets(sql, { windowMs: settings.deadTargetWindowMs, checkMs: settings.deadTargetCheckMs }),
+    aggressiveMaxRequests: settings.enumeration.maxRequests,
     analyze: deps.analyze ?? analyzeOnThreads(threads, deps.intel, config),
     siteAuth,
-    config,
+    config: settings,
     deadlines,
     logger,
     metrics,

@@ -72,14 +72,14 @@ export function createApp(
   const guard: ApiGuardDeps = {
     tokens: services.tokens,
     limiter: services.limiter,
-    maxBodyBytes: config.maxBodyBytes,
-    rateWindowSeconds: config.rateLimitWindowSeconds,
+    maxBodyBytes: config.platform.maxBodyBytes,
+    rateWindowSeconds: config.access.rateLimitWindowSeconds,
     onRateLimited: () => services.metrics.rateLimited(),
   };
   const origins = {
-    publicBaseUrl: config.publicBaseUrl,
-    publicBaseUrlSet: config.publicBaseUrlSet,
-    trustedProxies: config.trustProxy,
+    publicBaseUrl: config.platform.publicBaseUrl,
+    publicBaseUrlSet: config.platform.publicBaseUrlSet,
+    trustedProxies: config.platform.trustProxy,
   };
   const baseUrlFor = (request: Request) => requestBase(request, origins).baseUrl;
   const api: ApiContext = {
@@ -94,9 +94,9 @@ export function createApp(
   };
   const web = {
     sessions: services.sessions,
-    baseUrl: config.publicBaseUrl,
-    publicBaseUrlSet: config.publicBaseUrlSet,
-    trustProxy: config.trustProxy,
+    baseUrl: config.platform.publicBaseUrl,
+    publicBaseUrlSet: config.platform.publicBaseUrlSet,
+    trustProxy: config.platform.trustProxy,
   };
   // Every web route file takes the web plugin's dependencies and the services its pages use.
   const webDeps = {
@@ -118,14 +118,14 @@ export function createApp(
   const routeTable = () => {
     // While METRICS_TOKEN is unset, /metrics does not exist for clients (platform/prometheus.routes.ts): no Allow for it.
     routes ??= new RouteTable(
-      app.routes.filter((route) => config.metricsToken !== undefined || route.path !== "/metrics"),
+      app.routes.filter((route) => config.platform.metricsToken !== undefined || route.path !== "/metrics"),
     );
     return routes;
   };
   const app = new Elysia({ normalize: false })
     .use(
       errorsPlugin({
-        baseUrl: config.publicBaseUrl,
+        baseUrl: config.platform.publicBaseUrl,
         logger,
         passThrough: (error) => error instanceof WebError,
         renderHtml: (problem, request) => htmlError(problem, request, web),
@@ -150,7 +150,7 @@ export function createApp(
     .use(monitorsWebRoutes(webDeps))
     .use(alertsRoutes(webDeps))
     .use(portfolioWebRoutes(webDeps))
-    .use(stripeWebhookRoutes({ service: services.stripeWebhooks, maxBodyBytes: config.maxBodyBytes }));
+    .use(stripeWebhookRoutes({ service: services.stripeWebhooks, maxBodyBytes: config.platform.maxBodyBytes }));
   return Object.assign(app, { routeTable });
 }
 

@@ -2,7 +2,8 @@
  * Configuration from environment variables, validated once at start-up.
  *
  * Each feature reads its own variables (`<feature>/settings.ts`, with the shared parsers of
- * platform/settings-reader.ts); this file only composes them into one Config. The names are
+ * platform/settings-reader.ts); this file only composes them into one Config, grouped by
+ * feature (`config.reports.analysisTimeoutMs`). The names are
  * part of the public contract (docs/api.md, "Configuration and scripting contract") and are
  * documented as a table in docs/configuration.md; a test keeps the two in sync.
  * Every bad value is reported together, one clear line each, so an operator fixes them
@@ -19,26 +20,29 @@ import { parseReportsSettings, type ReportsSettings } from "../reports/settings.
 export { ConfigError } from "../platform/settings-reader.ts";
 
 /**
- * Every setting, flat: the features' settings side by side (docs/decisions.md, "Each feature
- * reads its own settings"). A feature's code asks for the fields it uses with Pick<Config, …>.
+ * Every setting, grouped by feature (docs/decisions.md, "Each feature reads its own settings"):
+ * `config.reports.analysisTimeoutMs`, `config.platform.dataDir`. A feature's code is handed its
+ * own group (or a Pick of it), and reads its settings without knowing the other features'.
  */
-export type Config = PlatformSettings &
-  AccessSettings &
-  ReportsSettings &
-  IntelSettings &
-  BillingSettings &
-  MonitoringSettings;
+export interface Config {
+  platform: PlatformSettings;
+  access: AccessSettings;
+  reports: ReportsSettings;
+  intel: IntelSettings;
+  billing: BillingSettings;
+  monitoring: MonitoringSettings;
+}
 
 /** Reads and validates the configuration; throws ConfigError listing every bad value. */
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
   const settings = settingsReader(env, cwd);
   const config: Config = {
-    ...parsePlatformSettings(settings),
-    ...parseAccessSettings(settings),
-    ...parseReportsSettings(settings),
-    ...parseIntelSettings(settings),
-    ...parseBillingSettings(settings),
-    ...parseMonitoringSettings(settings),
+    platform: parsePlatformSettings(settings),
+    access: parseAccessSettings(settings),
+    reports: parseReportsSettings(settings),
+    intel: parseIntelSettings(settings),
+    billing: parseBillingSettings(settings),
+    monitoring: parseMonitoringSettings(settings),
   };
   if (settings.problems.length > 0) throw new ConfigError(settings.problems);
   return config;

@@ -20,7 +20,7 @@ async function main() {
     }
     throw error;
   }
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.platform.logLevel);
   installProcessGuard(logger);
   const service = await startService(config, logger);
   logger.info("wpreport listening", {
@@ -38,7 +38,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     logger.info("shutting down", { signal });
-    const force = setTimeout(() => process.exit(1), config.analysisTimeoutMs + 10_000);
+    const force = setTimeout(() => process.exit(1), config.reports.analysisTimeoutMs + 10_000);
     force.unref();
     await service.stop();
     logger.info("stopped");

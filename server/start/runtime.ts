@@ -52,19 +52,19 @@ export async function startService(
   logger: Logger,
   options: StartOptions = {},
 ): Promise<RunningService> {
-  const db = options.db ?? (await openDatabase(config, logger, { role: "server" }));
+  const db = options.db ?? (await openDatabase(config.platform, logger, { role: "server" }));
   await syncPlans(db.sql);
   const services = await createServices(config, logger, db, options);
   announceBillingMode(config, logger);
   let shuttingDown = false;
-  const servesApi = config.role !== "worker";
-  const runsJobs = config.role !== "api";
+  const servesApi = config.platform.role !== "worker";
+  const runsJobs = config.platform.role !== "api";
   const app = createApp(services, { isShuttingDown: () => shuttingDown });
   const http = startHttpServer({
-    port: config.port,
-    host: config.host,
-    baseUrl: config.publicBaseUrl,
-    maxBodyBytes: config.maxBodyBytes,
+    port: config.platform.port,
+    host: config.platform.host,
+    baseUrl: config.platform.publicBaseUrl,
+    maxBodyBytes: config.platform.maxBodyBytes,
     // The client-report branding form carries a logo of up to 100 KB (issue 25).
     bodyLimits: { [BRANDING_PATH]: BRANDING_MAX_BODY_BYTES },
     logger,
@@ -76,7 +76,7 @@ export async function startService(
     // while it delivers (ReportService): the connection must outlive both.
     waitingRequestSeconds: (method, pathname) =>
       method === "POST" && (pathname === "/api/generate-report" || pathname === "/analyze")
-        ? Math.ceil(config.syncWaitMs / 1000) + 20
+        ? Math.ceil(config.reports.syncWaitMs / 1000) + 20
         : undefined,
   });
   if (runsJobs) {
@@ -86,7 +86,7 @@ export async function startService(
       services.queue.boss,
       services.intelRefresher,
       services.intel.store,
-      config.intel,
+      config.intel.intel,
       logger,
     );
   }
@@ -107,13 +107,13 @@ export async function startService(
     sweep().catch((error) => logger.error("sweeper failed", { error }));
   };
   runSweep();
-  const timer = setInterval(runSweep, config.sweepIntervalMs);
+  const timer = setInterval(runSweep, config.platform.sweepIntervalMs);
   timer.unref?.();
 
   let stopping: Promise<void> | undefined;
   return {
     url: http.url,
-    port: http.server.port ?? config.port,
+    port: http.server.port ?? config.platform.port,
     services,
     sweep,
     stop() {
@@ -123,13 +123,13 @@ export async function startService(
         // In-flight requests finish first: a synchronous call waiting for its report gets it
         // (in `all`, this process's worker is still running) — or, past the analysis deadline,
         // a 202 with the report's Location while the report finishes elsewhere.
-        const answerWaiting = setTimeout(() => services.reports.drain(), config.analysisTimeoutMs);
+        const answerWaiting = setTimeout(() => services.reports.drain(), config.reports.analysisTimeoutMs);
         await http.stop();
         clearTimeout(answerWaiting);
         // No monitor starts a run while the rest winds down; running analyses finish (up to
         // their deadline); no new job is taken.
         if (runsJobs) await services.monitoring.scheduler.stop();
-        if (runsJobs) await services.worker.stop(config.analysisTimeoutMs + 2_000);
+        if (runsJobs) await services.worker.stop(config.reports.analysisTimeoutMs + 2_000);
         await services.close();
         if (!options.db) await db.close();
       })();

@@ -91,7 +91,7 @@ export async function createServices(
   overrides: { analyze?: AnalyzeFn; limiter?: RateLimiter; billing?: BillingProvider } = {},
 ): Promise<Services> {
   const { sql } = db;
-  const policy = new TargetPolicy(config.targetAllowlist);
+  const policy = new TargetPolicy(config.reports.targetAllowlist);
   // Kept for compatibility, but "127.0.0.1" also exposes that host's PostgreSQL and Redis.
   for (const entry of policy.allPortEntries) {
     logger.warn("TARGET_ALLOWLIST entry has no port: the analyzer may reach every port of it; name one (host:port)", {
@@ -100,11 +100,11 @@ export async function createServices(
   }
   const quota = new QuotaService(sql);
   const idempotency = new IdempotencyService(sql);
-  const limiter = overrides.limiter ?? createRateLimiter(config.redisUrl, logger);
-  const intel = await createIntel(config, db, logger);
+  const limiter = overrides.limiter ?? createRateLimiter(config.platform.redisUrl, logger);
+  const intel = await createIntel(config.intel, db, logger);
   const metrics = createServiceMetrics(sql);
-  const queue = await openQueueEngine(config, db, logger);
-  await createIntelRefreshQueue(queue.boss, config.intel);
+  const queue = await openQueueEngine(config.platform, db, logger);
+  await createIntelRefreshQueue(queue.boss, config.intel.intel);
   const reports = await createReports({
     config,
     db,
@@ -118,7 +118,7 @@ export async function createServices(
     metrics,
     analyze: overrides.analyze,
   });
-  const billing = createBilling(config, sql, logger, overrides.billing);
+  const billing = createBilling(config.billing, sql, logger, overrides.billing);
   const auth = new AccountAuthService(sql);
   // Monitoring listens to the reports that end (events, monitors' verdicts, the sites' components)…
   const monitoring = await createMonitoring({ config, db, queue, policy, logger, reports });
@@ -132,7 +132,7 @@ export async function createServices(
     await reports.close().catch(() => {});
     throw error;
   });
-  const portfolio = createPortfolio(config, sql, logger, monitoring.monitors);
+  const portfolio = createPortfolio(config.platform, sql, logger, monitoring.monitors);
   return {
     config,
     logger,

@@ -5,7 +5,8 @@
  * second database in ./data, and its token would get 401 from this server).
  */
 import path from "node:path";
-import type { Config } from "./config.ts";
+import type { PlatformSettings } from "../platform/settings.ts";
+import type { ReportsSettings } from "../reports/settings.ts";
 
 /** The embedded database's folder when DATA_DIR is unset (start/config.ts resolves it the same way). */
 const DEFAULT_DATA_DIR = "./data";
@@ -16,24 +17,27 @@ export function shellWord(text: string): string {
 }
 
 /** The admin CLI's command prefix that reaches this server's embedded database. */
-export function cliEnvironmentFor(config: Pick<Config, "dataDir">, cwd = process.cwd()): string {
+export function cliEnvironmentFor(config: Pick<PlatformSettings, "dataDir">, cwd = process.cwd()): string {
   return path.resolve(cwd, DEFAULT_DATA_DIR) === config.dataDir ? "" : `DATA_DIR=${shellWord(config.dataDir)} `;
 }
 
 export function firstRunBanner(
-  config: Pick<Config, "dataDir" | "publicBaseUrl" | "targetAllowlist">,
+  config: {
+    platform: Pick<PlatformSettings, "dataDir" | "publicBaseUrl">;
+    reports: Pick<ReportsSettings, "targetAllowlist">;
+  },
   cwd = process.cwd(),
 ): string {
-  const base = config.publicBaseUrl;
+  const base = config.platform.publicBaseUrl;
   return `
-  wpreport is running at ${base} on the embedded database (${config.dataDir}).
+  wpreport is running at ${base} on the embedded database (${config.platform.dataDir}).
 
   Sign up in the browser at ${base}/signup — or create an API token from the
   command line (in another terminal, in this folder, while this keeps running):
-    TOKEN=$(${cliEnvironmentFor(config, cwd)}npm run --silent admin -- token create --email you@example.com --plan starter)
+    TOKEN=$(${cliEnvironmentFor(config.platform, cwd)}npm run --silent admin -- token create --email you@example.com --plan starter)
   Then make your first call:
     curl -s -H "Authorization: Bearer $TOKEN" ${base}/api/usage
-${localSites(config.targetAllowlist)}
+${localSites(config.reports.targetAllowlist)}
 `;
 }
 

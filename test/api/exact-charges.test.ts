@@ -207,7 +207,7 @@ describe.each(BACKENDS)("exact charges on %s", (backend) => {
 
   test("a report's credit is held for its own kind's deadlines: an ordinary report's end well before a lab report's", async () => {
     const { token } = await service.token();
-    const deadlines = reportDeadlines(service.running.services.config);
+    const deadlines = reportDeadlines(service.running.services.config.reports);
     expect(deadlines.analysis.holdMs).toBeLessThan(deadlines.lab.holdMs);
     const held = async (body: Record<string, unknown>) => {
       const made = await service.call<{ id: string }>("POST", "/api/generate-report", {

@@ -70,7 +70,7 @@ describe("the OpenAPI document", () => {
     expect((await serversAt({ host: "app.localhost:3000" }))[0]?.url).toBe("http://127.0.0.1:3000");
     // A Host that is not a plain host[:port] falls back to the default base, written by address.
     expect((await serversAt({ host: "under_score!" }))[0]?.url).toBe(
-      `http://127.0.0.1:${service.running.services.config.port}`,
+      `http://127.0.0.1:${service.running.services.config.platform.port}`,
     );
   });
 

@@ -165,7 +165,7 @@ describe("SITE_AUTH_KEY", () => {
   const base64url = Buffer.alloc(32, 250).toString("base64url");
 
   test("one key or a list (the first seals, all open), as hex or base64; unset is undefined", () => {
-    expect(loadConfig({}).siteAuthKeys).toBeUndefined();
+    expect(loadConfig({}).reports.siteAuthKeys).toBeUndefined();
     expect(
       parseSiteAuthKeys(`${base64}, ${hex},${base64url}`).keys?.map((key) => Buffer.from(key).toString("hex")),
     ).toEqual(["09".repeat(32), hex, "fa".repeat(32)]);

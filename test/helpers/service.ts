@@ -72,7 +72,7 @@ export async function startTestService(
     ...(db.dataDir ? { DATA_DIR: db.dataDir } : {}),
     ...options.env,
   });
-  const running = await startService(config, createLogger(config.logLevel), { ...options, db });
+  const running = await startService(config, createLogger(config.platform.logLevel), { ...options, db });
   const url = `http://127.0.0.1:${port}`;
 
   return {

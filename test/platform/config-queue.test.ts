@@ -8,16 +8,17 @@ const problemsOf = configProblems;
 test("defaults: one process does both, limits from the plan table", () => {
   const config = loadConfig({});
   expect(config).toMatchObject({
-    role: "all",
-    workerConcurrency: 4,
-    hostConcurrency: 2,
-    queueMaxDepth: 200,
-    queueWaitMs: 120_000,
-    syncWaitMs: 45_000,
-    analysisMaxBytes: 32 * 1024 * 1024,
-    metricsToken: undefined,
+    platform: { role: "all", metricsToken: undefined },
+    reports: {
+      workerConcurrency: 4,
+      hostConcurrency: 2,
+      queueMaxDepth: 200,
+      queueWaitMs: 120_000,
+      syncWaitMs: 45_000,
+      analysisMaxBytes: 32 * 1024 * 1024,
+    },
   });
-  expect(config.accountConcurrency).toMatchObject({ free: 1, starter: 2, business: 3, enterprise: 10 });
+  expect(config.reports.accountConcurrency).toMatchObject({ free: 1, starter: 2, business: 3, enterprise: 10 });
 });
 
 test("roles and per-plan concurrency are read and checked", () => {
@@ -27,9 +28,9 @@ test("roles and per-plan concurrency are read and checked", () => {
     ACCOUNT_CONCURRENCY: "free=2, enterprise=20",
     ANALYSIS_TIMEOUT_MS: "10000",
   });
-  expect(config.role).toBe("worker");
-  expect(config.accountConcurrency).toMatchObject({ free: 2, starter: 2, enterprise: 20 });
-  expect(config.syncWaitMs).toBe(25_000);
+  expect(config.platform.role).toBe("worker");
+  expect(config.reports.accountConcurrency).toMatchObject({ free: 2, starter: 2, enterprise: 20 });
+  expect(config.reports.syncWaitMs).toBe(25_000);
   expect(problemsOf({ WPREPORT_ROLE: "api" })).toEqual([
     "WPREPORT_ROLE=api needs DATABASE_URL: the embedded database has one owner process (use all)",
   ]);
@@ -41,8 +42,8 @@ test("roles and per-plan concurrency are read and checked", () => {
 });
 
 test("lab runs: one per worker process by default, a deadline and a memory cap, each checked", () => {
-  expect(loadConfig({}).lab).toEqual({ concurrency: 1, timeoutMs: 60_000, maxMemoryMb: 1_536 });
-  expect(loadConfig({ LAB_CONCURRENCY: "3", LAB_TIMEOUT_MS: "20000", LAB_MAX_MEMORY_MB: "512" }).lab).toEqual({
+  expect(loadConfig({}).reports.lab).toEqual({ concurrency: 1, timeoutMs: 60_000, maxMemoryMb: 1_536 });
+  expect(loadConfig({ LAB_CONCURRENCY: "3", LAB_TIMEOUT_MS: "20000", LAB_MAX_MEMORY_MB: "512" }).reports.lab).toEqual({
     concurrency: 3,
     timeoutMs: 20_000,
     maxMemoryMb: 512,
@@ -55,8 +56,8 @@ test("lab runs: one per worker process by default, a deadline and a memory cap, 
 });
 
 test("dead targets: the quick check's window and deadline, with their bounds", () => {
-  expect(loadConfig({})).toMatchObject({ deadTargetWindowMs: 60_000, deadTargetCheckMs: 5_000 });
-  expect(loadConfig({ DEAD_TARGET_WINDOW_MS: "0", DEAD_TARGET_CHECK_MS: "1500" })).toMatchObject({
+  expect(loadConfig({}).reports).toMatchObject({ deadTargetWindowMs: 60_000, deadTargetCheckMs: 5_000 });
+  expect(loadConfig({ DEAD_TARGET_WINDOW_MS: "0", DEAD_TARGET_CHECK_MS: "1500" }).reports).toMatchObject({
     deadTargetWindowMs: 0,
     deadTargetCheckMs: 1_500,
   });

@@ -5,16 +5,17 @@ describe("loadConfig", () => {
   test("defaults: port 3000, embedded database under ./data, memory rate limiter, empty allowlist", () => {
     const config = loadConfig({}, "/srv/app");
     expect(config).toMatchObject({
-      port: 3000,
-      host: "0.0.0.0",
-      databaseUrl: undefined,
-      dataDir: "/srv/app/data",
-      redisUrl: undefined,
-      publicBaseUrl: "http://localhost:3000",
-      targetAllowlist: [],
-      analysisTimeoutMs: 30_000,
-      maxBodyBytes: 65_536,
-      logLevel: "info",
+      platform: {
+        port: 3000,
+        host: "0.0.0.0",
+        databaseUrl: undefined,
+        dataDir: "/srv/app/data",
+        redisUrl: undefined,
+        publicBaseUrl: "http://localhost:3000",
+        maxBodyBytes: 65_536,
+        logLevel: "info",
+      },
+      reports: { targetAllowlist: [], analysisTimeoutMs: 30_000 },
     });
   });
 
@@ -32,22 +33,26 @@ describe("loadConfig", () => {
       "/srv",
     );
     expect(config).toMatchObject({
-      port: 8080,
-      databaseUrl: "postgres://u@db:5432/wp",
-      redisUrl: "redis://cache:6379",
-      dataDir: "/var/lib/wpreport",
-      publicBaseUrl: "https://api.example.com",
-      targetAllowlist: ["127.0.0.1", "localhost", "10.0.0.0/8"],
-      logLevel: "warn",
-      dbPoolMax: 10,
+      platform: {
+        port: 8080,
+        databaseUrl: "postgres://u@db:5432/wp",
+        redisUrl: "redis://cache:6379",
+        dataDir: "/var/lib/wpreport",
+        publicBaseUrl: "https://api.example.com",
+        logLevel: "warn",
+        dbPoolMax: 10,
+      },
+      reports: { targetAllowlist: ["127.0.0.1", "localhost", "10.0.0.0/8"] },
     });
   });
 
   test("aggressive enumeration's budgets: defaults fit the deadline; a time budget over half of it is refused", () => {
-    expect(loadConfig({}).enumeration).toEqual({ maxRequests: 300, timeBudgetMs: 12_000 });
+    expect(loadConfig({}).reports.enumeration).toEqual({ maxRequests: 300, timeBudgetMs: 12_000 });
     // A short deadline shrinks the default rather than refusing to start.
-    expect(loadConfig({ ANALYSIS_TIMEOUT_MS: "5000" }).enumeration.timeBudgetMs).toBe(2_500);
-    expect(loadConfig({ AGGRESSIVE_MAX_REQUESTS: "50", AGGRESSIVE_TIME_BUDGET_MS: "4000" }).enumeration).toEqual({
+    expect(loadConfig({ ANALYSIS_TIMEOUT_MS: "5000" }).reports.enumeration.timeBudgetMs).toBe(2_500);
+    expect(
+      loadConfig({ AGGRESSIVE_MAX_REQUESTS: "50", AGGRESSIVE_TIME_BUDGET_MS: "4000" }).reports.enumeration,
+    ).toEqual({
       maxRequests: 50,
       timeBudgetMs: 4_000,
     });
@@ -57,11 +62,11 @@ describe("loadConfig", () => {
   });
 
   test("WPVULNERABILITY_API_URL: on by default, another origin (a mirror, a stub), off, or a clear error", () => {
-    expect(loadConfig({}).intel.wpvulnerabilityApiUrl).toBe("https://www.wpvulnerability.net");
-    expect(loadConfig({ WPVULNERABILITY_API_URL: "http://127.0.0.1:9999" }).intel.wpvulnerabilityApiUrl).toBe(
+    expect(loadConfig({}).intel.intel.wpvulnerabilityApiUrl).toBe("https://www.wpvulnerability.net");
+    expect(loadConfig({ WPVULNERABILITY_API_URL: "http://127.0.0.1:9999" }).intel.intel.wpvulnerabilityApiUrl).toBe(
       "http://127.0.0.1:9999",
     );
-    expect(loadConfig({ WPVULNERABILITY_API_URL: "OFF" }).intel.wpvulnerabilityApiUrl).toBeUndefined();
+    expect(loadConfig({ WPVULNERABILITY_API_URL: "OFF" }).intel.intel.wpvulnerabilityApiUrl).toBeUndefined();
     for (const [value, problem] of [
       ["ftp://mirror.example", 'WPVULNERABILITY_API_URL must start with http: or https:, got "ftp:"'],
       ["not a url", "WPVULNERABILITY_API_URL is not a valid URL (expected http: or https:…)"],
@@ -102,7 +107,7 @@ describe("loadConfig", () => {
     const config = loadConfig({
       TARGET_ALLOWLIST: "127.0.0.1:8088, localhost:8000-8099,10.0.0.0/8:443,[::1]:8080,[fd00::/8]:443,::1",
     });
-    expect(config.targetAllowlist).toEqual([
+    expect(config.reports.targetAllowlist).toEqual([
       "127.0.0.1:8088",
       "localhost:8000-8099",
       "10.0.0.0/8:443",

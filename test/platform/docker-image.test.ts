@@ -239,8 +239,8 @@ describe("the Docker image, rebuilt from the Dockerfile", () => {
       for (const [name, service] of built()) {
         const env = service.environment ?? {};
         expect(() => loadConfig(env, "/app"), name).not.toThrow();
-        roles.add(loadConfig(env, "/app").role);
-        expect(loadConfig(env, "/app").port, name).toBe(image.exposed[0] as number);
+        roles.add(loadConfig(env, "/app").platform.role);
+        expect(loadConfig(env, "/app").platform.port, name).toBe(image.exposed[0] as number);
       }
       expect([...roles].sort()).toEqual(["api", "worker"]);
       // Site credentials sealed by an API process must open in a worker: one key for all.
@@ -251,7 +251,9 @@ describe("the Docker image, rebuilt from the Dockerfile", () => {
     });
 
     test("the load balancer sends to every API service on the image's port; dependencies have healthchecks", () => {
-      const apis = built().filter(([, service]) => loadConfig(service.environment ?? {}, "/app").role === "api");
+      const apis = built().filter(
+        ([, service]) => loadConfig(service.environment ?? {}, "/app").platform.role === "api",
+      );
       const nginx = compose.configs?.nginx?.content ?? "";
       for (const [name] of apis) expect(nginx).toContain(`server ${name}:${image.exposed[0]}`);
       for (const [name, service] of Object.entries(compose.services)) {
@@ -265,9 +267,10 @@ describe("the Docker image, rebuilt from the Dockerfile", () => {
     });
 
     test("an API and a worker from the image, on PostgreSQL and Redis, pass their healthchecks and make a report", async () => {
-      const [apiName, api] = built().find(([, s]) => loadConfig(s.environment ?? {}, "/app").role === "api") ?? [];
+      const [apiName, api] =
+        built().find(([, s]) => loadConfig(s.environment ?? {}, "/app").platform.role === "api") ?? [];
       const [workerName, worker] =
-        built().find(([, s]) => loadConfig(s.environment ?? {}, "/app").role === "worker") ?? [];
+        built().find(([, s]) => loadConfig(s.environment ?? {}, "/app").platform.role === "worker") ?? [];
       expect(apiName && workerName).toBeTruthy();
       // The compose environment as is, but the hosts of this machine (compose's `postgres`/`redis`).
       const local = (service: ComposeService | undefined) => ({

@@ -66,9 +66,12 @@ describe("npm start on a non-default DATA_DIR", () => {
     const banner = server.stderr();
     expect(banner).toContain("TARGET_ALLOWLIST=localhost:8080,127.0.0.1:8080 npm start");
     // The example is a value the service accepts.
-    expect(loadConfig({ TARGET_ALLOWLIST: "localhost:8080,127.0.0.1:8080" }).targetAllowlist).toHaveLength(2);
+    expect(loadConfig({ TARGET_ALLOWLIST: "localhost:8080,127.0.0.1:8080" }).reports.targetAllowlist).toHaveLength(2);
     // Once set, the banner lists what is allowed instead.
-    const allowed = firstRunBanner({ dataDir, publicBaseUrl: server.url, targetAllowlist: ["127.0.0.1:8088"] });
+    const allowed = firstRunBanner({
+      platform: { dataDir, publicBaseUrl: server.url },
+      reports: { targetAllowlist: ["127.0.0.1:8088"] },
+    });
     expect(allowed).toContain("(TARGET_ALLOWLIST): 127.0.0.1:8088");
     expect(allowed).not.toContain("npm start");
   });

@@ -158,9 +158,11 @@ describe("periods", () => {
 describe("CHROMIUM_PATH", () => {
   test("default: Debian's chromium when it is there; off; a path that must exist", () => {
     const config = loadConfig({});
-    expect(config.chromiumPath).toBe((Bun.file(DEFAULT_CHROMIUM).size ?? 0) > 0 ? DEFAULT_CHROMIUM : undefined);
-    expect(loadConfig({ CHROMIUM_PATH: "off" }).chromiumPath).toBeUndefined();
-    expect(loadConfig({ CHROMIUM_PATH: process.execPath }).chromiumPath).toBe(process.execPath);
+    expect(config.platform.chromiumPath).toBe(
+      (Bun.file(DEFAULT_CHROMIUM).size ?? 0) > 0 ? DEFAULT_CHROMIUM : undefined,
+    );
+    expect(loadConfig({ CHROMIUM_PATH: "off" }).platform.chromiumPath).toBeUndefined();
+    expect(loadConfig({ CHROMIUM_PATH: process.execPath }).platform.chromiumPath).toBe(process.execPath);
     expect(() => loadConfig({ CHROMIUM_PATH: "/nonexistent/chromium" })).toThrow(ConfigError);
     expect(() => loadConfig({ CHROMIUM_PATH: "/tmp" })).toThrow("CHROMIUM_PATH must name the Chromium executable");
   });

@@ -312,13 +312,10 @@ test("the trap never saw a request, over the whole file", () => {
 
 describe("DNS_SERVERS configuration", () => {
   test("IP[:port] entries are normalised; anything else is a start-up error", () => {
-    expect(loadConfig({ DNS_SERVERS: " 1.1.1.1, 8.8.8.8:53 ,[2606:4700:4700::1111]:53,::1" }).dnsServers).toEqual([
-      "1.1.1.1",
-      "8.8.8.8:53",
-      "[2606:4700:4700::1111]:53",
-      "::1",
-    ]);
-    expect(loadConfig({}).dnsServers).toEqual([]);
+    expect(
+      loadConfig({ DNS_SERVERS: " 1.1.1.1, 8.8.8.8:53 ,[2606:4700:4700::1111]:53,::1" }).reports.dnsServers,
+    ).toEqual(["1.1.1.1", "8.8.8.8:53", "[2606:4700:4700::1111]:53", "::1"]);
+    expect(loadConfig({}).reports.dnsServers).toEqual([]);
     expect(() => loadConfig({ DNS_SERVERS: "dns.google" })).toThrow(ConfigError);
     expect(
       parseDnsServers(["1.1.1", "0x7f.0.0.1", "1.1.1.1:0", "[1.1.1.1]:53", "1.1.1.1:70000"]).problems,

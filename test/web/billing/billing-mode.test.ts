@@ -11,7 +11,7 @@ const problemsOf = configProblems;
 
 describe("billing mode", () => {
   test("without Stripe, test mode needs BILLING_MODE=test: no address, loopback or not, turns it on", () => {
-    const mode = (env: Record<string, string>) => loadConfig(env).billingMode;
+    const mode = (env: Record<string, string>) => loadConfig(env).billing.billingMode;
     expect(mode({})).toBe("off");
     expect(mode({ PUBLIC_BASE_URL: "http://localhost:3000" })).toBe("off");
     expect(mode({ PUBLIC_BASE_URL: "http://127.0.0.1:3000" })).toBe("off");
@@ -30,8 +30,8 @@ describe("billing mode", () => {
     expect(problemsOf({ ...STRIPE, BILLING_MODE: "test" })).toEqual([
       "BILLING_MODE=test cannot be used with the STRIPE_* settings",
     ]);
-    expect(loadConfig({}).publicBaseUrlSet).toBe(false);
-    expect(loadConfig({ PUBLIC_BASE_URL: "http://localhost:3000" }).publicBaseUrlSet).toBe(true);
+    expect(loadConfig({}).platform.publicBaseUrlSet).toBe(false);
+    expect(loadConfig({ PUBLIC_BASE_URL: "http://localhost:3000" }).platform.publicBaseUrlSet).toBe(true);
   });
 
   test("start-up warns loudly about explicit test mode and about no billing", () => {
@@ -39,7 +39,10 @@ describe("billing mode", () => {
     const logger = createLogger("info", (line) => lines.push(line));
     const levels = (mode: "stripe" | "test" | "off") => {
       lines.length = 0;
-      announceBillingMode({ billingMode: mode, publicBaseUrl: "https://wpreport.example" }, logger);
+      announceBillingMode(
+        { billing: { billingMode: mode }, platform: { publicBaseUrl: "https://wpreport.example" } },
+        logger,
+      );
       return lines.map((line) => JSON.parse(line) as { level: string; msg: string });
     };
     const test = levels("test");
@@ -53,11 +56,11 @@ describe("billing mode", () => {
 
 describe("TRUST_PROXY", () => {
   test("false, true (one proxy) or a number of proxies", () => {
-    const hops = (value: string) => loadConfig({ TRUST_PROXY: value }).trustProxy;
+    const hops = (value: string) => loadConfig({ TRUST_PROXY: value }).platform.trustProxy;
     expect([hops("false"), hops("no"), hops("0"), hops("true"), hops("yes"), hops("1"), hops("2")]).toEqual([
       0, 0, 0, 1, 1, 1, 2,
     ]);
-    expect(loadConfig({}).trustProxy).toBe(0);
+    expect(loadConfig({}).platform.trustProxy).toBe(0);
     expect(problemsOf({ TRUST_PROXY: "maybe" })).toEqual([
       'TRUST_PROXY must be true, false or the number of proxies in front (0-10), got "maybe"',
     ]);

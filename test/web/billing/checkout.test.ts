@@ -224,8 +224,8 @@ describe("STRIPE_* configuration", () => {
   const load = (env: Record<string, string>) => loadConfig({ ...STRIPE_ENV, ...env });
 
   test("STRIPE_PRICES is read as plan → price", () => {
-    expect(load({}).stripe?.prices).toEqual({ starter: PRICES.starter, business: PRICES.business });
-    expect(load({ STRIPE_API_BASE: "http://127.0.0.1:12111" }).stripe?.apiBase).toBe("http://127.0.0.1:12111");
+    expect(load({}).billing.stripe?.prices).toEqual({ starter: PRICES.starter, business: PRICES.business });
+    expect(load({ STRIPE_API_BASE: "http://127.0.0.1:12111" }).billing.stripe?.apiBase).toBe("http://127.0.0.1:12111");
   });
 
   test("unknown plans, Free, duplicates and half a configuration are refused", () => {
@@ -240,6 +240,6 @@ describe("STRIPE_* configuration", () => {
     for (const env of refused) {
       expect(() => load(env)).toThrow(ConfigError);
     }
-    expect(loadConfig({}).stripe).toBeUndefined();
+    expect(loadConfig({}).billing.stripe).toBeUndefined();
   });
 });
