@@ -121,18 +121,16 @@ export async function runIntelCommand(
     }
     case "refresh": {
       if (!config) throw new UsageError("intel refresh needs the service's configuration");
-      const client = config.intel.intel.wporgApiUrl
-        ? new WporgClient(config.intel.intel.wporgApiUrl, SERVICE_USER_AGENT)
-        : null;
+      const client = config.intel.wporgApiUrl ? new WporgClient(config.intel.wporgApiUrl, SERVICE_USER_AGENT) : null;
       const refresher = new IntelRefresher(
         store,
         new LatestVersions(store, client, silentLogger),
-        config.intel.intel,
+        config.intel,
         SERVICE_USER_AGENT,
         silentLogger,
         new DirectoryRefresher(
           new DirectoryStore(sql),
-          config.intel.intel.wporgApiUrl ?? null,
+          config.intel.wporgApiUrl ?? null,
           SERVICE_USER_AGENT,
           silentLogger,
         ),

@@ -39,16 +39,16 @@ export interface Intel {
 export async function createIntel(config: IntelSettings, db: Database, logger: Logger): Promise<Intel> {
   const { sql } = db;
   const store = new IntelStore(sql, undefined, db.kind === "embedded");
-  const sourceNaming = sourceNames(config.intel);
-  const wporg = config.intel.wporgApiUrl
-    ? new WporgClient(config.intel.wporgApiUrl, SERVICE_USER_AGENT, undefined, sourceNaming.wporg.name)
+  const sourceNaming = sourceNames(config);
+  const wporg = config.wporgApiUrl
+    ? new WporgClient(config.wporgApiUrl, SERVICE_USER_AGENT, undefined, sourceNaming.wporg.name)
     : null;
   const latestVersions = new LatestVersions(store, wporg, logger);
   const wpvulnerability = new WpvulnerabilityLookups(
     store,
-    config.intel.wpvulnerabilityApiUrl
+    config.wpvulnerabilityApiUrl
       ? new WpvulnerabilityClient(
-          config.intel.wpvulnerabilityApiUrl,
+          config.wpvulnerabilityApiUrl,
           SERVICE_USER_AGENT,
           undefined,
           sourceNaming.wpvulnerability.name,
@@ -56,17 +56,10 @@ export async function createIntel(config: IntelSettings, db: Database, logger: L
       : null,
     logger,
   );
-  const intel = new IntelService(store, latestVersions, config.intel.lookupBudgetMs, wpvulnerability, sourceNaming);
+  const intel = new IntelService(store, latestVersions, config.lookupBudgetMs, wpvulnerability, sourceNaming);
   const names = new DirectoryStore(sql);
-  const namesRefresher = new DirectoryRefresher(names, config.intel.wporgApiUrl ?? null, SERVICE_USER_AGENT, logger);
-  const intelRefresher = new IntelRefresher(
-    store,
-    latestVersions,
-    config.intel,
-    SERVICE_USER_AGENT,
-    logger,
-    namesRefresher,
-  );
+  const namesRefresher = new DirectoryRefresher(names, config.wporgApiUrl ?? null, SERVICE_USER_AGENT, logger);
+  const intelRefresher = new IntelRefresher(store, latestVersions, config, SERVICE_USER_AGENT, logger, namesRefresher);
   return {
     intel,
     intelRefresher,

@@ -8,11 +8,10 @@ import { cronProblem } from "../platform/cron.ts";
 import type { SettingsReader } from "../platform/settings-reader.ts";
 import { WORDFENCE_FEED_URL, WPORG_API_URL, WPVULNERABILITY_API_URL } from "./source-ids.ts";
 
-export interface IntelSettings {
+/** The sources and their refresh (IntelConfig), and the file imported at start-up. */
+export interface IntelSettings extends IntelConfig {
   /** Component intelligence file in our format, imported at start-up when it changed; see docs/intel.md. */
   intelFile: string | undefined;
-  /** Component intelligence sources and their refresh (docs/intel.md). */
-  intel: IntelConfig;
 }
 
 export interface IntelConfig {
@@ -48,19 +47,17 @@ export function parseIntelSettings(settings: SettingsReader): IntelSettings {
   const intelFile = read("INTEL_FILE");
   return {
     intelFile: intelFile ? path.resolve(cwd, intelFile) : undefined,
-    intel: {
-      wordfenceApiKey: read("WORDFENCE_API_KEY"),
-      wordfenceFeedUrl: url("WORDFENCE_FEED_URL", ["http:", "https:"]) ?? WORDFENCE_FEED_URL,
-      wporgApiUrl:
-        wporgRaw?.toLowerCase() === "off" ? undefined : (url("WPORG_API_URL", ["http:", "https:"]) ?? WPORG_API_URL),
-      wpvulnerabilityApiUrl:
-        wpvulnerabilityRaw?.toLowerCase() === "off"
-          ? undefined
-          : (url("WPVULNERABILITY_API_URL", ["http:", "https:"]) ?? WPVULNERABILITY_API_URL),
-      refreshCron: cronOff ? undefined : cronRaw,
-      lookupBudgetMs: int("INTEL_LOOKUP_BUDGET_MS", 1_500, 0, 30_000),
-      downloadTimeoutMs: int("INTEL_DOWNLOAD_TIMEOUT_MS", 15 * 60_000, 1_000, 3_600_000),
-      stallTimeoutMs: int("INTEL_STALL_TIMEOUT_MS", 60_000, 100, 600_000),
-    },
+    wordfenceApiKey: read("WORDFENCE_API_KEY"),
+    wordfenceFeedUrl: url("WORDFENCE_FEED_URL", ["http:", "https:"]) ?? WORDFENCE_FEED_URL,
+    wporgApiUrl:
+      wporgRaw?.toLowerCase() === "off" ? undefined : (url("WPORG_API_URL", ["http:", "https:"]) ?? WPORG_API_URL),
+    wpvulnerabilityApiUrl:
+      wpvulnerabilityRaw?.toLowerCase() === "off"
+        ? undefined
+        : (url("WPVULNERABILITY_API_URL", ["http:", "https:"]) ?? WPVULNERABILITY_API_URL),
+    refreshCron: cronOff ? undefined : cronRaw,
+    lookupBudgetMs: int("INTEL_LOOKUP_BUDGET_MS", 1_500, 0, 30_000),
+    downloadTimeoutMs: int("INTEL_DOWNLOAD_TIMEOUT_MS", 15 * 60_000, 1_000, 3_600_000),
+    stallTimeoutMs: int("INTEL_STALL_TIMEOUT_MS", 60_000, 100, 600_000),
   };
 }

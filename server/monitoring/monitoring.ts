@@ -101,7 +101,7 @@ export async function createMonitoring(deps: {
   reports: { reports: ReportService; history: ReportHistoryService; outcomes: ReportOutcomes };
 }): Promise<Monitoring> {
   const { config, db, queue, policy, logger } = deps;
-  const settings = config.monitoring.monitoring;
+  const settings = config.monitoring;
   const { boss } = queue;
   const notify = db.kind === "postgres";
   const mailer = settings.smtpUrl && settings.smtpFrom ? new Mailer(settings.smtpUrl, settings.smtpFrom) : undefined;

@@ -5,10 +5,8 @@
 import type { SettingsReader } from "../platform/settings-reader.ts";
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from "./webhooks/retry-schedule.ts";
 
-export interface MonitoringSettings {
-  /** Webhooks and email alerts (docs/monitoring.md). */
-  monitoring: MonitoringConfig;
-}
+/** Webhooks and email alerts (docs/monitoring.md). */
+export type MonitoringSettings = MonitoringConfig;
 
 export interface MonitoringConfig {
   /** SMTP_URL (smtp:// or smtps://, credentials inside): email alerts; undefined → off. A secret: never logged. */
@@ -42,5 +40,5 @@ export function parseMonitoringSettings(settings: SettingsReader): MonitoringSet
   }
   const schedule = parseRetrySchedule(read("WEBHOOK_RETRY_SCHEDULE") ?? DEFAULT_RETRY_SCHEDULE);
   if (schedule.problem) problems.push(`WEBHOOK_RETRY_SCHEDULE ${schedule.problem}`);
-  return { monitoring: { smtpUrl, smtpFrom, webhookSecretKey, webhookRetryDelaysMs: schedule.delaysMs } };
+  return { smtpUrl, smtpFrom, webhookSecretKey, webhookRetryDelaysMs: schedule.delaysMs };
 }

@@ -86,7 +86,7 @@ export async function startService(
       services.queue.boss,
       services.intelRefresher,
       services.intel.store,
-      config.intel.intel,
+      config.intel,
       logger,
     );
   }

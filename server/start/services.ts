@@ -104,7 +104,7 @@ export async function createServices(
   const intel = await createIntel(config.intel, db, logger);
   const metrics = createServiceMetrics(sql);
   const queue = await openQueueEngine(config.platform, db, logger);
-  await createIntelRefreshQueue(queue.boss, config.intel.intel);
+  await createIntelRefreshQueue(queue.boss, config.intel);
   const reports = await createReports({
     config,
     db,

@@ -36,9 +36,9 @@ const INVALID: [string, RegExp][] = [
 describe("INTEL_REFRESH_CRON", () => {
   test("valid expressions and off are accepted; the default runs every 6 hours", () => {
     for (const expression of VALID)
-      expect(loadConfig({ INTEL_REFRESH_CRON: expression }).intel.intel.refreshCron).toBe(expression);
-    expect(loadConfig({ INTEL_REFRESH_CRON: "off" }).intel.intel.refreshCron).toBeUndefined();
-    expect(loadConfig({}).intel.intel.refreshCron).toBe("0 */6 * * *");
+      expect(loadConfig({ INTEL_REFRESH_CRON: expression }).intel.refreshCron).toBe(expression);
+    expect(loadConfig({ INTEL_REFRESH_CRON: "off" }).intel.refreshCron).toBeUndefined();
+    expect(loadConfig({}).intel.refreshCron).toBe("0 */6 * * *");
   });
 
   test("an invalid expression is refused, naming the variable, the value and what is wrong", () => {

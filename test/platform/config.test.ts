@@ -62,11 +62,11 @@ describe("loadConfig", () => {
   });
 
   test("WPVULNERABILITY_API_URL: on by default, another origin (a mirror, a stub), off, or a clear error", () => {
-    expect(loadConfig({}).intel.intel.wpvulnerabilityApiUrl).toBe("https://www.wpvulnerability.net");
-    expect(loadConfig({ WPVULNERABILITY_API_URL: "http://127.0.0.1:9999" }).intel.intel.wpvulnerabilityApiUrl).toBe(
+    expect(loadConfig({}).intel.wpvulnerabilityApiUrl).toBe("https://www.wpvulnerability.net");
+    expect(loadConfig({ WPVULNERABILITY_API_URL: "http://127.0.0.1:9999" }).intel.wpvulnerabilityApiUrl).toBe(
       "http://127.0.0.1:9999",
     );
-    expect(loadConfig({ WPVULNERABILITY_API_URL: "OFF" }).intel.intel.wpvulnerabilityApiUrl).toBeUndefined();
+    expect(loadConfig({ WPVULNERABILITY_API_URL: "OFF" }).intel.wpvulnerabilityApiUrl).toBeUndefined();
     for (const [value, problem] of [
       ["ftp://mirror.example", 'WPVULNERABILITY_API_URL must start with http: or https:, got "ftp:"'],
       ["not a url", "WPVULNERABILITY_API_URL is not a valid URL (expected http: or https:…)"],
