@@ -10,6 +10,7 @@
  * second. Here each arrival is noted when it reaches the site.
  */
 import path from "node:path";
+import { firstLine } from "./processes.ts";
 import { busiestWindow } from "./request-windows.ts";
 
 const CHILD = path.join(import.meta.dir, "counting-site.child.ts");
@@ -45,15 +46,10 @@ export async function startCountingSite(
     stdout: "pipe",
     stderr: "inherit",
   });
-  const reader = child.stdout.getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`the counting site did not start (exit ${await child.exited})`);
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  const { port, control } = JSON.parse(text.slice(0, text.indexOf("\n"))) as { port: number; control: number };
+  const { port, control } = JSON.parse(await firstLine(child.stdout, "the counting site")) as {
+    port: number;
+    control: number;
+  };
   return {
     port,
     async seen() {

@@ -25,6 +25,22 @@ export async function runProcess(
   return { code, stdout, stderr };
 }
 
+/**
+ * The first line a child process writes to `stream` (a helper site announcing its port), or an
+ * error naming `what` when it ends first. The rest of the stream is left unread.
+ */
+export async function firstLine(stream: ReadableStream<Uint8Array>, what: string): Promise<string> {
+  const reader = stream.getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`${what} did not start`);
+    text += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  return text.slice(0, text.indexOf("\n"));
+}
+
 export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
   return runProcess([process.execPath, "server/cli/main.ts", ...args], {
     cwd: ROOT,

@@ -15,7 +15,7 @@ import path from "node:path";
 import { isIncomplete } from "../../../server/analyzer/completeness.ts";
 import { createPostgresDatabase, preparePgliteDataDir, type TestDatabase } from "../../helpers/databases.ts";
 import { HAS_POSTGRES, HAS_REDIS, REDIS_URL } from "../../helpers/env.ts";
-import { ROOT, runCli, type ServerProcess, startServerProcess } from "../../helpers/processes.ts";
+import { firstLine, ROOT, runCli, type ServerProcess, startServerProcess } from "../../helpers/processes.ts";
 
 const FLOOD = 60;
 const ACCOUNTS = 6;
@@ -35,15 +35,8 @@ async function startFloodSite(): Promise<Site> {
     stdout: "pipe",
     stderr: "inherit",
   });
-  const reader = child.stdout.getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("the flood site did not start");
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  return { url: text.trim(), stop: () => child.kill("SIGKILL") };
+  const url = await firstLine(child.stdout, "the flood site");
+  return { url: url.trim(), stop: () => child.kill("SIGKILL") };
 }
 
 /** Resident set size of a process, from /proc (Linux). */
