@@ -86,6 +86,12 @@ export async function runLab(url: string, options: LabRunOptions, signal?: Abort
     () => kill(`the lab run did not finish within ${Math.round(options.timeoutMs / 1000)} s`),
     options.timeoutMs,
   );
+  // Starting the browser and connecting to it may take what is left of the run's deadline: on
+  // a busy worker Chromium can take more than 20 s to start, which is no fault of the site. The
+  // deadline cannot kill a browser that is still starting, so this bound ends the wait, a second
+  // after the deadline has named the reason.
+  const startedAt = performance.now();
+  const timeLeft = () => Math.max(1, Math.ceil(startedAt + options.timeoutMs - performance.now())) + 1_000;
   const onAbort = () => kill("the analysis was stopped");
   signal?.addEventListener("abort", onAbort, { once: true });
   let memoryWatch: ReturnType<typeof setInterval> | undefined;
@@ -105,7 +111,7 @@ export async function runLab(url: string, options: LabRunOptions, signal?: Abort
     server = await chromium.launchServer({
       executablePath: options.executablePath,
       args: labChromiumArgs(proxyUrl, 512, acceptKey),
-      timeout: 20_000,
+      timeout: timeLeft(),
       handleSIGINT: false,
       handleSIGTERM: false,
       handleSIGHUP: false,
@@ -119,7 +125,7 @@ export async function runLab(url: string, options: LabRunOptions, signal?: Abort
       }, 500);
       memoryWatch.unref?.();
     }
-    const browser = await chromium.connect(server.wsEndpoint(), { timeout: 20_000 });
+    const browser = await chromium.connect(server.wsEndpoint(), { timeout: timeLeft() });
     const userAgent = `Mozilla/5.0 (${DEVICES[options.device].platform}) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${browser.version()} ${DEVICES[options.device].isMobile ? "Mobile " : ""}Safari/537.36 ${options.userAgentName}`;
     for (let run = 0; run < options.runs; run++) {
       if (killedFor) throw new LabAbort(killedFor);
