@@ -65,7 +65,11 @@ describe.skipIf(!HAS_WORDPRESS).each(BACKENDS)("the real WordPress fixture throu
     });
     expect(report.wordpress).toMatchObject({ install_path: "/", content_path: null });
     expect(report.hosting).toMatchObject({ page_cache: null, page_cache_hit: null, cdn: null });
-    expect(check(report, "performance.page_cache")?.status).toBe("warn");
+    // No page cache seen: a warning — or a failure when the homepage's first byte took more
+    // than 800 ms, which the fixture's php-fpm does on a busy machine (the audit's rule:
+    // audit/performance/page-cache.ts, tested on artifacts in audit-performance.test.ts).
+    const ttfb = report.performance?.ttfb_ms ?? 0;
+    expect(check(report, "performance.page_cache")?.status).toBe(ttfb > 800 ? "fail" : "warn");
     // Nothing skipped for want of a place: every probe reached a confirmed one.
     const skipped = report.checks.filter((item) => item.status === "skip").map((item) => item.message);
     expect(skipped.filter((message) => /proves nothing|could not be told|is unknown:/.test(message))).toEqual([]);
