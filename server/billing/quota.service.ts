@@ -90,8 +90,9 @@ export class QuotaService {
   }
 
   /** Gives the credit back (analysis failed or was rejected). Idempotent. */
-  async release(reservationId: string): Promise<void> {
-    await this.sql`
+  /** Gives a reservation's credit back; in `tx` when the report's end is written in it too. */
+  async release(reservationId: string, tx: Queryable = this.sql): Promise<void> {
+    await tx`
       with released as (
         delete from credit_reservations where id = ${reservationId}
         returning account_id, period_start

@@ -521,16 +521,21 @@ export class ReportService {
     if (!isId("rep", reportId)) throw new ApiProblem("not_found", "There is no report with this id in your account.");
     const { sql } = this.deps;
     const failure = cancelledFailure(reason);
-    const [row] = await sql<{ body: Report; reservation_id: string | null }[]>`
-      update reports set
-        status = 'failed', completed_at = now(), failure = ${sql.json(failure.stored as never)},
-        delivered_at = coalesce(delivered_at, now()),
-        body = body || jsonb_build_object('status', 'failed', 'completed_at', to_jsonb(now()),
-                                          'errors', ${sql.json(failure.errors as never)}::jsonb)
-      where id = ${reportId} and account_id = ${accountId} and status in ('queued', 'running')
-      returning body, reservation_id`;
+    // The report's end and its credit's return commit together: nobody sees a cancelled report
+    // whose credit is still held, and a failed return does not leave the report running.
+    const row = await sql.begin(async (tx) => {
+      const [ended] = await tx<{ body: Report; reservation_id: string | null }[]>`
+        update reports set
+          status = 'failed', completed_at = now(), failure = ${tx.json(failure.stored as never)},
+          delivered_at = coalesce(delivered_at, now()),
+          body = body || jsonb_build_object('status', 'failed', 'completed_at', to_jsonb(now()),
+                                            'errors', ${tx.json(failure.errors as never)}::jsonb)
+        where id = ${reportId} and account_id = ${accountId} and status in ('queued', 'running')
+        returning body, reservation_id`;
+      if (ended?.reservation_id) await this.deps.quota.release(ended.reservation_id, tx);
+      return ended;
+    });
     if (row) {
-      if (row.reservation_id) await this.deps.quota.release(row.reservation_id).catch(() => {});
       this.deps.logger.info("report cancelled", { report_id: reportId, reason });
       return row.body;
     }
