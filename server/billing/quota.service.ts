@@ -89,8 +89,10 @@ export class QuotaService {
       on conflict (account_id, period_start) do update set used = usage_periods.used + 1`;
   }
 
-  /** Gives the credit back (analysis failed or was rejected). Idempotent. */
-  /** Gives a reservation's credit back; in `tx` when the report's end is written in it too. */
+  /**
+   * Gives the credit back (analysis failed, was rejected or cancelled). Idempotent. In `tx`
+   * when the report's end is written in the same transaction.
+   */
   async release(reservationId: string, tx: Queryable = this.sql): Promise<void> {
     await tx`
       with released as (
