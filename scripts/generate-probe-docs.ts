@@ -48,7 +48,9 @@ function how(kind: ProbeKind): string {
     return "aggressive enumeration only (HEAD over HTTP/2, else GET; enumeration.md)";
   const parts: string[] = [kind.method ?? "GET"];
   if (kind.when) parts.unshift(kind.when);
-  if (kind.headFirst) parts[parts.length - 1] = "HEAD, then GET when it may be there (GET only for a PHP script)";
+  if (kind.headFirst === "missing")
+    parts[parts.length - 1] = "HEAD (redirects not followed), then GET unless it answered 404 or 410";
+  else if (kind.headFirst) parts[parts.length - 1] = "HEAD, then GET when it may be there (GET only for a PHP script)";
   if (kind.headers)
     parts.push(
       `headers ${Object.entries(kind.headers)

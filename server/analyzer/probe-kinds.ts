@@ -48,8 +48,11 @@ export interface ProbeRequest {
    * its theme, so a miss costs a third of the server's time — and most probes miss.
    * Over HTTP/2 and HTTP/1.1 alike (the HEAD keeps its connection: fetch/safe-client.ts);
    * not for PHP scripts (exposedFileProbe).
+   * `"missing"`: the HEAD's answer stands only when it is a 404 or 410, unfollowed; any other
+   * answer is asked again with GET, for a probe whose body matters unless the path is plainly
+   * missing (the 404 fingerprint).
    */
-  readonly headFirst?: boolean;
+  readonly headFirst?: boolean | "missing";
   /** A POST that changes nothing: it may share an HTTP/2 connection with requests in flight. */
   readonly idempotent?: boolean;
 }
@@ -117,6 +120,9 @@ export const PROBE_KINDS = {
   not_found: {
     key: "not_found",
     url: { from: "home", path: "wpreport-<random>-not-found/" },
+    // A plain 404 or 410 needs no page to compare with (extract/soft-404.ts): WordPress
+    // answers the HEAD without rendering its theme's 404 page. Anything else is asked with GET.
+    headFirst: "missing",
     askedBy: "gather",
     proves:
       "How the site answers a path that cannot exist (its 404 fingerprint): a probe answered like it found nothing, whatever its status.",

@@ -140,6 +140,7 @@ describe("saved answers of firewalls and hosts", () => {
       truncated: false,
       redirects: [],
       ttfbMs: 1,
+      sentTtfbMs: 1,
       totalMs: 1,
       encoding: null,
       httpVersion: "1.1",

@@ -46,18 +46,6 @@ describe("gather over HTTP/1.1", () => {
     expect(report.security?.users.find((user) => user.username === "admin")?.sources).toContain("rest_api");
   });
 
-  test("the two extra TTFB samples are asked together, not one after the other", async () => {
-    let homepages = 0;
-    const samplesHeld = site.hold(
-      (log) => log.filter((entry) => entry.path === "/").length >= 3,
-      (entry) => entry.path === "/" && ++homepages > 1, // the homepage itself goes: it starts the rest
-    );
-    const report = await analyzeOnce();
-    expect(await samplesHeld).toBe(true);
-    expect(site.log.filter((entry) => entry.path === "/")).toHaveLength(3);
-    expect(report.performance?.ttfb_samples_ms).toHaveLength(3);
-  });
-
   test("the names index is asked beside the wave: no probe waits for its answer", async () => {
     site.log.length = 0;
     let release = () => {};

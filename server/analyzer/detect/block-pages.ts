@@ -203,49 +203,59 @@ const bodyMark = (head: string, patterns: readonly RegExp[] | undefined): string
  */
 export function blockPageOf(answer: Answer): BlockPage | null {
   if (answer.block) return answer.block;
+  const { status, body } = answer;
+  const headers = headersRead(answer);
+  const known = readings.get(answer);
+  if (known && known.status === status && known.body === body && known.headers === headers) return known.page;
+  const page = readAnswer(answer);
+  readings.set(answer, { status, body, headers, page });
+  return page;
+}
+
+function readAnswer(answer: Answer): BlockPage | null {
   for (const vendor of VENDORS) {
     const challenge = headerMark(answer, vendor.challengeHeaders);
     if (challenge) return { kind: "challenge", vendor: vendor.name, marker: challenge, certain: true };
     const block = headerMark(answer, vendor.blockHeaders);
     if (block) return { kind: "block", vendor: vendor.name, marker: block, certain: true };
   }
-  return pageBlock(answer);
+  return readPage(answer.status, answer.body, answer.headers["content-type"], presentVendor(answer));
 }
 
-/** What an answer's page was read as, with what it was read from (pageBlock). */
-interface PageReading {
+/** What an answer was read as, with what it was read from (blockPageOf). */
+interface Reading {
   status: number;
   body: string;
-  contentType: string | undefined;
-  present: string | null;
+  /** The headers the reading depends on (headersRead). */
+  headers: string;
   page: BlockPage | null;
 }
 
 /**
  * Every probe's answer is asked about several times in a report (gather's controls, the
- * hosting's firewall, each probe's obstacle, the controls' comparisons): its page is read
- * once. The reading is kept with the answer object and used again only while what it was
- * read from is unchanged.
+ * hosting's firewall, each probe's obstacle, the controls' comparisons): it is read once. The
+ * reading is kept with the answer object and used again only while what it was read from —
+ * its status, body and the headers a mark or the page's type reads — is unchanged.
  */
-const readings = new WeakMap<Answer, PageReading>();
+const readings = new WeakMap<Answer, Reading>();
 
-/** The block or challenge page the answer's body is, its headers' vendor marks aside. */
-function pageBlock(answer: Answer): BlockPage | null {
-  const { status, body } = answer;
-  const contentType = answer.headers["content-type"];
-  const present = presentVendor(answer);
-  const known = readings.get(answer);
-  if (
-    known &&
-    known.status === status &&
-    known.body === body &&
-    known.contentType === contentType &&
-    known.present === present
-  )
-    return known.page;
-  const page = readPage(status, body, contentType, present);
-  readings.set(answer, { status, body, contentType, present, page });
-  return page;
+/** Every header a vendor's mark reads, and the content type. */
+const HEADERS_READ = [
+  ...new Set(
+    VENDORS.flatMap((vendor) =>
+      [...(vendor.presence ?? []), ...(vendor.challengeHeaders ?? []), ...(vendor.blockHeaders ?? [])].map(
+        ([name]) => name,
+      ),
+    ),
+  ),
+  "content-type",
+];
+
+/** The values of the headers a reading depends on, as one string to compare. */
+function headersRead(answer: Answer): string {
+  let values = "";
+  for (const name of HEADERS_READ) values += `${answer.headers[name] ?? ""}\u0000`;
+  return values;
 }
 
 function readPage(

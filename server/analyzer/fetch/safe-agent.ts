@@ -171,13 +171,13 @@ function remember(versions: Map<string, HttpVersion>, origin: string, version: H
 }
 
 /**
- * The HTTP version `dispatcher` speaks to the origin of `url`: "2" when the latest TLS
+ * The HTTP version `dispatcher` speaks to `origin` (a URL's `origin`): "2" when the latest TLS
  * connection to that origin negotiated h2 through ALPN, else "1.1" (plain http:// is always
  * HTTP/1.1 — undici does not try h2c). undici tells no request which connection carried it,
  * so this is per origin; a server answers every connection's ALPN the same way.
  */
-export function negotiatedHttpVersion(dispatcher: Dispatcher, url: string): HttpVersion {
-  return negotiated.get(dispatcher)?.get(new URL(url).origin) ?? "1.1";
+export function negotiatedHttpVersion(dispatcher: Dispatcher, origin: string): HttpVersion {
+  return negotiated.get(dispatcher)?.get(origin) ?? "1.1";
 }
 
 export interface SafeAgentOptions {

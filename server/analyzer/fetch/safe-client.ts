@@ -16,7 +16,7 @@
 import { Readable } from "node:stream";
 import zlib from "node:zlib";
 import ipaddr from "ipaddr.js";
-import type { Agent } from "undici/index.js";
+import type { Agent, Dispatcher } from "undici/index.js";
 import { request } from "undici/index.js";
 import type { TimingRow } from "../../../shared/report.ts";
 import { retryAfterMs } from "../../../shared/retry-after.ts";
@@ -28,6 +28,7 @@ import {
   MAX_CONNECTIONS_PER_SITE,
   negotiatedHttpVersion,
 } from "./safe-agent.ts";
+import { whenSent, withSendTime } from "./send-time.ts";
 import { portOf, TargetBlockedError, type TargetPolicy } from "./target-policy.ts";
 
 export interface ClientLimits {
@@ -111,7 +112,13 @@ export interface FetchResult {
   /** True when the body was cut at the size cap. */
   truncated: boolean;
   redirects: Hop[];
+  /** From the request's start (a connection's set-up included) to the first byte of the answer. */
   ttfbMs: number;
+  /**
+   * From the request written on its connection to the first byte of the answer: the server's
+   * time and one round trip, without DNS, TCP and TLS set-up (send-time.ts).
+   */
+  sentTtfbMs: number;
   totalMs: number;
   encoding: string | null;
   /** HTTP version of the exchange: "1.1", or "2" where the site negotiated h2 (ALPN). */
@@ -181,6 +188,8 @@ export class SafeClient {
   private readonly paceWindow: PaceWindow | undefined;
   /** 429 answers asked again after their Retry-After. */
   rateLimitRetries = 0;
+  /** The agent, telling each request when it went on the wire (send-time.ts). */
+  private readonly dispatcher: Dispatcher;
 
   constructor(
     private readonly agent: Agent,
@@ -190,6 +199,7 @@ export class SafeClient {
     private readonly limits: ClientLimits = DEFAULT_CLIENT_LIMITS,
     private readonly credentials?: SiteCredentials,
   ) {
+    this.dispatcher = withSendTime(agent);
     const rate = limits.requestsPerSecond ?? 0;
     if (rate > 0) this.paceWindow = new PaceWindow(Math.max(1, Math.floor(rate)), (ms) => abortableSleep(ms, deadline));
   }
@@ -316,12 +326,16 @@ export class SafeClient {
     const signal = AbortSignal.any([this.deadline, timeout]);
     try {
       const parsed = new URL(url);
-      const host = parsed.hostname.replace(/^\[(.*)\]$/, "$1");
-      if (ipaddr.isValid(host)) this.policy.assertAddress(host, portOf(parsed));
+      this.assertLiteralAddress(parsed);
 
+      // Written again if undici retries it on another connection: the last time counts.
+      let sentAt = started;
       const response = await request(url, {
         method: method as "GET",
-        dispatcher: this.agent,
+        dispatcher: this.dispatcher,
+        ...whenSent(() => {
+          sentAt = performance.now();
+        }),
         signal,
         headers: {
           "user-agent": this.userAgent,
@@ -341,7 +355,9 @@ export class SafeClient {
       });
       // The site has seen the request: the pace counts from here (pace-window.ts).
       answered();
-      const ttfbMs = performance.now() - started;
+      const firstByteAt = performance.now();
+      const ttfbMs = firstByteAt - started;
+      const sentTtfbMs = firstByteAt - sentAt;
       row.status = response.statusCode;
       row.ttfb_ms = round(ttfbMs);
       const headers = new Headers();
@@ -368,7 +384,7 @@ export class SafeClient {
       this.bytesRead += data.byteLength;
       row.bytes = data.byteLength;
       row.ms = round(performance.now() - started);
-      const httpVersion = negotiatedHttpVersion(this.agent, url);
+      const httpVersion = negotiatedHttpVersion(this.agent, parsed.origin);
       if (httpVersion === "2" && !this.multiplexed) {
         this.multiplexed = true;
         this.admitWaiting();
@@ -381,6 +397,7 @@ export class SafeClient {
         body: data,
         truncated,
         ttfbMs,
+        sentTtfbMs,
         totalMs: performance.now() - started,
         encoding,
         httpVersion,
@@ -394,6 +411,21 @@ export class SafeClient {
       answered();
       this.release();
     }
+  }
+
+  /** Origins (scheme, IP literal, port) the policy let through: it does not change during an analysis. */
+  private readonly allowedLiterals = new Set<string>();
+
+  /**
+   * An IP literal never reaches the agent's DNS lookup, where names are checked: it is checked
+   * here, before each request (once per origin: the answer cannot change). A name passes here.
+   */
+  private assertLiteralAddress(url: URL): void {
+    if (this.allowedLiterals.has(url.origin)) return;
+    const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+    if (!ipaddr.isValid(host)) return;
+    this.policy.assertAddress(host, portOf(url));
+    this.allowedLiterals.add(url.origin);
   }
 
   /** How long to wait before asking a 429 again, or undefined when it is not asked again. */

@@ -3,14 +3,28 @@ import { blockPageOf } from "../detect/block-pages.ts";
 import type { FetchResult } from "../fetch/safe-client.ts";
 import { ERROR_BODY_BYTES } from "./probes.ts";
 
+/** One decoder per charset label: a decoder without `stream` keeps no state between calls. */
+const decoders = new Map<string, TextDecoder>();
+const UTF8 = new TextDecoder("utf-8");
+
+function decoderFor(charset: string): TextDecoder {
+  let decoder = decoders.get(charset);
+  if (!decoder) {
+    try {
+      decoder = new TextDecoder(charset);
+    } catch {
+      decoder = UTF8; // unknown charset label
+    }
+    // Labels come from sites: a few are kept, not every one a hostile site invents.
+    if (decoders.size < 32) decoders.set(charset, decoder);
+  }
+  return decoder;
+}
+
 /** Body bytes → text, honouring the declared charset; invalid bytes become U+FFFD. */
 export function decodeBody(body: Buffer, contentType: string | null): string {
   const charset = /charset\s*=\s*"?([\w-]+)/i.exec(contentType ?? "")?.[1]?.toLowerCase() ?? "utf-8";
-  try {
-    return new TextDecoder(charset).decode(body);
-  } catch {
-    return new TextDecoder("utf-8").decode(body); // unknown charset label
-  }
+  return decoderFor(charset).decode(body);
 }
 
 export function headersToRecord(headers: Headers): Record<string, string> {

@@ -24,7 +24,7 @@ import type { SafeClient } from "../fetch/safe-client.ts";
 import { EXPOSED_FILES } from "../probe-kinds.ts";
 import { askBlockControls } from "./block-controls.ts";
 import { probeFeedAndOembed, probeRest, probeRobotsAndSitemaps, probeThemes, probeXmlRpc } from "./chains.ts";
-import { fetchHomepage, quickCheck, sampleAssets, sampleTtfb } from "./homepage.ts";
+import { fetchHomepage, quickCheck, resampleSlowTtfb, sampleAssets } from "./homepage.ts";
 import { probeListings } from "./listings.ts";
 import { Probes } from "./probe-runner.ts";
 import {
@@ -127,7 +127,6 @@ export async function gather(url: string, client: SafeClient, options: GatherOpt
   later(probeRobotsAndSitemaps(probes, paths));
   later(probeThemes(probes, paths, homepage));
   whenSettled((site) => probeXmlRpc(probes, site));
-  later(sampleTtfb(client, homepage));
   const pluginReadmes = new Set<string>();
   for (const [slug, urls] of pluginSlugsFromPage(homepage, paths)) {
     if (pluginReadmes.size >= MAX_PLUGIN_READMES) break;
@@ -184,5 +183,7 @@ export async function gather(url: string, client: SafeClient, options: GatherOpt
   await Promise.all(tasks);
   // Only when a probe met a challenge or block page: is the path filtered, or answered?
   await askBlockControls((spec) => probes.run(spec), artifacts);
+  // A slow first byte is timed twice more, now that nothing else of ours loads the site.
+  await resampleSlowTtfb(client, homepage);
   return artifacts;
 }

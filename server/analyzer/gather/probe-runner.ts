@@ -17,6 +17,8 @@ import { PROBE_MAX_BYTES, type ProbeSpec } from "./probes.ts";
  * tells a challenge from the server's own refusal (detect/block-pages.ts).
  */
 const HEAD_NEEDS_GET = new Set([200, 206, 400, 403, 405, 501, 503]);
+/** The answers after which a `headFirst: "missing"` probe's HEAD stands. */
+const MISSING = new Set([404, 410]);
 
 export function failureEntry(stage: string, url: string, error: unknown): ReportError {
   if (error instanceof FetchFailure) return { stage, url, kind: error.kind, message: error.message };
@@ -71,10 +73,19 @@ export class Probes {
       // (fetch/safe-client.ts), and WordPress answers a HEAD for a missing file without
       // rendering its 404 page — a third of the site's time for the probes that miss.
       if (spec.headFirst) {
-        const head = await this.client.fetch(spec.url, { ...options, method: "HEAD", urgent: this.firstWaveQueued });
+        const onlyMissing = spec.headFirst === "missing";
+        const head = await this.client.fetch(spec.url, {
+          ...options,
+          ...(onlyMissing ? { follow: false } : {}),
+          method: "HEAD",
+          urgent: this.firstWaveQueued,
+        });
         const answered = toArtifact(head);
-        // A vendor's challenge or block header says it all: no page needed.
-        if (!HEAD_NEEDS_GET.has(head.status) || blockPageOf(answered)?.certain) return { artifact: answered };
+        const stands = onlyMissing
+          ? MISSING.has(head.status)
+          : // A vendor's challenge or block header says it all: no page needed.
+            !HEAD_NEEDS_GET.has(head.status) || blockPageOf(answered)?.certain;
+        if (stands) return { artifact: answered };
       }
       const result = await this.client.fetch(spec.url, {
         ...options,
