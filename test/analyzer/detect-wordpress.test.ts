@@ -1,6 +1,7 @@
 /** WordPress detection on saved artifacts: the real fixture and variants of it. */
 import { describe, expect, test } from "bun:test";
 import type { Artifacts } from "../../server/analyzer/artifacts.ts";
+import { REST_INDEX_FIELDS, restIndexRequest, restRootUrl } from "../../server/analyzer/detect/rest.ts";
 import { detectSitePaths } from "../../server/analyzer/detect/site-paths.ts";
 import { detectWordPress, isPlausibleWordPressVersion } from "../../server/analyzer/detect/wordpress.ts";
 import { homepageOnly, loadArtifacts, variant, WP_FIXTURE } from "./artifacts.ts";
@@ -118,5 +119,21 @@ describe("detectWordPress", () => {
   });
   test.each(["0.1", "6.1.9.1", "6", "99.1", "6.1-beta", "v6.1", "", "5.10", "6.1.0"])("%s is not", (version) => {
     expect(isPlausibleWordPressVersion(version)).toBe(false);
+  });
+});
+
+describe("the REST root asked for the fields that are read (detect/rest.ts)", () => {
+  test("the parameter is appended as text to either form of the root, and taken off the root a report names", () => {
+    const pretty = "https://example.com/wp-json/";
+    const plain = "https://example.com/?rest_route=/";
+    expect(restIndexRequest(pretty)).toBe(`${pretty}?_fields=${REST_INDEX_FIELDS}`);
+    expect(restIndexRequest(plain)).toBe(`${plain}&_fields=${REST_INDEX_FIELDS}`);
+    expect(restRootUrl(restIndexRequest(pretty))).toBe(pretty);
+    expect(restRootUrl(restIndexRequest(plain))).toBe(plain);
+    // A root that already says what it wants is asked as it is, and named as it is.
+    expect(restIndexRequest("https://example.com/wp-json/?_fields=name")).toBe(
+      "https://example.com/wp-json/?_fields=name",
+    );
+    expect(restRootUrl("https://example.com/wp-json/?_fields=name")).toBe("https://example.com/wp-json/?_fields=name");
   });
 });

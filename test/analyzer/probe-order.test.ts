@@ -8,12 +8,15 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { analyze } from "../../server/analyzer/analyze.ts";
 import { EMPTY_DIRECTORY, type NameLookup } from "../../server/analyzer/detect/finders/directory.ts";
 import { NAMES_LOOKUP_TIMEOUT_MS } from "../../server/analyzer/detect/finders/names-question.ts";
+import { REST_INDEX_FIELDS } from "../../server/analyzer/detect/rest.ts";
 import { createSafeAgent, MAX_CONNECTIONS_PER_SITE } from "../../server/analyzer/fetch/safe-agent.ts";
 import { DEFAULT_CLIENT_LIMITS } from "../../server/analyzer/fetch/safe-client.ts";
 import { TargetPolicy } from "../../server/analyzer/fetch/target-policy.ts";
 import { type RemoteSite, startRemoteSite } from "./remote-site.ts";
 
 const UA = "wpreport-test";
+/** The REST root as gather asks it: for the fields it reads (detect/rest.ts). */
+const REST_INDEX = `/wp-json/?_fields=${REST_INDEX_FIELDS}`;
 
 describe("gather over HTTP/1.1", () => {
   let site: RemoteSite;
@@ -38,12 +41,15 @@ describe("gather over HTTP/1.1", () => {
   test("REST users are asked beside the REST root (speculatively, from the homepage's REST link), not after it", async () => {
     const rootHeld = site.hold(
       (log) => log.some((entry) => entry.path === "/wp-json/wp/v2/users?per_page=100"),
-      (entry) => entry.path === "/wp-json/",
+      (entry) => entry.path === REST_INDEX,
     );
     const report = await analyzeOnce();
     expect(await rootHeld).toBe(true);
     // Kept, since the advertised root was the root: the users route names them.
     expect(report.security?.users.find((user) => user.username === "admin")?.sources).toContain("rest_api");
+    // The root is asked for the fields that are read; the report names the root as the site serves it.
+    expect(report.wordpress?.rest_api_url).toBe(`${site.url}wp-json/`);
+    expect(report.wordpress?.rest_namespaces).toContain("contact-form-7/v1");
   });
 
   test("the names index is asked beside the wave: no probe waits for its answer", async () => {
@@ -65,7 +71,7 @@ describe("gather over HTTP/1.1", () => {
       // shorter than the lookup's own timeout, after which gather would go on without it).
       let waveOut = false;
       for (let waited = 0; waited < NAMES_LOOKUP_TIMEOUT_MS - 500 && !waveOut; waited += 20) {
-        waveOut = ["/wp-json/", "/feed/", "/robots.txt", "/.env"].every((path) => indexOf(path) >= 0);
+        waveOut = [REST_INDEX, "/feed/", "/robots.txt", "/.env"].every((path) => indexOf(path) >= 0);
         if (!waveOut) await Bun.sleep(20);
       }
       release();

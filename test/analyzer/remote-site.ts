@@ -64,8 +64,14 @@ function answer(method: string, pathname: string, search: string, origin: string
     );
     return new Response(method === "HEAD" ? null : body, { headers: html });
   }
-  if (pathname === "/wp-json/" && search === "") {
-    return Response.json({ name: "Blog", namespaces: ["oembed/1.0", "wp/v2", "contact-form-7/v1"], routes: {} });
+  const query = new URLSearchParams(search);
+  if (pathname === "/wp-json/" && [...query.keys()].every((key) => key === "_fields")) {
+    const index = { name: "Blog", namespaces: ["oembed/1.0", "wp/v2", "contact-form-7/v1"], routes: {} };
+    // As WordPress does: `_fields` keeps the fields it names.
+    const fields = query.get("_fields")?.split(",");
+    return Response.json(
+      fields ? Object.fromEntries(Object.entries(index).filter(([key]) => fields.includes(key))) : index,
+    );
   }
   if (pathname === "/wp-json/wp/v2/users") {
     return new Response(JSON.stringify([{ id: 1, name: "Admin", slug: "admin" }]), { headers: json });

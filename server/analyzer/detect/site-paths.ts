@@ -30,7 +30,7 @@ import { linksWithRel, pageOf } from "../parse/page.ts";
 import { pageResources } from "../parse/urls.ts";
 import { siteText, siteUrl } from "../untrusted-text.ts";
 import { assetBasesOf, COMPONENT_FILE, CORE_FILE } from "./asset-origins.ts";
-import { isRestRoot } from "./rest.ts";
+import { isRestRoot, restRootUrl } from "./rest.ts";
 import { confirmByAnswers, INFERRED_FROM_ASSET_ORIGIN } from "./site-paths-confirm.ts";
 
 export { askedAt, placeConfirmed } from "./site-paths-confirm.ts";
@@ -192,7 +192,7 @@ export function detectSitePaths(artifacts: { homepage: HttpArtifact; probes?: Ar
   const restRoot = restRootOf(homepage);
   const rest = restIndexUrls(probes.rest_root);
   const found: Record<SiteBase, Evidence[]> = { home: [], core: [], content: [] };
-  const restUrl = probes.rest_root ? siteUrl(probes.rest_root.url) : undefined;
+  const restUrl = probes.rest_root ? siteUrl(restRootUrl(probes.rest_root.url)) : undefined;
 
   // Home.
   let homeBase = sameSiteFolder(rest.home, origin);

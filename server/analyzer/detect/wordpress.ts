@@ -14,7 +14,7 @@ import { linksWithRel, metaContents, pageOf } from "../parse/page.ts";
 import { pageResources } from "../parse/urls.ts";
 import { siteText, siteUrl } from "../untrusted-text.ts";
 import { confidenceOf, pickVersion, toEvidence, type WeightedEvidence } from "./evidence.ts";
-import { isRestRoot, restNamespaces } from "./rest.ts";
+import { isRestRoot, restNamespaces, restRootUrl } from "./rest.ts";
 import type { SitePaths } from "./site-paths.ts";
 
 const RELEASE = /^([1-9])\.(\d)(?:\.([1-9]\d?))?$/;
@@ -109,7 +109,12 @@ export function detectWordPress(artifacts: Artifacts, paths: SitePaths): WordPre
   }
 
   if (isRestRoot(probes.rest_root) && restNamespaces(artifacts).includes("wp/v2")) {
-    signals.push({ source: "rest_api", value: "namespace wp/v2", url: siteUrl(probes.rest_root.url), weight: 0.95 });
+    signals.push({
+      source: "rest_api",
+      value: "namespace wp/v2",
+      url: siteUrl(restRootUrl(probes.rest_root.url)),
+      weight: 0.95,
+    });
   }
 
   const login = probes.login;
@@ -167,7 +172,7 @@ export function detectWordPress(artifacts: Artifacts, paths: SitePaths): WordPre
     version_confidence: versionConfidence,
     evidence: toEvidence(signals),
     rest_api_url: isRestRoot(probes.rest_root)
-      ? siteUrl(probes.rest_root.url)
+      ? siteUrl(restRootUrl(probes.rest_root.url))
       : paths.restRoot
         ? siteUrl(paths.restRoot)
         : null,

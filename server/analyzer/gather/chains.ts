@@ -9,7 +9,7 @@ import type { Artifacts, HttpArtifact } from "../artifacts.ts";
 import { resolveUrl } from "../artifacts.ts";
 import { pluginSlugsFromNamespaces, pluginSlugsFromPage } from "../detect/plugins.ts";
 import { parseThemeHeader } from "../detect/readme.ts";
-import { isRestRoot, restNamespaces } from "../detect/rest.ts";
+import { isRestRoot, restIndexRequest, restNamespaces } from "../detect/rest.ts";
 import { componentBase, isComponentSlug, type SitePaths } from "../detect/site-paths.ts";
 import { themeSlugsFromPage } from "../detect/theme.ts";
 import { linksWithRel, pageOf } from "../parse/page.ts";
@@ -59,7 +59,7 @@ export function probeRest(
   const root = (async () => {
     for (const candidate of candidates) {
       delete artifacts.probes.rest_root;
-      const answer = await probes.run(probeAt("rest_root", candidate));
+      const answer = await probes.run(probeAt("rest_root", restIndexRequest(candidate)));
       if (isRestRoot(answer)) return candidate;
     }
     return undefined;

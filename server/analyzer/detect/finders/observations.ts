@@ -8,7 +8,7 @@ import { pageOf } from "../../parse/page.ts";
 import { probeKey } from "../../probe-keys.ts";
 import { isPlausibleComponentVersion } from "../evidence.ts";
 import { parseThemeHeader } from "../readme.ts";
-import { restNamespaces } from "../rest.ts";
+import { restNamespaces, restRootUrl } from "../rest.ts";
 import { PLUGIN_SIGNATURES } from "../signatures.ts";
 import { componentAssets, detectSitePaths, type SitePaths } from "../site-paths.ts";
 import { themeSlugsFromPage } from "../theme.ts";
@@ -53,7 +53,10 @@ export function siteObservations(
     ...hiddenInputObservations(page),
     ...dataAttributeObservations(page),
     ...assetParamObservations(fromPage, coreVersion),
-    ...restNamespaceObservations(restNamespaces(artifacts), artifacts.probes.rest_root?.url),
+    ...restNamespaceObservations(
+      restNamespaces(artifacts),
+      artifacts.probes.rest_root && restRootUrl(artifacts.probes.rest_root.url),
+    ),
   ];
 }
 
