@@ -133,7 +133,7 @@ export const PROBE_KINDS = {
     key: "rest_root",
     url: {
       from: "found",
-      how: "the REST root the homepage advertises, else <home>wp-json/, else <home>?rest_route=/ (the first that answers as a REST root)",
+      how: "the REST root the homepage advertises, else <home>wp-json/, else <home>?rest_route=/ (the first that answers as a REST root), asked with _fields=name,url,home,namespaces (the fields read: the whole index lists every route)",
     },
     maxBytes: 128 * 1024,
     askedBy: "gather",
