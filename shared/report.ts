@@ -757,7 +757,7 @@ export const PerformanceInfoSchema = named(
     }),
     ttfb_samples_ms: Type.Array(Type.Number(), {
       description:
-        "The samples taken: the homepage request's own, and two more (one after the other, after the analysis's other requests) when it was 500 ms or more",
+        "The samples taken: the homepage request's own, and two more (one after the other, after the analysis's other requests) when it was from 500 ms up to 2.5 s",
     }),
     html_download_ms: Nullable(Type.Number(), {
       description: "Homepage download time (request start → last byte), ms",

@@ -40312,7 +40312,7 @@ var PerformanceInfoSchema = named("PerformanceInfo", Type.Object({
     description: "Time to first byte of the homepage, ms: from its request on the wire to the first byte, the connection's set-up not counted, timed while nothing else of the analysis loaded the site; the median of ttfb_samples_ms"
   }),
   ttfb_samples_ms: Type.Array(Type.Number(), {
-    description: "The samples taken: the homepage request's own, and two more (one after the other, after the analysis's other requests) when it was 500 ms or more"
+    description: "The samples taken: the homepage request's own, and two more (one after the other, after the analysis's other requests) when it was from 500 ms up to 2.5 s"
   }),
   html_download_ms: Nullable(Type.Number(), {
     description: "Homepage download time (request start → last byte), ms"

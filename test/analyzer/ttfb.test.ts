@@ -10,7 +10,7 @@ import net from "node:net";
 import { analyze } from "../../server/analyzer/analyze.ts";
 import { createSafeAgent } from "../../server/analyzer/fetch/safe-agent.ts";
 import { TargetPolicy } from "../../server/analyzer/fetch/target-policy.ts";
-import { TTFB_RESAMPLE_MS } from "../../server/analyzer/gather/homepage.ts";
+import { TTFB_RESAMPLE_MAX_MS, TTFB_RESAMPLE_MS } from "../../server/analyzer/gather/homepage.ts";
 import { blogHomepage } from "../helpers/sites.ts";
 import { type Certificate, hasOpenssl, makeCertificate, type RemoteSite, startRemoteTlsSite } from "./remote-site.ts";
 
@@ -108,6 +108,18 @@ describe("the homepage's time to first byte", () => {
       site.stop();
     }
   });
+
+  test(`a first byte of ${TTFB_RESAMPLE_MAX_MS} ms or more stands alone: far past the poor bound, and two more would take as long again twice`, async () => {
+    const site = startSite({ homepageMs: TTFB_RESAMPLE_MAX_MS + 50 });
+    try {
+      const report = await analyzeSite(site);
+      expect(site.log.filter((entry) => entry.path === "/")).toHaveLength(1);
+      expect(report.performance?.ttfb_samples_ms).toHaveLength(1);
+      expect(report.performance?.ttfb_ms).toBeGreaterThanOrEqual(TTFB_RESAMPLE_MAX_MS);
+    } finally {
+      site.stop();
+    }
+  }, 15_000);
 });
 
 describe("the 404 fingerprint (a path that cannot exist)", () => {
