@@ -24,6 +24,8 @@ const PROBE_ACCOUNTS = 4;
 const SITE_HOST = "127.0.0.2";
 const P99_LIMIT_MS = 200;
 const RSS_LIMIT_BYTES = 1024 ** 3;
+/** How long the background reports may take to end (see flood()). */
+const DRAIN_LIMIT_MS = 240_000;
 
 interface Site {
   url: string;
@@ -135,7 +137,11 @@ async function flood(deployment: Deployment, site: Site): Promise<void> {
     // account per second keeps well inside the plan's rate limit.
     const pending = calls.filter((call) => call.status === 202);
     const finished = new Map<string, string>();
-    const deadline = Date.now() + 120_000;
+    // The drain is the machine's CPU (60 parses of a 5 MB page of 200,000 nested elements):
+    // 94-100 s alone on a 2-core machine, more with another test file beside it. What is
+    // asserted is that every report ends, exactly charged, with the API responsive meanwhile;
+    // how long the drain took is a figure (drained_s), not a limit.
+    const deadline = Date.now() + DRAIN_LIMIT_MS;
     while (finished.size < pending.length && Date.now() < deadline) {
       await Bun.sleep(1000);
       for (const token of tokens) {
@@ -226,7 +232,7 @@ describe.skipIf(!HAS_POSTGRES || !HAS_REDIS)("a flood of reports for a site of 5
       },
       s,
     );
-  }, 240_000);
+  }, DRAIN_LIMIT_MS + 120_000);
 
   test("one process on the embedded database (npm start)", async () => {
     site ??= await startFloodSite();
@@ -243,5 +249,5 @@ describe.skipIf(!HAS_POSTGRES || !HAS_REDIS)("a flood of reports for a site of 5
       },
       s,
     );
-  }, 240_000);
+  }, DRAIN_LIMIT_MS + 120_000);
 });
