@@ -40309,10 +40309,10 @@ var LabSchema = named("Lab", Type.Object({
 }));
 var PerformanceInfoSchema = named("PerformanceInfo", Type.Object({
   ttfb_ms: Nullable(Type.Number(), {
-    description: "Time to first byte of the homepage, ms: from its request on the wire to the first byte, the connection's set-up not counted, timed while nothing else of the analysis loaded the site; the median of ttfb_samples_ms"
+    description: "Time to first byte of the homepage, ms: from its request on the wire to the first byte, the connection's set-up not counted, timed while nothing else of the analysis loaded the site"
   }),
   ttfb_samples_ms: Type.Array(Type.Number(), {
-    description: "The samples taken: the homepage request's own, and two more (one after the other, after the analysis's other requests) when it was from 500 ms up to 2.5 s"
+    description: "The samples ttfb_ms was taken from: the homepage request's own (reports before December 2026: three, ttfb_ms their median)"
   }),
   html_download_ms: Nullable(Type.Number(), {
     description: "Homepage download time (request start → last byte), ms"

@@ -1,16 +1,14 @@
 /**
  * The homepage's time to first byte, against real local sites: timed from the request on the
- * wire (a slow TLS handshake is not the server's time), one sample while nothing else of the
- * analysis loads the site, and two more — one after the other, once every other request is
- * done — only when the first byte was slow. Also the 404 fingerprint's HEAD (a plain 404 needs
- * no page; anything else is asked with GET).
+ * wire (a slow TLS handshake is not the server's time), one sample taken while nothing else of
+ * the analysis loads the site. Also the 404 fingerprint's HEAD (a plain 404 needs no page;
+ * anything else is asked with GET).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import net from "node:net";
 import { analyze } from "../../server/analyzer/analyze.ts";
 import { createSafeAgent } from "../../server/analyzer/fetch/safe-agent.ts";
 import { TargetPolicy } from "../../server/analyzer/fetch/target-policy.ts";
-import { TTFB_RESAMPLE_MAX_MS, TTFB_RESAMPLE_MS } from "../../server/analyzer/gather/homepage.ts";
 import { blogHomepage } from "../helpers/sites.ts";
 import { type Certificate, hasOpenssl, makeCertificate, type RemoteSite, startRemoteTlsSite } from "./remote-site.ts";
 
@@ -82,44 +80,24 @@ describe("the homepage's time to first byte", () => {
       expect(report.performance?.ttfb_samples_ms).toHaveLength(1);
       expect(report.performance?.ttfb_ms).toBe(report.performance?.ttfb_samples_ms[0] ?? null);
       expect(report.performance?.ttfb_ms).toBeGreaterThanOrEqual(30);
-      expect(report.performance?.ttfb_ms).toBeLessThan(TTFB_RESAMPLE_MS);
+      expect(report.performance?.ttfb_ms).toBeLessThan(500);
     } finally {
       site.stop();
     }
   });
 
-  test(`a first byte of ${TTFB_RESAMPLE_MS} ms or more is timed twice more, one after the other, once every other request is done; TTFB is the median`, async () => {
-    const site = startSite({ homepageMs: TTFB_RESAMPLE_MS + 100 });
-    try {
-      const report = await analyzeSite(site);
-      const homepages = site.log.filter((entry) => entry.path === "/");
-      expect(homepages).toHaveLength(3);
-      const [, second, third] = homepages as [Logged, Logged, Logged];
-      const others = site.log.filter((entry) => entry.path !== "/");
-      expect(others.length).toBeGreaterThan(20);
-      const lastOther = Math.max(...others.map((entry) => entry.end));
-      expect(second.start).toBeGreaterThanOrEqual(lastOther);
-      expect(third.start).toBeGreaterThanOrEqual(second.end);
-      const samples = report.performance?.ttfb_samples_ms ?? [];
-      expect(samples).toHaveLength(3);
-      for (const sample of samples) expect(sample).toBeGreaterThanOrEqual(TTFB_RESAMPLE_MS + 100);
-      expect(report.performance?.ttfb_ms).toBe([...samples].sort((a, b) => a - b)[1] ?? null);
-    } finally {
-      site.stop();
-    }
-  });
-
-  test(`a first byte of ${TTFB_RESAMPLE_MAX_MS} ms or more stands alone: far past the poor bound, and two more would take as long again twice`, async () => {
-    const site = startSite({ homepageMs: TTFB_RESAMPLE_MAX_MS + 50 });
+  test("a slow first byte is one sample too: the homepage is asked once, and no more after the probes", async () => {
+    const site = startSite({ homepageMs: 900 });
     try {
       const report = await analyzeSite(site);
       expect(site.log.filter((entry) => entry.path === "/")).toHaveLength(1);
+      expect(site.log.length).toBeGreaterThan(20);
       expect(report.performance?.ttfb_samples_ms).toHaveLength(1);
-      expect(report.performance?.ttfb_ms).toBeGreaterThanOrEqual(TTFB_RESAMPLE_MAX_MS);
+      expect(report.performance?.ttfb_ms).toBeGreaterThanOrEqual(900);
     } finally {
       site.stop();
     }
-  }, 15_000);
+  });
 });
 
 describe("the 404 fingerprint (a path that cannot exist)", () => {

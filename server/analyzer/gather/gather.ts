@@ -24,7 +24,7 @@ import type { SafeClient } from "../fetch/safe-client.ts";
 import { EXPOSED_FILES } from "../probe-kinds.ts";
 import { askBlockControls } from "./block-controls.ts";
 import { probeFeedAndOembed, probeRest, probeRobotsAndSitemaps, probeThemes, probeXmlRpc } from "./chains.ts";
-import { fetchHomepage, quickCheck, resampleSlowTtfb, sampleAssets } from "./homepage.ts";
+import { fetchHomepage, quickCheck, sampleAssets } from "./homepage.ts";
 import { probeListings } from "./listings.ts";
 import { Probes } from "./probe-runner.ts";
 import {
@@ -183,7 +183,5 @@ export async function gather(url: string, client: SafeClient, options: GatherOpt
   await Promise.all(tasks);
   // Only when a probe met a challenge or block page: is the path filtered, or answered?
   await askBlockControls((spec) => probes.run(spec), artifacts);
-  // A slow first byte is timed twice more, now that nothing else of ours loads the site.
-  await resampleSlowTtfb(client, homepage);
   return artifacts;
 }

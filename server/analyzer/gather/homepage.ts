@@ -1,7 +1,7 @@
 /**
  * The homepage and what is measured on it: the page itself (it decides whether there is a
- * report at all), its time to first byte (sampled again when slow), and a bounded sample of
- * the same-site assets it loads. These are not probes: they are stored in
+ * report at all), its time to first byte, and a bounded sample of the same-site assets it
+ * loads. These are not probes: they are stored in
  * `artifacts.homepage` and `artifacts.assets`.
  */
 import type { Artifacts, AssetArtifact, HomepageArtifact, HttpArtifact } from "../artifacts.ts";
@@ -14,32 +14,9 @@ import { headersToRecord, toArtifact } from "./decode.ts";
 import { failureEntry } from "./probe-runner.ts";
 import { MAX_ASSET_SAMPLE } from "./probes.ts";
 
-/**
- * The time to first byte is the homepage request's own, timed from the moment it went on the
- * wire (fetch/send-time.ts), while nothing else of the analysis loads the site. A first byte
- * slower than this is asked twice more once the probes are done, one request after the other,
- * and the median is the fact: from there on a render's jitter (10–20 %) is of the size of the
- * checks' bounds (800 and 1,800 ms) and of what the gate calls a regression (100 ms and 20 %).
- * Faster, one unloaded sample is the measurement: the gate's 100 ms is several times a fast
- * render's jitter, and each sample is a full render of the site's homepage.
- */
-export const TTFB_RESAMPLE_MS = 500;
-/**
- * A first byte this slow stands alone too: it is far past the checks' poor bound (1,800 ms),
- * and two more would lengthen the report by twice as long, out of the analysis's deadline.
- */
-export const TTFB_RESAMPLE_MAX_MS = 2_500;
-const TTFB_SAMPLES = 3;
 /** Assets larger than this are reported at this size (and the page is heavy anyway). */
 const ASSET_MAX_BYTES = 2 * 1024 * 1024;
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
 /** How a failed quick check's message begins (the worker tells why the check was made). */
@@ -64,6 +41,14 @@ export async function quickCheck(client: SafeClient, url: string, ms: number): P
   }
 }
 
+/**
+ * The homepage, and its time to first byte: its own request's, timed from the moment the
+ * request went on the wire (fetch/send-time.ts), while nothing else of the analysis loads
+ * the site. One sample: more taken beside the probes would time the site busy with our own
+ * requests (the two that were measured 3× the homepage's own TTFB on the fixture), and more
+ * taken after them would lengthen every report of a slow site by as many first bytes
+ * (docs/decisions.md, "Third round").
+ */
 export async function fetchHomepage(client: SafeClient, url: string): Promise<HomepageArtifact> {
   let result: FetchResult;
   try {
@@ -92,26 +77,6 @@ export async function fetchHomepage(client: SafeClient, url: string): Promise<Ho
     encoding: result.encoding,
     http_version: result.httpVersion,
   };
-}
-
-/**
- * Two more samples of a slow first byte (TTFB_RESAMPLE_MS up to TTFB_RESAMPLE_MAX_MS), one after the other, asked when
- * the analysis's other requests are done: samples taken beside them would time the site
- * busy with our own probes (they measured 3× the homepage's own TTFB on the fixture).
- * TTFB is then the median of the three. A failed sample is left out: one is a measurement.
- */
-export async function resampleSlowTtfb(client: SafeClient, homepage: HomepageArtifact): Promise<void> {
-  const first = homepage.ttfb_samples_ms[0] ?? 0;
-  if (first < TTFB_RESAMPLE_MS || first >= TTFB_RESAMPLE_MAX_MS) return;
-  while (homepage.ttfb_samples_ms.length < TTFB_SAMPLES) {
-    try {
-      const sample = await client.fetch(homepage.url, { discardBody: true, follow: false });
-      homepage.ttfb_samples_ms.push(round(sample.sentTtfbMs));
-    } catch {
-      break;
-    }
-  }
-  homepage.ttfb_ms = round(median(homepage.ttfb_samples_ms));
 }
 
 /** Kept of a sampled script's or stylesheet's text: its opening comment, where a banner is. */
