@@ -9,6 +9,7 @@ import type { Artifacts, HttpArtifact } from "../artifacts.ts";
  * decode and scan, for nothing.
  */
 export const REST_INDEX_FIELDS = "name,url,home,namespaces";
+const FIELDS_PARAMETER = `_fields=${REST_INDEX_FIELDS}`;
 
 /**
  * The REST root asked for REST_INDEX_FIELDS only: the parameter is appended as text, so the
@@ -18,8 +19,6 @@ export function restIndexRequest(root: string): string {
   if (/[?&]_fields=/.test(root) || root.includes("#")) return root;
   return `${root}${root.includes("?") ? "&" : "?"}${FIELDS_PARAMETER}`;
 }
-
-const FIELDS_PARAMETER = `_fields=${REST_INDEX_FIELDS}`;
 
 /** The REST root an answer came from, as the site serves it: without the `_fields` we asked for. */
 export function restRootUrl(answered: string): string {

@@ -1,8 +1,7 @@
 /**
  * The homepage and what is measured on it: the page itself (it decides whether there is a
  * report at all), its time to first byte, and a bounded sample of the same-site assets it
- * loads. These are not probes: they are stored in
- * `artifacts.homepage` and `artifacts.assets`.
+ * loads. These are not probes: they are stored in `artifacts.homepage` and `artifacts.assets`.
  */
 import type { Artifacts, AssetArtifact, HomepageArtifact, HttpArtifact } from "../artifacts.ts";
 import type { SitePaths } from "../detect/site-paths.ts";
