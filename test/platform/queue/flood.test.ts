@@ -211,52 +211,49 @@ async function flood(deployment: Deployment, site: Site): Promise<void> {
   }
 }
 
+/** The two deployments the flood runs against, each with the site it floods. */
+const DEPLOYMENTS: { title: string; deployment(site: Site): Deployment }[] = [
+  {
+    title: "API and worker processes on PostgreSQL + Redis",
+    deployment: (site) => ({
+      name: "api + worker (PostgreSQL, Redis)",
+      async start() {
+        const db: TestDatabase = await createPostgresDatabase();
+        const env = { ...common(site), DATABASE_URL: db.url as string, REDIS_URL };
+        const processes = await Promise.all([
+          startServerProcess({ ...env, WPREPORT_ROLE: "api" }),
+          startServerProcess({ ...env, WPREPORT_ROLE: "worker" }),
+        ]);
+        return { processes, env, cleanup: () => db.destroy() };
+      },
+    }),
+  },
+  {
+    title: "one process on the embedded database (npm start)",
+    deployment: (site) => ({
+      name: "all (PGlite)",
+      async start() {
+        const dataDir = await preparePgliteDataDir();
+        const env = { ...common(site), DATA_DIR: dataDir };
+        const processes = [await startServerProcess(env)];
+        return { processes, env, cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) };
+      },
+    }),
+  },
+];
+
 describe.skipIf(!HAS_POSTGRES || !HAS_REDIS)("a flood of reports for a site of 5 MB nested pages", () => {
   let site: Site | undefined;
   afterAll(() => site?.stop());
 
-  test(
-    "API and worker processes on PostgreSQL + Redis",
-    async () => {
-      site ??= await startFloodSite();
-      const s = site;
-      await flood(
-        {
-          name: "api + worker (PostgreSQL, Redis)",
-          async start() {
-            const db: TestDatabase = await createPostgresDatabase();
-            const env = { ...common(s), DATABASE_URL: db.url as string, REDIS_URL };
-            const processes = await Promise.all([
-              startServerProcess({ ...env, WPREPORT_ROLE: "api" }),
-              startServerProcess({ ...env, WPREPORT_ROLE: "worker" }),
-            ]);
-            return { processes, env, cleanup: () => db.destroy() };
-          },
-        },
-        s,
-      );
-    },
-    TEST_TIMEOUT_MS,
-  );
-
-  test(
-    "one process on the embedded database (npm start)",
-    async () => {
-      site ??= await startFloodSite();
-      const s = site;
-      await flood(
-        {
-          name: "all (PGlite)",
-          async start() {
-            const dataDir = await preparePgliteDataDir();
-            const env = { ...common(s), DATA_DIR: dataDir };
-            const processes = [await startServerProcess(env)];
-            return { processes, env, cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) };
-          },
-        },
-        s,
-      );
-    },
-    TEST_TIMEOUT_MS,
-  );
+  for (const { title, deployment } of DEPLOYMENTS) {
+    test(
+      title,
+      async () => {
+        site ??= await startFloodSite();
+        await flood(deployment(site), site);
+      },
+      TEST_TIMEOUT_MS,
+    );
+  }
 });
