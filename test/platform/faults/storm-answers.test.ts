@@ -10,7 +10,9 @@
  * Here one service on PostgreSQL, its connections terminated every 20 ms for 8 s, while clients
  * read with valid tokens and ask for reports with Idempotency-Keys as the Action does (retrying
  * 503 and 409 with the same key): never a 401, a 404 or a 500; every 503 is a problem with
- * Retry-After; afterwards every key was charged at most once.
+ * Retry-After. When the storm ends, every client's next keyed call gets its report (the service
+ * recovers on its own), and no key was charged twice. How many reports get through while
+ * connections die every 20 ms is luck (0 to 5 of about 800 calls), so that is not asserted.
  */
 import { expect, test } from "bun:test";
 import postgres from "postgres";
@@ -71,14 +73,35 @@ test.skipIf(!HAS_POSTGRES)(
         }
       });
       await Promise.all([storm, ...readers, ...keyed]);
+      // After the storm: each client asks for one more report, retrying 503 and 409 with its key
+      // as the Action does, for at most 30 s.
+      const after = await Promise.all(
+        accounts.map(async ({ token }, i) => {
+          const key = `after-storm-${i}`;
+          const until = Date.now() + 30_000;
+          for (;;) {
+            const answer = await service.call<{ code?: string }>("POST", "/api/generate-report", {
+              token,
+              body: { url: blog.url, metadata: { git_ref: key } },
+              headers: { "idempotency-key": key },
+            });
+            note("POST /api/generate-report", answer);
+            if ((answer.status !== 503 && answer.status !== 409) || Date.now() > until) return answer.status;
+            await Bun.sleep(100);
+          }
+        }),
+      );
       console.log(`[storm answers] ${JSON.stringify(Object.fromEntries([...answers].sort()))}`);
       const statuses = new Set([...answers.keys()].map((key) => Number(key.split(" ")[2])));
-      for (const forbidden of [401, 404, 500]) expect(statuses.has(forbidden)).toBe(false);
-      expect([...statuses].filter((status) => ![200, 201, 202, 409, 503].includes(status))).toEqual([]);
+      // Named by call and code, so a failure says which answer it was (401, 404, 500 among them).
+      const unexpected = [...answers.keys()].filter(
+        (key) => ![200, 201, 202, 409, 503].includes(Number(key.split(" ")[2])),
+      );
+      expect(unexpected).toEqual([]);
       expect(badProblems).toEqual([]);
-      // The storm was felt (some 503s) and survived (some reports made).
+      // The storm was felt (some 503s), and the service recovered: every client got its report.
       expect(statuses.has(503)).toBe(true);
-      expect(statuses.has(201) || statuses.has(202)).toBe(true);
+      expect(after.filter((status) => status !== 201 && status !== 202)).toEqual([]);
       // No key charged twice.
       const charged = await service.db.sql<{ git_ref: string; n: number }[]>`
         select metadata->>'git_ref' as git_ref, count(*)::int as n from reports
