@@ -75,6 +75,7 @@ test.skipIf(!HAS_POSTGRES)(
       await Promise.all([storm, ...readers, ...keyed]);
       // After the storm: each client asks for one more report, retrying 503 and 409 with its key
       // as the Action does, for at most 30 s.
+      const afterStart = Date.now();
       const after = await Promise.all(
         accounts.map(async ({ token }, i) => {
           const key = `after-storm-${i}`;
@@ -91,7 +92,9 @@ test.skipIf(!HAS_POSTGRES)(
           }
         }),
       );
-      console.log(`[storm answers] ${JSON.stringify(Object.fromEntries([...answers].sort()))}`);
+      console.log(
+        `[storm answers] ${JSON.stringify(Object.fromEntries([...answers].sort()))} recovered in ${Date.now() - afterStart} ms`,
+      );
       const statuses = new Set([...answers.keys()].map((key) => Number(key.split(" ")[2])));
       // Named by call and code, so a failure says which answer it was (401, 404, 500 among them).
       const unexpected = [...answers.keys()].filter(
