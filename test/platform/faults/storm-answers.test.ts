@@ -44,6 +44,16 @@ test.skipIf(!HAS_POSTGRES)(
           if (!problem || answer.headers.get("retry-after") === null) badProblems.push(key);
         }
       };
+      /** A keyed report call as the Action makes it; its answer is noted. */
+      const askReport = async (token: string, key: string) => {
+        const answer = await service.call<{ code?: string }>("POST", "/api/generate-report", {
+          token,
+          body: { url: blog.url, metadata: { git_ref: key } },
+          headers: { "idempotency-key": key },
+        });
+        note("POST /api/generate-report", answer);
+        return answer;
+      };
       let storming = true;
       const storm = (async () => {
         const until = Date.now() + STORM_MS;
@@ -61,12 +71,7 @@ test.skipIf(!HAS_POSTGRES)(
         for (let n = 0; storming; n++) {
           const key = `storm-${i}-${n}`;
           for (let attempt = 0; attempt < 20 && storming; attempt++) {
-            const answer = await service.call<{ code?: string }>("POST", "/api/generate-report", {
-              token,
-              body: { url: blog.url, metadata: { git_ref: key } },
-              headers: { "idempotency-key": key },
-            });
-            note("POST /api/generate-report", answer);
+            const answer = await askReport(token, key);
             if (answer.status !== 503 && answer.status !== 409) break;
             await Bun.sleep(50);
           }
@@ -81,12 +86,7 @@ test.skipIf(!HAS_POSTGRES)(
           const key = `after-storm-${i}`;
           const until = Date.now() + 30_000;
           for (;;) {
-            const answer = await service.call<{ code?: string }>("POST", "/api/generate-report", {
-              token,
-              body: { url: blog.url, metadata: { git_ref: key } },
-              headers: { "idempotency-key": key },
-            });
-            note("POST /api/generate-report", answer);
+            const answer = await askReport(token, key);
             if ((answer.status !== 503 && answer.status !== 409) || Date.now() > until) return answer.status;
             await Bun.sleep(100);
           }
