@@ -73,18 +73,20 @@ export function incompleteEntry({ asked, failed, homepageError }: Completeness):
 
 /**
  * The checks of a report whose homepage was an error page (a protected staging site's 401, a
- * 403 wall, a 5xx): none of them passes. Their probes got the same wall ("no .env" from a 401 is
- * not "no .env"), so a pass would be more reassuring than what was seen — each becomes `skip`,
- * not checked, with why; failures stand (what was read was read).
+ * 403 wall, a 5xx): every check is `skip`, not checked, with why. Their probes got the same wall
+ * ("no .env" from a 401 is not "no .env"), and what the checks read from the page is the wall's,
+ * not the site's: "the homepage has no <title>", "no Content-Security-Policy" (nginx adds its
+ * headers to 2xx and 3xx answers only, unless told `always`) or "does not look like WordPress"
+ * would each state something about a site nobody saw. The facts read stay in the report
+ * (performance, security, seo) and each check keeps its evidence (what its requests got); only
+ * the verdicts about the site go.
  */
 export function unseenSiteChecks(checks: readonly Check[], homepageStatus: number): Check[] {
   const why =
     homepageStatus === 401 || homepageStatus === 407
       ? `The homepage asked for credentials (HTTP ${homepageStatus}), so the site behind it was not seen`
       : `The homepage answered HTTP ${homepageStatus}, so the site behind that page was not seen`;
-  return checks.map((check) =>
-    check.status === "pass" ? { ...check, status: "skip", message: `${why}: not checked.` } : check,
-  );
+  return checks.map((check) => ({ ...check, status: "skip", message: `${why}: not checked.` }));
 }
 
 /** True for a report (or analysis result) marked incomplete. */

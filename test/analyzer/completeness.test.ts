@@ -128,4 +128,28 @@ describe("incomplete reports", () => {
       buildResult(withHomepageStatus(401)).checks.find((c) => c.id === "security.env_file_exposed")?.message,
     ).toContain("asked for credentials (HTTP 401)");
   });
+
+  test("behind a homepage that is an error page no check states anything about the site: no fail, no warn, no 'not WordPress'", () => {
+    // The wall's page: no title, no WordPress, no security headers. A graded report of it fails
+    // and skips checks with words about "the homepage" and "the site".
+    const wall = (artifacts: Artifacts) => {
+      artifacts.homepage.body = "<html><body><h1>401 Authorization Required</h1></body></html>";
+      artifacts.homepage.headers = { "content-type": "text/html", "www-authenticate": 'Basic realm="staging"' };
+      return artifacts;
+    };
+    const graded = buildResult(wall(withHomepageStatus(200)));
+    expect(graded.checks.filter((check) => check.status === "fail").length).toBeGreaterThan(5);
+    expect(graded.checks.find((check) => check.id === "seo.title")?.status).toBe("fail");
+    for (const status of [401, 403, 503]) {
+      const result = buildResult(wall(withHomepageStatus(status)));
+      const said = result.checks.filter(
+        (check) => check.status !== "skip" || !check.message.endsWith("not seen: not checked."),
+      );
+      expect({ status, said: said.map((check) => `${check.id} ${check.status}: ${check.message}`) }).toEqual({
+        status,
+        said: [],
+      });
+      expect(result.not_checked?.length).toBe(result.checks.length);
+    }
+  });
 });
